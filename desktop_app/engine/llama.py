@@ -1,0 +1,167 @@
+"""The llama.cpp chat engine (llama-cpp-python).
+
+Blocking and not thread-safe: a ``Llama`` object must only ever be used from one thread at
+a time. The UI owns one inference worker; the CLI is single-threaded.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from desktop_app.engine.errors import ContextFullError, ModelLoadError
+from desktop_app.engine.protocol import ChatMessage, StopCheck
+
+GGUF_MAGIC = b"GGUF"
+
+
+@dataclass(frozen=True)
+class EngineSettings:
+    """How to load a model (mirrors the user-facing ``ctx``/``threads``/``gpu_layers``)."""
+
+    n_ctx: int = 4096  # 0 = the model's trained context size
+    n_threads: int | None = None
+    n_gpu_layers: int = 0
+    seed: int = -1
+    n_batch: int = 512
+
+
+def check_gguf_file(path: Path) -> None:
+    """Raise :class:`ModelLoadError` unless ``path`` looks like a readable GGUF file."""
+    if not path.exists():
+        raise ModelLoadError(f"model file not found: {path} (run `make models` or pass --model)")
+    if path.is_dir():
+        raise ModelLoadError(f"model path is a folder, not a GGUF file: {path}")
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(4)
+    except OSError as exc:
+        raise ModelLoadError(f"cannot read model file {path}: {exc.strerror}") from None
+    if magic != GGUF_MAGIC:
+        raise ModelLoadError(f"not a GGUF model file (bad header): {path}")
+
+
+class LlamaTokenCounter:
+    """Exact counts with the loaded model's own tokenizer."""
+
+    def __init__(self, llama, model_name: str):
+        self._llama = llama
+        self.name = f"{model_name} tokenizer"
+
+    def count(self, text: str) -> int:
+        if not text:
+            return 0
+        return len(self._llama.tokenize(text.encode("utf-8", "replace"), add_bos=False, special=False))
+
+
+class LlamaEngine:
+    """A loaded GGUF chat model: streaming chat with cancellation, exact token counts."""
+
+    def __init__(self, model_path: Path | str, settings: EngineSettings | None = None):
+        self.model_path = Path(model_path)
+        self.settings = settings or EngineSettings()
+        check_gguf_file(self.model_path)
+        started = time.perf_counter()
+        try:
+            from llama_cpp import Llama
+
+            self._llama = Llama(
+                model_path=str(self.model_path),
+                n_ctx=self.settings.n_ctx,
+                n_threads=self.settings.n_threads,
+                n_gpu_layers=self.settings.n_gpu_layers,
+                n_batch=self.settings.n_batch,
+                seed=self.settings.seed if self.settings.seed >= 0 else 0xFFFFFFFF,
+                verbose=False,
+            )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ModelLoadError(f"could not load {self.model_path.name}: {str(exc).splitlines()[0]}") from None
+        self.load_seconds = time.perf_counter() - started
+        metadata = self._llama.metadata or {}
+        self.model_name = metadata.get("general.name") or self.model_path.stem
+        self.chat_template = metadata.get("tokenizer.chat_template")
+        self.template_source = "GGUF metadata" if self.chat_template else "none in GGUF: chatml fallback"
+        if not self.chat_template:
+            # Without this llama-cpp-python silently uses the llama-2 format.
+            self._llama.chat_format = "chatml"
+            from llama_cpp import llama_chat_format
+
+            self._llama.chat_handler = llama_chat_format.get_chat_completion_handler("chatml")
+        self.n_ctx = self._llama.n_ctx()
+        self.counter = LlamaTokenCounter(self._llama, self.model_name)
+        self.last_prompt_tokens = 0
+        self.last_completion_tokens = 0
+
+    # -- prompts ------------------------------------------------------------------------
+    def format_prompt(self, messages: Sequence[ChatMessage]) -> str:
+        """The exact text the chat template makes of ``messages`` (generation prompt added)."""
+        if not self.chat_template:
+            parts = [f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in messages]
+            return "".join(parts) + "<|im_start|>assistant\n"
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        formatter = Jinja2ChatFormatter(
+            template=self.chat_template,
+            eos_token=self._token_text(self._llama.token_eos()),
+            bos_token=self._token_text(self._llama.token_bos()),
+        )
+        return formatter(messages=list(messages)).prompt
+
+    def _token_text(self, token: int) -> str:
+        try:
+            return self._llama.detokenize([token], special=True).decode("utf-8", "replace")
+        except Exception:
+            return ""
+
+    def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        prompt = self.format_prompt(messages)
+        return len(self._llama.tokenize(prompt.encode("utf-8", "replace"), add_bos=False, special=True))
+
+    # -- generation ---------------------------------------------------------------------
+    def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
+                    should_stop: StopCheck | None = None) -> Iterator[str]:
+        """Stream the reply; checks ``should_stop`` between tokens.
+
+        llama-cpp-python keeps the previous call's evaluated tokens and only evaluates what
+        follows the longest common prefix, so a stable prompt head makes this call cheap.
+        """
+        self.last_completion_tokens = 0
+        try:
+            stream = self._llama.create_chat_completion(
+                messages=list(messages), stream=True, max_tokens=max_tokens, temperature=temperature,
+            )
+            for chunk in stream:
+                if should_stop is not None and should_stop():
+                    stream.close()
+                    return
+                delta = chunk["choices"][0].get("delta", {})
+                piece = delta.get("content")
+                if piece:
+                    self.last_completion_tokens += 1
+                    yield piece
+        except ValueError as exc:
+            message = str(exc)
+            if "exceed context window" in message or "context" in message.lower():
+                raise ContextFullError(f"the prompt does not fit the {self.n_ctx}-token context window: {message}") from None
+            raise
+
+    def reset_cache(self) -> None:
+        """Forget the evaluated prefix (the next call pre-fills from scratch)."""
+        self._llama.reset()
+
+
+def cpu_threads_default() -> int:
+    return max(1, (os.cpu_count() or 2))
+
+
+def gpu_offload_supported() -> bool:
+    """Whether this llama.cpp build can offload layers to a GPU (CUDA, Metal, Vulkan …)."""
+    try:
+        import llama_cpp
+
+        return bool(llama_cpp.llama_supports_gpu_offload())
+    except Exception:
+        return False

@@ -1,0 +1,45 @@
+"""The small protocol the rest of Paperclip uses to reach a model.
+
+The memory core and the UI depend on these shapes only, so tests can drive them with a
+scripted engine and the real llama.cpp engine can be swapped for any other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Protocol, TypedDict, runtime_checkable
+
+
+class ChatMessage(TypedDict):
+    role: str  # "system" | "user" | "assistant"
+    content: str
+
+
+StopCheck = Callable[[], bool]
+
+
+@runtime_checkable
+class TokenCounter(Protocol):
+    """Counts tokens exactly as the model (or the fallback encoding) would."""
+
+    name: str
+
+    def count(self, text: str) -> int: ...
+
+
+@runtime_checkable
+class ChatEngine(Protocol):
+    """A loaded chat model. One engine instance serves one thread at a time."""
+
+    model_name: str
+    n_ctx: int
+    counter: TokenCounter
+
+    def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
+                    should_stop: StopCheck | None = None) -> Iterator[str]:
+        """Yield reply text pieces; stops early (between tokens) when ``should_stop()`` is true."""
+        ...
+
+    def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        """Tokens the formatted prompt for ``messages`` takes (chat template included)."""
+        ...

@@ -1,0 +1,1 @@
+"""Paperclip's memory core. No Textual, no rich: usable headless and from tests."""

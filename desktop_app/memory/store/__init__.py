@@ -1,0 +1,52 @@
+"""All of Paperclip's SQL queries (DDL lives in ``migrations.py``).
+
+``Store`` is one connection to the one SQLite file. It is assembled from one mixin per
+area so each file stays small: sessions and messages here in ``sessions.py``; memory items,
+pages, bookmarks and summaries in their own modules. Use one ``Store`` per thread.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+from desktop_app.memory.db import connect, vec_available
+from desktop_app.memory.store.sessions import SessionQueries
+
+
+class Store(SessionQueries):
+    """The database, with typed queries. Not shared between threads."""
+
+    def __init__(self, path: Path | str):
+        self.path = Path(path)
+        self.conn = connect(self.path)
+
+    @property
+    def vec_enabled(self) -> bool:
+        return vec_available(self.conn)
+
+    @contextmanager
+    def transaction(self):
+        """All-or-nothing block; nested use joins the outer transaction."""
+        if self.conn.in_transaction:
+            yield self.conn
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+__all__ = ["Store"]

@@ -1,0 +1,164 @@
+"""Queries for sessions and messages."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from desktop_app.memory.models import Message, Session
+
+
+class SessionNotFound(LookupError):
+    """No session with that name or id."""
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _session(row) -> Session:
+    return Session(**dict(row))
+
+
+def _message(row) -> Message:
+    data = dict(row)
+    data["stopped"] = bool(data["stopped"])
+    return Message(**data)
+
+
+_SESSION_COLUMNS = """
+    s.id, s.name, s.mode, s.system_prompt, s.state_version, s.created_at, s.updated_at,
+    (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count
+"""
+
+
+class SessionQueries:
+    conn: object
+
+    # -- sessions -----------------------------------------------------------------------
+    def create_session(self, name: str, *, mode: str | None = None, now: float | None = None) -> Session:
+        """Create a session; names are unique (raises ``ValueError`` when taken)."""
+        name = name.strip()
+        if not name:
+            raise ValueError("a session name cannot be empty")
+        if self.find_session(name) is not None:
+            raise ValueError(f"a session named {name!r} already exists")
+        now = now or time.time()
+        cur = self.conn.execute(
+            "INSERT INTO sessions (name, mode, created_at, updated_at) VALUES (:name, :mode, :now, :now)",
+            {"name": name, "mode": mode, "now": now},
+        )
+        return self.get_session(cur.lastrowid)
+
+    def get_session(self, session_id: int) -> Session:
+        row = self.conn.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.id = :id", {"id": session_id}
+        ).fetchone()
+        if row is None:
+            raise SessionNotFound(f"no session with id {session_id}")
+        return _session(row)
+
+    def find_session(self, name: str) -> Session | None:
+        row = self.conn.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.name = :name", {"name": name}
+        ).fetchone()
+        return _session(row) if row else None
+
+    def session_named(self, name: str, *, create: bool = True) -> Session:
+        """The session called ``name``, created when missing (unless ``create`` is False)."""
+        found = self.find_session(name)
+        if found is not None:
+            return found
+        if not create:
+            raise SessionNotFound(f"no session named {name!r}")
+        return self.create_session(name)
+
+    def list_sessions(self) -> list[Session]:
+        """All sessions, most recently active first."""
+        rows = self.conn.execute(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s ORDER BY s.updated_at DESC, s.id DESC"
+        ).fetchall()
+        return [_session(r) for r in rows]
+
+    def latest_session(self) -> Session | None:
+        sessions = self.list_sessions()
+        return sessions[0] if sessions else None
+
+    def rename_session(self, session_id: int, new_name: str) -> Session:
+        new_name = new_name.strip()
+        if not new_name:
+            raise ValueError("a session name cannot be empty")
+        other = self.find_session(new_name)
+        if other is not None and other.id != session_id:
+            raise ValueError(f"a session named {new_name!r} already exists")
+        self.conn.execute("UPDATE sessions SET name = :name WHERE id = :id", {"name": new_name, "id": session_id})
+        return self.get_session(session_id)
+
+    def update_session_settings(self, session_id: int, *, mode: str | None = None,
+                                system_prompt: str | None = None) -> Session:
+        """Set the per-session context mode and/or system prompt (None leaves it as is)."""
+        with self.transaction():
+            if mode is not None:
+                self.conn.execute("UPDATE sessions SET mode = :mode WHERE id = :id", {"mode": mode, "id": session_id})
+            if system_prompt is not None:
+                self.conn.execute(
+                    "UPDATE sessions SET system_prompt = :sp WHERE id = :id",
+                    {"sp": system_prompt or None, "id": session_id},
+                )
+        return self.get_session(session_id)
+
+    def delete_session(self, session_id: int) -> None:
+        """Delete a session and everything that belongs to it (cascades)."""
+        self.conn.execute("DELETE FROM sessions WHERE id = :id", {"id": session_id})
+
+    # -- messages -----------------------------------------------------------------------
+    def add_message(self, session_id: int, role: str, content: str, *, token_count: int = 0,
+                    stopped: bool = False, created_at: float | None = None,
+                    ext_id: str | None = None) -> Message:
+        """Append one message; it is durable when this returns (autocommit + WAL)."""
+        now = created_at if created_at is not None else time.time()
+        with self.transaction():
+            cur = self.conn.execute(
+                """INSERT INTO messages (session_id, ext_id, role, content, content_hash, token_count,
+                                         stopped, created_at)
+                   VALUES (:sid, :ext, :role, :content, :hash, :tokens, :stopped, :now)""",
+                {"sid": session_id, "ext": ext_id, "role": role, "content": content,
+                 "hash": content_hash(content), "tokens": token_count, "stopped": int(stopped), "now": now},
+            )
+            self.conn.execute(
+                "UPDATE sessions SET updated_at = max(updated_at, :now) WHERE id = :id",
+                {"now": time.time(), "id": session_id},
+            )
+        return self.get_message(cur.lastrowid)
+
+    def get_message(self, message_id: int) -> Message:
+        row = self.conn.execute("SELECT * FROM messages WHERE id = :id", {"id": message_id}).fetchone()
+        if row is None:
+            raise LookupError(f"no message with id {message_id}")
+        return _message(row)
+
+    def list_messages(self, session_id: int, *, after_id: int = 0, limit: int | None = None) -> list[Message]:
+        """Messages of a session in order (optionally only those after ``after_id``)."""
+        rows = self.conn.execute(
+            """SELECT * FROM messages WHERE session_id = :sid AND id > :after
+               ORDER BY id LIMIT :limit""",
+            {"sid": session_id, "after": after_id, "limit": -1 if limit is None else limit},
+        ).fetchall()
+        return [_message(r) for r in rows]
+
+    def last_messages(self, session_id: int, n: int) -> list[Message]:
+        """The last ``n`` messages of a session, oldest first."""
+        rows = self.conn.execute(
+            "SELECT * FROM messages WHERE session_id = :sid ORDER BY id DESC LIMIT :n",
+            {"sid": session_id, "n": n},
+        ).fetchall()
+        return [_message(r) for r in reversed(rows)]
+
+    def find_message_by_ext_id(self, session_id: int, ext_id: str) -> Message | None:
+        row = self.conn.execute(
+            "SELECT * FROM messages WHERE session_id = :sid AND ext_id = :ext", {"sid": session_id, "ext": ext_id}
+        ).fetchone()
+        return _message(row) if row else None
+
+    def delete_message(self, message_id: int) -> None:
+        self.conn.execute("DELETE FROM messages WHERE id = :id", {"id": message_id})

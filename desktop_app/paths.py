@@ -1,0 +1,57 @@
+"""Where Paperclip keeps things: the one place tests (and users) redirect.
+
+``PAPERCLIP_HOME`` moves data and config under one folder; ``PAPERCLIP_DATA_DIR``,
+``PAPERCLIP_CONFIG_DIR`` and ``PAPERCLIP_MODELS_DIR`` move each one alone.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+
+APP_NAME = "paperclip"
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _override(name: str, sub: str) -> Path | None:
+    if value := os.environ.get(name):
+        return Path(value).expanduser()
+    if home := os.environ.get("PAPERCLIP_HOME"):
+        return Path(home).expanduser() / sub
+    return None
+
+
+def data_dir() -> Path:
+    """Folder holding the SQLite database (platform data dir by default)."""
+    return _override("PAPERCLIP_DATA_DIR", "data") or Path(platformdirs.user_data_dir(APP_NAME))
+
+
+def config_dir() -> Path:
+    """Folder holding ``config.toml`` (platform config dir by default)."""
+    return _override("PAPERCLIP_CONFIG_DIR", "config") or Path(platformdirs.user_config_dir(APP_NAME))
+
+
+def config_file() -> Path:
+    return config_dir() / "config.toml"
+
+
+def default_db_path() -> Path:
+    return data_dir() / "paperclip.db"
+
+
+def models_dir() -> Path:
+    """Folder with GGUF files: ``models/`` of the checkout, unless overridden."""
+    if value := os.environ.get("PAPERCLIP_MODELS_DIR"):
+        return Path(value).expanduser()
+    return REPO_ROOT / "models"
+
+
+def manifest_file() -> Path:
+    """The manifest of default models always ships with the checkout."""
+    return REPO_ROOT / "models" / "manifest.toml"
+
+
+def assets_dir() -> Path:
+    return REPO_ROOT / "assets"
