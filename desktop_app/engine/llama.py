@@ -27,6 +27,9 @@ class EngineSettings:
     n_gpu_layers: int = 0
     seed: int = -1
     n_batch: int = 512
+    # Small models loop without these; users can tune them in config.toml.
+    repeat_penalty: float = 1.15
+    top_p: float = 0.9
 
 
 def check_gguf_file(path: Path) -> None:
@@ -95,6 +98,14 @@ class LlamaEngine:
         self.last_prompt_tokens = 0
         self.last_completion_tokens = 0
 
+    @classmethod
+    def from_settings(cls, settings) -> "LlamaEngine":
+        """Load the model named by the app's ``Settings`` (the one place flags map to llama.cpp)."""
+        return cls(settings.model_path, EngineSettings(
+            n_ctx=settings.ctx, n_threads=settings.threads, n_gpu_layers=settings.gpu_layers,
+            seed=settings.seed, repeat_penalty=settings.repeat_penalty, top_p=settings.top_p,
+        ))
+
     # -- prompts ------------------------------------------------------------------------
     def format_prompt(self, messages: Sequence[ChatMessage]) -> str:
         """The exact text the chat template makes of ``messages`` (generation prompt added)."""
@@ -132,6 +143,7 @@ class LlamaEngine:
         try:
             stream = self._llama.create_chat_completion(
                 messages=list(messages), stream=True, max_tokens=max_tokens, temperature=temperature,
+                top_p=self.settings.top_p, repeat_penalty=self.settings.repeat_penalty,
             )
             for chunk in stream:
                 if should_stop is not None and should_stop():

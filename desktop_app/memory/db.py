@@ -39,7 +39,7 @@ def connect(path: Path | str, *, migrate_schema: bool = True, require_vec: bool 
     if migrate_schema:
         try:
             migrate(conn)
-        except sqlite.DatabaseError as exc:
+        except (sqlite.DatabaseError, RuntimeError) as exc:
             conn.close()
             raise DatabaseError(f"database {path} is not usable: {exc}") from None
     return conn

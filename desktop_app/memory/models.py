@@ -42,3 +42,119 @@ class Message(BaseModel):
     stopped: bool = False
     created_at: float
     ext_id: str | None = None
+
+
+MemoryKind = Literal["directive", "fact", "constraint", "preference", "decision", "goal", "open_question"]
+ItemStatus = Literal["active", "superseded", "revoked", "pending"]
+Origin = Literal["rule", "user", "command", "model", "import"]
+MEMORY_KINDS: tuple[str, ...] = ("directive", "fact", "constraint", "preference", "decision", "goal",
+                                 "open_question")
+# Kinds that are "hard": they go to the anchor zone and are replayed next to the input.
+HARD_KINDS: tuple[str, ...] = ("directive", "constraint")
+
+
+class MemoryItem(BaseModel):
+    """One row of the authoritative state table (seed 003), with its provenance."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    session_id: int
+    kind: MemoryKind
+    subject: str
+    value: str
+    status: ItemStatus
+    pinned: bool = False
+    origin: str
+    source_message_id: int | None = None
+    source_quote: str | None = None
+    supersedes: int | None = None
+    details: dict = {}
+    state_version: int
+    reference_count: int = 0
+    last_referenced_at: float | None = None
+    created_at: float
+    updated_at: float
+
+    @property
+    def is_hard(self) -> bool:
+        return self.kind in HARD_KINDS
+
+
+class MemoryChange(BaseModel):
+    """One line of an item's history: what a validated patch did to it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    session_id: int
+    state_version: int
+    item_id: int | None
+    action: str
+    patch: dict
+    created_at: float
+
+
+class Page(BaseModel):
+    """A contiguous range of turns that left the context (archived, still verbatim in messages)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    session_id: int
+    first_message_id: int
+    last_message_id: int
+    message_count: int
+    token_count: int
+    start_time: float
+    end_time: float
+    archived_at: float
+
+
+class Bookmark(BaseModel):
+    """2-4 keywords and a one-line description pointing at a page (or, for /bookmark, a message)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    session_id: int
+    page_id: int | None = None
+    message_id: int | None = None
+    keywords: list[str]
+    description: str
+    origin: Literal["auto", "user"]
+    created_at: float
+
+
+class SummaryEntry(BaseModel):
+    """One line of the rolling summary; ``item_id`` ties it to a memory item when there is one."""
+
+    text: str
+    turn: int | None = None
+    item_id: int | None = None
+
+
+class SummaryContent(BaseModel):
+    """The fixed fields of the rolling summary: facts, decisions and speculation kept apart."""
+
+    topics: list[SummaryEntry] = []
+    decisions: list[SummaryEntry] = []
+    constraints: list[SummaryEntry] = []
+    facts: list[SummaryEntry] = []
+    preferences: list[SummaryEntry] = []
+    open_questions: list[SummaryEntry] = []
+    first_turn: int | None = None
+    last_turn: int | None = None
+
+
+class Summary(BaseModel):
+    """A stored version of the rolling summary."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    session_id: int
+    version: int
+    content: SummaryContent
+    through_message_id: int | None
+    created_at: float

@@ -1,0 +1,1 @@
+"""Benchmarks behind ``paperclip bench``: they print numbers and compare against a baseline."""

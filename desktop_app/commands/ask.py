@@ -1,0 +1,70 @@
+"""``paperclip ask MESSAGE``: one turn with the model, streamed to stdout, persisted."""
+
+from __future__ import annotations
+
+import sys
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("ask", help="ask one question; the reply streams to stdout")
+    parser.add_argument("message", nargs="?", help="the message (default: read stdin when '-' or omitted)")
+    parser.add_argument("--max-tokens", dest="max_tokens", type=int, default=None, help="longest reply")
+    parser.add_argument("--temperature", type=float, default=None)
+    parser.add_argument("--json", action="store_true", help="print the stored turn as JSON after streaming")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def read_message(value: str | None) -> str:
+    """The message argument, or stdin for '-' / when piped; invalid UTF-8 is a clear error."""
+    from desktop_app.commands.common import CommandError
+
+    if value not in (None, "-"):
+        return value
+    if sys.stdin is None or sys.stdin.isatty():
+        raise CommandError("no message given (pass it as an argument or pipe it on stdin)", 2)
+    data = sys.stdin.buffer.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CommandError(f"stdin is not valid UTF-8 (byte {exc.start}); nothing was stored", 2) from None
+
+
+def run(args, settings) -> int:
+    from desktop_app.chat import InputRejected, run_turn
+    from desktop_app.commands.common import CommandError, load_engine, open_store, print_json, resolve_session
+    from desktop_app.engine.errors import EngineError
+
+    text = read_message(args.message)
+    updates = {k: v for k, v in (("max_tokens", args.max_tokens), ("temperature", args.temperature)) if v is not None}
+    settings = settings.model_copy(update=updates) if updates else settings
+    with open_store(settings) as store:
+        session = resolve_session(store, args)
+        engine = load_engine(settings, quiet=args.json)
+
+        def emit(piece: str) -> None:
+            if not args.json:
+                sys.stdout.write(piece)
+                sys.stdout.flush()
+
+        try:
+            result = run_turn(store, session, engine, text, settings=settings, on_token=emit)
+        except InputRejected as exc:
+            raise CommandError(str(exc), 2) from None
+        except EngineError as exc:
+            raise CommandError(str(exc)) from None
+        if args.json:
+            print_json({
+                "session": session.name,
+                "user_message_id": result.user_message.id,
+                "reply_message_id": result.reply.id if result.reply else None,
+                "reply": result.reply.content if result.reply else "",
+                "prompt_tokens": result.plan.total_tokens,
+                "first_token_seconds": result.first_token_seconds,
+                "tokens_per_second": round(result.tokens_per_second, 2),
+            })
+        else:
+            sys.stdout.write("\n")
+            if result.plan.over_warning:
+                print(f"warning: the prompt uses {result.plan.usage:.0%} of the context window", file=sys.stderr)
+    return 0

@@ -1,0 +1,96 @@
+"""What the UI's worker threads run: loading the model and running one turn.
+
+Kept apart from the widgets so the threading rules are visible in one place:
+
+* the engine (a llama.cpp ``Llama``) is used by one thread at a time — every use holds
+  ``engine_lock``;
+* SQLite connections are not shared between threads — each turn opens its own ``Store``
+  and closes it when the turn ends;
+* results reach the UI only through ``post`` (``MessagePump.post_message``, thread-safe).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from textual.message import Message
+
+from desktop_app.chat import InputRejected, run_turn
+from desktop_app.config import Settings
+from desktop_app.engine.errors import EngineError, ModelLoadError
+from desktop_app.engine.protocol import ChatEngine, StopCheck
+from desktop_app.ui.messages import (
+    ModelLoaded,
+    ModelLoadFailed,
+    ReplyFailed,
+    ReplyFinished,
+    ReplyStarted,
+    TokenReceived,
+)
+
+EngineFactory = Callable[[Settings], ChatEngine]
+Post = Callable[[Message], object]
+
+
+def default_engine_factory(settings: Settings) -> ChatEngine:
+    """The real llama.cpp engine, configured from the user's settings."""
+    from desktop_app.engine.llama import EngineSettings, LlamaEngine
+
+    return LlamaEngine(settings.model_path, EngineSettings(
+        n_ctx=settings.ctx, n_threads=settings.threads, n_gpu_layers=settings.gpu_layers, seed=settings.seed))
+
+
+def one_line(exc: BaseException) -> str:
+    """A user-facing sentence for an unexpected error (no traceback in the UI)."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text if isinstance(exc, (EngineError, InputRejected)) else f"{type(exc).__name__}: {text}"
+
+
+def load_engine(settings: Settings, factory: EngineFactory, post: Post) -> None:
+    """Build the engine and report ``ModelLoaded`` or ``ModelLoadFailed``; never raises."""
+    started = time.perf_counter()
+    try:
+        engine = factory(settings)
+    except ModelLoadError as exc:
+        post(ModelLoadFailed(str(exc)))
+    except Exception as exc:  # a broken build or driver must not take the UI down
+        post(ModelLoadFailed(f"could not load {settings.model_path.name}: {one_line(exc)}"))
+    else:
+        post(ModelLoaded(engine, time.perf_counter() - started))
+
+
+def generate_reply(settings: Settings, engine: ChatEngine, engine_lock: threading.Lock, session_id: int,
+                   text: str, *, should_stop: StopCheck, post: Post) -> None:
+    """Run one turn with a thread-local store; report progress and the outcome; never raises.
+
+    The user message and the reply are written by ``run_turn`` itself as they complete, so a
+    quit or crash after this returns loses nothing.
+    """
+    from desktop_app.memory.store import Store
+
+    try:
+        store = Store(settings.db_path)
+    except Exception as exc:
+        post(ReplyFailed(session_id, f"cannot open the database: {one_line(exc)}", rejected=True, text=text))
+        return
+    try:
+        session = store.get_session(session_id)
+
+        def started(plan) -> None:
+            last = store.last_messages(session_id, 1)
+            post(ReplyStarted(session_id, last[0] if last else None, plan.total_tokens, plan.n_ctx,
+                              plan.over_warning))
+
+        with engine_lock:
+            result = run_turn(store, session, engine, text, settings=settings, should_stop=should_stop,
+                              on_token=lambda piece: post(TokenReceived(session_id, piece)), on_plan=started)
+        post(ReplyFinished(session_id, result.reply, result.stopped, result.completion_pieces,
+                           result.tokens_per_second))
+    except InputRejected as exc:
+        post(ReplyFailed(session_id, str(exc), rejected=True, text=text))
+    except Exception as exc:
+        post(ReplyFailed(session_id, one_line(exc)))
+    finally:
+        store.close()

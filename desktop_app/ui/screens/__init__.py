@@ -1,0 +1,1 @@
+"""Screens: the chat screen and the small modal dialogs."""

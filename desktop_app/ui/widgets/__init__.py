@@ -1,0 +1,1 @@
+"""Widgets of the chat screen, one per file."""
