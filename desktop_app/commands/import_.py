@@ -1,8 +1,9 @@
-"""``paperclip import FILE``: append a JSON Lines transcript to a session, no generation.
+"""``paperclip import FILE``: append turns to sessions without generating.
 
-Each line: ``{"role": "user"|"assistant"|"system", "content": "...", "id"?: str, "time"?: ...}``
-where time is unix seconds or ISO-8601. The whole file is validated before anything is
-stored, so a bad line loses nothing and stores nothing.
+JSON Lines (one ``{"role", "content", "id"?, "time"?}`` per line, time as unix seconds or
+ISO-8601), a ChatGPT data export (``conversations.json``: one session per conversation) or a
+Paperclip JSON export. The whole file is validated before anything is stored, so a bad line
+loses nothing and stores nothing. Memory extraction and paging run as if typed.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from pathlib import Path
 
 
 def register(subparsers):
-    parser = subparsers.add_parser("import", help="append a JSONL transcript to a session without generating")
-    parser.add_argument("file", type=Path, help="JSON Lines file, or - for stdin")
+    parser = subparsers.add_parser("import", help="import a JSONL transcript, ChatGPT export or Paperclip export")
+    parser.add_argument("file", type=Path, help="JSON Lines file (or - for stdin), conversations.json, or export")
+    parser.add_argument("--format", choices=("auto", "jsonl", "chatgpt", "paperclip"), default="auto")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
     parser.set_defaults(func=run)
     return parser
@@ -23,17 +25,12 @@ def register(subparsers):
 
 def _parse_time(value, where: str) -> float | None:
     from desktop_app.commands.common import CommandError
+    from desktop_app.exchange.importers import ImportFormatError, normalise_time
 
-    if value is None:
-        return None
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-        except ValueError:
-            pass
-    raise CommandError(f"{where}: 'time' must be unix seconds or ISO-8601, got {value!r}", 2)
+    try:
+        return normalise_time(value)
+    except ImportFormatError as exc:
+        raise CommandError(f"{where}: {exc}", 2) from None
 
 
 def parse_transcript(raw: bytes, name: str) -> list[dict]:
@@ -73,24 +70,62 @@ def parse_transcript(raw: bytes, name: str) -> list[dict]:
     return turns
 
 
+def _read_conversations(args, name: str, raw: bytes):
+    from desktop_app.commands.common import CommandError
+    from desktop_app.exchange import importers
+
+    fmt = args.format
+    if fmt == "auto" and (name == "stdin" or args.file.suffix.lower() in (".jsonl", ".ndjson")):
+        fmt = "jsonl"
+    if fmt == "jsonl":
+        return [importers.ImportedConversation(title="imported", turns=parse_transcript(raw, name))]
+    try:
+        data = importers.read_json_file(args.file)
+    except importers.ImportFormatError as exc:
+        if fmt == "auto" and b"\x00" not in raw and "not valid JSON" in str(exc):
+            # Not one JSON document: read it as JSON Lines, which names the bad line.
+            return [importers.ImportedConversation(title="imported", turns=parse_transcript(raw, name))]
+        raise CommandError(f"{exc}; nothing was imported", 2) from None
+    try:
+        fmt = importers.detect_format(args.file, data) if fmt == "auto" else fmt
+        if fmt == "jsonl":
+            return [importers.ImportedConversation(title="imported", turns=parse_transcript(raw, name))]
+        conversations = importers.parse_chatgpt(data) if fmt == "chatgpt" else importers.parse_paperclip(data)
+        for conv in conversations:
+            for turn in conv.turns:
+                turn["time"] = importers.normalise_time(turn.get("time"))
+    except (importers.ImportFormatError, AttributeError, TypeError) as exc:
+        raise CommandError(f"{name}: {exc}; nothing was imported", 2) from None
+    if not any(c.turns for c in conversations):
+        raise CommandError(f"{name} holds no turns", 2)
+    return conversations
+
+
 def run(args, settings) -> int:
-    from desktop_app.chat import import_turns
-    from desktop_app.commands.common import CommandError, open_store, print_json, resolve_session
+    from desktop_app.commands.common import CommandError, open_store, print_json
     from desktop_app.engine.tokens import fallback_counter
+    from desktop_app.exchange.importers import import_conversations
 
     name = "stdin" if str(args.file) == "-" else str(args.file)
     try:
         raw = sys.stdin.buffer.read() if name == "stdin" else args.file.read_bytes()
     except OSError as exc:
         raise CommandError(f"cannot read {name}: {exc.strerror}", 2) from None
-    turns = parse_transcript(raw, name)
+    conversations = _read_conversations(args, name, raw)
+    session_name = getattr(args, "session", None)
     with open_store(settings) as store:
-        session = resolve_session(store, args)
+        if session_name is None and len(conversations) == 1 and args.format in ("auto", "jsonl") \
+                and conversations[0].title == "imported":
+            from desktop_app.commands.common import resolve_session
+
+            session_name = resolve_session(store, args).name
         # Imports count with the offline tokenizer: loading a model just to count is not worth it.
-        count = import_turns(store, session, turns, fallback_counter(), settings=settings,
-                             n_ctx=settings.ctx or 8192)
+        imported = import_conversations(store, conversations, counter=fallback_counter(), settings=settings,
+                                        session_name=session_name)
     if args.json:
-        print_json({"session": session.name, "imported": count})
+        print_json({"sessions": [{"session": n, "imported": c} for n, c in imported],
+                    "imported": sum(c for _, c in imported)})
     else:
-        print(f"imported {count} turns into session {session.name!r}")
+        for session, count in imported:
+            print(f"imported {count} turns into session {session!r}")
     return 0

@@ -11,6 +11,7 @@ own ``convert_hf_to_gguf.py`` (``BertModel``) does — same tensor names, the sa
 from __future__ import annotations
 
 import json
+import logging
 import struct
 import tempfile
 import zipfile
@@ -113,6 +114,8 @@ def convert_bert(model_dir: Path, out_path: Path, *, outtype: str = "q8_0", name
     writer.add_token_list([_phantom(t, t in special) for t in vocab])
     writer.add_token_types(token_types)
     writer.add_token_type_count(config.get("type_vocab_size", 1))
+    # gguf has no key for [CLS]; llama.cpp's WPM vocab knows it anyway, so silence the notice.
+    logging.getLogger("gguf.vocab").setLevel(logging.ERROR)
     gguf.SpecialVocab(model_dir, n_vocab=len(vocab)).add_to_gguf(writer, quiet=True)
 
     for hf_name, array in read_safetensors(model_dir / "model.safetensors"):

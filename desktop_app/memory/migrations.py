@@ -147,9 +147,109 @@ def m002_memory_pages_bookmarks(conn) -> None:
     )
 
 
+def m003_recall_index(conn) -> None:
+    """Full-text indexes for recall, kept in sync with ``messages`` and ``bookmarks`` by triggers.
+
+    Two FTS5 indexes over turn text: ``messages_fts`` (trigram: Chinese, Japanese and Korean
+    substrings of 3+ characters match without a segmenter) and ``messages_words`` (words with
+    Porter stemming: better BM25 for English). Both are external-content tables, so the text
+    is stored once, in ``messages``. Vector tables depend on the embedding model's dimension
+    and are made by :func:`ensure_vector_tables`.
+    """
+    run_script(
+        conn,
+        """
+        CREATE VIRTUAL TABLE messages_fts USING fts5(
+            content, content='messages', content_rowid='id', tokenize='trigram');
+        CREATE VIRTUAL TABLE messages_words USING fts5(
+            content, content='messages', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+        CREATE TRIGGER messages_recall_ai AFTER INSERT ON messages BEGIN
+            INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+            INSERT INTO messages_words (rowid, content) VALUES (new.id, new.content);
+        END;
+        CREATE TRIGGER messages_recall_ad AFTER DELETE ON messages BEGIN
+            INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+            INSERT INTO messages_words (messages_words, rowid, content) VALUES ('delete', old.id, old.content);
+        END;
+        CREATE TRIGGER messages_recall_au AFTER UPDATE OF content ON messages BEGIN
+            INSERT INTO messages_fts (messages_fts, rowid, content) VALUES ('delete', old.id, old.content);
+            INSERT INTO messages_words (messages_words, rowid, content) VALUES ('delete', old.id, old.content);
+            INSERT INTO messages_fts (rowid, content) VALUES (new.id, new.content);
+            INSERT INTO messages_words (rowid, content) VALUES (new.id, new.content);
+        END;
+        INSERT INTO messages_fts (messages_fts) VALUES ('rebuild');
+        INSERT INTO messages_words (messages_words) VALUES ('rebuild');
+
+        CREATE VIRTUAL TABLE bookmarks_fts USING fts5(
+            keywords, description, content='bookmarks', content_rowid='id', tokenize='trigram');
+        CREATE TRIGGER bookmarks_recall_ai AFTER INSERT ON bookmarks BEGIN
+            INSERT INTO bookmarks_fts (rowid, keywords, description) VALUES (new.id, new.keywords, new.description);
+        END;
+        CREATE TRIGGER bookmarks_recall_ad AFTER DELETE ON bookmarks BEGIN
+            INSERT INTO bookmarks_fts (bookmarks_fts, rowid, keywords, description)
+                VALUES ('delete', old.id, old.keywords, old.description);
+        END;
+        CREATE TRIGGER bookmarks_recall_au AFTER UPDATE ON bookmarks BEGIN
+            INSERT INTO bookmarks_fts (bookmarks_fts, rowid, keywords, description)
+                VALUES ('delete', old.id, old.keywords, old.description);
+            INSERT INTO bookmarks_fts (rowid, keywords, description) VALUES (new.id, new.keywords, new.description);
+        END;
+        INSERT INTO bookmarks_fts (bookmarks_fts) VALUES ('rebuild');
+
+        CREATE TABLE recall_meta (          -- which embedding model made the stored vectors
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        CREATE TABLE recall_embedded (      -- messages that have vectors (the rest are pending)
+            message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+            session_id INTEGER NOT NULL
+        );
+        CREATE TABLE recall_refs (          -- how often a turn was recalled into a prompt
+            message_id       INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+            count            INTEGER NOT NULL DEFAULT 0,
+            last_recalled_at REAL
+        );
+        """,
+    )
+
+
+def ensure_vector_tables(conn, dim: int, *, drop: bool = False) -> None:
+    """Create the sqlite-vec tables for ``dim``-dimensional embeddings (needs sqlite-vec loaded).
+
+    ``recall_vec`` holds the float vectors (cosine distance); ``recall_vec_bits`` their
+    binary quantisation (one bit per dimension, Hamming distance) for the fast coarse pass.
+    The session is a metadata column, not a partition key: vec0 gives every partition its
+    own chunks, which multiplies the file size when there are many small sessions.
+    ``drop`` rebuilds them empty (another model: other vectors, maybe another dimension).
+    Not a numbered migration because the dimension depends on the embedding model.
+    """
+    dim = int(dim)
+    if not 8 <= dim <= 8192 or dim % 8:
+        raise ValueError(f"unsupported embedding dimension {dim} (a multiple of 8 up to 8192)")
+    if drop:
+        run_script(conn, """
+            DROP TRIGGER IF EXISTS messages_recall_vec_ad;
+            DROP TABLE IF EXISTS recall_vec;
+            DROP TABLE IF EXISTS recall_vec_bits;
+            DELETE FROM recall_embedded;
+        """)
+    conn.execute(f"""CREATE VIRTUAL TABLE IF NOT EXISTS recall_vec USING vec0(
+        message_id INTEGER PRIMARY KEY, session_id INTEGER, embedding float[{dim}] distance_metric=cosine)""")
+    conn.execute(f"""CREATE VIRTUAL TABLE IF NOT EXISTS recall_vec_bits USING vec0(
+        message_id INTEGER PRIMARY KEY, session_id INTEGER, embedding bit[{dim}])""")
+    # vec0 tables cannot carry foreign keys: deleting a turn deletes its vectors here.
+    run_script(conn, """
+        CREATE TRIGGER IF NOT EXISTS messages_recall_vec_ad AFTER DELETE ON messages BEGIN
+            DELETE FROM recall_vec WHERE message_id = old.id;
+            DELETE FROM recall_vec_bits WHERE message_id = old.id;
+        END;
+    """)
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_messages,
     m002_memory_pages_bookmarks,
+    m003_recall_index,
 ]
 
 

@@ -11,10 +11,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from desktop_app.memory.db import connect, vec_available
+from desktop_app.memory.store.items import ItemQueries
+from desktop_app.memory.store.pages import PageQueries
 from desktop_app.memory.store.sessions import SessionQueries
 
 
-class Store(SessionQueries):
+class Store(SessionQueries, ItemQueries, PageQueries):
     """The database, with typed queries. Not shared between threads."""
 
     def __init__(self, path: Path | str):

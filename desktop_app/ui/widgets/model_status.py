@@ -24,6 +24,12 @@ def human_size(num_bytes: int) -> str:
     return f"{size:.1f} GB"
 
 
+def model_label(engine) -> str:
+    """The file name people chose (GGUF ``general.name`` is often an unreadable build tag)."""
+    path = getattr(engine, "model_path", None)
+    return Path(path).name if path else engine.model_name
+
+
 class ModelStatus(Horizontal):
     """States: ``loading`` (indicator visible), ``ready``, ``failed`` (error in red)."""
 
@@ -33,6 +39,7 @@ class ModelStatus(Horizontal):
         self._loading_text = ""
         self._timer = None
         self.detail = ""
+        self._usage = ""
 
     def compose(self) -> ComposeResult:
         yield LoadingIndicator(id="model-spinner")
@@ -60,11 +67,16 @@ class ModelStatus(Horizontal):
         self._set_state("failed")
         self._write(f"✕ model not loaded: {error}")
 
-    def show_usage(self, model_name: str, n_ctx: int, prompt_tokens: int, extra: str = "") -> None:
-        """After a turn: how full the window is (the 70–80 % rule is the user's guide)."""
+    def show_usage(self, model_name: str, n_ctx: int, prompt_tokens: int) -> None:
+        """At the start of a turn: how full the window is (70–80 % is the comfortable zone)."""
         share = prompt_tokens / n_ctx if n_ctx else 0.0
-        text = f"● {model_name} · prompt {prompt_tokens}/{n_ctx} tokens ({share:.0%})"
-        self._write(f"{text} · {extra}" if extra else text)
+        self._usage = f"● {model_name} · prompt {prompt_tokens}/{n_ctx} tokens ({share:.0%})"
+        self._write(self._usage)
+
+    def show_speed(self, speed: str) -> None:
+        """At the end of a turn: append the generation speed to the usage line."""
+        if self._usage:
+            self._write(f"{self._usage} · {speed}")
 
     def _tick(self) -> None:
         if self._loading_since is not None:

@@ -42,9 +42,8 @@ class SessionList(OptionList):
 
 
 class Sidebar(Vertical):
-    """Title plus the session list; hidden and shown with Ctrl+B."""
+    """Title plus the session list; hidden and shown with Ctrl+B, focused with Ctrl+O."""
 
     def compose(self) -> ComposeResult:
         yield Label("Sessions", classes="sidebar-title")
         yield SessionList(id="session-list")
-        yield Label("^n new · F2 rename · F8 delete", classes="sidebar-hint")

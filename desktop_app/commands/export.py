@@ -1,0 +1,35 @@
+"""``paperclip export``: a session as Markdown or JSON (the JSON re-imports with ``import``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("export", help="export a session to Markdown or JSON")
+    parser.add_argument("--format", choices=("md", "json"), default="md")
+    parser.add_argument("--out", type=Path, default=None, help="file to write (default: stdout)")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def run(args, settings) -> int:
+    from desktop_app.commands.common import CommandError, open_store, resolve_session
+    from desktop_app.exchange.export import session_to_dict, session_to_markdown
+
+    with open_store(settings) as store:
+        session = resolve_session(store, args, create=False)
+        if args.format == "json":
+            text = json.dumps(session_to_dict(store, session), ensure_ascii=False, indent=2)
+        else:
+            text = session_to_markdown(store, session)
+    if args.out is None:
+        print(text)
+        return 0
+    try:
+        args.out.write_text(text + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise CommandError(f"cannot write {args.out}: {exc.strerror}") from None
+    print(f"exported session {session.name!r} to {args.out}")
+    return 0

@@ -1,0 +1,100 @@
+"""Sentence embeddings with llama.cpp: a separate ``Llama(embedding=True)`` instance.
+
+Blocking and not thread-safe, like the chat engine: one embedder per worker thread. Any
+embedding GGUF works (MiniLM, nomic-embed, bge, e5 …); the default one is converted at set-up
+time (``desktop_app.engine.convert``) and listed under ``[embed]`` in ``models/manifest.toml``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from desktop_app.engine.errors import ModelLoadError
+from desktop_app.engine.llama import check_gguf_file
+
+# Throughput on 2 CPU cores peaks around 128: smaller batches waste calls, larger ones pay
+# for attention over padding-free but longer packed sequences. embed() truncates each text
+# to n_batch tokens, so this is also the longest text embedded whole.
+DEFAULT_BATCH = 128
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """What recall needs from an embedding model."""
+
+    model_id: str  # identifies the vectors it makes: name + file, stored next to them
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """``(len(texts), dim)`` float32 rows of unit length."""
+        ...
+
+
+def default_embed_model_path() -> Path:
+    """The manifest's default embedding GGUF in the models folder."""
+    from desktop_app import paths
+    from desktop_app.setup_models import load_manifest
+
+    try:
+        return paths.models_dir() / load_manifest()["embed"]["file"]
+    except (OSError, KeyError):
+        return paths.models_dir() / "all-MiniLM-L6-v2.Q8_0.gguf"
+
+
+def embed_model_path(settings=None) -> Path:
+    """``settings.embed_model`` (``--embed-model``, ``PAPERCLIP_EMBED_MODEL``) or the default."""
+    chosen = getattr(settings, "embed_model", None)
+    return Path(chosen).expanduser() if chosen else default_embed_model_path()
+
+
+class LlamaEmbedder:
+    """A loaded embedding GGUF; ``embed`` returns L2-normalised float32 vectors."""
+
+    def __init__(self, model_path: Path | str, *, n_threads: int | None = None, n_batch: int = DEFAULT_BATCH,
+                 n_gpu_layers: int = 0):
+        self.model_path = Path(model_path)
+        check_gguf_file(self.model_path)
+        started = time.perf_counter()
+        try:
+            from llama_cpp import Llama
+
+            # n_ubatch must equal n_batch with embedding=True: llama.cpp aborts the process
+            # when a non-causal batch is split into smaller micro-batches.
+            self._llama = Llama(model_path=str(self.model_path), embedding=True, n_ctx=max(512, n_batch),
+                                n_batch=n_batch, n_ubatch=n_batch, n_threads=n_threads,
+                                n_gpu_layers=n_gpu_layers, verbose=False)
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ModelLoadError(f"could not load embedding model {self.model_path.name}: "
+                                 f"{str(exc).splitlines()[0]}") from None
+        self.load_seconds = time.perf_counter() - started
+        metadata = self._llama.metadata or {}
+        self.model_name = metadata.get("general.name") or self.model_path.stem
+        self.dim = int(self._llama.n_embd())
+        self.n_batch = n_batch
+        size = self.model_path.stat().st_size
+        self.model_id = f"{self.model_name}|{self.model_path.name}|{size}|{self.dim}"
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """Embed ``texts`` (each truncated to ``n_batch`` tokens); rows are unit length."""
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        # An empty string would embed [CLS][SEP] only; a space keeps it well defined.
+        cleaned = [t if t.strip() else " " for t in texts]
+        vectors = self._llama.embed(cleaned, normalize=True)
+        return np.asarray(vectors, dtype=np.float32).reshape(len(cleaned), self.dim)
+
+    def count_tokens(self, text: str) -> int:
+        return len(self._llama.tokenize(text.encode("utf-8", "replace")))
+
+
+def load_embedder(settings=None) -> LlamaEmbedder:
+    """The configured embedding model, or :class:`ModelLoadError` naming the file."""
+    path = embed_model_path(settings)
+    if not path.exists():
+        raise ModelLoadError(f"embedding model not found: {path} (run `make models` or pass --embed-model)")
+    return LlamaEmbedder(path, n_threads=getattr(settings, "threads", None))

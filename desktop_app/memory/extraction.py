@@ -1,0 +1,188 @@
+"""Rule-based extraction of memory from the user's words (Chinese and English, any model).
+
+Each sentence yields at most one :class:`Candidate`. Candidates are proposals only: the
+update rules in :mod:`desktop_app.memory.updates` decide whether they add, supersede, go to
+pending or are dropped, and :mod:`desktop_app.memory.patches` validates what is written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel
+
+from desktop_app.memory.text import canonical_subject, clip, numbers, split_sentences, topic_subject
+
+
+class Candidate(BaseModel):
+    """Something a sentence asks memory to do."""
+
+    action: Literal["add", "revoke", "correct", "confirm", "reject", "step_done"]
+    kind: str = "fact"
+    subject: str = ""
+    value: str = ""
+    quote: str
+    canonical: bool = False  # subject came from SUBJECT_ALIASES (safe to supersede/conflict by it)
+
+
+def _rx(*patterns: str) -> re.Pattern[str]:
+    return re.compile("|".join(patterns), re.IGNORECASE)
+
+
+REVOKE = _rx(r"取消", r"不用再", r"不必再", r"不再需要", r"之前那条(规则|要求)?", r"忘掉", r"忘记(那条|这条|之前)",
+             r"作废", r"撤销", r"\bstop\b", r"\bno longer\b", r"forget (the|that|this|my) (rule|instruction)",
+             r"\bcancel\b", r"never mind", r"scratch that", r"drop the (rule|requirement)",
+             r"(don't|do not) need to .* anymore", r"\bno need to\b")
+CORRECT = _rx(r"^不对", r"^错了", r"应该是", r"更正", r"纠正", r"\bactually\b", r"\bcorrection\b",
+              r"\bi meant\b", r"that's wrong", r"\bnot\b.*\bbut\b")
+CHANGE = _rx(r"改成", r"改为", r"换成", r"调整为", r"调整到", r"变成", r"提高到", r"降到", r"延到", r"提前到",
+             r"change (it|that|this)? ?to\b", r"\bchanged? .* to\b", r"\bswitch(ed)? to\b", r"\bmove(d)? .* to\b",
+             r"\bincrease(d)? .* to\b", r"\braise(d)? .* to\b", r"\bcut .* to\b", r"\bnow\b.*\binstead\b")
+STANDING = _rx(r"以后", r"今后", r"每次", r"从现在开始", r"从现在起", r"请始终", r"始终", r"一直", r"总是", r"永远",
+               r"from now on", r"\balways\b", r"every time", r"going forward", r"\bwhenever\b", r"\bnever\b")
+PROHIBIT = _rx(r"不要", r"不许", r"不准", r"不得", r"禁止", r"别(再)?", r"绝不", r"千万不能", r"不能",
+               r"\bnever\b", r"\bdon't\b", r"\bdo not\b", r"\bmust not\b", r"\bmustn't\b", r"\bforbidden\b")
+REPLY_BEHAVIOUR = _rx(r"回答", r"回复", r"答复", r"用(中文|英文|英语)", r"称呼我", r"语气", r"输出", r"格式",
+                      r"\banswer", r"\brepl(y|ies)", r"\brespond", r"\bwrite (in|to me)", r"\bcall me\b",
+                      r"\buse (chinese|english)", r"\bin (chinese|english)\b", r"\bformat\b", r"\btone\b",
+                      r"\bemoji", r"\bexplain", r"\bbullet")
+LIMIT = _rx(r"预算", r"不超过", r"不能超过", r"最多", r"至少", r"上限", r"下限", r"以内", r"以下", r"截止", r"之前(完成|交)",
+            r"期限", r"\bbudget\b", r"\blimit\b", r"\bat most\b", r"\bat least\b", r"\bno more than\b",
+            r"\bmax(imum)?\b", r"\bmin(imum)?\b", r"\bunder\b", r"\bwithin\b", r"\bdeadline\b", r"\bdue\b",
+            r"\bby (monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d)")
+DATE = _rx(r"\d{1,2}月\d{1,2}[日号]", r"\d{4}-\d{2}-\d{2}", r"周[一二三四五六日天]",
+           r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b")
+FACT_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
+    (re.compile(r"我叫\s*(?P<value>[^\s，,。！!]+)"), "name"),
+    (re.compile(r"\bmy name is\s+(?P<value>[A-Z][\w\-]*( [A-Z][\w\-]*)?)", re.I), "name"),
+    (re.compile(r"我住在\s*(?P<value>[^，,。！!]+)"), "location"),
+    (re.compile(r"\bi live in\s+(?P<value>[^,.!]+)", re.I), "location"),
+    (re.compile(r"\bi (?:am|'m) an? (?P<value>[\w\- ]{2,40})", re.I), "occupation"),
+    (re.compile(r"我是一名\s*(?P<value>[^，,。！!]+)"), "occupation"),
+    (re.compile(r"我的(?P<subject>[^，,。！!是为]{1,12})(是|为)(?P<value>[^，,。！!]+)"), None),
+    (re.compile(r"\bmy (?P<subject>[a-z][a-z \-]{1,30}?) (is|are) (?P<value>[^,.!]+)", re.I), None),
+    (re.compile(r"(?P<subject>[^，,。！!]{1,12}?)(应该是|是|为)(?P<value>[^，,。！!]*\d[^，,。！!]*)"), None),
+    (re.compile(r"\b(?:the |our )?(?P<subject>[a-z][a-z \-]{1,30}?) (?:is|are) (?P<value>[^,.!]*\d[^,.!]*)", re.I), None),
+)
+PREFERENCE = _rx(r"我(更)?喜欢", r"我偏好", r"我倾向", r"我更想", r"\bi (really )?(prefer|like|love)\b", r"\bi'd rather\b")
+DECISION = _rx(r"决定", r"就按", r"选定", r"定了", r"我们用", r"采用", r"就用", r"let's go with", r"we'll go with",
+               r"\bwe decided\b", r"\bdecided to\b", r"\bwe(?:'ll| will) use\b", r"\blet's use\b")
+GOAL = _rx(r"目标是", r"任务是", r"我们要做", r"我想(要)?(做|写|规划|设计|开发)", r"帮我(规划|写|做|设计|制定|准备|整理)",
+           r"\bmy goal is\b", r"\bthe task is\b", r"\bour goal is\b", r"\bhelp me (plan|write|build|design|prepare)\b",
+           r"\bi want to (build|write|plan|create|design|prepare)\b", r"\blet's (plan|build|write)\b")
+STEP_DONE = _rx(r"完成了", r"已完成", r"搞定了", r"做完了", r"\bdone with\b", r"\bfinished\b", r"\bcompleted\b",
+                r"\bis done\b")
+SPECULATION = _rx(r"可能", r"也许", r"或许", r"大概", r"不确定", r"还没(决定|定)", r"待定", r"要不要", r"是否",
+                  r"\bmaybe\b", r"\bperhaps\b", r"\bprobably\b", r"\bnot sure\b", r"\bundecided\b", r"\btbd\b",
+                  r"\bmight\b", r"\bwhether\b", r"\bwondering\b")
+AFFIRM = _rx(r"^(是的?|对|确认|好的?|可以|没错|yes|yep|confirm(ed)?|ok(ay)?|sure|correct)[。.!！]?$")
+DENY = _rx(r"^(不是?|不要|否|算了|no|nope|reject|don't)[。.!！]?$")
+
+_TRIM = " ，,。.!！?？；;：:\"'“”"
+
+
+def extract(text: str) -> list[Candidate]:
+    """All candidates in one user message, in sentence order."""
+    stripped = text.strip()
+    if AFFIRM.match(stripped):
+        return [Candidate(action="confirm", quote=stripped)]
+    if DENY.match(stripped):
+        return [Candidate(action="reject", quote=stripped)]
+    out: list[Candidate] = []
+    for sentence in split_sentences(text):
+        candidate = classify(sentence)
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+def classify(sentence: str) -> Candidate | None:
+    """The one candidate a sentence makes, or None for chit-chat and questions."""
+    quote = sentence.strip()
+    body = quote.strip(_TRIM)
+    if len(body) < 2:
+        return None
+    canonical = canonical_subject(body)
+    if REVOKE.search(body) and not CHANGE.search(body):
+        return Candidate(action="revoke", kind="directive", value=body, quote=quote,
+                         subject=canonical or "", canonical=canonical is not None)
+    if CORRECT.search(body) or CHANGE.search(body):
+        subject, value = _subject_value(body, canonical)
+        return Candidate(action="correct", kind="fact", subject=subject, value=value, quote=quote,
+                         canonical=canonical is not None)
+    if STEP_DONE.search(body) and not STANDING.search(body):
+        return Candidate(action="step_done", kind="goal", subject="goal", value=body, quote=quote)
+    if GOAL.search(body):
+        return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
+    reply_rule = REPLY_BEHAVIOUR.search(body) is not None
+    has_limit = bool(LIMIT.search(body) and (numbers(body) or DATE.search(body))) or bool(DATE.search(body) and LIMIT.search(body))
+    if (STANDING.search(body) or PROHIBIT.search(body)) and reply_rule:
+        return _hard("directive", body, quote, canonical)
+    if has_limit:
+        return _hard("constraint", body, quote, canonical)
+    if PROHIBIT.search(body) and not body.endswith(("?", "？")):
+        return _hard("constraint", body, quote, canonical, prefix="forbid")
+    if STANDING.search(body) and not body.endswith(("?", "？")):
+        return _hard("directive", body, quote, canonical)
+    if SPECULATION.search(body):
+        return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body,
+                         quote=quote)
+    if body.endswith(("?", "？")):
+        return None
+    for pattern, fixed in FACT_PATTERNS:
+        match = pattern.search(body)
+        if match:
+            raw_subject = fixed or match.groupdict().get("subject") or ""
+            subject = fixed or canonical_subject(raw_subject) or canonical or f"fact:{raw_subject.strip().lower()}"
+            return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
+                             canonical=fixed is not None or canonical is not None)
+    if DECISION.search(body):
+        return Candidate(action="add", kind="decision", subject=canonical or topic_subject("decision", body),
+                         value=body, quote=quote, canonical=canonical is not None)
+    if PREFERENCE.search(body):
+        return Candidate(action="add", kind="preference", subject=canonical or topic_subject("pref", body),
+                         value=body, quote=quote, canonical=canonical is not None)
+    return None
+
+
+def _hard(kind: str, body: str, quote: str, canonical: str | None, prefix: str | None = None) -> Candidate:
+    subject = canonical or topic_subject(prefix or kind, body)
+    return Candidate(action="add", kind=kind, subject=subject, value=body, quote=quote,
+                     canonical=canonical is not None)
+
+
+_CHANGE_SPLIT = re.compile(
+    r"(改成|改为|换成|调整为|调整到|变成|提高到|降到|延到|提前到|应该是|\bchange(?:d)?(?: it| that| this)? to\b|"
+    r"\bswitch(?:ed)? to\b|\bmove(?:d)? .* to\b|\bincrease(?:d)? .* to\b|\braise(?:d)? .* to\b|\bcut .* to\b|"
+    r"\bis\b|\bshould be\b|是)", re.IGNORECASE)
+
+
+_EN_CHANGE = re.compile(
+    r"\b(?:change|set|switch|move|increase|raise|cut|reduce|update|bump|push|extend)(?:d)?\s+(?:the\s+|my\s+|our\s+)?"
+    r"(?P<subject>[\w\- ]{2,40}?)\s+to\s+(?P<value>.+)$", re.IGNORECASE)
+
+
+def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
+    """Split a change/correction into (subject, presented value), e.g. ('budget', '预算: 8000元')."""
+    cleaned = re.sub(r"^(不对|错了|更正|纠正|actually|correction|sorry)[，,:：\s]*", "", body, flags=re.I)
+    verb = _EN_CHANGE.search(cleaned)
+    if verb:
+        left, right = verb.group("subject").strip(_TRIM), verb.group("value").strip(_TRIM)
+        subject = canonical or f"fact:{left.lower()}"
+        return subject, f"{left}: {right}"
+    parts = _CHANGE_SPLIT.split(cleaned, maxsplit=1)
+    if len(parts) >= 3:
+        left = re.sub(r"^(把|将|请把|请将|let's|please|we)\s*", "", parts[0].strip(_TRIM), flags=re.I)
+        right = parts[2].strip(_TRIM)
+        left = re.sub(r"^(the|our|my)\s+", "", left, flags=re.I)
+        if right:
+            label = left or canonical or "value"
+            subject = canonical or (f"fact:{left.lower()}" if left else "")
+            return subject, f"{label}: {right}" if left else right
+    return canonical or "", cleaned
+
+
+def describe(candidate: Candidate) -> str:
+    """One line for logs and notices."""
+    return f"{candidate.action} {candidate.kind} [{candidate.subject}] {clip(candidate.value, 60)}"

@@ -1,0 +1,150 @@
+"""Queries for memory items, their change log and the session's state_version.
+
+Writes happen only through :func:`desktop_app.memory.patches.apply_patch`, which calls the
+``_insert_item`` / ``_set_item_*`` helpers inside one transaction after validating the patch.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+
+from desktop_app.memory.models import MemoryChange, MemoryItem
+
+
+def _item(row) -> MemoryItem:
+    data = dict(row)
+    data["pinned"] = bool(data["pinned"])
+    data["details"] = json.loads(data["details"]) if data["details"] else {}
+    return MemoryItem(**data)
+
+
+def _change(row) -> MemoryChange:
+    data = dict(row)
+    data["patch"] = json.loads(data["patch"])
+    return MemoryChange(**data)
+
+
+class ItemQueries:
+    conn: object
+
+    # -- reading -------------------------------------------------------------------------
+    def get_item(self, item_id: int) -> MemoryItem | None:
+        row = self.conn.execute("SELECT * FROM memory_items WHERE id = :id", {"id": item_id}).fetchone()
+        return _item(row) if row else None
+
+    def list_items(self, session_id: int, *, statuses: tuple[str, ...] | None = None,
+                   kinds: tuple[str, ...] | None = None) -> list[MemoryItem]:
+        """Items of a session in id order, optionally filtered by status and kind."""
+        rows = self.conn.execute(
+            "SELECT * FROM memory_items WHERE session_id = :sid ORDER BY id", {"sid": session_id}
+        ).fetchall()
+        items = [_item(r) for r in rows]
+        return [i for i in items
+                if (statuses is None or i.status in statuses) and (kinds is None or i.kind in kinds)]
+
+    def items_superseding(self, item_id: int) -> list[MemoryItem]:
+        """Items whose ``supersedes`` link points at ``item_id`` (the next links of a chain)."""
+        rows = self.conn.execute(
+            "SELECT * FROM memory_items WHERE supersedes = :id ORDER BY id", {"id": item_id}
+        ).fetchall()
+        return [_item(r) for r in rows]
+
+    def item_changes(self, item_id: int) -> list[MemoryChange]:
+        rows = self.conn.execute(
+            "SELECT * FROM memory_changes WHERE item_id = :id ORDER BY id", {"id": item_id}
+        ).fetchall()
+        return [_change(r) for r in rows]
+
+    def session_changes(self, session_id: int) -> list[MemoryChange]:
+        rows = self.conn.execute(
+            "SELECT * FROM memory_changes WHERE session_id = :sid ORDER BY id", {"sid": session_id}
+        ).fetchall()
+        return [_change(r) for r in rows]
+
+    def state_version(self, session_id: int) -> int:
+        row = self.conn.execute(
+            "SELECT state_version FROM sessions WHERE id = :id", {"id": session_id}
+        ).fetchone()
+        if row is None:
+            raise LookupError(f"no session with id {session_id}")
+        return int(row[0])
+
+    def user_message_ids(self, session_id: int) -> list[int]:
+        """Ids of the session's user messages in order: turn N is the N-th of them."""
+        rows = self.conn.execute(
+            "SELECT id FROM messages WHERE session_id = :sid AND role = 'user' ORDER BY id", {"sid": session_id}
+        ).fetchall()
+        return [int(r[0]) for r in rows]
+
+    # -- writing (only from apply_patch, inside its transaction) ----------------------------
+    def _bump_state_version(self, session_id: int) -> int:
+        self.conn.execute(
+            "UPDATE sessions SET state_version = state_version + 1 WHERE id = :id", {"id": session_id}
+        )
+        return self.state_version(session_id)
+
+    def _insert_item(self, session_id: int, *, kind: str, subject: str, value: str, status: str, origin: str,
+                     source_message_id: int | None, source_quote: str | None, supersedes: int | None,
+                     details: dict, pinned: bool, version: int, now: float) -> int:
+        cur = self.conn.execute(
+            """INSERT INTO memory_items (session_id, kind, subject, value, status, pinned, origin,
+                   source_message_id, source_quote, supersedes, details, state_version, created_at, updated_at)
+               VALUES (:sid, :kind, :subject, :value, :status, :pinned, :origin, :src, :quote, :sup,
+                       :details, :version, :now, :now)""",
+            {"sid": session_id, "kind": kind, "subject": subject, "value": value, "status": status,
+             "pinned": int(pinned), "origin": origin, "src": source_message_id, "quote": source_quote,
+             "sup": supersedes, "details": json.dumps(details, ensure_ascii=False), "version": version,
+             "now": now},
+        )
+        return int(cur.lastrowid)
+
+    def _set_item_status(self, item_id: int, status: str, version: int, now: float) -> None:
+        self.conn.execute(
+            "UPDATE memory_items SET status = :status, state_version = :v, updated_at = :now WHERE id = :id",
+            {"status": status, "v": version, "now": now, "id": item_id},
+        )
+
+    def _set_item_pinned(self, item_id: int, pinned: bool, version: int, now: float) -> None:
+        self.conn.execute(
+            "UPDATE memory_items SET pinned = :pinned, state_version = :v, updated_at = :now WHERE id = :id",
+            {"pinned": int(pinned), "v": version, "now": now, "id": item_id},
+        )
+
+    def _set_item_details(self, item_id: int, details: dict, version: int, now: float) -> None:
+        self.conn.execute(
+            "UPDATE memory_items SET details = :details, state_version = :v, updated_at = :now WHERE id = :id",
+            {"details": json.dumps(details, ensure_ascii=False), "v": version, "now": now, "id": item_id},
+        )
+
+    def _log_change(self, session_id: int, version: int, item_id: int | None, action: str, patch: dict,
+                    now: float) -> None:
+        self.conn.execute(
+            """INSERT INTO memory_changes (session_id, state_version, item_id, action, patch, created_at)
+               VALUES (:sid, :v, :item, :action, :patch, :now)""",
+            {"sid": session_id, "v": version, "item": item_id, "action": action,
+             "patch": json.dumps(patch, ensure_ascii=False, default=str), "now": now},
+        )
+
+    def touch_items(self, item_ids: list[int], now: float) -> None:
+        """Count a reference to each item (the user mentioned it again): feeds the importance score.
+
+        Not a state change, so the state_version stays as it is.
+        """
+        for item_id in item_ids:
+            self.conn.execute(
+                """UPDATE memory_items SET reference_count = reference_count + 1, last_referenced_at = :now
+                   WHERE id = :id""",
+                {"now": now, "id": item_id},
+            )
+
+    @contextmanager
+    def dry_run(self):
+        """Run a block whose writes are all rolled back (``paperclip context`` previews a turn)."""
+        if self.conn.in_transaction:
+            raise RuntimeError("dry_run cannot nest inside another transaction")
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+        finally:
+            self.conn.execute("ROLLBACK")

@@ -1,0 +1,141 @@
+"""Queries for pages, bookmarks, the rolling summary and the per-turn log."""
+
+from __future__ import annotations
+
+import json
+
+from desktop_app.memory.models import Bookmark, Message, Page, Summary, SummaryContent
+from desktop_app.memory.store.sessions import _message
+
+
+def _page(row) -> Page:
+    return Page(**dict(row))
+
+
+def _bookmark(row) -> Bookmark:
+    data = dict(row)
+    data["keywords"] = json.loads(data["keywords"])
+    return Bookmark(**data)
+
+
+def _summary(row) -> Summary:
+    data = dict(row)
+    data["content"] = SummaryContent.model_validate_json(data["content"])
+    return Summary(**data)
+
+
+class PageQueries:
+    conn: object
+
+    # -- pages -----------------------------------------------------------------------------
+    def unpaged_messages(self, session_id: int) -> list[Message]:
+        """Messages not yet archived into a page, oldest first (the 'recent' raw turns)."""
+        rows = self.conn.execute(
+            "SELECT * FROM messages WHERE session_id = :sid AND page_id IS NULL ORDER BY id", {"sid": session_id}
+        ).fetchall()
+        return [_message(r) for r in rows]
+
+    def create_page(self, session_id: int, messages: list[Message], now: float) -> Page:
+        """Archive ``messages`` (contiguous, oldest first) as one page and link them to it."""
+        if not messages:
+            raise ValueError("a page needs at least one message")
+        with self.transaction():
+            cur = self.conn.execute(
+                """INSERT INTO pages (session_id, first_message_id, last_message_id, message_count, token_count,
+                                      start_time, end_time, archived_at)
+                   VALUES (:sid, :first, :last, :count, :tokens, :start, :end, :now)""",
+                {"sid": session_id, "first": messages[0].id, "last": messages[-1].id, "count": len(messages),
+                 "tokens": sum(m.token_count for m in messages), "start": messages[0].created_at,
+                 "end": messages[-1].created_at, "now": now},
+            )
+            page_id = int(cur.lastrowid)
+            self.conn.execute(
+                """UPDATE messages SET page_id = :page WHERE session_id = :sid AND id BETWEEN :first AND :last""",
+                {"page": page_id, "sid": session_id, "first": messages[0].id, "last": messages[-1].id},
+            )
+        return self.get_page(page_id)
+
+    def get_page(self, page_id: int) -> Page | None:
+        row = self.conn.execute("SELECT * FROM pages WHERE id = :id", {"id": page_id}).fetchone()
+        return _page(row) if row else None
+
+    def list_pages(self, session_id: int) -> list[Page]:
+        rows = self.conn.execute(
+            "SELECT * FROM pages WHERE session_id = :sid ORDER BY first_message_id", {"sid": session_id}
+        ).fetchall()
+        return [_page(r) for r in rows]
+
+    def page_messages(self, page_id: int) -> list[Message]:
+        rows = self.conn.execute(
+            "SELECT * FROM messages WHERE page_id = :page ORDER BY id", {"page": page_id}
+        ).fetchall()
+        return [_message(r) for r in rows]
+
+    # -- bookmarks -------------------------------------------------------------------------
+    def add_bookmark(self, session_id: int, *, keywords: list[str], description: str, origin: str,
+                     now: float, page_id: int | None = None, message_id: int | None = None) -> Bookmark:
+        cur = self.conn.execute(
+            """INSERT INTO bookmarks (session_id, page_id, message_id, keywords, description, origin, created_at)
+               VALUES (:sid, :page, :msg, :kw, :desc, :origin, :now)""",
+            {"sid": session_id, "page": page_id, "msg": message_id,
+             "kw": json.dumps(keywords, ensure_ascii=False), "desc": description, "origin": origin, "now": now},
+        )
+        row = self.conn.execute("SELECT * FROM bookmarks WHERE id = :id", {"id": cur.lastrowid}).fetchone()
+        return _bookmark(row)
+
+    def list_bookmarks(self, session_id: int) -> list[Bookmark]:
+        rows = self.conn.execute(
+            "SELECT * FROM bookmarks WHERE session_id = :sid ORDER BY id", {"sid": session_id}
+        ).fetchall()
+        return [_bookmark(r) for r in rows]
+
+    def page_of_message(self, message_id: int) -> int | None:
+        row = self.conn.execute("SELECT page_id FROM messages WHERE id = :id", {"id": message_id}).fetchone()
+        return row[0] if row else None
+
+    # -- summary ---------------------------------------------------------------------------
+    def latest_summary(self, session_id: int) -> Summary | None:
+        row = self.conn.execute(
+            "SELECT * FROM summaries WHERE session_id = :sid ORDER BY version DESC LIMIT 1", {"sid": session_id}
+        ).fetchone()
+        return _summary(row) if row else None
+
+    def save_summary(self, session_id: int, content: SummaryContent, through_message_id: int | None,
+                     now: float) -> Summary:
+        """Store the next version of the rolling summary (older versions are kept)."""
+        with self.transaction():
+            row = self.conn.execute(
+                "SELECT coalesce(max(version), 0) FROM summaries WHERE session_id = :sid", {"sid": session_id}
+            ).fetchone()
+            cur = self.conn.execute(
+                """INSERT INTO summaries (session_id, version, content, through_message_id, created_at)
+                   VALUES (:sid, :version, :content, :through, :now)""",
+                {"sid": session_id, "version": int(row[0]) + 1, "content": content.model_dump_json(),
+                 "through": through_message_id, "now": now},
+            )
+        row = self.conn.execute("SELECT * FROM summaries WHERE id = :id", {"id": cur.lastrowid}).fetchone()
+        return _summary(row)
+
+    # -- turn log --------------------------------------------------------------------------
+    def add_turn_log(self, session_id: int, *, user_message_id: int | None, reply_message_id: int | None,
+                     mode: str, record: dict, now: float) -> int:
+        cur = self.conn.execute(
+            """INSERT INTO turn_log (session_id, user_message_id, reply_message_id, mode, record, created_at)
+               VALUES (:sid, :user, :reply, :mode, :record, :now)""",
+            {"sid": session_id, "user": user_message_id, "reply": reply_message_id, "mode": mode,
+             "record": json.dumps(record, ensure_ascii=False, default=str), "now": now},
+        )
+        return int(cur.lastrowid)
+
+    def list_turn_log(self, session_id: int, *, limit: int = 50) -> list[dict]:
+        """The latest ``limit`` turn records, oldest first, with ``record`` decoded."""
+        rows = self.conn.execute(
+            "SELECT * FROM turn_log WHERE session_id = :sid ORDER BY id DESC LIMIT :n",
+            {"sid": session_id, "n": limit},
+        ).fetchall()
+        out = []
+        for row in reversed(rows):
+            data = dict(row)
+            data["record"] = json.loads(data["record"])
+            out.append(data)
+        return out

@@ -1,0 +1,128 @@
+"""Language helpers shared by extraction, bookmarks, replay and recall (Chinese and English).
+
+No segmenter is needed: English is split into words, Chinese runs into character bigrams,
+which is enough to match "预算" in "预算不超过5000元" against "预算改成8000元".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
+_ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:[.,]\d+)*")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+EN_STOPWORDS = frozenset("""
+a an the and or but if then so to of in on at for from by with about as is are was were be been being
+it its this that these those i me my mine you your yours we our us he she they them their his her
+do does did doing have has had having not no yes can could should would will shall may might must
+please just also very really what which who whom when where why how all any some each every more most
+other such only own same than too s t don't doesn't didn't i'm i've i'd you're it's that's let's ok okay
+there here up down out over again further once both few nor now into through during before after above
+below off under hi hello thanks thank sure well like get got go going make made want need think know
+""".split())
+# Characters that carry grammar, not topic: bigrams made only of these are skipped.
+ZH_STOPCHARS = frozenset("的了是我你他她它们这那就也都在和与及或吗呢吧啊呀哦嗯个把被给让对很还再要会能可以不没有请一下些么用得地着")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences/clauses of ``text`` (Chinese and English punctuation)."""
+    parts = (p.strip() for p in _SENTENCE_END.split(text))
+    return [p for p in parts if p and len(p.strip(" 。！？!?；;.,，")) > 0]
+
+
+def cjk_bigrams(text: str) -> list[str]:
+    out = []
+    for run in _CJK_RUN.findall(text):
+        if len(run) == 1:
+            continue
+        for i in range(len(run) - 1):
+            gram = run[i:i + 2]
+            if not any(ch in ZH_STOPCHARS for ch in gram):
+                out.append(gram)
+    return out
+
+
+def terms(text: str) -> list[str]:
+    """Content terms of ``text``: lowercased English words (no stopwords), numbers, CJK bigrams."""
+    words = [w.lower().strip("'-") for w in _ASCII_WORD.findall(text)]
+    out = [w for w in words if w and w not in EN_STOPWORDS and (len(w) > 1 or w.isdigit())]
+    return out + cjk_bigrams(text)
+
+
+def term_set(text: str) -> set[str]:
+    return set(terms(text))
+
+
+def overlap(a: set[str], b: set[str]) -> int:
+    return len(a & b)
+
+
+def numbers(text: str) -> list[str]:
+    return _NUMBER.findall(text)
+
+
+def keywords(texts: list[str], k: int = 4, *, avoid: set[str] | None = None) -> list[str]:
+    """The ``k`` most telling terms of ``texts`` (frequent, longer first, no duplicates).
+
+    Adjacent CJK bigrams that co-occur are merged back into longer words ("预算" + "算不"
+    would be noise); a bigram overlapping a chosen one is skipped.
+    """
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(terms(text))
+    avoid = avoid or set()
+    ranked = sorted(counts.items(), key=lambda kv: (-kv[1], -len(kv[0]), kv[0]))
+    chosen: list[str] = []
+    for term, _ in ranked:
+        if term in avoid or term.isdigit() and len(chosen) < 1 and len(ranked) > 1:
+            continue
+        if any(term in c or c in term or (len(term) == 2 and len(c) == 2 and (term[0] == c[1] or term[1] == c[0]))
+               for c in chosen):
+            continue
+        chosen.append(term)
+        if len(chosen) >= k:
+            break
+    return chosen
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` on one line, at most ``limit`` characters."""
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
+
+
+# Canonical subjects: two statements about the same subject update each other
+# (a newer budget replaces the older one; a second language rule conflicts with the first).
+SUBJECT_ALIASES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("budget", ("预算", "经费", "budget", "spending limit", "cost limit")),
+    ("deadline", ("截止", "期限", "交付日期", "deadline", "due date", "due by")),
+    ("length", ("字数", "字以内", "篇幅", "words", "word limit", "sentences or less")),
+    ("language", ("中文", "英文", "英语", "汉语", "chinese", "english", "language", "语言")),
+    ("format", ("格式", "format", "json", "markdown", "表格", "bullet", "pdf", "word文档", "word document")),
+    ("name", ("我叫", "名字", "my name", "call me", "称呼")),
+    ("location", ("我住在", "住在", "i live in", "based in", "所在城市")),
+    ("occupation", ("我是一名", "我的职业", "i work as", "my job", "i am a ", "i'm a ")),
+    ("audience", ("读者", "受众", "audience", "target readers")),
+)
+
+
+def canonical_subject(text: str) -> str | None:
+    """The canonical subject named in ``text`` (see ``SUBJECT_ALIASES``), or None."""
+    lowered = text.lower()
+    for subject, aliases in SUBJECT_ALIASES:
+        for alias in aliases:
+            if alias.isascii() and alias.strip().isalpha() and " " not in alias.strip():
+                if re.search(rf"\b{re.escape(alias.strip())}\b", lowered):
+                    return subject
+            elif alias in lowered:
+                return subject
+    return None
+
+
+def topic_subject(prefix: str, text: str) -> str:
+    """A subject made from the first telling terms of ``text`` (when no canonical one fits)."""
+    picked = keywords([text], k=2)
+    return f"{prefix}:{'/'.join(sorted(picked)) or clip(text, 24)}"

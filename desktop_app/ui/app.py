@@ -1,0 +1,76 @@
+"""The Textual application: settings, the UI thread's store, quitting safely, ``run_app``.
+
+Everything visible lives in :class:`~desktop_app.ui.screens.chat.ChatScreen`; the app only
+wires it up and makes sure a reply being written when the user quits is stopped and stored.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from textual.app import App
+from textual.binding import Binding
+
+from desktop_app import paths
+from desktop_app.config import Settings
+from desktop_app.memory.store import Store
+from desktop_app.ui.commands import PaperclipCommands
+from desktop_app.ui.inference import EngineFactory, default_engine_factory
+from desktop_app.ui.screens.chat import ChatScreen
+
+CSS_FILE = paths.assets_dir() / "paperclip.tcss"
+QUIT_WAIT_SECONDS = 10.0
+
+
+class PaperclipApp(App[int]):
+    """Paperclip's terminal UI. ``engine_factory(settings)`` runs in a worker thread."""
+
+    TITLE = "Paperclip"
+    CSS_PATH = CSS_FILE if CSS_FILE.exists() else None
+    COMMANDS = App.COMMANDS | {PaperclipCommands}
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(self, settings: Settings, *, session_name: str | None = None,
+                 engine_factory: EngineFactory | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.session_name = session_name
+        self.engine_factory = engine_factory or default_engine_factory
+        # The UI thread's own connection; worker threads open theirs.
+        self.store = Store(settings.db_path)
+        self.chat = ChatScreen(settings, self.store, self.engine_factory, session_name)
+
+    def get_default_screen(self) -> ChatScreen:
+        return self.chat
+
+    def on_mount(self) -> None:
+        self.theme = "textual-light" if self.settings.theme == "light" else "textual-dark"
+
+    async def action_quit(self) -> None:
+        """Stop a streaming reply first so its partial text is stored, then exit."""
+        if not await self.chat.stop_reply_and_wait(QUIT_WAIT_SECONDS):
+            self.notify("The reply did not stop in time; quitting anyway.", severity="warning")
+        self.exit(0)
+
+    def wait_for_reply(self, timeout: float = QUIT_WAIT_SECONDS) -> bool:
+        """Block until no reply is being written (after the event loop has ended)."""
+        self.chat.stop_requested.set()
+        return self.chat.reply_done.wait(timeout)
+
+
+def run_app(settings: Settings, session_name: str | None = None) -> int:
+    """Run the TUI until the user quits; returns the exit code for ``paperclip``."""
+    from desktop_app.memory.db import DatabaseError
+
+    try:
+        app = PaperclipApp(settings, session_name=session_name)
+    except DatabaseError as exc:
+        print(f"paperclip: {exc}", file=sys.stderr)
+        return 1
+    try:
+        app.run()
+    finally:
+        # However the loop ended, let a reply in flight stop and store its partial text.
+        app.wait_for_reply()
+        app.store.close()
+    return app.return_code or 0

@@ -1,0 +1,230 @@
+"""The chat screen: session sidebar, conversation, model status and the message box.
+
+It owns the two worker threads — model loading and inference — and turns their messages
+into widget updates. Threading rules (one user of the engine at a time, one SQLite
+connection per thread) are kept in :mod:`desktop_app.ui.inference`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import var
+from textual.screen import Screen
+from textual.widgets import Footer, Header
+from textual.worker import get_current_worker
+
+from desktop_app.chat import InputRejected, clean_user_text
+from desktop_app.config import Settings
+from desktop_app.engine.protocol import ChatEngine
+from desktop_app.memory.models import Session
+from desktop_app.memory.store import Store
+from desktop_app.ui.inference import EngineFactory, generate_reply, load_engine
+from desktop_app.ui.messages import (
+    ModelLoaded,
+    ModelLoadFailed,
+    ReplyFailed,
+    ReplyFinished,
+    ReplyStarted,
+    TokenReceived,
+)
+from desktop_app.ui.screens.sessions import SessionActions
+from desktop_app.ui.widgets.chat_input import ChatInput
+from desktop_app.ui.widgets.chat_log import ChatLog, MessageView, ReplyView
+from desktop_app.ui.widgets.model_status import ModelStatus, model_label
+from desktop_app.ui.widgets.session_list import Sidebar
+
+
+class ChatScreen(SessionActions, Screen):
+    """The main (and default) screen."""
+
+    BINDINGS = [
+        Binding("escape", "stop_reply", "Stop reply"),
+        Binding("ctrl+n", "new_session", "New"),
+        Binding("f2", "rename_session", "Rename"),
+        Binding("f8", "delete_session", "Delete"),
+        Binding("ctrl+b", "toggle_sidebar", "Sidebar"),
+        Binding("ctrl+o", "focus_sessions", "Sessions", show=False),
+        Binding("shift+pageup", "scroll_history(-1)", "Scroll up", show=False),
+        Binding("shift+pagedown", "scroll_history(1)", "Scroll down", show=False),
+    ]
+
+    generating: var[bool] = var(False)
+
+    def __init__(self, settings: Settings, store: Store, engine_factory: EngineFactory,
+                 session_name: str | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        self.store = store
+        self.engine_factory = engine_factory
+        self.session_name = session_name
+        self.session: Session | None = None
+        self.engine: ChatEngine | None = None
+        self.model_error: str | None = None
+        self.engine_lock = threading.Lock()
+        self.stop_requested = threading.Event()
+        # Set while no reply is being generated; quitting waits on it so the partial is stored.
+        self.reply_done = threading.Event()
+        self.reply_done.set()
+        self._reply_view: ReplyView | None = None
+        self._user_view: MessageView | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="body"):
+            yield Sidebar(id="sidebar")
+            with Vertical(id="main"):
+                yield ModelStatus(id="model-status")
+                yield ChatLog(id="chat-log")
+                yield ChatInput(id="chat-input")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.query_one(ModelStatus).show_loading(self.settings.model_path)
+        self.load_model()
+        await self.open_session(self.initial_session())
+        self.query_one(ChatInput).focus()
+
+    # -- model ----------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="model", exit_on_error=False)
+    def load_model(self) -> None:
+        load_engine(self.settings, self.engine_factory, self.post_message)
+
+    def on_model_loaded(self, message: ModelLoaded) -> None:
+        self.engine, self.model_error = message.engine, None
+        self.query_one(ModelStatus).show_ready(model_label(message.engine), message.engine.n_ctx, message.seconds)
+
+    def on_model_load_failed(self, message: ModelLoadFailed) -> None:
+        self.engine, self.model_error = None, message.error
+        self.query_one(ModelStatus).show_failed(message.error)
+        self.notify(message.error, title="Model not loaded", severity="error", timeout=10)
+
+    def action_reload_model(self) -> None:
+        if self.generating:
+            self.notify("Stop the reply first (Esc), then reload the model.", severity="warning")
+            return
+        self.engine, self.model_error = None, None
+        self.query_one(ModelStatus).show_loading(self.settings.model_path)
+        self.load_model()
+
+    # -- sending and streaming ------------------------------------------------------------
+    @on(ChatInput.Submitted)
+    async def _on_submitted(self, event: ChatInput.Submitted) -> None:
+        event.stop()
+        await self.send(event.text)
+
+    async def send(self, raw_text: str) -> bool:
+        """Start a turn; on any refusal the text stays in the input so nothing is lost."""
+        if self.generating:
+            self.notify("A reply is still being written — press Esc to stop it.", severity="warning")
+            return False
+        try:
+            text = clean_user_text(raw_text)
+        except InputRejected as exc:
+            self.notify(str(exc), title="Not sent", severity="warning")
+            return False
+        if self.engine is None or self.session is None:
+            reason = self.model_error or "it is still loading"
+            self.notify(f"The model is not loaded: {reason}", title="Not sent", severity="error")
+            return False
+        self.query_one(ChatInput).clear()
+        log = self.query_one(ChatLog)
+        self._user_view = await log.add_user(text)
+        self._reply_view = await log.start_reply()
+        self.stop_requested.clear()
+        self.reply_done.clear()
+        self.generating = True
+        self.generate(self.session.id, text)
+        return True
+
+    @work(thread=True, exclusive=True, group="inference", exit_on_error=False)
+    def generate(self, session_id: int, text: str) -> None:
+        worker = get_current_worker()
+        try:
+            generate_reply(self.settings, self.engine, self.engine_lock, session_id, text,
+                           should_stop=lambda: self.stop_requested.is_set() or worker.is_cancelled,
+                           post=self.post_message)
+        finally:
+            self.reply_done.set()
+
+    def on_reply_started(self, message: ReplyStarted) -> None:
+        if self.engine is not None:
+            self.query_one(ModelStatus).show_usage(model_label(self.engine), message.n_ctx, message.prompt_tokens)
+        if message.over_warning:
+            share = message.prompt_tokens / message.n_ctx if message.n_ctx else 0
+            self.notify(f"The prompt uses {share:.0%} of the context window.", severity="warning")
+
+    async def on_token_received(self, message: TokenReceived) -> None:
+        if self._reply_view is not None:
+            await self._reply_view.append(message.text)
+
+    async def on_reply_finished(self, message: ReplyFinished) -> None:
+        if self._reply_view is not None:
+            text = message.reply.content if message.reply else ""
+            note = "" if text or message.stopped else "empty reply"
+            await self._reply_view.finish(text, stopped=message.stopped, note=note)
+            if message.reply is not None:
+                self._reply_view.message_id = message.reply.id
+        if message.pieces:
+            self.query_one(ModelStatus).show_speed(f"{message.pieces} tokens at {message.tokens_per_second:.1f}/s")
+        self._end_reply()
+
+    async def on_reply_failed(self, message: ReplyFailed) -> None:
+        if message.rejected:
+            for view in (self._reply_view, self._user_view):
+                if view is not None:
+                    await view.remove()
+            chat_input = self.query_one(ChatInput)
+            if not chat_input.text.strip():
+                chat_input.text = message.text
+            self.notify(message.error, title="Not sent", severity="warning")
+        else:
+            if self._reply_view is not None:
+                await self._reply_view.finish(None, stopped=True, note="failed")
+            self.notify(message.error, title="Reply failed", severity="error", timeout=10)
+        self._end_reply()
+
+    def _end_reply(self) -> None:
+        self._reply_view = self._user_view = None
+        self.generating = False
+        self.refresh_sessions()
+
+    def watch_generating(self, generating: bool) -> None:
+        self.set_class(generating, "-generating")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop_reply":
+            return self.generating
+        return True
+
+    def action_stop_reply(self) -> None:
+        """Stop between tokens; the worker stores the partial reply flagged ``stopped``."""
+        if self.generating and not self.stop_requested.is_set():
+            self.stop_requested.set()
+            if self._reply_view is not None:
+                self._reply_view.set_note("stopping…")
+
+    async def stop_reply_and_wait(self, timeout: float = 10.0) -> bool:
+        """Stop any reply and wait until it is stored (used on quit); True when idle."""
+        if not self.reply_done.is_set():
+            self.stop_requested.set()
+            deadline = time.monotonic() + timeout
+            while not self.reply_done.is_set() and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+        return self.reply_done.is_set()
+
+    # -- view -----------------------------------------------------------------------------
+    def action_toggle_sidebar(self) -> None:
+        sidebar = self.query_one(Sidebar)
+        sidebar.display = not sidebar.display
+
+    def action_scroll_history(self, direction: int) -> None:
+        log = self.query_one(ChatLog)
+        log.scroll_page_up() if direction < 0 else log.scroll_page_down()

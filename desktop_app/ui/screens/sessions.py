@@ -1,0 +1,140 @@
+"""Session management for the chat screen: open, new, rename, delete, switch.
+
+A mixin so the chat screen stays about chatting. Every change goes straight to the
+store (autocommit), which is why quitting at any moment loses nothing. Changes are refused
+while a reply streams, because the worker is writing into the current session.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from desktop_app.memory.models import Session
+from desktop_app.memory.store.sessions import SessionNotFound
+from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
+from desktop_app.ui.widgets.chat_input import ChatInput
+from desktop_app.ui.widgets.chat_log import ChatLog
+from desktop_app.ui.widgets.session_list import SessionList, Sidebar
+
+if TYPE_CHECKING:
+    from desktop_app.memory.store import Store
+
+
+class SessionActions:
+    """Expects ``store``, ``session``, ``session_name`` and ``generating`` on the screen."""
+
+    store: Store
+    session: Session | None
+    session_name: str | None
+    generating: bool
+
+    def initial_session(self) -> Session:
+        """``--session NAME`` (created when missing), else the most recent, else 'default'."""
+        if self.session_name:
+            return self.store.session_named(self.session_name)
+        return self.store.latest_session() or self.store.session_named("default")
+
+    async def open_session(self, session: Session) -> None:
+        self.session = session
+        self.app.sub_title = session.name
+        await self.query_one(ChatLog).show_messages(self.store.list_messages(session.id))
+        self.refresh_sessions()
+
+    def refresh_sessions(self) -> None:
+        sessions = self.store.list_sessions()
+        if self.session is not None:
+            self.session = next((s for s in sessions if s.id == self.session.id), self.session)
+        self.query_one(SessionList).show_sessions(sessions, self.session.id if self.session else None)
+
+    def _busy(self, what: str) -> bool:
+        if self.generating:
+            self.notify(f"Stop the reply first (Esc) to {what}.", severity="warning")
+        return self.generating
+
+    # -- switch ---------------------------------------------------------------------------
+    async def on_session_list_session_chosen(self, message: SessionList.SessionChosen) -> None:
+        await self.switch_session(message.session_id)
+        self.query_one(ChatInput).focus()
+
+    async def switch_session(self, session_id: int) -> None:
+        if self.session is not None and session_id == self.session.id:
+            return
+        if self._busy("switch sessions"):
+            self.refresh_sessions()
+            return
+        try:
+            session = self.store.get_session(session_id)
+        except SessionNotFound:
+            self.notify("That session no longer exists.", severity="warning")
+            self.refresh_sessions()
+            return
+        await self.open_session(session)
+
+    def action_focus_sessions(self) -> None:
+        sidebar = self.query_one(Sidebar)
+        sidebar.display = True
+        self.query_one(SessionList).focus()
+
+    # -- new ------------------------------------------------------------------------------
+    def action_new_session(self) -> None:
+        if not self._busy("start a new session"):
+            self.app.push_screen(NameDialog("New session", self._unused_name()), self.create_session)
+
+    async def create_session(self, name: str | None) -> Session | None:
+        if not name:
+            return None
+        try:
+            session = self.store.create_session(name)
+        except ValueError as exc:
+            self.notify(str(exc), severity="warning")
+            return None
+        await self.open_session(session)
+        self.query_one(ChatInput).focus()
+        return session
+
+    def _unused_name(self) -> str:
+        taken = {s.name for s in self.store.list_sessions()}
+        number = len(taken) + 1
+        while f"session {number}" in taken:
+            number += 1
+        return f"session {number}"
+
+    # -- rename ---------------------------------------------------------------------------
+    def action_rename_session(self) -> None:
+        if self.session is not None and not self._busy("rename the session"):
+            self.app.push_screen(NameDialog(f"Rename session “{self.session.name}”", self.session.name),
+                                 self.rename_session)
+
+    def rename_session(self, name: str | None) -> None:
+        if not name or self.session is None:
+            return
+        try:
+            self.session = self.store.rename_session(self.session.id, name)
+        except ValueError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        self.app.sub_title = self.session.name
+        self.refresh_sessions()
+
+    # -- delete ---------------------------------------------------------------------------
+    def action_delete_session(self) -> None:
+        if self.session is None or self._busy("delete the session"):
+            return
+        session = self.store.get_session(self.session.id)
+        question = (f"Delete session “{session.name}” and its {session.message_count} messages? "
+                    "This cannot be undone.")
+        self.app.push_screen(ConfirmDialog(question), self._delete_confirmed)
+
+    async def _delete_confirmed(self, confirmed: bool | None) -> None:
+        if confirmed:
+            await self.delete_current_session()
+
+    async def delete_current_session(self) -> None:
+        """Delete the open session, then open the most recent one (or a fresh 'default')."""
+        if self.session is None or self._busy("delete the session"):
+            return
+        name = self.session.name
+        self.store.delete_session(self.session.id)
+        self.session = None
+        await self.open_session(self.store.latest_session() or self.store.session_named("default"))
+        self.notify(f"Deleted session “{name}”.")

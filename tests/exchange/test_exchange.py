@@ -1,0 +1,90 @@
+"""Export a session and bring it back; read a ChatGPT data export."""
+
+import json
+
+from desktop_app.cli import main
+
+CHATGPT_EXPORT = [
+    {
+        "title": "Trip planning",
+        "create_time": 1700000000.0,
+        "current_node": "n4",
+        "mapping": {
+            "root": {"id": "root", "message": None, "parent": None, "children": ["n1"]},
+            "n1": {"id": "n1", "parent": "root", "children": ["n2"],
+                   "message": {"id": "m1", "author": {"role": "system"}, "create_time": 1700000001.0,
+                               "content": {"content_type": "text", "parts": [""]}}},
+            "n2": {"id": "n2", "parent": "n1", "children": ["n3", "n3b"],
+                   "message": {"id": "m2", "author": {"role": "user"}, "create_time": 1700000002.0,
+                               "content": {"content_type": "text", "parts": ["My budget is 5000 euros."]}}},
+            "n3b": {"id": "n3b", "parent": "n2", "children": [],
+                    "message": {"id": "m3b", "author": {"role": "assistant"}, "create_time": 1700000003.0,
+                                "content": {"content_type": "text", "parts": ["(abandoned branch)"]}}},
+            "n3": {"id": "n3", "parent": "n2", "children": ["n4"],
+                   "message": {"id": "m3", "author": {"role": "assistant"}, "create_time": 1700000004.0,
+                               "content": {"content_type": "text", "parts": ["Noted: 5000 euros."]}}},
+            "n4": {"id": "n4", "parent": "n3", "children": [],
+                   "message": {"id": "m4", "author": {"role": "user"}, "create_time": 1700000005.0,
+                               "content": {"content_type": "multimodal_text",
+                                           "parts": [{"asset_pointer": "file://x"}, "What about Lisbon?"]}}},
+        },
+    },
+    {"title": "Empty", "mapping": {"r": {"id": "r", "message": None, "parent": None, "children": []}}},
+]
+
+
+def _sessions(db, capsys):
+    capsys.readouterr()
+    main(["sessions", "--db", str(db), "--json"])
+    return {s["name"]: s for s in json.loads(capsys.readouterr().out)}
+
+
+def test_chatgpt_export_becomes_one_session_per_conversation_on_the_current_branch(tmp_path, capsys):
+    db = tmp_path / "x.db"
+    source = tmp_path / "conversations.json"
+    source.write_text(json.dumps(CHATGPT_EXPORT), encoding="utf-8")
+    assert main(["import", str(source), "--db", str(db)]) == 0
+    sessions = _sessions(db, capsys)
+    assert "Empty" not in sessions
+    trip = sessions["Trip planning"]
+    assert [(m["role"], m["content"]) for m in trip["messages"]] == [
+        ("user", "My budget is 5000 euros."),
+        ("assistant", "Noted: 5000 euros."),
+        ("user", "What about Lisbon?"),
+    ]
+    assert trip["messages"][0]["ext_id"] == "m2"
+    assert trip["messages"][0]["created_at"].startswith("2023-11-14")
+
+
+def test_json_export_round_trips_a_session(tmp_path, capsys):
+    db, other = tmp_path / "a.db", tmp_path / "b.db"
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(
+        '{"role": "user", "content": "以后请用中文回答", "time": 1700000000}\n'
+        '{"role": "assistant", "content": "好的", "time": 1700000010}\n', encoding="utf-8")
+    assert main(["import", str(transcript), "--db", str(db), "--session", "中文"]) == 0
+    out = tmp_path / "export.json"
+    assert main(["export", "--db", str(db), "--session", "中文", "--format", "json", "--out", str(out)]) == 0
+    exported = json.loads(out.read_text(encoding="utf-8"))
+    assert exported["format"] == "paperclip-session"
+    assert main(["import", str(out), "--db", str(other)]) == 0
+    again = _sessions(other, capsys)["中文"]
+    original = _sessions(db, capsys)["中文"]
+    strip = lambda s: [(m["role"], m["content"], m["created_at"]) for m in s["messages"]]  # noqa: E731
+    assert strip(again) == strip(original)
+
+
+def test_markdown_export_lists_the_turns(tmp_path, capsys):
+    db = tmp_path / "x.db"
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"role": "user", "content": "hello **world**"}\n', encoding="utf-8")
+    main(["import", str(transcript), "--db", str(db), "--session", "s"])
+    capsys.readouterr()
+    assert main(["export", "--db", str(db), "--session", "s"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("# s") and "## You" in text and "hello **world**" in text
+
+
+def test_export_of_an_unknown_session_is_a_one_line_error(tmp_path, capsys):
+    assert main(["export", "--db", str(tmp_path / "x.db"), "--session", "nope"]) == 1
+    assert capsys.readouterr().err.strip() == "paperclip: no session named 'nope'"
