@@ -50,6 +50,10 @@ class ContextPlan:
     budget: int
     n_ctx: int
     layers: dict[str, dict] = field(default_factory=dict)
+    mode: str = "layered"
+    warnings: list[str] = field(default_factory=list)
+    excluded: list[dict] = field(default_factory=list)
+    counter_name: str = ""
 
     @property
     def usage(self) -> float:
@@ -82,12 +86,12 @@ def system_prompt_for(session: Session, settings: Settings) -> str:
 
 
 def plan_context(store: Store, session: Session, user_text: str | None, *, settings: Settings,
-                 counter: TokenCounter, n_ctx: int) -> ContextPlan:
+                 counter: TokenCounter, n_ctx: int, mode: str | None = None) -> ContextPlan:
     """Assemble the prompt for ``user_text`` (None: the input is already the last stored turn)."""
     from desktop_app.memory.context import build_context_plan
 
     return build_context_plan(store, session, user_text, settings=settings, counter=counter, n_ctx=n_ctx,
-                              system_prompt=system_prompt_for(session, settings))
+                              system_prompt=system_prompt_for(session, settings), mode=mode)
 
 
 def run_turn(store: Store, session: Session, engine: ChatEngine, user_text: str, *, settings: Settings,
@@ -99,7 +103,7 @@ def run_turn(store: Store, session: Session, engine: ChatEngine, user_text: str,
     user_text = clean_user_text(user_text)
     user_tokens = engine.counter.count(user_text)
     user_message = store.add_message(session.id, "user", user_text, token_count=user_tokens)
-    after_user_message(store, session, user_message)
+    outcomes = after_user_message(store, session, user_message)
     plan = plan_context(store, session, None, settings=settings, counter=engine.counter, n_ctx=engine.n_ctx)
     if on_plan:
         on_plan(plan)
@@ -122,8 +126,11 @@ def run_turn(store: Store, session: Session, engine: ChatEngine, user_text: str,
         raise
     elapsed = time.perf_counter() - started
     reply = _store_reply(store, session, engine, "".join(pieces), stopped=stopped) if pieces or stopped else None
-    if reply is not None:
-        after_reply(store, session, reply, engine.counter, engine.n_ctx, settings)
+    paging = after_reply(store, session, reply, engine.counter, engine.n_ctx, settings) if reply is not None else None
+    from desktop_app.memory.hooks import record_turn
+
+    record_turn(store, session, plan, user_message=user_message, reply=reply, paging=paging, outcomes=outcomes,
+                first_token_seconds=first_token)
     gen_seconds = elapsed - (first_token or 0.0)
     return TurnResult(user_message, reply, stopped, plan, first_token, gen_seconds, len(pieces))
 
@@ -132,19 +139,19 @@ def _store_reply(store: Store, session: Session, engine: ChatEngine, text: str, 
     return store.add_message(session.id, "assistant", text, token_count=engine.counter.count(text), stopped=stopped)
 
 
-def after_user_message(store: Store, session: Session, message: Message) -> None:
-    """Memory hook: extraction of directives/facts from the user's words."""
+def after_user_message(store: Store, session: Session, message: Message) -> list:
+    """Memory hook: extraction of directives/facts from the user's words (returns the outcomes)."""
     from desktop_app.memory.hooks import on_user_message
 
-    on_user_message(store, session, message)
+    return on_user_message(store, session, message)
 
 
 def after_reply(store: Store, session: Session, reply: Message, counter: TokenCounter, n_ctx: int,
-                settings: Settings) -> None:
-    """Memory hook: paging out when recent turns pass the high watermark."""
+                settings: Settings):
+    """Memory hook: paging out when recent turns pass the high watermark (returns the page-out or None)."""
     from desktop_app.memory.hooks import on_reply_stored
 
-    on_reply_stored(store, session, reply, counter=counter, n_ctx=n_ctx, settings=settings)
+    return on_reply_stored(store, session, reply, counter=counter, n_ctx=n_ctx, settings=settings)
 
 
 def import_turns(store: Store, session: Session, turns: list[dict], counter: TokenCounter, *,

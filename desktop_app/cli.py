@@ -13,7 +13,7 @@ from pathlib import Path
 
 from desktop_app import __version__
 
-COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench")
+COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench", "context", "memory")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

@@ -40,6 +40,19 @@ def run(args, settings) -> int:
     settings = settings.model_copy(update=updates) if updates else settings
     with open_store(settings) as store:
         session = resolve_session(store, args)
+        from desktop_app.memory.commands import handle_slash
+
+        slash = handle_slash(store, session, text)  # /remember, /forget, /memory …: no model needed
+        if slash is not None:
+            if args.json:
+                print_json(slash.model_dump())
+            else:
+                print(slash.text)
+            if not slash.ok:
+                raise CommandError(slash.text.splitlines()[0])
+            return 0
+        if getattr(args, "mode", None):  # --mode for this turn only; /mode sets the session's
+            session = session.model_copy(update={"mode": args.mode})
         engine = load_engine(settings, quiet=args.json)
 
         def emit(piece: str) -> None:

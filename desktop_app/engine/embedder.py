@@ -78,6 +78,14 @@ class LlamaEmbedder:
         self.n_batch = n_batch
         size = self.model_path.stat().st_size
         self.model_id = f"{self.model_name}|{self.model_path.name}|{size}|{self.dim}"
+        self._unknown_token = self._find_unknown_token()
+
+    def _find_unknown_token(self) -> int | None:
+        model = self._llama._model
+        for token in range(min(1000, self._llama.n_vocab())):
+            if model.token_get_text(token) in ("[UNK]", "<unk>"):
+                return token
+        return None
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         """Embed ``texts`` (each truncated to ``n_batch`` tokens); rows are unit length."""
@@ -87,6 +95,14 @@ class LlamaEmbedder:
         cleaned = [t if t.strip() else " " for t in texts]
         vectors = self._llama.embed(cleaned, normalize=True)
         return np.asarray(vectors, dtype=np.float32).reshape(len(cleaned), self.dim)
+
+    def covers(self, text: str, max_unknown: float = 0.2) -> bool:
+        """Whether the model's vocabulary knows ``text`` well enough for a useful vector
+        (an English-only model maps most of a foreign script to its unknown token)."""
+        tokens = self._llama.tokenize(text.encode("utf-8", "replace"), add_bos=False)
+        if not tokens or self._unknown_token is None:
+            return bool(tokens)
+        return tokens.count(self._unknown_token) / len(tokens) <= max_unknown
 
     def count_tokens(self, text: str) -> int:
         return len(self._llama.tokenize(text.encode("utf-8", "replace")))

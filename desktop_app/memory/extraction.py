@@ -79,6 +79,7 @@ SPECULATION = _rx(r"可能", r"也许", r"或许", r"大概", r"不确定", r"�
 AFFIRM = _rx(r"^(是的?|对|确认|好的?|可以|没错|yes|yep|confirm(ed)?|ok(ay)?|sure|correct)[。.!！]?$")
 DENY = _rx(r"^(不是?|不要|否|算了|no|nope|reject|don't)[。.!！]?$")
 
+_COPULA = re.compile(r"是|为|：|:|\bis\b|\bare\b|\bwill be\b", re.IGNORECASE)
 _TRIM = " ，,。.!！?？；;：:\"'“”"
 
 
@@ -107,6 +108,9 @@ def classify(sentence: str) -> Candidate | None:
     if REVOKE.search(body) and not CHANGE.search(body):
         return Candidate(action="revoke", kind="directive", value=body, quote=quote,
                          subject=canonical or "", canonical=canonical is not None)
+    if SPECULATION.search(body):  # "maybe change X to Y" is speculation, never a fact
+        return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body,
+                         quote=quote)
     if CORRECT.search(body) or CHANGE.search(body):
         subject, value = _subject_value(body, canonical)
         return Candidate(action="correct", kind="fact", subject=subject, value=value, quote=quote,
@@ -130,6 +134,8 @@ def classify(sentence: str) -> Candidate | None:
                          quote=quote)
     if body.endswith(("?", "？")):
         return None
+    if canonical and _COPULA.search(body):
+        return Candidate(action="add", kind="fact", subject=canonical, value=body, quote=quote, canonical=True)
     for pattern, fixed in FACT_PATTERNS:
         match = pattern.search(body)
         if match:
@@ -147,9 +153,10 @@ def classify(sentence: str) -> Candidate | None:
 
 
 def _hard(kind: str, body: str, quote: str, canonical: str | None, prefix: str | None = None) -> Candidate:
-    subject = canonical or topic_subject(prefix or kind, body)
+    # A prohibition is its own rule: "never spend the budget on ads" must not replace the budget limit.
+    subject = topic_subject(prefix, body) if prefix else canonical or topic_subject(kind, body)
     return Candidate(action="add", kind=kind, subject=subject, value=body, quote=quote,
-                     canonical=canonical is not None)
+                     canonical=canonical is not None and not prefix)
 
 
 _CHANGE_SPLIT = re.compile(

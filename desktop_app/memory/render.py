@@ -68,9 +68,13 @@ def turn_label(turn: int, created_at: float, lang: str) -> str:
     return f"{text_for(lang)['turn'].format(n=turn)}, {stamp(created_at)}"
 
 
-def key_line(item: MemoryItem, item_turn: int | None, lang: str) -> str:
+def key_line(item: MemoryItem, item_turn: int | None, lang: str, *, with_time: bool = True) -> str:
+    """A hard item marked 【关键】/KEY; anchors leave the time out to stay short (state has it)."""
     t = text_for(lang)
-    where = turn_label(item_turn, item.updated_at, lang) if item_turn else stamp(item.updated_at)
+    if not with_time:
+        where = t["turn"].format(n=item_turn) if item_turn else stamp(item.updated_at)
+    else:
+        where = turn_label(item_turn, item.updated_at, lang) if item_turn else stamp(item.updated_at)
     sep = "" if lang == "zh" else " "
     return f"{t['key']}{sep}#{item.id} [{item.kind}] {item.value} ({where})"
 

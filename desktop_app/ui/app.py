@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import sys
 
-from textual.app import App
+from collections.abc import Iterable
+
+from textual.app import App, SystemCommand
+from textual.screen import Screen
 from textual.binding import Binding
 
 from desktop_app import paths
@@ -46,10 +49,16 @@ class PaperclipApp(App[int]):
     def on_mount(self) -> None:
         self.theme = "textual-light" if self.settings.theme == "light" else "textual-dark"
 
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        for command in super().get_system_commands(screen):
+            if command.title == "Quit":
+                command = SystemCommand("Quit", "Stop any reply (it is kept), then exit (Ctrl+Q)", self.action_quit)
+            yield command
+
     async def action_quit(self) -> None:
         """Stop a streaming reply first so its partial text is stored, then exit."""
         if not await self.chat.stop_reply_and_wait(QUIT_WAIT_SECONDS):
-            self.notify("The reply did not stop in time; quitting anyway.", severity="warning")
+            self.notify("The reply did not stop in time; quitting anyway.", markup=False, severity="warning")
         self.exit(0)
 
     def wait_for_reply(self, timeout: float = QUIT_WAIT_SECONDS) -> bool:

@@ -15,7 +15,10 @@ Command = tuple[str, Callable[[], object], str]
 
 
 class PaperclipCommands(Provider):
-    """Actions first (in the order people need them), then "Switch to session: …"."""
+    """Actions first (in the order people need them), then "Switch to session: …".
+
+    Quit is the system command (its callback is the app's safe ``action_quit``).
+    """
 
     def _commands(self) -> list[Command]:
         app: PaperclipApp = self.app  # type: ignore[assignment]
@@ -27,7 +30,6 @@ class PaperclipCommands(Provider):
             ("Stop reply", chat.action_stop_reply, "stop the reply being written; the partial is kept (Esc)"),
             ("Toggle sidebar", chat.action_toggle_sidebar, "show or hide the session list (Ctrl+B)"),
             ("Reload model", chat.action_reload_model, "load the chat model again"),
-            ("Quit", app.action_quit, "stop any reply, save, and exit (Ctrl+Q)"),
         ]
         current = chat.session.id if chat.session else None
         for session in app.store.list_sessions():

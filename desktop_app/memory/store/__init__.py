@@ -13,10 +13,11 @@ from pathlib import Path
 from desktop_app.memory.db import connect, vec_available
 from desktop_app.memory.store.items import ItemQueries
 from desktop_app.memory.store.pages import PageQueries
+from desktop_app.memory.store.recall import RecallQueries
 from desktop_app.memory.store.sessions import SessionQueries
 
 
-class Store(SessionQueries, ItemQueries, PageQueries):
+class Store(SessionQueries, ItemQueries, PageQueries, RecallQueries):
     """The database, with typed queries. Not shared between threads."""
 
     def __init__(self, path: Path | str):

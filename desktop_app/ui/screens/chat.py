@@ -103,11 +103,11 @@ class ChatScreen(SessionActions, Screen):
     def on_model_load_failed(self, message: ModelLoadFailed) -> None:
         self.engine, self.model_error = None, message.error
         self.query_one(ModelStatus).show_failed(message.error)
-        self.notify(message.error, title="Model not loaded", severity="error", timeout=10)
+        self.notify(message.error, title="Model not loaded", markup=False, severity="error", timeout=10)
 
     def action_reload_model(self) -> None:
         if self.generating:
-            self.notify("Stop the reply first (Esc), then reload the model.", severity="warning")
+            self.notify("Stop the reply first (Esc), then reload the model.", markup=False, severity="warning")
             return
         self.engine, self.model_error = None, None
         self.query_one(ModelStatus).show_loading(self.settings.model_path)
@@ -122,16 +122,16 @@ class ChatScreen(SessionActions, Screen):
     async def send(self, raw_text: str) -> bool:
         """Start a turn; on any refusal the text stays in the input so nothing is lost."""
         if self.generating:
-            self.notify("A reply is still being written — press Esc to stop it.", severity="warning")
+            self.notify("A reply is still being written — press Esc to stop it.", markup=False, severity="warning")
             return False
         try:
             text = clean_user_text(raw_text)
         except InputRejected as exc:
-            self.notify(str(exc), title="Not sent", severity="warning")
+            self.notify(str(exc), title="Not sent", markup=False, severity="warning")
             return False
         if self.engine is None or self.session is None:
             reason = self.model_error or "it is still loading"
-            self.notify(f"The model is not loaded: {reason}", title="Not sent", severity="error")
+            self.notify(f"The model is not loaded: {reason}", title="Not sent", markup=False, severity="error")
             return False
         self.query_one(ChatInput).clear()
         log = self.query_one(ChatLog)
@@ -158,7 +158,7 @@ class ChatScreen(SessionActions, Screen):
             self.query_one(ModelStatus).show_usage(model_label(self.engine), message.n_ctx, message.prompt_tokens)
         if message.over_warning:
             share = message.prompt_tokens / message.n_ctx if message.n_ctx else 0
-            self.notify(f"The prompt uses {share:.0%} of the context window.", severity="warning")
+            self.notify(f"The prompt uses {share:.0%} of the context window.", markup=False, severity="warning")
 
     async def on_token_received(self, message: TokenReceived) -> None:
         if self._reply_view is not None:
@@ -183,11 +183,11 @@ class ChatScreen(SessionActions, Screen):
             chat_input = self.query_one(ChatInput)
             if not chat_input.text.strip():
                 chat_input.text = message.text
-            self.notify(message.error, title="Not sent", severity="warning")
+            self.notify(message.error, title="Not sent", markup=False, severity="warning")
         else:
             if self._reply_view is not None:
                 await self._reply_view.finish(None, stopped=True, note="failed")
-            self.notify(message.error, title="Reply failed", severity="error", timeout=10)
+            self.notify(message.error, title="Reply failed", markup=False, severity="error", timeout=10)
         self._end_reply()
 
     def _end_reply(self) -> None:

@@ -45,7 +45,7 @@ class NameDialog(ModalScreen[str | None]):
     def _accept(self) -> None:
         name = self.query_one("#name-input", Input).value.strip()
         if not name:
-            self.notify("a session name cannot be empty", severity="warning")
+            self.notify("a session name cannot be empty", markup=False, severity="warning")
             return
         self.dismiss(name)
 

@@ -48,7 +48,7 @@ class SessionActions:
 
     def _busy(self, what: str) -> bool:
         if self.generating:
-            self.notify(f"Stop the reply first (Esc) to {what}.", severity="warning")
+            self.notify(f"Stop the reply first (Esc) to {what}.", markup=False, severity="warning")
         return self.generating
 
     # -- switch ---------------------------------------------------------------------------
@@ -65,7 +65,7 @@ class SessionActions:
         try:
             session = self.store.get_session(session_id)
         except SessionNotFound:
-            self.notify("That session no longer exists.", severity="warning")
+            self.notify("That session no longer exists.", markup=False, severity="warning")
             self.refresh_sessions()
             return
         await self.open_session(session)
@@ -86,7 +86,7 @@ class SessionActions:
         try:
             session = self.store.create_session(name)
         except ValueError as exc:
-            self.notify(str(exc), severity="warning")
+            self.notify(str(exc), markup=False, severity="warning")
             return None
         await self.open_session(session)
         self.query_one(ChatInput).focus()
@@ -111,7 +111,7 @@ class SessionActions:
         try:
             self.session = self.store.rename_session(self.session.id, name)
         except ValueError as exc:
-            self.notify(str(exc), severity="warning")
+            self.notify(str(exc), markup=False, severity="warning")
             return
         self.app.sub_title = self.session.name
         self.refresh_sessions()
@@ -137,4 +137,4 @@ class SessionActions:
         self.store.delete_session(self.session.id)
         self.session = None
         await self.open_session(self.store.latest_session() or self.store.session_named("default"))
-        self.notify(f"Deleted session “{name}”.")
+        self.notify(f"Deleted session “{name}”.", markup=False)

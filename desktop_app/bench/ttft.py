@@ -1,0 +1,108 @@
+"""``paperclip bench ttft``: time to first token over a long session, layered vs full.
+
+The real default model answers 100+ turns (short replies) in each mode, each in its own
+session, through the same ``run_turn`` the chat uses. Layered keeps the prompt head stable and
+the recent turns append-only, so llama.cpp re-evaluates only the new tail and TTFT stays flat;
+full resends an ever longer history, so pre-fill and attention grow with it.
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from desktop_app.bench.scenarios import CHAT_EN, CHAT_ZH
+
+CHECKPOINTS = (5, 50, 100)
+IMPORTANT = {2: "From now on, always answer in one short sentence.", 8: "The budget must stay under 5000 dollars.",
+             30: "Never suggest paid software.", 60: "Change the budget to 7000 dollars."}
+
+
+class TtftResult(BaseModel):
+    mode: str
+    turns: int
+    ttft: dict[int, float]  # checkpoint turn -> seconds (median of the turns around it)
+    prompt_tokens: dict[int, int]
+    pages: int
+    seconds: float
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("ttft", help="time to first token at turns 5/50/100, layered vs full (real model)")
+    parser.add_argument("--turns", type=int, default=105, help="turns per mode (at least 100 for the last checkpoint)")
+    parser.add_argument("--reply-tokens", dest="reply_tokens", type=int, default=16, help="max tokens per reply")
+    parser.add_argument("--modes", default="layered,full")
+    parser.add_argument("--json", action="store_true")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def user_turn(turn: int, lang: str = "en") -> str:
+    """The user's message at ``turn``: a few standing rules and limits among chit-chat."""
+    chat = CHAT_EN if lang == "en" else CHAT_ZH
+    return IMPORTANT.get(turn) or chat[(turn * 7) % len(chat)]
+
+
+def drive(engine, store, settings, mode: str, turns: int) -> TtftResult:
+    """Run ``turns`` real turns in a fresh session in ``mode``; TTFT per turn from ``run_turn``."""
+    from desktop_app.chat import run_turn
+
+    session = store.create_session(f"ttft-{mode}-{int(time.time())}", mode=mode)
+    engine.reset_cache()
+    ttft: list[float] = []
+    prompt: list[int] = []
+    started = time.perf_counter()
+    for turn in range(1, turns + 1):
+        result = run_turn(store, store.get_session(session.id), engine, user_turn(turn), settings=settings)
+        ttft.append(result.first_token_seconds or 0.0)
+        prompt.append(result.plan.total_tokens)
+    elapsed = time.perf_counter() - started
+
+    def around(turn: int) -> float:
+        window = ttft[max(0, turn - 2): turn + 1]  # turns n-1, n, n+1
+        return statistics.median(window) if window else float("nan")
+
+    marks = [c for c in CHECKPOINTS if c <= turns]
+    return TtftResult(mode=mode, turns=turns, ttft={c: around(c) for c in marks},
+                      prompt_tokens={c: prompt[c - 1] for c in marks}, pages=len(store.list_pages(session.id)),
+                      seconds=elapsed)
+
+
+def format_table(results: list[TtftResult]) -> str:
+    marks = sorted({c for r in results for c in r.ttft})
+    head = f"{'mode':<8} " + " ".join(f"{'TTFT@' + str(c):>9}" for c in marks) + " " + \
+        " ".join(f"{'tok@' + str(c):>8}" for c in marks) + f" {'pages':>5} {'run s':>6}"
+    lines = [head, "-" * len(head)]
+    for r in results:
+        lines.append(f"{r.mode:<8} " + " ".join(f"{r.ttft[c] * 1000:>7.0f}ms" for c in marks) + " "
+                     + " ".join(f"{r.prompt_tokens[c]:>8}" for c in marks) + f" {r.pages:>5} {r.seconds:>6.0f}")
+    return "\n".join(lines)
+
+
+def run(args, settings) -> int:
+    from desktop_app.commands.common import CommandError, load_engine, print_json
+    from desktop_app.memory.store import Store
+
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    if args.turns < 5:
+        raise CommandError("--turns must be at least 5", 2)
+    # Full mode must still fit after 100+ turns: 8192 (SmolLM2's trained size) unless --ctx says otherwise.
+    ctx = getattr(args, "ctx", None) or 8192
+    settings = settings.model_copy(update={"ctx": ctx, "max_tokens": args.reply_tokens, "temperature": 0.0,
+                                           "seed": 7})
+    engine = load_engine(settings, quiet=args.json)
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        with Store(getattr(args, "db", None) or Path(tmp) / "ttft.db") as store:
+            for mode in modes:
+                results.append(drive(engine, store, settings, mode, args.turns))
+    if args.json:
+        print_json({"model": engine.model_name, "n_ctx": engine.n_ctx, "results": [r.model_dump() for r in results]})
+        return 0
+    print(f"time to first token · {engine.model_name} · n_ctx {engine.n_ctx} · replies ≤ {args.reply_tokens} tokens")
+    print(format_table(results))
+    return 0

@@ -1,0 +1,86 @@
+"""``paperclip context MESSAGE``: exactly what would be sent for MESSAGE now, per layer.
+
+Nothing is stored: the message and its memory extraction run inside a transaction that is
+rolled back. Token counts use the offline tiktoken fallback (no model load) unless ``--exact``
+loads the configured model for its own tokenizer and context size.
+"""
+
+from __future__ import annotations
+
+DEFAULT_N_CTX = 4096  # when --ctx is 0 (trained size) and no model is loaded to ask
+LAYER_NAMES = ("system", "anchors", "state", "summary", "recent", "recalled", "input")
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("context", help="show the prompt that would be sent for MESSAGE, per layer")
+    parser.add_argument("message", help="the message to plan a prompt for (not stored)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output (DESIGN.md contract)")
+    parser.add_argument("--exact", action="store_true", help="load the model for exact token counts")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def preview_plan(store, session, text: str, *, settings, counter, n_ctx: int, mode: str | None = None):
+    """The plan for ``text`` as if sent now; every write (message, memory) is rolled back."""
+    from desktop_app.chat import clean_user_text, plan_context
+    from desktop_app.memory.hooks import on_user_message
+
+    text = clean_user_text(text)
+    with store.dry_run():
+        message = store.add_message(session.id, "user", text, token_count=counter.count(text))
+        outcomes = on_user_message(store, session, message)
+        plan = plan_context(store, store.get_session(session.id), None, settings=settings, counter=counter,
+                            n_ctx=n_ctx, mode=mode)
+    return plan, outcomes
+
+
+def plan_json(plan, session_name: str, outcomes=()) -> dict:
+    """The DESIGN.md contract: messages, layers {NAME: {tokens, text, items}}, total_tokens, budget."""
+    return {
+        "session": session_name,
+        "mode": plan.mode,
+        "messages": plan.messages,
+        "layers": {name: plan.layers.get(name, {"tokens": 0, "text": "", "items": []}) for name in LAYER_NAMES},
+        "total_tokens": plan.total_tokens,
+        "budget": plan.budget,
+        "n_ctx": plan.n_ctx,
+        "counter": plan.counter_name,
+        "warnings": plan.warnings,
+        "excluded": plan.excluded,
+        "memory_changes": [o.model_dump() for o in outcomes],
+    }
+
+
+def run(args, settings) -> int:
+    from desktop_app.chat import InputRejected
+    from desktop_app.commands.common import CommandError, load_engine, open_store, print_json, resolve_session
+    from desktop_app.engine.tokens import fallback_counter
+    from desktop_app.memory.budget import SystemPromptTooLarge
+
+    if args.message.lstrip().startswith("/"):
+        raise CommandError("slash commands are not sent to the model; use `paperclip memory …`", 2)
+    if args.exact:
+        engine = load_engine(settings, quiet=args.json)
+        counter, n_ctx = engine.counter, engine.n_ctx
+    else:
+        counter, n_ctx = fallback_counter(), settings.ctx or DEFAULT_N_CTX
+    with open_store(settings) as store:
+        session = resolve_session(store, args)
+        try:
+            plan, outcomes = preview_plan(store, session, args.message, settings=settings, counter=counter,
+                                          n_ctx=n_ctx, mode=getattr(args, "mode", None))
+        except (InputRejected, SystemPromptTooLarge) as exc:
+            raise CommandError(str(exc), 2) from None
+        if args.json:
+            print_json(plan_json(plan, session.name, outcomes))
+            return 0
+        print(f"session {session.name!r} · mode {plan.mode} · {plan.total_tokens}/{plan.budget} tokens "
+              f"(n_ctx {plan.n_ctx}, counted with {plan.counter_name})")
+        for name in LAYER_NAMES:
+            layer = plan.layers.get(name, {"tokens": 0, "text": ""})
+            print(f"\n── {name} · {layer['tokens']} tokens " + "─" * max(0, 50 - len(name)))
+            if layer["text"]:
+                print(layer["text"])
+        for warning in plan.warnings:
+            print(f"warning: {warning}")
+    return 0

@@ -1,0 +1,81 @@
+"""``paperclip memory …``: the user's memory controls, headless (same code as the chat's slash commands)."""
+
+from __future__ import annotations
+
+import time
+
+ACTIONS = {
+    "list": "current memory items (what do you remember?)",
+    "show": "one item with its supersede chain and history",
+    "forget": "revoke an item by ID or topic (history is kept)",
+    "pin": "keep an item in the anchor zone",
+    "unpin": "release a pinned item",
+    "correct": "replace an item's value (your correction wins)",
+    "remember": "store something explicitly",
+    "directive": "add a standing rule",
+    "fact": "add a fact (SUBJECT: VALUE)",
+    "confirm": "accept a pending item (default: the latest)",
+    "reject": "drop a pending item (default: the latest)",
+    "bookmark": "bookmark the latest user message with 2-4 keywords",
+    "log": "the per-turn records (layers, tokens, paging)",
+}
+_NEEDS = {"show": "ID", "forget": "ID|TOPIC", "pin": "ID", "unpin": "ID", "correct": "ID VALUE",
+          "remember": "TEXT", "directive": "TEXT", "fact": "TEXT", "bookmark": "WORDS"}
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("memory", help="list, show, forget, pin and correct what Paperclip remembers")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    parsers = [parser]
+    for name, help_text in ACTIONS.items():
+        sub = actions.add_parser(name, help=help_text)
+        if name in _NEEDS:
+            sub.add_argument("args", nargs="+", metavar=_NEEDS[name])
+        elif name in ("confirm", "reject"):
+            sub.add_argument("args", nargs="*", metavar="ID")
+        if name == "list":
+            sub.add_argument("--all", action="store_true", help="include superseded, revoked and pending items")
+        if name == "log":
+            sub.add_argument("--limit", type=int, default=10)
+        sub.add_argument("--json", action="store_true", help="machine-readable output")
+        sub.set_defaults(func=run)
+        parsers.append(sub)
+    return parsers
+
+
+def run(args, settings) -> int:
+    from desktop_app.commands.common import CommandError, open_store, print_json, resolve_session
+    from desktop_app.memory.commands import MemoryCommandError, item_json, run_command
+    from desktop_app.memory.patches import PatchRejected
+
+    with open_store(settings) as store:
+        session = resolve_session(store, args, create=args.action not in ("list", "show", "log"))
+        if args.action == "log":
+            rows = store.list_turn_log(session.id, limit=args.limit)
+            if args.json:
+                print_json(rows)
+            for row in [] if args.json else rows:
+                rec = row["record"]
+                layers = " ".join(f"{k}={v['tokens']}" for k, v in rec.get("layers", {}).items())
+                paging = " paged-out" if rec.get("paging") else ""
+                print(f"#{row['id']} {row['mode']} total={rec.get('total_tokens')} {layers}{paging}")
+            return 0
+        if args.action == "list" and args.all:
+            items = store.list_items(session.id)
+            if args.json:
+                print_json([item_json(i) for i in items])
+            for item in [] if args.json else items:
+                print(f"#{item.id} {item.status:<10} [{item.kind}] {item.value}")
+            return 0
+        name = {"list": "memory"}.get(args.action, args.action)
+        try:
+            result = run_command(store, session, name, " ".join(getattr(args, "args", []) or []), time.time())
+        except (MemoryCommandError, PatchRejected) as exc:
+            raise CommandError(str(exc)) from None
+        if args.json:
+            print_json(result.model_dump())
+        else:
+            print(result.text)
+        if not result.ok:
+            raise CommandError(result.text.splitlines()[0])
+    return 0

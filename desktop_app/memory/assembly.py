@@ -1,0 +1,300 @@
+"""Prompt assembly: a pure function of state, turns, recalled pages, budgets and ``now``.
+
+Order (DESIGN.md): system · anchors · state · summary · recent · recalled · input. The first
+four form the system message (stable head, so llama.cpp reuses the evaluated prefix); recent
+turns follow as chat messages, append-only between page-outs; recalled pages and replayed
+constraints sit right before the input, in the final user message. No clock, database or
+model in here: everything arrives in :class:`AssemblyInput`.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict
+
+from desktop_app.engine.protocol import TokenCounter
+from desktop_app.memory.budget import MESSAGE_OVERHEAD, WARN_SHARE, LayerBudgets, compute_budgets
+from desktop_app.memory.models import MemoryItem, SummaryContent
+from desktop_app.memory.render import (KIND_ORDER, TurnView, annotate, goal_line, key_line, state_line,
+                                       supersession_notes, text_for, turn_label)
+from desktop_app.memory.summary import render_summary
+from desktop_app.memory.text import clip, term_set
+
+MODES = ("layered", "sliding", "summary", "retrieval", "full")
+MAX_ANCHORS = 4
+MIN_ANCHORS = 2  # the anchor zone always holds at least two hard items when there are two
+MAX_REPLAY = 3
+SLIDING_MAX_MESSAGES = 20
+
+
+class RecalledPage(BaseModel):
+    """An archived page paged back in for this turn (keyword/bookmark or hybrid recall)."""
+
+    page_id: int | None = None
+    score: float
+    source: str = "bookmark"
+    turns: list[TurnView]
+
+
+class AssemblyInput(BaseModel):
+    """Everything the assembler needs, loaded by ``memory.context``."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    mode: str = "layered"
+    lang: str = "en"
+    system_prompt: str
+    input_text: str
+    input_id: int | None = None
+    n_ctx: int
+    state_version: int = 0
+    items: list[MemoryItem] = []  # active and pending
+    history: list[MemoryItem] = []  # superseded and revoked (for notes on raw turns)
+    item_turns: dict[int, int] = {}  # item id -> turn number of its source message
+    summary: SummaryContent | None = None
+    recent: list[TurnView] = []  # not yet paged out, without the input
+    all_turns: list[TurnView] = []  # every stored turn, without the input (full / sliding)
+    recalled: list[RecalledPage] = []
+    current_turn: int = 1
+    now: float
+
+
+class AssembledContext(BaseModel):
+    """The messages to send plus per-layer accounting (the DESIGN.md ``layers`` contract)."""
+
+    mode: str
+    messages: list[dict]
+    layers: dict[str, dict]
+    total_tokens: int
+    budget: int
+    n_ctx: int
+    excluded: list[dict]
+    warnings: list[str]
+
+
+def importance(item: MemoryItem, item_turn: int | None, current_turn: int, focus: set[str]) -> float:
+    """Seed 002's score: 0.4·0.85^age + 0.35·reference frequency + 0.25·task relevance."""
+    age = max(0, current_turn - (item_turn or current_turn))
+    words = term_set(item.value)
+    relevance = min(1.0, len(words & focus) / 3) if focus else 0.0
+    return 0.4 * 0.85 ** age + 0.35 * min(1.0, item.reference_count / 5) + 0.25 * relevance
+
+
+def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> AssembledContext:
+    """Build the prompt for ``inp.mode`` within the budgets derived from ``inp.n_ctx``."""
+    if inp.mode not in MODES:
+        raise ValueError(f"unknown context mode {inp.mode!r} (choose from {', '.join(MODES)})")
+    assert inp.system_prompt.strip(), "the system prompt must not be empty"
+    budgets = compute_budgets(inp.n_ctx, counter.count(inp.system_prompt))
+    t = text_for(inp.lang)
+    excluded: list[dict] = []
+    layers: dict[str, dict] = {name: {"tokens": 0, "text": "", "items": []}
+                               for name in ("system", "anchors", "state", "summary", "recent", "recalled", "input")}
+    layers["system"] = {"tokens": budgets.system, "text": inp.system_prompt, "items": []}
+    current = {i.id: i for i in inp.items}
+    goal = next((i for i in inp.items if i.kind == "goal" and i.status == "active"), None)
+    goal_words = term_set(goal.value) if goal else set()
+    layered = inp.mode == "layered"
+
+    if layered:
+        layers["anchors"], anchored = _anchors(inp, goal, goal_words, budgets, counter, excluded)
+        layers["state"] = _state(inp, anchored, goal_words, budgets, counter, excluded)
+    if inp.mode in ("layered", "summary"):
+        # In layered mode items already in anchors/state are not repeated in the summary.
+        in_state = {x["id"] for name in ("anchors", "state") for x in layers[name]["items"]}
+        text, shown = render_summary(inp.summary, set(current) - in_state, lang=inp.lang)
+        text = _fit_lines(text, budgets.summary, counter)
+        layers["summary"] = {"tokens": _cost(text, counter), "text": text,
+                             "items": [e.model_dump() for e in shown if e.item_id is None or e.item_id in current]}
+    input_text = _fit_input(inp.input_text, budgets, counter)
+    layers["input"] = {"tokens": counter.count(input_text) + MESSAGE_OVERHEAD, "text": input_text,
+                       "items": [{"message_id": inp.input_id}] if inp.input_id else []}
+    if inp.mode in ("layered", "retrieval"):
+        room = budgets.recalled + (budgets.recent + budgets.state if inp.mode == "retrieval" else 0)
+        # Unused anchor/state/summary budget may go to recall: recent keeps its own share untouched.
+        room += sum(max(0, getattr(budgets, name) - layers[name]["tokens"]) for name in ("anchors", "state", "summary"))
+        layers["recalled"] = _recalled(inp, room, counter, excluded, t)
+
+    notes = supersession_notes(inp.history, current, inp.lang) if layered else {}
+    if inp.mode == "full":
+        turns = inp.all_turns
+    elif inp.mode == "sliding":
+        turns = inp.all_turns[-SLIDING_MAX_MESSAGES:]
+    elif inp.mode in ("layered", "summary"):
+        turns = inp.recent
+    else:
+        turns = []
+    used = sum(layer["tokens"] for name, layer in layers.items() if name != "recent")
+    room = None if inp.mode == "full" else max(0, budgets.total - used)
+    layers["recent"], recent_messages = _recent(turns, notes, room, counter, excluded)
+
+    head = "\n\n".join(x for x in (inp.system_prompt, layers["anchors"]["text"], layers["state"]["text"],
+                                   layers["summary"]["text"]) if x)
+    tail = "\n\n".join(x for x in (layers["recalled"]["text"], input_text) if x)
+    messages = [{"role": "system", "content": head}, *recent_messages, {"role": "user", "content": tail}]
+    assert messages[0]["content"].startswith(inp.system_prompt), "the system prompt was altered"
+    total = sum(layer["tokens"] for layer in layers.values())
+    warnings = []
+    if total > budgets.total and inp.mode != "full":
+        warnings.append(f"prompt {total} tokens exceeds the {budgets.total}-token budget")
+    if total > inp.n_ctx * WARN_SHARE:
+        warnings.append(f"context usage {total / inp.n_ctx:.0%} of {inp.n_ctx} passes {WARN_SHARE:.0%}")
+    return AssembledContext(mode=inp.mode, messages=messages, layers=layers, total_tokens=total,
+                            budget=budgets.total, n_ctx=inp.n_ctx, excluded=excluded, warnings=warnings)
+
+
+def _cost(text: str, counter: TokenCounter) -> int:
+    return counter.count(text) + 2 if text else 0  # +2: the blank line joining it to the system message
+
+
+def _fit_lines(text: str, budget: int, counter: TokenCounter) -> str:
+    """Drop the oldest topic lines (then trailing lines) until ``text`` fits; no empty headings."""
+    lines = text.splitlines()
+    while lines and _cost("\n".join(lines), counter) > budget:
+        idx = next((i for i, line in enumerate(lines) if line.startswith("- turns")), len(lines) - 1)
+        lines.pop(idx)
+        lines = [line for i, line in enumerate(lines)
+                 if line.startswith("- ") or i == 0 or (i + 1 < len(lines) and lines[i + 1].startswith("- "))]
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
+def _fit_input(text: str, budgets: LayerBudgets, counter: TokenCounter) -> str:
+    cap = budgets.total - budgets.system - MESSAGE_OVERHEAD - 16
+    if counter.count(text) <= cap:
+        return text
+    keep = max(200, len(text) * cap // max(1, counter.count(text)) // 2)
+    return f"{text[:keep]}\n[… {len(text) - 2 * keep} characters left out to fit the context window …]\n{text[-keep:]}"
+
+
+def _anchors(inp, goal, goal_words, budgets, counter, excluded) -> tuple[dict, set[int]]:
+    """2–4 hard items: pinned first, then directives and constraints closest to the goal.
+
+    No input words in the choice, so the anchor zone only changes when memory or the goal does.
+    """
+    hard = [i for i in inp.items if i.status == "active" and (i.is_hard or i.pinned) and i.kind != "goal"]
+    hard.sort(key=lambda i: (not i.pinned, i.kind != "directive" and not i.pinned,
+                             -len(term_set(i.value) & goal_words), -i.reference_count, -i.id))
+    t = text_for(inp.lang)
+    head = [t["anchors"]] if hard or goal else []
+    if goal:
+        head.append(goal_line(goal, inp.lang))
+    kept: list[MemoryItem] = []
+    for item in hard[:MAX_ANCHORS]:  # in priority order; shown in id order so the zone stays stable
+        trial = [*head, *(key_line(i, inp.item_turns.get(i.id), inp.lang, with_time=False) for i in [*kept, item])]
+        if _cost("\n".join(trial), counter) > budgets.anchors and len(kept) >= MIN_ANCHORS:
+            excluded.append({"layer": "anchors", "id": item.id, "reason": "anchor budget full; shown in state"})
+            continue
+        kept.append(item)
+    kept.sort(key=lambda i: i.id)
+    lines = [*head, *(key_line(i, inp.item_turns.get(i.id), inp.lang, with_time=False) for i in kept)]
+    for item in hard[MAX_ANCHORS:]:
+        excluded.append({"layer": "anchors", "id": item.id, "reason": f"only {MAX_ANCHORS} anchors; shown in state"})
+    text = "\n".join(lines)
+    items = [{"id": i.id, "kind": i.kind, "value": i.value, "pinned": i.pinned} for i in kept]
+    if goal:
+        items.insert(0, {"id": goal.id, "kind": "goal", "value": goal.value})
+    anchored = {i.id for i in kept} | ({goal.id} if goal else set())
+    return {"tokens": _cost(text, counter), "text": text, "items": items}, anchored
+
+
+def _state(inp, anchored, goal_words, budgets, counter, excluded) -> dict:
+    t = text_for(inp.lang)
+    rest = [i for i in inp.items if i.id not in anchored]
+    focus = goal_words | term_set(inp.input_text)
+    scores = {i.id: importance(i, inp.item_turns.get(i.id), inp.current_turn, focus) for i in rest}
+    # Lowest importance leaves first when the state budget is short (hard items last).
+    order = sorted(rest, key=lambda i: (i.is_hard or i.pinned, i.status == "active", scores[i.id]), reverse=True)
+    kept: list[MemoryItem] = []
+    for item in order:
+        trial = _state_text([*kept, item], inp, t)
+        if _cost(trial, counter) > budgets.state:
+            excluded.append({"layer": "state", "id": item.id, "reason": "state budget full (lowest importance)",
+                             "score": round(scores[item.id], 3)})
+            continue
+        kept.append(item)
+    text = _state_text(kept, inp, t)
+    items = [{"id": i.id, "kind": i.kind, "status": i.status, "value": i.value,
+              "turn": inp.item_turns.get(i.id), "score": round(scores[i.id], 3)}
+             for i in sorted(kept, key=lambda i: (KIND_ORDER.get(i.kind, 9), i.id))]
+    return {"tokens": _cost(text, counter), "text": text, "items": items}
+
+
+def _state_text(items: list[MemoryItem], inp: AssemblyInput, t: dict) -> str:
+    if not items:
+        return ""
+    ordered = sorted(items, key=lambda i: (KIND_ORDER.get(i.kind, 9), i.id))
+    active = [i for i in ordered if i.status == "active" and i.kind != "open_question"]
+    pending = [i for i in ordered if i.status == "pending"]
+    questions = [i for i in ordered if i.status == "active" and i.kind == "open_question"]
+    lines = [t["state"].format(v=inp.state_version)]
+    lines += [state_line(i, inp.item_turns.get(i.id), inp.lang) for i in active]
+    if pending:
+        lines += [t["pending"], *(state_line(i, inp.item_turns.get(i.id), inp.lang) for i in pending)]
+    if questions:
+        lines += [t["open"], *(state_line(i, inp.item_turns.get(i.id), inp.lang) for i in questions)]
+    return "\n".join(lines)
+
+
+def _recalled(inp, room: int, counter, excluded, t) -> dict:
+    words = term_set(inp.input_text)
+    hard = [i for i in inp.items if i.status == "active" and i.is_hard]
+    matches = sorted(((len(words & term_set(i.value)), i) for i in hard), key=lambda p: (-p[0], -p[1].id))
+    replay = [i for score, i in matches if score > 0][:MAX_REPLAY]
+    lines: list[str] = []
+    items: list[dict] = []
+    if replay:
+        lines.append(t["replay"])
+        lines += [key_line(i, inp.item_turns.get(i.id), inp.lang) for i in replay]
+        items += [{"type": "replay", "id": i.id, "value": i.value} for i in replay]
+    current = {i.id: i for i in inp.items}
+    notes = supersession_notes(inp.history, current, inp.lang)
+    page_lines: list[str] = []
+    for page in inp.recalled:
+        for with_partners in (True, False):  # the matching turns with their replies, else alone
+            block = [f"[{turn_label(tv.turn, tv.created_at, inp.lang)}] {tv.role}: {clip(annotate(tv, notes), 300)}"
+                     for tv in _matching_turns(page.turns, words, with_partners)]
+            trial = "\n".join([*lines, t["recalled"], *page_lines, *block])
+            if counter.count(trial) + MESSAGE_OVERHEAD <= room:
+                break
+        else:
+            excluded.append({"layer": "recalled", "id": page.page_id, "reason": "recall budget full",
+                             "score": page.score})
+            continue
+        page_lines += block
+        items.append({"type": "page", "page_id": page.page_id, "score": round(page.score, 3), "source": page.source,
+                      "turns": [page.turns[0].turn, page.turns[-1].turn] if page.turns else []})
+    if page_lines:
+        lines = [t["recalled"], *page_lines, *lines]
+    text = "\n".join(lines)
+    return {"tokens": counter.count(text) + 2 if text else 0, "text": text, "items": items}
+
+
+def _matching_turns(turns: list[TurnView], words: set[str], with_partners: bool = True) -> list[TurnView]:
+    """The turns of a recalled page that share words with the input (with their reply/question)."""
+    hits = {i for i, tv in enumerate(turns) if words & term_set(tv.content)}
+    keep = set(hits)
+    for i in hits if with_partners else ():
+        partner = i + 1 if turns[i].role == "user" else i - 1
+        if 0 <= partner < len(turns):
+            keep.add(partner)
+    return [turns[i] for i in sorted(keep)] or turns[:2]
+
+
+def _recent(turns: list[TurnView], notes, room: int | None, counter, excluded) -> tuple[dict, list[dict]]:
+    costs = [counter.count(annotate(tv, notes)) + MESSAGE_OVERHEAD if tv.id in notes else tv.tokens + MESSAGE_OVERHEAD
+             for tv in turns]
+    start = 0
+    if room is not None:
+        total = sum(costs)
+        while start < len(turns) and total > room:
+            total -= costs[start]
+            excluded.append({"layer": "recent", "id": turns[start].id, "reason": "over the prompt budget"})
+            start += 1
+        while start < len(turns) and turns[start].role == "assistant":  # never open on a reply
+            excluded.append({"layer": "recent", "id": turns[start].id, "reason": "would open on a reply"})
+            start += 1
+    kept = turns[start:]
+    messages = [{"role": tv.role, "content": annotate(tv, notes)} for tv in kept]
+    text = "\n".join(f"{m['role']}: {m['content']}" for m in messages)
+    items = [{"message_id": tv.id, "role": tv.role, "turn": tv.turn, "tokens": c}
+             for tv, c in zip(kept, costs[start:])]
+    return {"tokens": sum(costs[start:]), "text": text, "items": items}, messages

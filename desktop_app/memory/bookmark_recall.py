@@ -1,0 +1,72 @@
+"""Page-in by keyword and bookmark: which archived pages to bring back for this input.
+
+This is the simple recall of the memory-core issue. Hybrid recall (FTS5 + sqlite-vec, in
+``desktop_app.memory.recall``) replaces :func:`keyword_recall` at the one seam below,
+:func:`recall_pages`, which is all the assembler calls.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_right
+
+from desktop_app.memory.assembly import RecalledPage
+from desktop_app.memory.models import Message
+from desktop_app.memory.render import TurnView
+from desktop_app.memory.text import term_set
+
+MIN_SCORE = 1.5
+
+
+def turn_numbers(user_ids: list[int], message_ids: list[int]) -> dict[int, int]:
+    """Turn number of each message: the count of user messages up to and including it."""
+    return {mid: max(1, bisect_right(user_ids, mid)) for mid in message_ids}
+
+
+def turn_views(messages: list[Message], user_ids: list[int], counter=None) -> list[TurnView]:
+    """Messages as :class:`TurnView` with turn numbers (token counts filled in when missing)."""
+    turns = turn_numbers(user_ids, [m.id for m in messages])
+    return [TurnView(id=m.id, role=m.role, content=m.content, turn=turns[m.id], created_at=m.created_at,
+                     tokens=m.token_count or (counter.count(m.content) if counter else 0))
+            for m in messages if m.role in ("user", "assistant")]
+
+
+def recall_pages(store, session_id: int, text: str, *, k: int = 2, user_ids: list[int] | None = None) -> list[RecalledPage]:
+    """The archived pages most relevant to ``text``, best first.
+
+    Seam for hybrid recall: when ``desktop_app.memory.recall`` lands, map its hits to pages here.
+    """
+    return keyword_recall(store, session_id, text, k=k, user_ids=user_ids)
+
+
+def keyword_recall(store, session_id: int, text: str, *, k: int = 2,
+                   user_ids: list[int] | None = None) -> list[RecalledPage]:
+    """Score pages by bookmark keywords (weight 2) and page words (weight 1, length-damped)."""
+    query = term_set(text)
+    if not query or k <= 0:
+        return []
+    pages = store.list_pages(session_id)
+    if not pages:
+        return []
+    bookmarks_by_page: dict[int, list] = {}
+    for bm in store.list_bookmarks(session_id):
+        page_id = bm.page_id if bm.page_id is not None else (
+            store.page_of_message(bm.message_id) if bm.message_id else None)
+        if page_id is not None:
+            bookmarks_by_page.setdefault(page_id, []).append(bm)
+    scored: list[tuple[float, int, list[Message]]] = []
+    for page in pages:
+        messages = store.page_messages(page.id)
+        words = term_set(" ".join(m.content for m in messages))
+        marks = bookmarks_by_page.get(page.id, [])
+        mark_words = set().union(*(term_set(" ".join(b.keywords) + " " + b.description) for b in marks)) if marks else set()
+        user_marked = any(b.origin == "user" for b in marks)
+        score = 2.0 * len(query & mark_words) + len(query & words) / math.sqrt(max(1.0, len(words) / 20))
+        if user_marked and query & mark_words:
+            score += 1.0
+        if score >= MIN_SCORE:
+            scored.append((score, page.id, messages))
+    scored.sort(key=lambda s: (-s[0], -s[1]))
+    ids = user_ids if user_ids is not None else store.user_message_ids(session_id)
+    return [RecalledPage(page_id=page_id, score=score, source="bookmark", turns=turn_views(messages, ids))
+            for score, page_id, messages in scored[:k]]

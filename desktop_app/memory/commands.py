@@ -1,0 +1,303 @@
+"""The user's memory controls: slash commands in the chat input and ``paperclip memory …``.
+
+:func:`handle_slash` is called by the UI and ``paperclip ask`` *before* a turn is run; it
+returns None when the text is not a slash command. Everything is answered from the store —
+no model — and every change goes through a validated patch.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from pydantic import BaseModel
+
+from desktop_app.memory.assembly import MODES
+from desktop_app.memory.extraction import Candidate
+from desktop_app.memory.models import MemoryItem
+from desktop_app.memory.patches import AddItem, PatchRejected, SetPinned, SetStatus, apply_patch, propose
+from desktop_app.memory.render import stamp
+from desktop_app.memory.text import canonical_subject, clip, keywords, term_set, topic_subject
+from desktop_app.memory.updates import _corrected_value, apply_candidate, confirm_ops, remember_message
+
+SLASH_COMMANDS = ("remember", "directive", "fact", "forget", "correct", "pin", "unpin", "bookmark", "memory",
+                  "confirm", "reject", "mode", "show")
+
+
+class SlashResult(BaseModel):
+    """What a memory command did: a line (or a few) for the user, plus JSON-able data."""
+
+    command: str
+    ok: bool = True
+    text: str
+    data: dict | list | None = None
+    changed: bool = False
+
+
+class MemoryCommandError(ValueError):
+    """A memory command that cannot be done (unknown id, bad arguments); one line for the user."""
+
+
+def handle_slash(store, session, text: str, now: float | None = None) -> SlashResult | None:
+    """Run a slash command typed in the chat input; None when ``text`` is not one."""
+    stripped = text.strip()
+    match = re.match(r"^/(\w+)\s*(.*)$", stripped, re.S)
+    if not match or match.group(1).lower() not in SLASH_COMMANDS:
+        return None
+    name, arg = match.group(1).lower(), match.group(2).strip()
+    now = time.time() if now is None else now
+    try:
+        return run_command(store, session, name, arg, now)
+    except (MemoryCommandError, PatchRejected) as exc:
+        return SlashResult(command=name, ok=False, text=str(exc))
+
+
+def run_command(store, session, name: str, arg: str, now: float) -> SlashResult:
+    """Dispatch one memory command (shared by the chat input and the CLI)."""
+    handlers = {"remember": remember, "directive": add_directive, "fact": add_fact, "forget": forget,
+                "correct": correct, "pin": pin, "unpin": unpin, "bookmark": bookmark, "memory": overview,
+                "confirm": confirm, "reject": reject, "mode": set_mode, "show": show}
+    return handlers[name](store, session, arg, now)
+
+
+def _need(arg: str, usage: str) -> str:
+    if not arg:
+        raise MemoryCommandError(f"usage: {usage}")
+    return arg
+
+
+def _item_id(arg: str) -> int:
+    match = re.match(r"^#?(\d+)$", arg.strip())
+    if not match:
+        raise MemoryCommandError(f"not a memory id: {arg!r} (ids look like 12 or #12)")
+    return int(match.group(1))
+
+
+def _own(store, session, item_id: int) -> MemoryItem:
+    item = store.get_item(item_id)
+    if item is None or item.session_id != session.id:
+        raise MemoryCommandError(f"no memory item #{item_id} in session {session.name!r}")
+    return item
+
+
+def item_json(item: MemoryItem, turn_of: dict[int, int] | None = None) -> dict:
+    """An item for ``--json`` output (ISO times, source turn when known)."""
+    data = item.model_dump()
+    data["created"] = stamp(item.created_at)
+    data["updated"] = stamp(item.updated_at)
+    if turn_of is not None and item.source_message_id:
+        data["source_turn"] = turn_of.get(item.source_message_id)
+    return data
+
+
+def _commit(store, session, ops, reason, now):
+    return apply_patch(store, propose(store, session.id, ops, reason=reason), now=now)
+
+
+def remember(store, session, arg, now) -> SlashResult:
+    """/remember TEXT — extract as if typed, stated explicitly; a plain note otherwise."""
+    text = _need(arg, "/remember TEXT")
+    outcomes = remember_message(store, session.id, text, source_message_id=None, origin="command", now=now)
+    if not any(o.item_ids for o in outcomes):
+        kind = "fact"
+        result = _commit(store, session, [AddItem(kind=kind, subject=topic_subject("note", text), value=text,
+                                                  origin="command", source_quote=text)], "/remember", now)
+        return SlashResult(command="remember", text=f"Remembered #{result.added_ids[0]}: {clip(text, 80)}",
+                           data={"ids": result.added_ids}, changed=True)
+    lines = [o.notice or f"{o.action} #{', #'.join(map(str, o.item_ids))}" for o in outcomes]
+    return SlashResult(command="remember", text="\n".join(lines), data=[o.model_dump() for o in outcomes],
+                       changed=True)
+
+
+def add_directive(store, session, arg, now) -> SlashResult:
+    """/directive TEXT — a standing rule; stated explicitly, so it replaces a conflicting one."""
+    text = _need(arg, "/directive TEXT")
+    subject = canonical_subject(text) or topic_subject("directive", text)
+    same = next((i for i in store.list_items(session.id, statuses=("active",), kinds=("directive",))
+                 if i.subject == subject), None)
+    op = AddItem(kind="directive", subject=subject, value=text, origin="command", source_quote=text,
+                 supersedes=same.id if same else None)
+    result = _commit(store, session, [op], "/directive", now)
+    new_id = result.added_ids[0]
+    extra = f" (replaces #{same.id})" if same else ""
+    return SlashResult(command="directive", text=f"Rule #{new_id} saved{extra}: {clip(text, 80)}",
+                       data={"id": new_id, "supersedes": same.id if same else None}, changed=True)
+
+
+def add_fact(store, session, arg, now) -> SlashResult:
+    """/fact SUBJECT: VALUE (or just TEXT) — a fact; a newer one for the subject supersedes."""
+    text = _need(arg, "/fact SUBJECT: VALUE")
+    match = re.match(r"^([^:=：]{1,40})[:=：]\s*(.+)$", text)
+    label = match.group(1).strip() if match else ""
+    subject = canonical_subject(label or text) or (f"fact:{label.lower()}" if label else topic_subject("fact", text))
+    cand = Candidate(action="add", kind="fact", subject=subject, value=text, quote=text, canonical=True)
+    outcome = apply_candidate(store, session.id, cand, source_message_id=None, origin="command", now=now)
+    return SlashResult(command="fact", text=outcome.notice or f"Fact #{', #'.join(map(str, outcome.item_ids))} saved",
+                       data=outcome.model_dump(), changed=outcome.action != "duplicate")
+
+
+def forget(store, session, arg, now) -> SlashResult:
+    """/forget ID|topic — revoke (kept in history, never deleted)."""
+    arg = _need(arg, "/forget ID|topic")
+    if re.match(r"^#?\d+$", arg):
+        item = _own(store, session, _item_id(arg))
+        status_op = SetStatus(item_id=item.id, status="revoked",
+                              action="reject" if item.status == "pending" else "revoke", reason="/forget")
+        _commit(store, session, [status_op], "/forget", now)
+        return SlashResult(command="forget", text=f"Forgot #{item.id}: {clip(item.value, 80)} (history kept)",
+                           data={"ids": [item.id]}, changed=True)
+    words = term_set(arg)
+    matches = [i for i in store.list_items(session.id, statuses=("active", "pending"))
+               if words & (term_set(i.value) | term_set(i.subject))]
+    if not matches:
+        raise MemoryCommandError(f"nothing in memory matches {arg!r}")
+    if len(matches) > 1:
+        listed = "\n".join(f"#{i.id} [{i.kind}] {clip(i.value, 70)}" for i in matches)
+        return SlashResult(command="forget", ok=False, text=f"Several items match; /forget ID one of:\n{listed}",
+                           data={"candidates": [i.id for i in matches]})
+    return forget(store, session, str(matches[0].id), now)
+
+
+def correct(store, session, arg, now) -> SlashResult:
+    """/correct ID NEW VALUE — the user's correction wins: a new item supersedes the old one."""
+    match = re.match(r"^#?(\d+)\s+(.+)$", _need(arg, "/correct ID NEW-VALUE"), re.S)
+    if not match:
+        raise MemoryCommandError("usage: /correct ID NEW-VALUE")
+    item = _own(store, session, int(match.group(1)))
+    if item.status != "active":
+        raise MemoryCommandError(f"#{item.id} is {item.status}; only active items can be corrected")
+    value = _corrected_value(item.value, match.group(2).strip())
+    op = AddItem(kind=item.kind, subject=item.subject, value=value, origin="user", supersedes=item.id,
+                 source_quote=match.group(2).strip(), details=item.details)
+    result = _commit(store, session, [op], "/correct", now)
+    return SlashResult(command="correct", text=f"#{item.id} → #{result.added_ids[0]}: {clip(value, 80)}",
+                       data={"id": result.added_ids[0], "supersedes": item.id}, changed=True)
+
+
+def pin(store, session, arg, now, *, pinned: bool = True) -> SlashResult:
+    """/pin ID — keep the item in the anchor zone (``/unpin ID`` undoes it)."""
+    item = _own(store, session, _item_id(_need(arg, "/pin ID")))
+    _commit(store, session, [SetPinned(item_id=item.id, pinned=pinned)], "/pin", now)
+    verb = "Pinned" if pinned else "Unpinned"
+    return SlashResult(command="pin" if pinned else "unpin", text=f"{verb} #{item.id}: {clip(item.value, 80)}",
+                       data={"id": item.id, "pinned": pinned}, changed=True)
+
+
+def unpin(store, session, arg, now) -> SlashResult:
+    return pin(store, session, arg, now, pinned=False)
+
+
+def bookmark(store, session, arg, now) -> SlashResult:
+    """/bookmark WORDS — a user bookmark (2–4 keywords) on the latest user message."""
+    words = [w for w in re.split(r"[\s,，、]+", _need(arg, "/bookmark WORDS")) if w][:4]
+    last = next((m for m in reversed(store.last_messages(session.id, 6)) if m.role == "user"), None)
+    if last is None:
+        raise MemoryCommandError("nothing to bookmark yet: send a message first")
+    if len(words) < 2:
+        words += [w for w in keywords([last.content], k=3) if w not in words][: 2 - len(words) + 1]
+    mark = store.add_bookmark(session.id, keywords=words[:4], description=clip(last.content, 80), origin="user",
+                              now=now, message_id=last.id, page_id=store.page_of_message(last.id))
+    return SlashResult(command="bookmark", text=f"Bookmark #{mark.id}: {', '.join(mark.keywords)}",
+                       data=mark.model_dump(), changed=True)
+
+
+def confirm(store, session, arg, now, *, accept: bool = True) -> SlashResult:
+    """/confirm [ID] — accept a pending item (``/reject [ID]`` drops it)."""
+    pending = store.list_items(session.id, statuses=("pending",))
+    if arg:
+        item = _own(store, session, _item_id(arg))
+        if item.status != "pending":
+            raise MemoryCommandError(f"#{item.id} is {item.status}, not pending")
+    elif pending:
+        item = pending[-1]
+    else:
+        raise MemoryCommandError("nothing is pending")
+    if accept:
+        try:
+            ops = confirm_ops(item)
+        except ValueError as exc:
+            raise MemoryCommandError(str(exc)) from None
+    else:
+        ops = [SetStatus(item_id=item.id, status="revoked", action="reject")]
+    _commit(store, session, ops, "/confirm" if accept else "/reject", now)
+    verb = "Confirmed" if accept else "Rejected"
+    return SlashResult(command="confirm" if accept else "reject", text=f"{verb} #{item.id}: {clip(item.value, 80)}",
+                       data={"id": item.id}, changed=True)
+
+
+def reject(store, session, arg, now) -> SlashResult:
+    return confirm(store, session, arg, now, accept=False)
+
+
+def set_mode(store, session, arg, now) -> SlashResult:
+    """/mode [NAME] — show or set this session's context mode."""
+    if not arg:
+        return SlashResult(command="mode", text=f"context mode: {session.mode or 'default (settings)'}; "
+                                                f"choose from {', '.join(MODES)}", data={"mode": session.mode})
+    if arg not in MODES:
+        raise MemoryCommandError(f"unknown mode {arg!r}; choose from {', '.join(MODES)}")
+    store.update_session_settings(session.id, mode=arg)
+    return SlashResult(command="mode", text=f"context mode for {session.name!r}: {arg}", data={"mode": arg},
+                       changed=True)
+
+
+def overview(store, session, arg, now) -> SlashResult:
+    """/memory — what do you remember? Current items by kind, pending ones, bookmarks, pages."""
+    items = store.list_items(session.id, statuses=("active", "pending"))
+    turn_of = _turns(store, session)
+    sections = {"goal": "Goal", "directive": "Rules", "constraint": "Constraints", "decision": "Decisions",
+                "fact": "Facts", "preference": "Preferences", "open_question": "Open questions (unconfirmed)"}
+    lines = [f"Memory of {session.name!r} (state v{store.state_version(session.id)}):"]
+    for kind, title in sections.items():
+        shown = [i for i in items if i.kind == kind and i.status == "active"]
+        if shown:
+            lines.append(f"{title}:")
+            lines += [f"  #{i.id} {clip(i.value, 90)}{' 📌' if i.pinned else ''}"
+                      f" (turn {turn_of.get(i.source_message_id, '-')})" for i in shown]
+    pending = [i for i in items if i.status == "pending"]
+    if pending:
+        lines.append("Waiting for your confirmation (/confirm ID or /reject ID):")
+        lines += [f"  #{i.id} {clip(i.value, 90)}" for i in pending]
+    marks, pages = store.list_bookmarks(session.id), store.list_pages(session.id)
+    lines.append(f"{len(pages)} archived pages, {len(marks)} bookmarks"
+                 + (f"; latest: {', '.join(marks[-1].keywords)}" if marks else ""))
+    if len(lines) == 2 and not items:
+        lines.insert(1, "Nothing remembered yet.")
+    return SlashResult(command="memory", text="\n".join(lines),
+                       data={"state_version": store.state_version(session.id),
+                             "items": [item_json(i, turn_of) for i in items],
+                             "bookmarks": [b.model_dump() for b in marks], "pages": len(pages)})
+
+
+def _turns(store, session) -> dict[int, int]:
+    from desktop_app.memory.bookmark_recall import turn_numbers
+
+    user_ids = store.user_message_ids(session.id)
+    ids = [i.source_message_id for i in store.list_items(session.id) if i.source_message_id]
+    return turn_numbers(user_ids, ids)
+
+
+def show(store, session, arg, now) -> SlashResult:
+    """/show ID (``memory show ID``) — the item with its whole supersede chain and change history."""
+    item = _own(store, session, _item_id(_need(arg, "/show ID")))
+    turn_of = _turns(store, session)
+    root = item
+    while root.supersedes is not None and (older := store.get_item(root.supersedes)) is not None:
+        root = older
+    chain, cursor = [root], root
+    while (newer := store.items_superseding(cursor.id)):
+        cursor = newer[-1]
+        chain.append(cursor)
+    lines = [f"#{item.id} [{item.kind}] {item.status}: {item.value}",
+             f"  subject {item.subject}; origin {item.origin}; pinned {item.pinned}; v{item.state_version}",
+             f"  source: turn {turn_of.get(item.source_message_id, '-')} “{clip(item.source_quote or '', 80)}”",
+             "Chain (oldest first):"]
+    lines += [f"  {'→' if c.id == item.id else ' '} #{c.id} {c.status:<10} {stamp(c.updated_at)}  {clip(c.value, 70)}"
+              for c in chain]
+    changes = [ch for c in chain for ch in store.item_changes(c.id)]
+    changes.sort(key=lambda ch: ch.id)
+    lines.append("History:")
+    lines += [f"  v{ch.state_version} {stamp(ch.created_at)} #{ch.item_id} {ch.action}" for ch in changes]
+    return SlashResult(command="show", text="\n".join(lines),
+                       data={"item": item_json(item, turn_of), "chain": [item_json(c, turn_of) for c in chain],
+                             "changes": [ch.model_dump() for ch in changes]})

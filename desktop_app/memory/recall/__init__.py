@@ -1,0 +1,16 @@
+"""Recall: find the right old turn when the conversation needs it (hybrid search).
+
+Full text (FTS5 BM25, trigram index for CJK), vectors (sqlite-vec, llama.cpp embeddings)
+and bookmark keywords, fused by reciprocal rank and weighted by importance. All in the one
+SQLite file; the embedding model is reached only through the small ``Embedder`` protocol.
+"""
+
+from desktop_app.memory.recall.indexing import index_pending, prepare_vectors, reindex, vectors_stale
+from desktop_app.memory.recall.models import RecallHit, RecallWeights, SignalScore
+from desktop_app.memory.recall.prompt import format_hit, recall_for_prompt
+from desktop_app.memory.recall.query import is_page_fault, plan_query
+from desktop_app.memory.recall.search import gather_signals, search
+
+__all__ = ["RecallHit", "RecallWeights", "SignalScore", "format_hit", "gather_signals", "index_pending",
+           "is_page_fault", "plan_query", "prepare_vectors", "recall_for_prompt", "reindex", "search",
+           "vectors_stale"]

@@ -1,0 +1,95 @@
+"""Pure ranking functions: weighted reciprocal-rank fusion, neighbour smoothing, seed 002's
+importance score and newest-wins conflict labelling. No database, no clock, no model."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from desktop_app.memory.recall.models import RecallHit, RecallWeights
+from desktop_app.memory.text import canonical_subject, clip, numbers, term_set
+
+Ranked = Sequence[tuple[int, float]]  # (message_id, score), best first
+
+
+def rrf(lists: Mapping[str, Ranked], weights: Mapping[str, float], k: float = 60.0) -> dict[int, float]:
+    """Weighted reciprocal-rank fusion: ``sum_s w_s / (k + rank_s)`` over the signals."""
+    fused: dict[int, float] = {}
+    for name, ranked in lists.items():
+        weight = weights.get(name, 1.0)
+        if not weight:
+            continue
+        for rank, (message_id, _score) in enumerate(ranked, start=1):
+            fused[message_id] = fused.get(message_id, 0.0) + weight / (k + rank)
+    return fused
+
+
+def smooth_neighbours(fused: Mapping[int, float], neighbours: Mapping[int, Sequence[int]],
+                      share: float) -> dict[int, float]:
+    """Add ``share`` of the best neighbouring turn's score to each turn (and to neighbours
+    that were not candidates themselves, so a reply next to a matching question surfaces)."""
+    if not share:
+        return dict(fused)
+    out = dict(fused)
+    for message_id, adjacent in neighbours.items():
+        best = max((fused.get(n, 0.0) for n in adjacent), default=0.0)
+        if best:
+            out[message_id] = out.get(message_id, 0.0) + share * best
+    return out
+
+
+def importance(*, age_turns: float, references: int, max_references: int, relevance: float,
+               weights: RecallWeights) -> float:
+    """Seed 002: ``0.4·recency + 0.35·reference frequency + 0.25·task relevance`` (weights tunable);
+    recency is ``base ** (age / unit)``, references are scaled by the most-referenced hit."""
+    recency = weights.recency_base ** (max(age_turns, 0.0) / weights.recency_unit_turns)
+    reference = references / max_references if max_references else 0.0
+    return weights.recency * recency + weights.reference * reference + weights.relevance * relevance
+
+
+def _claims(hit: RecallHit) -> tuple[str | None, set[str], set[str]]:
+    return canonical_subject(hit.snippet), term_set(hit.snippet), set(numbers(hit.snippet))
+
+
+def _disagree(a: tuple, b: tuple) -> bool:
+    """Two turns disagree when they speak of the same subject (a canonical one, or at least
+    two shared content terms) and state different numbers."""
+    subject_a, terms_a, nums_a = a
+    subject_b, terms_b, nums_b = b
+    if not nums_a or not nums_b or nums_a == nums_b:
+        return False
+    same_subject = (subject_a is not None and subject_a == subject_b) or len(terms_a & terms_b) >= 2
+    return same_subject
+
+
+def label_conflicts(hits: list[RecallHit]) -> list[RecallHit]:
+    """Label every hit with its turn number and time; where hits disagree the newest wins:
+    it takes the best position of its group and the older ones say which turn replaced them."""
+    claims = [_claims(h) for h in hits]
+    group_of = list(range(len(hits)))
+    for i in range(len(hits)):
+        for j in range(i):
+            if _disagree(claims[i], claims[j]):
+                old, new = group_of[i], group_of[j]
+                group_of = [new if g == old else g for g in group_of]
+    groups: dict[int, list[int]] = {}
+    for index, group in enumerate(group_of):
+        groups.setdefault(group, []).append(index)
+    ordered: list[RecallHit | None] = [None] * len(hits)
+    for members in groups.values():
+        newest_first = sorted(members, key=lambda i: (hits[i].created_at, hits[i].turn), reverse=True)
+        newest = hits[newest_first[0]]
+        for slot, source in zip(sorted(members), newest_first):
+            hit = hits[source]
+            label = f"turn {hit.turn}, {hit.time.replace('T', ' ').replace('+00:00', ' UTC')}"
+            update = {"label": label}
+            if len(members) > 1 and hit is not newest:
+                update["superseded_by"] = newest.turn
+                update["label"] = f"{label} (older: turn {newest.turn} says otherwise)"
+            elif len(members) > 1:
+                update["label"] = f"{label} (newest)"
+            ordered[slot] = hit.model_copy(update=update)
+    return [h for h in ordered if h is not None]
+
+
+def snippet(text: str, limit: int = 240) -> str:
+    return clip(text, limit)

@@ -1,0 +1,65 @@
+"""What recall returns and the knobs that tune it (pydantic: they leave as ``--json``)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from desktop_app.memory.models import iso
+
+SIGNALS: tuple[str, ...] = ("bm25", "vector", "bookmark")
+
+
+class SignalScore(BaseModel):
+    """One signal's view of a hit: its raw score and 1-based rank in that signal's list."""
+
+    model_config = ConfigDict(frozen=True)
+
+    score: float
+    rank: int
+
+
+class RecallHit(BaseModel):
+    """One archived turn that recall found, with where it came from and why it ranked."""
+
+    message_id: int
+    ext_id: str | None = None
+    page_id: int | None = None
+    session_id: int
+    role: str
+    turn: int = Field(description="turn number: user messages up to and including this one")
+    created_at: float
+    snippet: str
+    signals: dict[str, SignalScore] = Field(default_factory=dict, description="bm25 / vector / bookmark")
+    fused: float = Field(description="weighted reciprocal-rank fusion of the signals")
+    importance: float = 0.0
+    score: float = Field(description="final ranking score")
+    label: str = ""
+    superseded_by: int | None = Field(default=None, description="turn number of a newer hit that disagrees")
+
+    @property
+    def time(self) -> str | None:
+        return iso(self.created_at)
+
+
+class RecallWeights(BaseModel):
+    """Tunable weights of hybrid search; the defaults are the ones measured on LoCoMo."""
+
+    model_config = ConfigDict(frozen=True)
+
+    rrf_k: float = 60.0
+    bm25: float = 1.0
+    vector: float = 1.0
+    bookmark: float = 0.5
+    # A turn also scores a share of its neighbours' fused score: evidence often sits in the
+    # reply to the turn that shares the question's words.
+    neighbour: float = 0.0
+    user_bookmark: float = 2.0  # a bookmark the user made weighs this much more than an automatic one
+    # seed 002's importance score; ``importance`` is how much it adds to the relevance.
+    recency: float = 0.4
+    reference: float = 0.35
+    relevance: float = 0.25
+    importance: float = 0.0
+    recency_base: float = 0.85
+    recency_unit_turns: float = 50.0  # age is counted in units of this many turns
+    candidates: int = 100  # per signal
+    coarse_factor: int = 8  # binary pass keeps k*factor candidates for float re-scoring

@@ -1,0 +1,87 @@
+"""The three recall signals, each a ranked list of ``(message_id, score)``, best first.
+
+* ``bm25``: FTS5 BM25 over turn text (word index for Latin script, trigram index for CJK,
+  a substring scan for queries under three characters and short CJK words);
+* ``vector``: sqlite-vec KNN on the query's embedding (binary coarse pass + float re-score,
+  or exact float search);
+* ``bookmark``: bookmark keywords/descriptions, expanded to the turns they point at.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from desktop_app.memory.recall.fusion import rrf
+from desktop_app.memory.recall.query import QueryPlan
+from desktop_app.memory.text import term_set
+
+MAX_SHORT_TERMS = 4  # substring scans per query (each one reads the session's turns)
+
+
+def bm25_signal(store, session_id: int, plan: QueryPlan, *, limit: int) -> list[tuple[int, float]]:
+    """Full-text ranking; several sub-queries (words, trigrams, substrings) are fused by rank."""
+    if plan.substring:
+        return store.substring_turns(session_id, plan.substring, limit=limit)
+    lists: dict[str, list[tuple[int, float]]] = {}
+    if plan.words_match and not plan.trigrams:
+        lists["words"] = store.fts_turns(session_id, plan.words_match, limit=limit, index="words")
+    if plan.trigrams:
+        lists["trigram"] = store.fts_turns(session_id, plan.trigram_match, limit=limit, index="trigram")
+    found = sum(len(v) for v in lists.values())
+    if plan.short_terms and found < limit:
+        for term in plan.short_terms[:MAX_SHORT_TERMS]:
+            lists[f"substring:{term}"] = store.substring_turns(session_id, term, limit=limit)
+    if len(lists) == 1:
+        return next(iter(lists.values()))
+    fused = rrf(lists, {})
+    return sorted(fused.items(), key=lambda kv: -kv[1])[:limit]
+
+
+def vector_signal(store, session_id: int, query_vector: np.ndarray, *, limit: int, quantized: bool = True,
+                  coarse_factor: int = 8) -> list[tuple[int, float]]:
+    """Cosine similarity ranking. ``quantized``: Hamming KNN over 1-bit vectors keeps
+    ``limit * coarse_factor`` candidates, which are re-scored with their float vectors."""
+    query = np.asarray(query_vector, dtype=np.float32)
+    blob = query.tobytes()
+    if not quantized:
+        return [(mid, 1.0 - dist) for mid, dist in store.knn_turns(session_id, blob, k=limit)]
+    coarse = store.knn_turns_binary(session_id, blob, k=limit * coarse_factor)
+    if not coarse:
+        return []
+    vectors = store.turn_vectors(mid for mid, _ in coarse)
+    ids = [mid for mid, _ in coarse if mid in vectors]
+    matrix = np.frombuffer(b"".join(vectors[i] for i in ids), dtype=np.float32).reshape(len(ids), -1)
+    sims = matrix @ query
+    order = np.argsort(-sims)[:limit]
+    return [(ids[i], float(sims[i])) for i in order]
+
+
+def bookmark_signal(store, session_id: int, plan: QueryPlan, *, limit: int, user_weight: float = 2.0,
+                    turns_per_page: int = 5) -> list[tuple[int, float]]:
+    """Bookmarks ranked by BM25 over keywords + description (user bookmarks count
+    ``user_weight`` times more), then expanded to turns: a message bookmark to its turn, a page
+    bookmark to the page's turns that share the most query terms."""
+    if plan.substring:
+        matches = store.bookmark_substring(session_id, plan.substring, limit=limit)
+    elif plan.trigram_match:
+        matches = store.bookmark_matches(session_id, plan.trigram_match, limit=limit)
+    else:
+        return []
+    weighted = sorted(((b, s * (user_weight if b.origin == "user" else 1.0)) for b, s in matches),
+                      key=lambda bs: -bs[1])
+    query_terms = term_set(plan.text) | set(plan.words) | set(plan.short_terms)
+    out: dict[int, float] = {}
+    for bookmark, score in weighted:
+        if bookmark.message_id is not None:
+            out.setdefault(bookmark.message_id, score)
+            continue
+        page = store.get_page(bookmark.page_id) if bookmark.page_id is not None else None
+        if page is None:
+            continue
+        turns = store.session_turn_ids(session_id, page.first_message_id, page.last_message_id)
+        ranked = sorted(turns, key=lambda t: -len(query_terms & term_set(t[1])))
+        for position, (message_id, _) in enumerate(ranked[:turns_per_page]):
+            out.setdefault(message_id, score * (1.0 - 0.01 * position))
+        if len(out) >= limit:
+            break
+    return sorted(out.items(), key=lambda kv: -kv[1])[:limit]

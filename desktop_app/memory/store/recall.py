@@ -1,0 +1,222 @@
+"""Queries for recall: full-text (FTS5), vector KNN (sqlite-vec), bookmark matches, the
+embedding queue and the per-turn recall counts. DDL lives in ``migrations.py``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+
+from desktop_app.memory.models import Bookmark
+from desktop_app.memory.store.pages import _bookmark
+
+# Fixed table names (never user input) for the two turn-text indexes.
+_TEXT_INDEXES = {"words": "messages_words", "trigram": "messages_fts"}
+# sqlite-vec refuses k above this.
+MAX_KNN = 4096
+
+
+class RecallQueries:
+    conn: object
+
+    # -- full text -------------------------------------------------------------------------
+    def fts_turns(self, session_id: int, match: str, *, limit: int, index: str = "words") -> list[tuple[int, float]]:
+        """``(message_id, bm25 score)`` of the session's turns matching the FTS5 ``match``
+        expression, best first (scores are positive: higher is better)."""
+        table = _TEXT_INDEXES[index]
+        rows = self.conn.execute(
+            f"""SELECT f.rowid, -bm25({table}) AS score FROM {table} f
+                JOIN messages m ON m.id = f.rowid
+                WHERE {table} MATCH :match AND m.session_id = :sid AND m.role != 'system'
+                ORDER BY score DESC LIMIT :limit""",
+            {"match": match, "sid": session_id, "limit": limit},
+        ).fetchall()
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+    def substring_turns(self, session_id: int, needle: str, *, limit: int) -> list[tuple[int, float]]:
+        """Turns containing ``needle`` (case-insensitive), newest first, scored by occurrences.
+
+        The fallback for queries under three characters, which the trigram index cannot
+        match (a Chinese word is often one or two characters)."""
+        rows = self.conn.execute(
+            """SELECT id, (length(lower(content)) - length(replace(lower(content), lower(:needle), '')))
+                          / max(length(:needle), 1) AS hits
+               FROM messages WHERE session_id = :sid AND role != 'system' AND instr(lower(content), lower(:needle)) > 0
+               ORDER BY id DESC LIMIT :limit""",
+            {"needle": needle, "sid": session_id, "limit": limit},
+        ).fetchall()
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+    # -- vectors ---------------------------------------------------------------------------
+    def vector_tables_exist(self) -> bool:
+        row = self.conn.execute(
+            "SELECT count(*) FROM sqlite_master WHERE name IN ('recall_vec', 'recall_vec_bits')").fetchone()
+        return row[0] == 2
+
+    def reset_vector_tables(self, dim: int, *, drop: bool = True) -> None:
+        """(Re)create the vector tables for ``dim`` dimensions; ``drop`` empties them."""
+        from desktop_app.memory.migrations import ensure_vector_tables
+
+        with self.transaction():
+            ensure_vector_tables(self.conn, dim, drop=drop)
+
+    def knn_turns(self, session_id: int, vector: bytes, *, k: int) -> list[tuple[int, float]]:
+        """Exact float KNN: ``(message_id, cosine distance)``, nearest first."""
+        rows = self.conn.execute(
+            """SELECT message_id, distance FROM recall_vec
+               WHERE embedding MATCH :v AND k = :k AND session_id = :sid ORDER BY distance""",
+            {"v": vector, "k": min(k, MAX_KNN), "sid": session_id},
+        ).fetchall()
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+    def knn_turns_binary(self, session_id: int, vector: bytes, *, k: int) -> list[tuple[int, float]]:
+        """Coarse KNN over the binary-quantised vectors: ``(message_id, Hamming distance)``."""
+        rows = self.conn.execute(
+            """SELECT message_id, distance FROM recall_vec_bits
+               WHERE embedding MATCH vec_quantize_binary(:v) AND k = :k AND session_id = :sid ORDER BY distance""",
+            {"v": vector, "k": min(k, MAX_KNN), "sid": session_id},
+        ).fetchall()
+        return [(int(r[0]), float(r[1])) for r in rows]
+
+    def turn_vectors(self, message_ids: Iterable[int]) -> dict[int, bytes]:
+        """The float vectors of ``message_ids`` (point look-ups on the vec0 primary key)."""
+        out = {}
+        for message_id in message_ids:
+            row = self.conn.execute("SELECT embedding FROM recall_vec WHERE message_id = :id",
+                                    {"id": message_id}).fetchone()
+            if row is not None:
+                out[message_id] = row[0]
+        return out
+
+    def pending_embeddings(self, *, limit: int, session_id: int | None = None) -> list[dict]:
+        """Turns that have no vector yet, oldest first (``id``, ``session_id``, ``content``,
+        ``created_at``)."""
+        rows = self.conn.execute(
+            """SELECT m.id, m.session_id, m.content, m.created_at FROM messages m
+               LEFT JOIN recall_embedded e ON e.message_id = m.id
+               WHERE e.message_id IS NULL AND m.role != 'system'
+                 AND (:sid IS NULL OR m.session_id = :sid)
+               ORDER BY m.id LIMIT :limit""",
+            {"limit": limit, "sid": session_id},
+        ).fetchall()
+        return [dict(r) for r in rows]
+
+    def count_pending_embeddings(self) -> int:
+        row = self.conn.execute(
+            """SELECT count(*) FROM messages m LEFT JOIN recall_embedded e ON e.message_id = m.id
+               WHERE e.message_id IS NULL AND m.role != 'system'""").fetchone()
+        return int(row[0])
+
+    def save_embeddings(self, rows: Sequence[tuple[int, int, bytes]]) -> int:
+        """Store ``(message_id, session_id, float32 bytes)`` rows in one transaction; turns
+        deleted meanwhile are skipped. Returns how many were stored."""
+        stored = 0
+        with self.transaction():
+            for message_id, session_id, vector in rows:
+                exists = self.conn.execute("SELECT 1 FROM messages WHERE id = :id", {"id": message_id}).fetchone()
+                if exists is None:
+                    continue
+                params = {"id": message_id, "sid": session_id, "v": vector}
+                self.conn.execute("INSERT INTO recall_vec (message_id, session_id, embedding) VALUES (:id, :sid, :v)",
+                                  params)
+                self.conn.execute("""INSERT INTO recall_vec_bits (message_id, session_id, embedding)
+                                     VALUES (:id, :sid, vec_quantize_binary(:v))""", params)
+                self.conn.execute("INSERT INTO recall_embedded (message_id, session_id) VALUES (:id, :sid)", params)
+                stored += 1
+        return stored
+
+    def recall_meta(self) -> dict[str, str]:
+        return {r[0]: r[1] for r in self.conn.execute("SELECT key, value FROM recall_meta").fetchall()}
+
+    def set_recall_meta(self, **values: str) -> None:
+        with self.transaction():
+            for key, value in values.items():
+                self.conn.execute(
+                    "INSERT INTO recall_meta (key, value) VALUES (:k, :v) ON CONFLICT(key) DO UPDATE SET value = :v",
+                    {"k": key, "v": str(value)})
+
+    # -- bookmarks -------------------------------------------------------------------------
+    def bookmark_matches(self, session_id: int, match: str, *, limit: int) -> list[tuple[Bookmark, float]]:
+        """Bookmarks whose keywords/description match the FTS5 ``match``, best first."""
+        rows = self.conn.execute(
+            """SELECT b.*, -bm25(bookmarks_fts) AS score FROM bookmarks_fts f JOIN bookmarks b ON b.id = f.rowid
+               WHERE bookmarks_fts MATCH :match AND b.session_id = :sid ORDER BY score DESC LIMIT :limit""",
+            {"match": match, "sid": session_id, "limit": limit},
+        ).fetchall()
+        return [(_bookmark({k: r[k] for k in r.keys() if k != "score"}), float(r["score"])) for r in rows]
+
+    def bookmark_substring(self, session_id: int, needle: str, *, limit: int) -> list[tuple[Bookmark, float]]:
+        """Bookmarks containing ``needle`` in keywords or description (short queries)."""
+        rows = self.conn.execute(
+            """SELECT * FROM bookmarks WHERE session_id = :sid
+                 AND instr(lower(keywords || ' ' || description), lower(:needle)) > 0
+               ORDER BY id DESC LIMIT :limit""",
+            {"needle": needle, "sid": session_id, "limit": limit},
+        ).fetchall()
+        return [(_bookmark(r), 1.0) for r in rows]
+
+    def find_bookmark(self, bookmark_id: int) -> Bookmark | None:
+        row = self.conn.execute("SELECT * FROM bookmarks WHERE id = :id", {"id": bookmark_id}).fetchone()
+        return _bookmark(row) if row else None
+
+    def edit_bookmark(self, bookmark_id: int, *, keywords: list[str] | None = None,
+                      description: str | None = None) -> Bookmark:
+        """Change a bookmark's keywords and/or description (an edited bookmark becomes the user's)."""
+        with self.transaction():
+            if keywords is not None:
+                self.conn.execute("UPDATE bookmarks SET keywords = :kw, origin = 'user' WHERE id = :id",
+                                  {"kw": json.dumps(keywords, ensure_ascii=False), "id": bookmark_id})
+            if description is not None:
+                self.conn.execute("UPDATE bookmarks SET description = :d, origin = 'user' WHERE id = :id",
+                                  {"d": description, "id": bookmark_id})
+        found = self.find_bookmark(bookmark_id)
+        if found is None:
+            raise LookupError(f"no bookmark with id {bookmark_id}")
+        return found
+
+    def remove_bookmark(self, bookmark_id: int) -> bool:
+        cur = self.conn.execute("DELETE FROM bookmarks WHERE id = :id", {"id": bookmark_id})
+        return cur.rowcount > 0
+
+    # -- hits ------------------------------------------------------------------------------
+    def recall_rows(self, message_ids: Iterable[int]) -> dict[int, dict]:
+        """Message rows for hits, with ``turn``: the count of user messages up to it (as the
+        memory core numbers turns)."""
+        ids = json.dumps(sorted(set(int(i) for i in message_ids)))
+        rows = self.conn.execute(
+            """SELECT m.id, m.session_id, m.ext_id, m.role, m.content, m.created_at, m.page_id,
+                      (SELECT max(1, count(*)) FROM messages x
+                        WHERE x.session_id = m.session_id AND x.role = 'user' AND x.id <= m.id) AS turn
+               FROM messages m WHERE m.id IN (SELECT value FROM json_each(:ids))""",
+            {"ids": ids},
+        ).fetchall()
+        return {int(r["id"]): dict(r) for r in rows}
+
+    def session_turn_ids(self, session_id: int, first_id: int, last_id: int) -> list[tuple[int, str]]:
+        """``(id, content)`` of a session's turns in an id range (a page), in order."""
+        rows = self.conn.execute(
+            """SELECT id, content FROM messages WHERE session_id = :sid AND id BETWEEN :a AND :b
+                 AND role != 'system' ORDER BY id""",
+            {"sid": session_id, "a": first_id, "b": last_id},
+        ).fetchall()
+        return [(int(r[0]), r[1]) for r in rows]
+
+    def newest_turn_id(self, session_id: int) -> int:
+        row = self.conn.execute("SELECT coalesce(max(id), 0) FROM messages WHERE session_id = :sid",
+                                {"sid": session_id}).fetchone()
+        return int(row[0])
+
+    def reference_counts(self, message_ids: Iterable[int]) -> dict[int, int]:
+        ids = json.dumps(sorted(set(int(i) for i in message_ids)))
+        rows = self.conn.execute(
+            "SELECT message_id, count FROM recall_refs WHERE message_id IN (SELECT value FROM json_each(:ids))",
+            {"ids": ids}).fetchall()
+        return {int(r[0]): int(r[1]) for r in rows}
+
+    def note_recalled(self, message_ids: Iterable[int], now: float) -> None:
+        """Count that these turns entered a prompt (the 'reference frequency' of the score)."""
+        with self.transaction():
+            for message_id in set(message_ids):
+                self.conn.execute(
+                    """INSERT INTO recall_refs (message_id, count, last_recalled_at) VALUES (:id, 1, :now)
+                       ON CONFLICT(message_id) DO UPDATE SET count = count + 1, last_recalled_at = :now""",
+                    {"id": message_id, "now": now})

@@ -1,0 +1,156 @@
+"""Prompt assembly is a pure function: order, budgets, modes, the system prompt never truncated."""
+
+import pytest
+
+from desktop_app.engine.tokens import fallback_counter
+from desktop_app.memory.assembly import AssemblyInput, RecalledPage, assemble_context
+from desktop_app.memory.budget import SystemPromptTooLarge, compute_budgets
+from desktop_app.memory.models import MemoryItem
+from desktop_app.memory.render import TurnView
+
+NOW = 1_750_000_000.0
+COUNTER = fallback_counter()
+LAYERS = ["system", "anchors", "state", "summary", "recent", "recalled", "input"]
+
+
+def item(id_, kind, value, *, status="active", subject=None, pinned=False, source=None, supersedes=None):
+    return MemoryItem(id=id_, session_id=1, kind=kind, subject=subject or f"s{id_}", value=value, status=status,
+                      pinned=pinned, origin="rule", source_message_id=source, supersedes=supersedes,
+                      state_version=id_, created_at=NOW, updated_at=NOW)
+
+
+def turns(n, start=1, words=12):
+    out = []
+    for i in range(start, start + n):
+        for role, offset in (("user", 0), ("assistant", 1)):
+            text = f"{role} message {i} " + " ".join(f"word{i}x{k}" for k in range(words))
+            out.append(TurnView(id=2 * i + offset, role=role, content=text, tokens=COUNTER.count(text), turn=i,
+                                created_at=NOW + i))
+    return out
+
+
+def base(**kw):
+    values = dict(system_prompt="You are Paperclip.", input_text="What is the budget now?", n_ctx=2048, now=NOW,
+                  items=[item(1, "directive", "Always answer in English."),
+                         item(2, "constraint", "The budget must stay under 5000 dollars."),
+                         item(3, "fact", "The venue is Hall 3.")])
+    values.update(kw)
+    return AssemblyInput(**values)
+
+
+def test_layers_come_in_the_design_order_and_tokens_add_up():
+    result = assemble_context(base(recent=turns(2)), COUNTER)
+    assert list(result.layers) == LAYERS
+    assert result.total_tokens == sum(layer["tokens"] for layer in result.layers.values())
+    head = result.messages[0]["content"]
+    assert head.index("You are Paperclip.") < head.index("KEY") < head.index("Memory state")
+    assert [m["role"] for m in result.messages] == ["system", "user", "assistant", "user", "assistant", "user"]
+    assert result.messages[-1]["content"].endswith("What is the budget now?")
+
+
+def test_anchors_hold_hard_items_marked_key_and_state_holds_the_rest():
+    result = assemble_context(base(), COUNTER)
+    anchors, state = result.layers["anchors"]["text"], result.layers["state"]["text"]
+    assert "KEY #1 [directive] Always answer in English." in anchors
+    assert "KEY #2 [constraint]" in anchors
+    assert "Hall 3" in state and "Hall 3" not in anchors
+
+
+def test_chinese_prompts_use_the_key_mark():
+    result = assemble_context(base(lang="zh"), COUNTER)
+    assert "【关键】#1" in result.layers["anchors"]["text"]
+
+
+def test_at_most_four_anchors_pinned_first():
+    items = [item(i, "constraint", f"Limit number {i} is {i * 100}.") for i in range(1, 8)]
+    items.append(item(9, "fact", "My dog is called Rex.", pinned=True))
+    result = assemble_context(base(items=items), COUNTER)
+    anchored = [x["id"] for x in result.layers["anchors"]["items"]]
+    assert len(anchored) == 4 and 9 in anchored
+    assert all(f"#{i} " in result.layers["state"]["text"] for i in range(1, 8) if i not in anchored)
+    assert {x["reason"] for x in result.excluded if x["layer"] == "anchors"} == {"only 4 anchors; shown in state"}
+
+
+def test_the_system_prompt_is_never_truncated():
+    with pytest.raises(SystemPromptTooLarge):
+        assemble_context(base(system_prompt="rule " * 2000, n_ctx=512), COUNTER)
+    long_history = turns(200)
+    result = assemble_context(base(recent=long_history, n_ctx=1024), COUNTER)
+    assert result.messages[0]["content"].startswith("You are Paperclip.")
+    assert result.total_tokens <= result.budget
+    assert any(x["reason"] == "over the prompt budget" for x in result.excluded)
+    assert result.messages[1]["role"] == "user"
+
+
+def test_budgets_reserve_a_quarter_for_the_reply():
+    budgets = compute_budgets(4096, 50)
+    assert budgets.total == 3072
+    assert budgets.high_watermark == int(budgets.recent * 0.85) and budgets.low_watermark == int(budgets.recent * 0.6)
+
+
+def test_usage_over_eighty_percent_warns():
+    result = assemble_context(base(all_turns=turns(60), mode="full", n_ctx=2048), COUNTER)
+    assert result.total_tokens > 2048 * 0.8
+    assert any("passes 80%" in w for w in result.warnings)
+
+
+def test_replay_repeats_matching_constraints_next_to_the_input_at_most_three():
+    items = [item(i, "constraint", f"The budget for part {i} is at most {i}000 dollars.") for i in range(1, 6)]
+    result = assemble_context(base(items=items), COUNTER)
+    replayed = [x for x in result.layers["recalled"]["items"] if x["type"] == "replay"]
+    assert len(replayed) == 3
+    tail = result.messages[-1]["content"]
+    assert tail.index("Reminder") < tail.index("What is the budget now?")
+
+
+def test_recalled_pages_are_labelled_with_turn_and_time():
+    page = RecalledPage(page_id=7, score=3.0, turns=[
+        TurnView(id=5, role="user", content="The budget question came up with the caterer.", tokens=10, turn=3,
+                 created_at=NOW),
+        TurnView(id=6, role="assistant", content="Noted.", tokens=2, turn=3, created_at=NOW)])
+    result = assemble_context(base(recalled=[page]), COUNTER)
+    text = result.layers["recalled"]["text"]
+    assert "[turn 3, 2025-06-15 15:06] user: The budget question" in text
+    assert {"type": "page", "page_id": 7} .items() <= result.layers["recalled"]["items"][-1].items()
+
+
+def test_superseded_values_in_raw_turns_are_marked_in_layered_mode_only():
+    history = [item(4, "constraint", "The budget must stay under 3000 dollars.", status="superseded", source=2)]
+    current = [item(5, "constraint", "budget: 5000 dollars", supersedes=4)]
+    raw = [TurnView(id=2, role="user", content="The budget must stay under 3000 dollars.", tokens=10, turn=1,
+                    created_at=NOW),
+           TurnView(id=3, role="assistant", content="OK.", tokens=2, turn=1, created_at=NOW)]
+    layered = assemble_context(base(items=current, history=history, recent=raw), COUNTER)
+    assert "was superseded by #5" in layered.messages[1]["content"]
+    sliding = assemble_context(base(items=current, history=history, all_turns=raw, mode="sliding"), COUNTER)
+    assert sliding.messages[1]["content"] == "The budget must stay under 3000 dollars."
+
+
+@pytest.mark.parametrize("mode, present, absent", [
+    ("layered", {"anchors", "state", "recent", "recalled"}, set()),
+    ("sliding", {"recent"}, {"anchors", "state", "summary", "recalled"}),
+    ("summary", {"recent"}, {"anchors", "state", "recalled"}),
+    ("retrieval", {"recalled"}, {"anchors", "state", "summary", "recent"}),
+    ("full", {"recent"}, {"anchors", "state", "summary", "recalled"}),
+])
+def test_each_mode_fills_its_own_layers(mode, present, absent):
+    result = assemble_context(base(mode=mode, recent=turns(3), all_turns=turns(3)), COUNTER)
+    filled = {name for name, layer in result.layers.items() if layer["tokens"]}
+    assert present <= filled and not (absent & filled)
+    assert {"system", "input"} <= filled
+
+
+def test_full_mode_sends_everything_even_past_the_budget():
+    result = assemble_context(base(mode="full", all_turns=turns(120), n_ctx=1024), COUNTER)
+    assert len(result.messages) == 2 + 240
+    assert result.total_tokens > result.budget
+
+
+def test_same_inputs_same_prompt():
+    inp = base(recent=turns(4))
+    assert assemble_context(inp, COUNTER) == assemble_context(inp, COUNTER)
+
+
+def test_unknown_mode_is_refused():
+    with pytest.raises(ValueError, match="unknown context mode"):
+        assemble_context(base(mode="magic"), COUNTER)

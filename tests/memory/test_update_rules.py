@@ -1,0 +1,108 @@
+"""Directives and facts follow different update rules; user corrections win."""
+
+from conftest import prompt_text
+
+
+def test_a_newer_fact_supersedes_the_older_one_at_once(conversation):
+    chat = conversation()
+    chat.say("我叫小王。")
+    chat.say("其实我叫小李。")
+    [name] = chat.active("fact")
+    assert "小李" in name.value
+    old = chat.store.get_item(name.supersedes)
+    assert old.status == "superseded" and "小王" in old.value
+
+
+def test_a_conflicting_directive_waits_for_confirmation(conversation):
+    chat = conversation()
+    chat.say("From now on, always answer in English.")
+    outcomes = chat.user("From now on, always answer in Chinese.")
+    assert outcomes[0].action == "pending" and "/confirm" in outcomes[0].notice
+    plan = chat.plan()
+    assert "answer in English" in plan.layers["anchors"]["text"]
+    assert "ask the user to confirm" in plan.layers["state"]["text"]
+    assert "answer in Chinese" in plan.layers["state"]["text"]
+    chat.reply("Should I switch to Chinese?")
+    chat.user("yes")
+    [rule] = chat.active("directive")
+    assert "Chinese" in rule.value
+    assert chat.store.get_item(rule.supersedes).status == "superseded"
+
+
+def test_a_rejected_directive_leaves_the_old_rule_in_force(conversation):
+    chat = conversation(lang="zh")
+    chat.say("以后每次都用中文回答。")
+    chat.say("从现在开始用英文回答。")
+    chat.user("不要")
+    [rule] = chat.active("directive")
+    assert "中文" in rule.value
+    assert chat.store.list_items(chat.sid, statuses=("pending",)) == []
+
+
+def test_a_clear_revocation_revokes_the_named_rule(conversation):
+    chat = conversation(lang="zh")
+    chat.say("以后每次都用中文回答。")
+    chat.say("不要修改原始CSV文件。")
+    outcomes = chat.user("取消之前那条用中文回答的规则。")
+    assert outcomes[0].action == "revoked"
+    assert [i.kind for i in chat.active()] == ["constraint"]
+    assert "中文回答" not in chat.plan().layers["anchors"]["text"]
+    assert "已撤销" in chat.plan().layers["recent"]["text"]
+
+
+def test_an_unclear_revocation_asks_which_rule(conversation):
+    chat = conversation()
+    chat.say("From now on, always answer in English.")
+    chat.say("Never use emoji in replies.")
+    outcomes = chat.user("Forget the rule.")
+    assert outcomes[0].action == "pending"
+    assert "Which rule" in outcomes[0].notice
+    assert len(chat.active("directive")) == 2
+
+
+def test_a_user_correction_wins_over_later_inference(conversation):
+    chat = conversation()
+    chat.say("The budget must stay under 5000 dollars.")
+    chat.say("Actually, change the budget to 8000.")
+    [budget] = chat.active("constraint")
+    assert budget.origin == "user" and "8000" in budget.value
+    outcomes = chat.user("My budget is 3000 dollars.")
+    assert outcomes[0].action == "pending"
+    assert "8000" in chat.active("constraint")[0].value
+
+
+def test_a_bare_correction_fixes_the_latest_number(conversation):
+    chat = conversation(lang="zh")
+    chat.say("预算不超过5000元。")
+    chat.say("不对，应该是6000。")
+    [budget] = chat.active("constraint")
+    assert budget.value == "预算不超过6000元"
+
+
+def test_the_goal_tracks_completed_steps_and_is_anchored(conversation):
+    chat = conversation()
+    chat.say("Help me plan a product launch event.")
+    chat.say("I finished the guest list.")
+    [goal] = chat.active("goal")
+    assert goal.details["steps_done"] == ["I finished the guest list"]
+    anchors = chat.say("What should I do next?").layers["anchors"]["text"]
+    assert "Current goal" in anchors and "guest list" in anchors
+
+
+def test_repeating_a_rule_does_not_duplicate_it_but_counts_the_reference(conversation):
+    chat = conversation()
+    chat.say("Never modify the source CSV.")
+    chat.say("Never modify the source CSV.")
+    [rule] = chat.active()
+    assert rule.reference_count >= 1
+
+
+def test_open_questions_are_never_presented_as_facts(conversation):
+    chat = conversation()
+    chat.say("Maybe we should move the event to Berlin?")
+    plan = chat.say("Any news?")
+    state = plan.layers["state"]["text"]
+    line = next(l for l in state.splitlines() if "Berlin" in l)
+    header = state.splitlines()[state.splitlines().index(line) - 1]
+    assert "never present these as facts" in header
+    assert "Berlin" in prompt_text(plan)

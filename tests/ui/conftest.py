@@ -1,0 +1,124 @@
+"""Fixtures for driving the real Paperclip app with Pilot.
+
+Every test gets its own ``PAPERCLIP_HOME`` and SQLite file under ``tmp_path``, so nothing
+touches the user's folders, and a scripted engine so replies are deterministic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from desktop_app.config import Settings
+from desktop_app.engine.scripted import ScriptedEngine
+from desktop_app.memory.store import Store
+from desktop_app.ui.app import PaperclipApp
+
+SIZE = (110, 34)
+
+
+@pytest.fixture(autouse=True)
+def paperclip_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PAPERCLIP_HOME", str(tmp_path / "home"))
+    for name in ("PAPERCLIP_DATA_DIR", "PAPERCLIP_CONFIG_DIR", "PAPERCLIP_MODELS_DIR", "PAPERCLIP_DB",
+                 "PAPERCLIP_MODEL"):
+        monkeypatch.delenv(name, raising=False)
+    return tmp_path / "home"
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "paperclip.db"
+
+
+@pytest.fixture
+def settings(db_path: Path, tmp_path: Path) -> Settings:
+    return Settings(db=db_path, model=tmp_path / "scripted.gguf")
+
+
+class HoldingEngine(ScriptedEngine):
+    """Streams exactly ``hold_after`` pieces, then waits until the test sets ``release``.
+
+    Makes "mid-stream" a definite state rather than a race against a timer.
+    """
+
+    def __init__(self, reply: str, hold_after: int, **kwargs) -> None:
+        super().__init__(reply, **kwargs)
+        self.hold_after = hold_after
+        self.held = threading.Event()
+
+    def stream_chat(self, messages, **kwargs):
+        for count, piece in enumerate(super().stream_chat(messages, **kwargs), start=1):
+            yield piece
+            if count == self.hold_after:
+                self.release.clear()
+                self.held.set()
+
+
+def scripted_app(settings: Settings, engine: ScriptedEngine | None = None, **kwargs) -> PaperclipApp:
+    engine = engine or ScriptedEngine("Hello from **the script**.")
+    return PaperclipApp(settings, engine_factory=lambda _settings: engine, **kwargs)
+
+
+async def wait_until(pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the app run until ``condition()`` holds; fail loudly instead of hanging."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out waiting for {getattr(condition, '__name__', condition)}")
+        await pilot.pause(0.02)
+
+
+async def wait_for_model(pilot) -> None:
+    chat = pilot.app.chat
+    await wait_until(pilot, lambda: chat.engine is not None or chat.model_error is not None)
+
+
+async def wait_for_reply(pilot) -> None:
+    """Until the worker has finished and the UI has handled its last message."""
+    chat = pilot.app.chat
+    await wait_until(pilot, lambda: chat.reply_done.is_set() and not chat.generating)
+    await pilot.pause()
+
+
+def stored_messages(db_path: Path, session_name: str | None = None):
+    with Store(db_path) as store:
+        session = store.find_session(session_name) if session_name else store.latest_session()
+        return [] if session is None else store.list_messages(session.id)
+
+
+class UIHelpers:
+    """The helpers above as one fixture, so test modules need no imports from conftest."""
+
+    HoldingEngine = HoldingEngine
+    scripted_app = staticmethod(scripted_app)
+    wait_until = staticmethod(wait_until)
+    wait_for_model = staticmethod(wait_for_model)
+    wait_for_reply = staticmethod(wait_for_reply)
+    stored_messages = staticmethod(stored_messages)
+    size = SIZE
+
+
+@pytest.fixture
+def ui() -> UIHelpers:
+    return UIHelpers()
+
+
+class Notifications(list):
+    """Records ``app.notify`` calls as (message, severity)."""
+
+    def __call__(self, message, *, title="", severity="information", timeout=None, markup=True):
+        self.append((str(message), severity))
+
+    def text(self) -> str:
+        return "\n".join(message for message, _ in self)
+
+
+@pytest.fixture
+def notifications() -> Notifications:
+    return Notifications()
