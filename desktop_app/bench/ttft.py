@@ -9,6 +9,7 @@ full resends an ever longer history, so pre-fill and attention grow with it.
 from __future__ import annotations
 
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -47,7 +48,7 @@ def user_turn(turn: int, lang: str = "en") -> str:
     return IMPORTANT.get(turn) or chat[(turn * 7) % len(chat)]
 
 
-def drive(engine, store, settings, mode: str, turns: int) -> TtftResult:
+def drive(engine, store, settings, mode: str, turns: int, progress=None) -> TtftResult:
     """Run ``turns`` real turns in a fresh session in ``mode``; TTFT per turn from ``run_turn``."""
     from desktop_app.chat import run_turn
 
@@ -60,6 +61,8 @@ def drive(engine, store, settings, mode: str, turns: int) -> TtftResult:
         result = run_turn(store, store.get_session(session.id), engine, user_turn(turn), settings=settings)
         ttft.append(result.first_token_seconds or 0.0)
         prompt.append(result.plan.total_tokens)
+        if progress and turn % 10 == 0:
+            progress(f"{mode}: turn {turn}/{turns}, prompt {prompt[-1]} tokens, TTFT {ttft[-1] * 1000:.0f} ms")
     elapsed = time.perf_counter() - started
 
     def around(turn: int) -> float:
@@ -99,7 +102,8 @@ def run(args, settings) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         with Store(getattr(args, "db", None) or Path(tmp) / "ttft.db") as store:
             for mode in modes:
-                results.append(drive(engine, store, settings, mode, args.turns))
+                results.append(drive(engine, store, settings, mode, args.turns,
+                                     progress=None if args.json else lambda line: print(line, file=sys.stderr)))
     if args.json:
         print_json({"model": engine.model_name, "n_ctx": engine.n_ctx, "results": [r.model_dump() for r in results]})
         return 0

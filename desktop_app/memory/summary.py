@@ -20,7 +20,7 @@ LABELS = {
     "en": {"title": "Summary of earlier conversation (turns {a}–{b})", "topics": "Topics",
            "decisions": "Decisions", "constraints": "Constraints and rules", "facts": "Facts",
            "preferences": "Preferences", "open_questions": "Open questions / speculation (unconfirmed, not facts)",
-           "turn": "turn"},
+           "turn": "turn {n}"},
     "zh": {"title": "早前对话摘要（第 {a}–{b} 轮）", "topics": "话题", "decisions": "决定",
            "constraints": "约束与规则", "facts": "事实", "preferences": "偏好",
            "open_questions": "未决问题 / 推测（未确认，不是事实）", "turn": "第{n}轮"},
@@ -89,8 +89,6 @@ def render_summary(content: SummaryContent | None, current_ids: set[int], *, lan
         lines.append(f"{labels[field]}:")
         for entry in entries:
             turn = f" ({labels['turn'].format(n=entry.turn)})" if entry.turn and field != "topics" else ""
-            if lang == "en" and turn:
-                turn = f" (turn {entry.turn})"
             lines.append(f"- {entry.text}{turn}")
             shown.append(entry)
     if max_lines is not None and len(lines) > max_lines:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.ui.widgets.chat_input import ChatInput
 from desktop_app.ui.widgets.chat_log import ChatLog, MessageView, ReplyView
@@ -78,19 +80,24 @@ async def test_escape_stops_the_reply_and_keeps_the_partial_text(settings, db_pa
 
 
 async def test_quitting_mid_reply_stores_the_partial_reply(settings, db_path, ui):
-    engine = ScriptedEngine(LONG_REPLY, token_delay=0.01)
+    engine = ui.HoldingEngine(LONG_REPLY, hold_after=2)
     app = ui.scripted_app(settings, engine)
+
+    def release_once_stop_is_requested() -> None:
+        if app.chat.stop_requested.wait(10):
+            engine.release.set()
+
     async with app.run_test(size=ui.size) as pilot:
         await ui.wait_for_model(pilot)
         await pilot.press(*"long answer please", "enter")
-        await ui.wait_until(pilot, lambda: app.chat.query(ReplyView).last().content.count("word") >= 2)
+        await ui.wait_until(pilot, engine.held.is_set)
+        threading.Thread(target=release_once_stop_is_requested, daemon=True).start()
         await pilot.press("ctrl+q")
         await ui.wait_until(pilot, app.chat.reply_done.is_set)
 
     stored = ui.stored_messages(db_path)
-    assert [m.role for m in stored] == ["user", "assistant"]
-    assert stored[-1].stopped and LONG_REPLY.startswith(stored[-1].content)
-    assert 0 < len(stored[-1].content) < len(LONG_REPLY)
+    assert [(m.role, m.stopped) for m in stored] == [("user", False), ("assistant", True)]
+    assert stored[-1].content == "word0 word1 "
 
 
 async def test_rejected_input_is_kept_in_the_box_and_not_stored(settings, db_path, ui, notifications):
@@ -150,3 +157,32 @@ async def test_pasted_multiline_text_is_sent_whole(settings, db_path, ui):
         await pilot.press("enter")
         await ui.wait_for_reply(pilot)
     assert ui.stored_messages(db_path)[0].content == document
+
+
+class FailingEngine(ScriptedEngine):
+    """Streams two pieces, then fails the way llama.cpp does when the window overflows."""
+
+    def stream_chat(self, messages, **kwargs):
+        from desktop_app.engine.errors import ContextFullError
+
+        yield "partial "
+        yield "answer"
+        raise ContextFullError("the prompt does not fit the 4096-token context window")
+
+
+async def test_a_failing_reply_keeps_what_streamed_and_says_why(settings, db_path, ui, notifications):
+    app = ui.scripted_app(settings, FailingEngine())
+    async with app.run_test(size=ui.size) as pilot:
+        app.notify = notifications
+        await ui.wait_for_model(pilot)
+        await pilot.press(*"question", "enter")
+        await ui.wait_for_reply(pilot)
+        reply = views(app)[-1]
+        assert reply.stopped and "failed" in str(reply.query_one(".message-title").render())
+        assert reply.content == "partial answer"
+        assert ("the prompt does not fit the 4096-token context window", "error") in notifications
+        await pilot.press(*"again", "enter")  # the app is usable afterwards
+        await ui.wait_for_reply(pilot)
+    stored = ui.stored_messages(db_path)
+    assert [(m.role, m.content, m.stopped) for m in stored[:2]] == [
+        ("user", "question", False), ("assistant", "partial answer", True)]

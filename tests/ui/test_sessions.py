@@ -182,3 +182,26 @@ async def test_sidebar_toggles(settings, ui):
         assert not sidebar.display
         await pilot.press("ctrl+b")
         assert sidebar.display
+
+
+async def test_long_history_shows_the_last_page_and_loads_earlier_pages(settings, db_path, ui):
+    with Store(db_path) as store:
+        session = store.create_session("long")
+        for i in range(130):
+            store.add_message(session.id, "user" if i % 2 == 0 else "assistant", f"message {i}")
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await pilot.pause()
+        log = app.chat.query_one(ChatLog)
+        assert [c for _, c in shown(app)] == [f"message {i}" for i in range(30, 130)]
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y  # opened at the newest
+
+        button = log.query_one("#earlier")
+        assert "30 earlier messages" in str(button.label)
+        button.press()
+        await ui.wait_until(pilot, lambda: len(shown(app)) == 130 and not log.query("#earlier"))
+        assert [c for _, c in shown(app)] == [f"message {i}" for i in range(130)]
+
+        await pilot.press("shift+pageup")
+        await pilot.pause()
+        assert log.scroll_y < log.max_scroll_y

@@ -18,7 +18,7 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, Header
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from desktop_app.chat import InputRejected, clean_user_text
 from desktop_app.config import Settings
@@ -94,7 +94,13 @@ class ChatScreen(SessionActions, Screen):
     # -- model ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="model", exit_on_error=False)
     def load_model(self) -> None:
-        load_engine(self.settings, self.engine_factory, self.post_message)
+        worker = get_current_worker()
+
+        def post(message) -> None:
+            if not worker.is_cancelled:  # a reload superseded this load: drop its result
+                self.post_message(message)
+
+        load_engine(self.settings, self.engine_factory, post)
 
     def on_model_loaded(self, message: ModelLoaded) -> None:
         self.engine, self.model_error = message.engine, None
@@ -140,20 +146,32 @@ class ChatScreen(SessionActions, Screen):
         self.stop_requested.clear()
         self.reply_done.clear()
         self.generating = True
-        self.generate(self.session.id, text)
+        self.generate(self.engine, self.session.id, text)
         return True
 
     @work(thread=True, exclusive=True, group="inference", exit_on_error=False)
-    def generate(self, session_id: int, text: str) -> None:
+    def generate(self, engine: ChatEngine, session_id: int, text: str) -> None:
         worker = get_current_worker()
         try:
-            generate_reply(self.settings, self.engine, self.engine_lock, session_id, text,
+            generate_reply(self.settings, engine, self.engine_lock, session_id, text,
                            should_stop=lambda: self.stop_requested.is_set() or worker.is_cancelled,
                            post=self.post_message)
         finally:
             self.reply_done.set()
 
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # generate_reply reports its own failures; this catches what escaped it, so the
+        # screen never stays stuck in "generating".
+        if event.worker.group == "inference" and event.state == WorkerState.ERROR and self.generating:
+            self.reply_done.set()
+            self.notify(f"The reply failed: {event.worker.error}", markup=False, severity="error")
+            if self._reply_view is not None:
+                self._reply_view.set_note("failed")
+            self._end_reply()
+
     def on_reply_started(self, message: ReplyStarted) -> None:
+        if self._user_view is not None and message.user_message is not None:
+            self._user_view.message_id = message.user_message.id
         if self.engine is not None:
             self.query_one(ModelStatus).show_usage(model_label(self.engine), message.n_ctx, message.prompt_tokens)
         if message.over_warning:
