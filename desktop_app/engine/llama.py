@@ -84,7 +84,9 @@ class LlamaEngine:
             raise ModelLoadError(f"could not load {self.model_path.name}: {str(exc).splitlines()[0]}") from None
         self.load_seconds = time.perf_counter() - started
         metadata = self._llama.metadata or {}
-        self.model_name = metadata.get("general.name") or self.model_path.stem
+        # The file name says what the user chose (the GGUF's general.name is often a training tag).
+        self.model_name = self.model_path.stem
+        self.model_title = metadata.get("general.name") or self.model_name
         self.chat_template = metadata.get("tokenizer.chat_template")
         self.template_source = "GGUF metadata" if self.chat_template else "none in GGUF: chatml fallback"
         if not self.chat_template:
