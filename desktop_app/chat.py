@@ -104,6 +104,28 @@ def run_turn(store: Store, session: Session, engine: ChatEngine, user_text: str,
     user_tokens = engine.counter.count(user_text)
     user_message = store.add_message(session.id, "user", user_text, token_count=user_tokens)
     outcomes = after_user_message(store, session, user_message)
+    return answer_turn(store, session, engine, user_message, outcomes, settings=settings, should_stop=should_stop,
+                       on_token=on_token, on_plan=on_plan)
+
+
+def regenerate_turn(store: Store, session: Session, engine: ChatEngine, *, settings: Settings,
+                    should_stop: StopCheck | None = None, on_token: Callable[[str], None] | None = None,
+                    on_plan: Callable[[ContextPlan], None] | None = None) -> TurnResult:
+    """Answer the session's last message again (the UI has archived the old reply as a version).
+
+    The user message and the memory it wrote stay as they are; only a new reply is written."""
+    last = store.last_messages(session.id, 1)
+    if not last or last[0].role != "user":
+        raise InputRejected("there is no message of yours to answer again")
+    return answer_turn(store, session, engine, last[0], [], settings=settings, should_stop=should_stop,
+                       on_token=on_token, on_plan=on_plan)
+
+
+def answer_turn(store: Store, session: Session, engine: ChatEngine, user_message: Message, outcomes: list, *,
+                settings: Settings, should_stop: StopCheck | None = None,
+                on_token: Callable[[str], None] | None = None,
+                on_plan: Callable[[ContextPlan], None] | None = None) -> TurnResult:
+    """Assemble, stream and store the reply to the stored ``user_message`` (see ``run_turn``)."""
     plan = plan_context(store, session, None, settings=settings, counter=engine.counter, n_ctx=engine.n_ctx)
     if on_plan:
         on_plan(plan)

@@ -69,6 +69,7 @@ class Scores:
 def evaluate(store, sessions: dict[str, int], asked: list[Question], *, embedder, weights=None,
              quantized: bool = True, progress=None) -> tuple[Scores, list[float]]:
     """Ask every question; returns the scores and the hybrid query latencies (seconds)."""
+    from desktop_app.memory.recall.query import plan_query
     from desktop_app.memory.recall.search import DEFAULT_WEIGHTS, fuse, gather_signals
 
     weights = weights or DEFAULT_WEIGHTS
@@ -78,9 +79,11 @@ def evaluate(store, sessions: dict[str, int], asked: list[Question], *, embedder
     for index, question in enumerate(asked, start=1):
         session_id = sessions[question.conversation]
         started = time.perf_counter()
+        plan = plan_query(question.question)
         lists = gather_signals(store, session_id, question.question, embedder=embedder, weights=weights,
-                               quantized=quantized)
-        hybrid = fuse(store, session_id, {n: r for n, r in lists.items() if r}, k=max(CUTS), weights=weights)
+                               quantized=quantized, plan=plan)
+        hybrid = fuse(store, session_id, {n: r for n, r in lists.items() if r}, k=max(CUTS), weights=weights,
+                      plan=plan)
         latencies.append(time.perf_counter() - started)
         rankings = {name: [ext_of.get(mid) for mid, _ in ranked] for name, ranked in lists.items()}
         rankings["hybrid"] = [h.ext_id for h in hybrid]

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from desktop_app.bench.scenarios import CHAT_EN, CHAT_ZH
 
 CHECKPOINTS = (5, 50, 100)
+WINDOW = 2  # each checkpoint reports the median of turns n-2 … n+2 (single turns are noisy on a busy CPU)
 IMPORTANT = {2: "From now on, always answer in one short sentence.", 8: "The budget must stay under 5000 dollars.",
              30: "Never suggest paid software.", 60: "Change the budget to 7000 dollars."}
 
@@ -28,6 +29,7 @@ class TtftResult(BaseModel):
     turns: int
     ttft: dict[int, float]  # checkpoint turn -> seconds (median of the turns around it)
     prompt_tokens: dict[int, int]
+    evaluated_tokens: dict[int, int]  # prompt tokens not covered by the reused prefix (median around it)
     pages: int
     seconds: float
 
@@ -56,33 +58,55 @@ def drive(engine, store, settings, mode: str, turns: int, progress=None) -> Ttft
     engine.reset_cache()
     ttft: list[float] = []
     prompt: list[int] = []
+    evaluated: list[int] = []
+    previous = ""
     started = time.perf_counter()
     for turn in range(1, turns + 1):
         result = run_turn(store, store.get_session(session.id), engine, user_turn(turn), settings=settings)
         ttft.append(result.first_token_seconds or 0.0)
         prompt.append(result.plan.total_tokens)
+        text = _prompt_text(engine, result.plan.messages)
+        evaluated.append(engine.counter.count(text[_common_prefix(previous, text):]))
+        previous = text + (result.reply.content if result.reply else "")
         if progress and turn % 10 == 0:
             progress(f"{mode}: turn {turn}/{turns}, prompt {prompt[-1]} tokens, TTFT {ttft[-1] * 1000:.0f} ms")
     elapsed = time.perf_counter() - started
 
-    def around(turn: int) -> float:
-        window = ttft[max(0, turn - 2): turn + 1]  # turns n-1, n, n+1
-        return statistics.median(window) if window else float("nan")
+    def around(values: list, turn: int):
+        return statistics.median(values[max(0, turn - 1 - WINDOW): turn + WINDOW])
 
     marks = [c for c in CHECKPOINTS if c <= turns]
-    return TtftResult(mode=mode, turns=turns, ttft={c: around(c) for c in marks},
-                      prompt_tokens={c: prompt[c - 1] for c in marks}, pages=len(store.list_pages(session.id)),
-                      seconds=elapsed)
+    return TtftResult(mode=mode, turns=turns, ttft={c: around(ttft, c) for c in marks},
+                      prompt_tokens={c: prompt[c - 1] for c in marks},
+                      evaluated_tokens={c: int(around(evaluated, c)) for c in marks},
+                      pages=len(store.list_pages(session.id)), seconds=elapsed)
+
+
+def _prompt_text(engine, messages) -> str:
+    """The formatted prompt when the engine can tell (llama.cpp), else the plain contents."""
+    if hasattr(engine, "format_prompt"):
+        return engine.format_prompt(messages)
+    return "\n".join(m["content"] for m in messages)
+
+
+def _common_prefix(a: str, b: str) -> int:
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
 
 
 def format_table(results: list[TtftResult]) -> str:
     marks = sorted({c for r in results for c in r.ttft})
     head = f"{'mode':<8} " + " ".join(f"{'TTFT@' + str(c):>9}" for c in marks) + " " + \
-        " ".join(f"{'tok@' + str(c):>8}" for c in marks) + f" {'pages':>5} {'run s':>6}"
+        " ".join(f"{'tok@' + str(c):>8}" for c in marks) + " " + \
+        " ".join(f"{'eval@' + str(c):>8}" for c in marks) + f" {'pages':>5} {'run s':>6}"
     lines = [head, "-" * len(head)]
     for r in results:
         lines.append(f"{r.mode:<8} " + " ".join(f"{r.ttft[c] * 1000:>7.0f}ms" for c in marks) + " "
-                     + " ".join(f"{r.prompt_tokens[c]:>8}" for c in marks) + f" {r.pages:>5} {r.seconds:>6.0f}")
+                     + " ".join(f"{r.prompt_tokens[c]:>8}" for c in marks) + " "
+                     + " ".join(f"{r.evaluated_tokens[c]:>8}" for c in marks) + f" {r.pages:>5} {r.seconds:>6.0f}")
     return "\n".join(lines)
 
 
@@ -109,4 +133,5 @@ def run(args, settings) -> int:
         return 0
     print(f"time to first token · {engine.model_name} · n_ctx {engine.n_ctx} · replies ≤ {args.reply_tokens} tokens")
     print(format_table(results))
+    print(f"TTFT@n and eval@n: median of turns n-{WINDOW}…n+{WINDOW}; eval = prompt tokens after the reused prefix")
     return 0

@@ -18,7 +18,7 @@ from desktop_app.memory.models import MemoryItem
 from desktop_app.memory.patches import AddItem, PatchRejected, SetPinned, SetStatus, apply_patch, propose
 from desktop_app.memory.render import stamp
 from desktop_app.memory.text import canonical_subject, clip, keywords, term_set, topic_subject
-from desktop_app.memory.updates import _corrected_value, apply_candidate, confirm_ops, remember_message
+from desktop_app.memory.updates import corrected_value, apply_candidate, confirm_ops, remember_message
 
 SLASH_COMMANDS = ("remember", "directive", "fact", "forget", "correct", "pin", "unpin", "bookmark", "memory",
                   "confirm", "reject", "mode", "show")
@@ -166,7 +166,7 @@ def correct(store, session, arg, now) -> SlashResult:
     item = _own(store, session, int(match.group(1)))
     if item.status != "active":
         raise MemoryCommandError(f"#{item.id} is {item.status}; only active items can be corrected")
-    value = _corrected_value(item.value, match.group(2).strip())
+    value = corrected_value(item.value, match.group(2).strip())
     op = AddItem(kind=item.kind, subject=item.subject, value=value, origin="user", supersedes=item.id,
                  source_quote=match.group(2).strip(), details=item.details)
     result = _commit(store, session, [op], "/correct", now)

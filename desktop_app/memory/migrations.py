@@ -213,6 +213,41 @@ def m003_recall_index(conn) -> None:
     )
 
 
+def m004_message_versions(conn) -> None:
+    """Versions of a conversation's tail (edit a message / regenerate a reply), and the memory
+    state each message was stored at, so memory written by a discarded branch can be undone.
+
+    ``message_versions`` keeps a discarded tail verbatim (JSON), keyed by ``anchor_id``: the
+    last message kept before the fork (0 = the session's start). ``message_marks`` records
+    the session's ``state_version`` at each message insert (a trigger, so every writer is
+    covered): the changes made while a user message was processed are those with a version
+    in (its mark, the next message's mark].
+    """
+    run_script(
+        conn,
+        """
+        CREATE TABLE message_versions (
+            id               INTEGER PRIMARY KEY,
+            session_id       INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            anchor_id        INTEGER NOT NULL,  -- last kept message before the fork; 0 = start
+            first_created_at REAL NOT NULL,     -- when this version's first message was written
+            content          TEXT NOT NULL,     -- JSON: {"messages": [...], "turn_log": [...]}
+            archived_at      REAL NOT NULL
+        );
+        CREATE INDEX message_versions_by_anchor ON message_versions(session_id, anchor_id);
+
+        CREATE TABLE message_marks (
+            message_id    INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+            state_version INTEGER NOT NULL
+        );
+        CREATE TRIGGER messages_mark_state AFTER INSERT ON messages BEGIN
+            INSERT INTO message_marks (message_id, state_version)
+                VALUES (new.id, (SELECT state_version FROM sessions WHERE id = new.session_id));
+        END;
+        """,
+    )
+
+
 def ensure_vector_tables(conn, dim: int, *, drop: bool = False) -> None:
     """Create the sqlite-vec tables for ``dim``-dimensional embeddings (needs sqlite-vec loaded).
 
@@ -250,6 +285,7 @@ MIGRATIONS: list[Migration] = [
     m001_sessions_and_messages,
     m002_memory_pages_bookmarks,
     m003_recall_index,
+    m004_message_versions,
 ]
 
 

@@ -147,7 +147,7 @@ def _correct(store, session_id, cand, active, current, src, origin, now) -> Memo
         op = _new(cand, kind, cand.subject, cand.value, origin=explicit, source_message_id=src)
         result = _commit(store, session_id, [op], "correction with nothing to correct: new item", now)
         return MemoryOutcome(action="added", item_ids=result.added_ids)
-    value = _corrected_value(target.value, cand.value)
+    value = corrected_value(target.value, cand.value)
     return _supersede(store, session_id, cand, target, value, target.kind, explicit, src, now)
 
 
@@ -166,7 +166,7 @@ def _by_words(active: list[MemoryItem], subject_words: str) -> MemoryItem | None
     return max(scored, key=lambda pair: (pair[0], pair[1].id))[1] if scored else None
 
 
-def _corrected_value(old_value: str, new_value: str) -> str:
+def corrected_value(old_value: str, new_value: str) -> str:
     """Keep the old wording when only the number changed: '预算不超过5000元' + '6000' → '预算不超过6000元'."""
     old_numbers, new_numbers = numbers(old_value), numbers(new_value)
     if len(old_numbers) == 1 and len(new_numbers) == 1 and len(new_value) <= len(new_numbers[0]) + 12:

@@ -7,8 +7,8 @@ wires it up and makes sure a reply being written when the user quits is stopped 
 from __future__ import annotations
 
 import sys
-
 from collections.abc import Iterable
+from pathlib import Path
 
 from textual.app import App, SystemCommand
 from textual.screen import Screen
@@ -18,7 +18,8 @@ from desktop_app import paths
 from desktop_app.config import Settings
 from desktop_app.memory.store import Store
 from desktop_app.ui.commands import PaperclipCommands
-from desktop_app.ui.inference import EngineFactory, default_engine_factory
+from desktop_app.ui.i18n import set_lang, t
+from desktop_app.ui.inference import EmbedderFactory, EngineFactory, default_embedder_factory, default_engine_factory
 from desktop_app.ui.screens.chat import ChatScreen
 
 CSS_FILE = paths.assets_dir() / "paperclip.tcss"
@@ -34,11 +35,15 @@ class PaperclipApp(App[int]):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(self, settings: Settings, *, session_name: str | None = None,
-                 engine_factory: EngineFactory | None = None) -> None:
+                 engine_factory: EngineFactory | None = None,
+                 embedder_factory: EmbedderFactory | None = None) -> None:
         super().__init__()
+        set_lang(settings.lang)
         self.settings = settings
         self.session_name = session_name
         self.engine_factory = engine_factory or default_engine_factory
+        # None: no background embedding (tests); run_app passes the real llama.cpp embedder.
+        self.embedder_factory = embedder_factory
         # The UI thread's own connection; worker threads open theirs.
         self.store = Store(settings.db_path)
         self.chat = ChatScreen(settings, self.store, self.engine_factory, session_name)
@@ -47,7 +52,38 @@ class PaperclipApp(App[int]):
         return self.chat
 
     def on_mount(self) -> None:
-        self.theme = "textual-light" if self.settings.theme == "light" else "textual-dark"
+        self.apply_theme(self.settings.theme)
+
+    def apply_theme(self, theme: str) -> None:
+        self.theme = "textual-light" if theme == "light" else "textual-dark"
+
+    def toggle_theme(self) -> None:
+        """Switch dark/light and remember the choice in the config file."""
+        self.apply_settings({"theme": "light" if self.settings.theme == "dark" else "dark"})
+
+    def apply_settings(self, changes: dict) -> Path:
+        """Use ``changes`` now and persist them to the TOML config (only the keys the file
+        already had plus these, so ``--db`` or other flags of this run are not written)."""
+        from desktop_app.config import read_config_file, save_config
+        from desktop_app.ui.screens.settings import MODEL_KEYS
+
+        self.settings = self.settings.model_copy(update=changes)
+        self.chat.settings = self.settings
+        stored = {**read_config_file(), **{k: (str(v) if isinstance(v, Path) else v) for k, v in changes.items()}}
+        path = save_config(Settings(**{k: v for k, v in stored.items() if v is not None}))
+        if "theme" in changes:
+            self.apply_theme(self.settings.theme)
+        if "lang" in changes:
+            set_lang(self.settings.lang)
+            self.notify(t("settings.restart_lang"), markup=False)
+        if "embed_model" in changes:
+            self.chat.embedder = None
+            self.chat.embedder_error = None
+        if any(key in changes for key in MODEL_KEYS):
+            self.notify(t("settings.swapping", name=self.settings.model_path.name), markup=False)
+            self.chat.action_reload_model()
+        self.notify(t("settings.saved", path=path), markup=False)
+        return path
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):
@@ -72,7 +108,7 @@ def run_app(settings: Settings, session_name: str | None = None) -> int:
     from desktop_app.memory.db import DatabaseError
 
     try:
-        app = PaperclipApp(settings, session_name=session_name)
+        app = PaperclipApp(settings, session_name=session_name, embedder_factory=default_embedder_factory)
     except DatabaseError as exc:
         print(f"paperclip: {exc}", file=sys.stderr)
         return 1

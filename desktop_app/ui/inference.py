@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from textual.message import Message
 
-from desktop_app.chat import InputRejected, run_turn
+from desktop_app.chat import InputRejected, regenerate_turn, run_turn
 from desktop_app.config import Settings
 from desktop_app.engine.errors import EngineError, ModelLoadError
 from desktop_app.engine.protocol import ChatEngine, StopCheck
@@ -31,6 +31,7 @@ from desktop_app.ui.messages import (
 )
 
 EngineFactory = Callable[[Settings], ChatEngine]
+EmbedderFactory = Callable[[Settings], object]
 Post = Callable[[Message], object]
 
 
@@ -40,6 +41,13 @@ def default_engine_factory(settings: Settings) -> ChatEngine:
 
     return LlamaEngine(settings.model_path, EngineSettings(
         n_ctx=settings.ctx, n_threads=settings.threads, n_gpu_layers=settings.gpu_layers, seed=settings.seed))
+
+
+def default_embedder_factory(settings: Settings):
+    """The llama.cpp embedding model recall uses for vectors (loaded in the embedding worker)."""
+    from desktop_app.engine.embedder import load_embedder
+
+    return load_embedder(settings)
 
 
 def one_line(exc: BaseException) -> str:
@@ -62,18 +70,20 @@ def load_engine(settings: Settings, factory: EngineFactory, post: Post) -> None:
 
 
 def generate_reply(settings: Settings, engine: ChatEngine, engine_lock: threading.Lock, session_id: int,
-                   text: str, *, should_stop: StopCheck, post: Post) -> None:
+                   text: str | None, *, should_stop: StopCheck, post: Post, anchor_id: int | None = None) -> None:
     """Run one turn with a thread-local store; report progress and the outcome; never raises.
 
     The user message and the reply are written by ``run_turn`` itself as they complete, so a
-    quit or crash after this returns loses nothing.
+    quit or crash after this returns loses nothing. With ``anchor_id`` the messages after it
+    are first archived as a version (their memory rolled back); ``text`` None then answers
+    the anchor message again (regenerate), else ``text`` replaces what followed (edit).
     """
     from desktop_app.memory.store import Store
 
     try:
         store = Store(settings.db_path)
     except Exception as exc:
-        post(ReplyFailed(session_id, f"cannot open the database: {one_line(exc)}", rejected=True, text=text))
+        post(ReplyFailed(session_id, f"cannot open the database: {one_line(exc)}", rejected=True, text=text or ""))
         return
     try:
         session = store.get_session(session_id)
@@ -83,13 +93,21 @@ def generate_reply(settings: Settings, engine: ChatEngine, engine_lock: threadin
             post(ReplyStarted(session_id, last[0] if last else None, plan.total_tokens, plan.n_ctx,
                               plan.over_warning))
 
+        if anchor_id is not None:
+            store.archive_tail(session_id, anchor_id)
+            session = store.get_session(session_id)
+        on_token = lambda piece: post(TokenReceived(session_id, piece))  # noqa: E731
         with engine_lock:
-            result = run_turn(store, session, engine, text, settings=settings, should_stop=should_stop,
-                              on_token=lambda piece: post(TokenReceived(session_id, piece)), on_plan=started)
+            if text is None:
+                result = regenerate_turn(store, session, engine, settings=settings, should_stop=should_stop,
+                                         on_token=on_token, on_plan=started)
+            else:
+                result = run_turn(store, session, engine, text, settings=settings, should_stop=should_stop,
+                                  on_token=on_token, on_plan=started)
         post(ReplyFinished(session_id, result.reply, result.stopped, result.completion_pieces,
                            result.tokens_per_second))
     except InputRejected as exc:
-        post(ReplyFailed(session_id, str(exc), rejected=True, text=text))
+        post(ReplyFailed(session_id, str(exc), rejected=True, text=text or ""))
     except Exception as exc:
         post(ReplyFailed(session_id, one_line(exc)))
     finally:

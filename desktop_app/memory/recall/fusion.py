@@ -23,17 +23,39 @@ def rrf(lists: Mapping[str, Ranked], weights: Mapping[str, float], k: float = 60
     return fused
 
 
-def smooth_neighbours(fused: Mapping[int, float], neighbours: Mapping[int, Sequence[int]],
-                      share: float) -> dict[int, float]:
-    """Add ``share`` of the best neighbouring turn's score to each turn (and to neighbours
-    that were not candidates themselves, so a reply next to a matching question surfaces)."""
-    if not share:
-        return dict(fused)
-    out = dict(fused)
-    for message_id, adjacent in neighbours.items():
-        best = max((fused.get(n, 0.0) for n in adjacent), default=0.0)
-        if best:
-            out[message_id] = out.get(message_id, 0.0) + share * best
+def normalised(scores: Mapping[int, float]) -> dict[int, float]:
+    """Scores divided by the best one (empty stays empty)."""
+    best = max(scores.values(), default=0.0)
+    return {m: s / best for m, s in scores.items()} if best > 0 else dict(scores)
+
+
+def boost(scores: Mapping[int, float], rows: Mapping[int, dict], *, dates: Sequence[tuple[float, float]],
+          date_boost: float, slack_seconds: float, asks_when: bool, when_boost: float, mentions_time) -> dict[int, float]:
+    """Add ``date_boost`` to turns stored on a date the question names (or up to the slack after:
+    people report events days later), and ``when_boost`` to turns that place something in time
+    when the question asks "when"."""
+    out = dict(scores)
+    for message_id in scores:
+        row = rows.get(message_id)
+        if row is None:
+            continue
+        if dates and any(start <= row["created_at"] < end + slack_seconds for start, end in dates):
+            out[message_id] += date_boost
+        if asks_when and mentions_time(row["content"]):
+            out[message_id] += when_boost
+    return out
+
+
+def spread_to_neighbours(scores: Mapping[int, float], adjacent: Mapping[int, Mapping[int, int]],
+                         weights: Mapping[int, float]) -> dict[int, float]:
+    """Page context: each turn passes ``weights[|offset|]`` of its score to the turns at that
+    offset, so the reply next to a turn that matches the question's words also ranks."""
+    out = dict(scores)
+    for message_id, score in scores.items():
+        for offset, neighbour in adjacent.get(message_id, {}).items():
+            share = weights.get(abs(offset), 0.0)
+            if share:
+                out[neighbour] = out.get(neighbour, 0.0) + share * score
     return out
 
 

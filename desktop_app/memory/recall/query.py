@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 
 from desktop_app.memory.text import EN_STOPWORDS, ZH_STOPCHARS
 
@@ -25,7 +26,7 @@ kind type sort name names list many much long often recently yet still
 # "Page faults": the input points back at something outside the window.
 PAGE_FAULT_MARKERS_ZH = ("刚才", "之前", "上次", "以前", "那个文件", "那份", "那个", "你说过", "你说的", "我说过",
                          "我们说过", "提到过", "提过", "前面", "早些时候", "还记得", "记得吗", "原来的", "当时")
-PAGE_FAULT_MARKERS_EN = ("earlier", "before", "last time", "that file", "the file", "you said", "you told",
+PAGE_FAULT_MARKERS_EN = ("earlier", "last time", "that file", "you said", "you told",
                          "i said", "i told", "i mentioned", "we discussed", "we talked", "as discussed",
                          "remember", "previously", "the other day", "back when", "that document", "mentioned")
 _EN_MARKER = re.compile(r"\b(" + "|".join(re.escape(m) for m in PAGE_FAULT_MARKERS_EN) + r")\b", re.IGNORECASE)
@@ -40,7 +41,8 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_RUN.search(text))
 
 
-def _quote(term: str) -> str:
+def quote(term: str) -> str:
+    """``term`` as an FTS5 string (a phrase: no operator inside it is interpreted)."""
     return '"' + term.replace('"', '""') + '"'
 
 
@@ -53,27 +55,79 @@ class QueryPlan:
     trigrams: list[str] = field(default_factory=list)     # CJK 3-character pieces
     short_terms: list[str] = field(default_factory=list)  # CJK pieces under 3 characters
     substring: str | None = None                          # whole query when shorter than 3 characters
+    dates: list[tuple[float, float]] = field(default_factory=list)  # [start, end) unix seconds named
+    asks_when: bool = False                               # "when …?", "什么时候…?": wants a time
 
     @property
     def words_match(self) -> str | None:
         """FTS5 expression for the word index (Porter-stemmed BM25)."""
-        return " OR ".join(_quote(w) for w in self.words) or None
+        return " OR ".join(quote(w) for w in self.words) or None
 
     @property
     def trigram_match(self) -> str | None:
         """FTS5 expression for the trigram index (CJK trigrams + Latin words of 3+ letters)."""
         pieces = self.trigrams + [w for w in self.words if len(w) >= 3]
-        return " OR ".join(_quote(p) for p in dict.fromkeys(pieces)) or None
+        return " OR ".join(quote(p) for p in dict.fromkeys(pieces)) or None
 
     @property
     def is_empty(self) -> bool:
         return not (self.words or self.trigrams or self.short_terms or self.substring)
 
 
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
+           "october", "november", "december")
+_MONTH = "|".join(_MONTHS)
+_MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")
+_DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH}),?\s+(\d{{4}})\b")
+_MONTH_YEAR = re.compile(rf"\b({_MONTH}),?\s+(?:of\s+)?(\d{{4}})\b")
+_YEAR = re.compile(r"\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b")
+_ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b")
+_ZH_DATE = re.compile(r"(?:((?:19|20)\d\d)年)?(\d{1,2})月(?:(\d{1,2})[日号])?")
+_ASKS_WHEN = re.compile(r"^\s*(when|what (?:date|day|year|month|time)|how long ago|since when)\b|什么时候|哪天|哪一天|几号|几月|哪年|何时",
+                        re.IGNORECASE)
+
+
+def _day(year: int, month: int, day: int) -> tuple[float, float] | None:
+    try:
+        start = datetime(year, month, day, tzinfo=timezone.utc)
+    except ValueError:
+        return None
+    return start.timestamp(), (start + timedelta(days=1)).timestamp()
+
+
+def _month(year: int, month: int) -> tuple[float, float]:
+    start = datetime(year, month, 1, tzinfo=timezone.utc)
+    end = (start + timedelta(days=32)).replace(day=1)
+    return start.timestamp(), end.timestamp()
+
+
+def query_dates(text: str) -> list[tuple[float, float]]:
+    """Calendar dates named in ``text`` as ``[start, end)`` ranges: a day ("May 7, 2023",
+    "7 May 2023", "2023-05-07", "5月7日" — the year defaults to none, so Chinese dates need
+    one), else a month ("August 2023"), else a year ("in 2022")."""
+    lowered = text.lower()
+    found: list[tuple[float, float] | None] = []
+    found += [_day(int(m[3]), _MONTHS.index(m[1]) + 1, int(m[2])) for m in _MONTH_DAY_YEAR.finditer(lowered)]
+    found += [_day(int(m[3]), _MONTHS.index(m[2]) + 1, int(m[1])) for m in _DAY_MONTH_YEAR.finditer(lowered)]
+    found += [_day(int(m[1]), int(m[2]), int(m[3])) for m in _ISO_DATE.finditer(lowered)]
+    for m in _ZH_DATE.finditer(text):
+        if m[1] and 1 <= int(m[2]) <= 12:
+            found.append(_day(int(m[1]), int(m[2]), int(m[3])) if m[3] else _month(int(m[1]), int(m[2])))
+    if not any(found):
+        found += [_month(int(m[2]), _MONTHS.index(m[1]) + 1) for m in _MONTH_YEAR.finditer(lowered)]
+    if not any(found):
+        for m in _YEAR.finditer(lowered):
+            year = int(m[1])
+            found.append((datetime(year, 1, 1, tzinfo=timezone.utc).timestamp(),
+                          datetime(year + 1, 1, 1, tzinfo=timezone.utc).timestamp()))
+    return [f for f in found if f is not None]
+
+
 def _cjk_pieces(run: str) -> tuple[list[str], list[str]]:
     """Trigrams of a CJK run, plus its bigrams that are not grammar-only (for substring scans)."""
     if len(run) < 3:
-        return [], ([run] if not all(ch in ZH_STOPCHARS for ch in run) else [])
+        # A lone character between digits or Latin words ("5月2日" → "月") matches everything.
+        return [], ([run] if len(run) == 2 and not all(ch in ZH_STOPCHARS for ch in run) else [])
     trigrams = [run[i:i + 3] for i in range(len(run) - 2)]
     bigrams = [run[i:i + 2] for i in range(len(run) - 1)]
     bigrams = [b for b in bigrams if not any(ch in ZH_STOPCHARS for ch in b)]
@@ -101,4 +155,18 @@ def plan_query(text: str, *, extra_stopwords: frozenset[str] = frozenset()) -> Q
         trigrams += run_trigrams
         short += run_short
     return QueryPlan(text=text, words=list(dict.fromkeys(words)), trigrams=list(dict.fromkeys(trigrams)),
-                     short_terms=list(dict.fromkeys(short)))
+                     short_terms=list(dict.fromkeys(short)), dates=query_dates(text),
+                     asks_when=bool(_ASKS_WHEN.search(text)))
+
+
+# Turns that place something in time: what a "when" question is usually answered by.
+_TEMPORAL = re.compile(
+    r"\b(yesterday|today|tomorrow|tonight|ago|recently|since|weekend|weeks?|months?|years?|"
+    r"(?:last|next|this) (?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"(?:19|20)\d\d|" + _MONTH + r")\b|昨天|今天|明天|上周|下周|上个月|下个月|去年|明年|前天|后天|最近|周末|\d+月|\d+号|\d+日",
+    re.IGNORECASE)
+
+
+def mentions_time(text: str) -> bool:
+    """Whether a turn places something in time ("yesterday", "last week", "5月", "2023" …)."""
+    return bool(_TEMPORAL.search(text))

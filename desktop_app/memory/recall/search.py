@@ -6,9 +6,10 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping
 
-from desktop_app.memory.recall.fusion import importance, label_conflicts, rrf, smooth_neighbours, snippet
+from desktop_app.memory.recall.fusion import (boost, importance, label_conflicts, normalised, rrf, snippet,
+                                              spread_to_neighbours)
 from desktop_app.memory.recall.models import SIGNALS, RecallHit, RecallWeights, SignalScore
-from desktop_app.memory.recall.query import QueryPlan, has_cjk, plan_query
+from desktop_app.memory.recall.query import QueryPlan, has_cjk, mentions_time, plan_query
 from desktop_app.memory.recall.signals import bm25_signal, bookmark_signal, vector_signal
 
 Ranked = list[tuple[int, float]]
@@ -37,7 +38,8 @@ def gather_signals(store, session_id: int, query: str, *, embedder=None, weights
     out: dict[str, Ranked] = {}
     limit = weights.candidates
     if "bm25" in wanted:
-        out["bm25"] = bm25_signal(store, session_id, plan, limit=limit) if not plan.is_empty else []
+        out["bm25"] = bm25_signal(store, session_id, plan, limit=limit, stopword_share=weights.session_stopword_share,
+                                  min_turns=weights.min_session_for_stopwords) if not plan.is_empty else []
     if "vector" in wanted:
         out["vector"] = []
         if vectors_usable(store, embedder) and query.strip() and _embedder_covers(embedder, query):
@@ -50,37 +52,28 @@ def gather_signals(store, session_id: int, query: str, *, embedder=None, weights
     return out
 
 
-def _neighbours(store, session_id: int, ids: Iterable[int]) -> dict[int, list[int]]:
-    """Adjacent turns (previous and next in the session) of each candidate."""
-    out: dict[int, list[int]] = {}
-    for message_id in ids:
-        rows = store.conn.execute(
-            """SELECT (SELECT max(id) FROM messages WHERE session_id = :sid AND id < :id),
-                      (SELECT min(id) FROM messages WHERE session_id = :sid AND id > :id)""",
-            {"sid": session_id, "id": message_id}).fetchone()
-        for adjacent in rows:
-            if adjacent is not None:
-                out.setdefault(int(adjacent), []).append(message_id)
-                out.setdefault(message_id, []).append(int(adjacent))
-    return out
-
-
 def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights: RecallWeights = DEFAULT_WEIGHTS,
-         now: float | None = None) -> list[RecallHit]:
-    """Rank the union of ``lists`` into at most ``k`` labelled hits."""
+         plan: QueryPlan | None = None) -> list[RecallHit]:
+    """Rank the union of ``lists`` into at most ``k`` labelled hits.
+
+    Weighted RRF of the signals → date and "when" boosts (from ``plan``) → neighbour
+    spreading (page context) → seed 002 importance → newest-wins conflict labels."""
     signal_weights = {name: getattr(weights, name) for name in lists}
-    fused = rrf(lists, signal_weights, weights.rrf_k)
-    if weights.neighbour and fused:
-        top = sorted(fused, key=lambda m: -fused[m])[: weights.candidates]
-        fused = smooth_neighbours(fused, _neighbours(store, session_id, top), weights.neighbour)
-    if not fused:
+    scores = normalised(rrf(lists, signal_weights, weights.rrf_k))
+    if not scores:
         return []
-    shortlist = sorted(fused, key=lambda m: -fused[m])[: max(k * 4, 20)]
+    if plan is not None and (plan.dates or plan.asks_when):
+        scores = boost(scores, store.candidate_rows(scores), dates=plan.dates, date_boost=weights.date_boost,
+                       slack_seconds=weights.date_slack_days * 86400, asks_when=plan.asks_when,
+                       when_boost=weights.when_boost, mentions_time=mentions_time)
+    if weights.neighbour_1 or weights.neighbour_2:
+        scores = spread_to_neighbours(scores, store.adjacent_turns(session_id, scores),
+                                      {1: weights.neighbour_1, 2: weights.neighbour_2})
+    shortlist = sorted(scores, key=lambda m: -scores[m])[: max(k * 4, 20)]
     rows = store.recall_rows(shortlist)
     refs = store.reference_counts(shortlist)
-    newest_turn = max((r["turn"] for r in rows.values()), default=0)
-    newest_turn = max(newest_turn, _session_turns(store, session_id))
-    best = fused[shortlist[0]]
+    newest_turn = max(max((r["turn"] for r in rows.values()), default=0), _session_turns(store, session_id))
+    best = scores[shortlist[0]]
     max_refs = max(refs.values(), default=0)
     ranks = {name: {mid: (rank, score) for rank, (mid, score) in enumerate(ranked, start=1)}
              for name, ranked in lists.items()}
@@ -89,7 +82,7 @@ def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights
         row = rows.get(message_id)
         if row is None:  # deleted meanwhile
             continue
-        relevance = fused[message_id] / best if best else 0.0
+        relevance = scores[message_id] / best if best else 0.0
         weight = importance(age_turns=newest_turn - row["turn"], references=refs.get(message_id, 0),
                             max_references=max_refs, relevance=relevance, weights=weights)
         signals = {name: SignalScore(score=ranks[name][message_id][1], rank=ranks[name][message_id][0])
@@ -97,7 +90,7 @@ def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights
         hits.append(RecallHit(
             message_id=message_id, ext_id=row["ext_id"], page_id=row["page_id"], session_id=row["session_id"],
             role=row["role"], turn=row["turn"], created_at=row["created_at"], snippet=snippet(row["content"]),
-            signals=signals, fused=fused[message_id], importance=weight,
+            signals=signals, fused=scores[message_id], importance=weight,
             score=relevance + weights.importance * weight))
     hits.sort(key=lambda h: -h.score)
     return label_conflicts(hits[:k])
@@ -115,14 +108,14 @@ def search(store, session_id: int, query: str, *, k: int = 5, embedder=None, now
     """Hybrid search of session ``session_id`` for ``query``: at most ``k`` hits, best first.
 
     Without an embedder (or without sqlite-vec, or with vectors made by another model) it
-    runs on full text and bookmarks alone. ``now`` is accepted for a pure, repeatable call
-    (ranking uses turn order, not the clock)."""
+    runs on full text and bookmarks alone. ``now`` is accepted for callers that pass their
+    clock; ranking itself depends on turn order only, so results are repeatable."""
     weights = weights or DEFAULT_WEIGHTS
+    plan = plan_query(query)
     lists = gather_signals(store, session_id, query, embedder=embedder, weights=weights, signals=signals,
-                           quantized=quantized)
+                           quantized=quantized, plan=plan)
     lists = {name: ranked for name, ranked in lists.items() if ranked}
-    del now  # ranking is by turn order; kept in the signature for callers that pass their clock
-    return fuse(store, session_id, lists, k=k, weights=weights)
+    return fuse(store, session_id, lists, k=k, weights=weights, plan=plan)
 
 
 def timed_search(store, session_id: int, query: str, **kwargs) -> tuple[list[RecallHit], float]:

@@ -12,19 +12,35 @@ from __future__ import annotations
 import numpy as np
 
 from desktop_app.memory.recall.fusion import rrf
-from desktop_app.memory.recall.query import QueryPlan
+from desktop_app.memory.recall.query import QueryPlan, quote
 from desktop_app.memory.text import term_set
 
 MAX_SHORT_TERMS = 4  # substring scans per query (each one reads the session's turns)
 
 
-def bm25_signal(store, session_id: int, plan: QueryPlan, *, limit: int) -> list[tuple[int, float]]:
+def informative_words(store, session_id: int, words: list[str], *, share: float, min_turns: int) -> list[str]:
+    """``words`` without the session's own stopwords: those in more than ``share`` of its turns
+    (the speakers' names, the topic of the whole conversation). Keeps the rarest word if all
+    would go; small sessions (under ``min_turns``) keep everything."""
+    turns = store.session_turn_count(session_id)
+    if turns < min_turns or not words:
+        return words
+    cap = int(share * turns) + 1
+    counts = {w: store.term_turn_count(session_id, quote(w), cap=cap) for w in words}
+    kept = [w for w in words if counts[w] < cap]
+    return kept or [min(words, key=lambda w: counts[w])]
+
+
+def bm25_signal(store, session_id: int, plan: QueryPlan, *, limit: int, stopword_share: float = 0.2,
+                min_turns: int = 50) -> list[tuple[int, float]]:
     """Full-text ranking; several sub-queries (words, trigrams, substrings) are fused by rank."""
     if plan.substring:
         return store.substring_turns(session_id, plan.substring, limit=limit)
     lists: dict[str, list[tuple[int, float]]] = {}
-    if plan.words_match and not plan.trigrams:
-        lists["words"] = store.fts_turns(session_id, plan.words_match, limit=limit, index="words")
+    if plan.words and not plan.trigrams:
+        words = informative_words(store, session_id, plan.words, share=stopword_share, min_turns=min_turns)
+        lists["words"] = store.fts_turns(session_id, " OR ".join(quote(w) for w in words), limit=limit,
+                                         index="words")
     if plan.trigrams:
         lists["trigram"] = store.fts_turns(session_id, plan.trigram_match, limit=limit, index="trigram")
     found = sum(len(v) for v in lists.values())

@@ -32,6 +32,20 @@ class RecallQueries:
         ).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
 
+    def term_turn_count(self, session_id: int, match: str, *, cap: int, index: str = "words") -> int:
+        """How many of the session's turns match ``match`` (counting stops at ``cap``)."""
+        table = _TEXT_INDEXES[index]
+        row = self.conn.execute(
+            f"""SELECT count(*) FROM (SELECT 1 FROM {table} f JOIN messages m ON m.id = f.rowid
+                 WHERE {table} MATCH :match AND m.session_id = :sid LIMIT :cap)""",
+            {"match": match, "sid": session_id, "cap": cap}).fetchone()
+        return int(row[0])
+
+    def session_turn_count(self, session_id: int) -> int:
+        row = self.conn.execute("SELECT count(*) FROM messages WHERE session_id = :sid AND role != 'system'",
+                                {"sid": session_id}).fetchone()
+        return int(row[0])
+
     def substring_turns(self, session_id: int, needle: str, *, limit: int) -> list[tuple[int, float]]:
         """Turns containing ``needle`` (case-insensitive), newest first, scored by occurrences.
 
@@ -199,6 +213,30 @@ class RecallQueries:
             {"sid": session_id, "a": first_id, "b": last_id},
         ).fetchall()
         return [(int(r[0]), r[1]) for r in rows]
+
+    def adjacent_turns(self, session_id: int, message_ids: Iterable[int], *, span: int = 2) -> dict[int, dict[int, int]]:
+        """For each id, ``{offset: id}`` of the turns up to ``span`` before (negative offsets)
+        and after it in the same session."""
+        out: dict[int, dict[int, int]] = {}
+        for message_id in set(message_ids):
+            before = self.conn.execute(
+                """SELECT id FROM messages WHERE session_id = :sid AND id < :id AND role != 'system'
+                   ORDER BY id DESC LIMIT :span""", {"sid": session_id, "id": message_id, "span": span}).fetchall()
+            after = self.conn.execute(
+                """SELECT id FROM messages WHERE session_id = :sid AND id > :id AND role != 'system'
+                   ORDER BY id LIMIT :span""", {"sid": session_id, "id": message_id, "span": span}).fetchall()
+            adjacent = {-(i + 1): int(r[0]) for i, r in enumerate(before)}
+            adjacent.update({i + 1: int(r[0]) for i, r in enumerate(after)})
+            out[message_id] = adjacent
+        return out
+
+    def candidate_rows(self, message_ids: Iterable[int]) -> dict[int, dict]:
+        """``created_at`` and ``content`` of candidate turns (for date and "when" boosts)."""
+        ids = json.dumps(sorted(set(int(i) for i in message_ids)))
+        rows = self.conn.execute(
+            "SELECT id, created_at, content FROM messages WHERE id IN (SELECT value FROM json_each(:ids))",
+            {"ids": ids}).fetchall()
+        return {int(r[0]): {"created_at": r[1], "content": r[2]} for r in rows}
 
     def newest_turn_id(self, session_id: int) -> int:
         row = self.conn.execute("SELECT coalesce(max(id), 0) FROM messages WHERE session_id = :sid",

@@ -1,8 +1,10 @@
-"""The chat screen: session sidebar, conversation, model status and the message box.
+"""The chat screen: session sidebar, conversation, model status, the message box, the memory
+panel and the footer with the context meter.
 
-It owns the two worker threads — model loading and inference — and turns their messages
-into widget updates. Threading rules (one user of the engine at a time, one SQLite
-connection per thread) are kept in :mod:`desktop_app.ui.inference`.
+It owns the worker threads — model loading, inference, embeddings and short store jobs — and
+turns their messages into widget updates. Threading rules (one user of the engine at a time,
+one SQLite connection per thread) are kept in :mod:`desktop_app.ui.inference` and
+:mod:`desktop_app.ui.jobs`. Session, memory, version and tool actions live in mixins.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from desktop_app.config import Settings
 from desktop_app.engine.protocol import ChatEngine
 from desktop_app.memory.models import Session
 from desktop_app.memory.store import Store
+from desktop_app.ui.i18n import t, translate_bindings
 from desktop_app.ui.inference import EngineFactory, generate_reply, load_engine
+from desktop_app.ui.jobs import StoreJobs
 from desktop_app.ui.messages import (
     ModelLoaded,
     ModelLoadFailed,
@@ -34,22 +38,37 @@ from desktop_app.ui.messages import (
     ReplyStarted,
     TokenReceived,
 )
+from desktop_app.ui.screens.branch_actions import BranchActions
+from desktop_app.ui.screens.memory_actions import MemoryActions
 from desktop_app.ui.screens.sessions import SessionActions
+from desktop_app.ui.screens.tools import ToolActions
 from desktop_app.ui.widgets.chat_input import ChatInput
 from desktop_app.ui.widgets.chat_log import ChatLog, MessageView, ReplyView
+from desktop_app.ui.widgets.context_meter import ContextMeter
+from desktop_app.ui.widgets.memory_panel import MemoryPanel
 from desktop_app.ui.widgets.model_status import ModelStatus, model_label
 from desktop_app.ui.widgets.session_list import Sidebar
 
 
-class ChatScreen(SessionActions, Screen):
+class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, StoreJobs, Screen):
     """The main (and default) screen."""
 
     BINDINGS = [
         Binding("escape", "stop_reply", "Stop reply"),
+        Binding("f1", "help", "Help"),
+        Binding("f4", "toggle_memory", "Memory"),
+        Binding("f5", "open_inspector", "Inspector"),
+        Binding("f3,ctrl+f", "search", "Search"),
+        Binding("ctrl+r", "regenerate", "Regenerate"),
+        Binding("ctrl+up", "select_messages", "Select"),
         Binding("ctrl+n", "new_session", "New"),
-        Binding("f2", "rename_session", "Rename"),
-        Binding("f8", "delete_session", "Delete"),
-        Binding("ctrl+b", "toggle_sidebar", "Sidebar"),
+        Binding("f2", "rename_session", "Rename", show=False),
+        Binding("f8", "delete_session", "Delete", show=False),
+        Binding("f9", "settings", "Settings", show=False),
+        Binding("f10", "session_settings", "Session", show=False),
+        Binding("ctrl+s", "export_session", "Export", show=False),
+        Binding("ctrl+l", "import_file", "Import", show=False),
+        Binding("ctrl+b", "toggle_sidebar", "Sidebar", show=False),
         Binding("ctrl+o", "focus_sessions", "Sessions", show=False),
         Binding("shift+pageup", "scroll_history(-1)", "Scroll up", show=False),
         Binding("shift+pagedown", "scroll_history(1)", "Scroll down", show=False),
@@ -74,6 +93,9 @@ class ChatScreen(SessionActions, Screen):
         self.reply_done.set()
         self._reply_view: ReplyView | None = None
         self._user_view: MessageView | None = None
+        self.embedder = None  # loaded by the embedding worker on first use
+        self.embedder_error: str | None = None
+        translate_bindings(self)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -82,14 +104,32 @@ class ChatScreen(SessionActions, Screen):
             with Vertical(id="main"):
                 yield ModelStatus(id="model-status")
                 yield ChatLog(id="chat-log")
-                yield ChatInput(id="chat-input")
-        yield Footer()
+                yield ChatInput(id="chat-input", placeholder=t("chat.placeholder"))
+            yield MemoryPanel(id="memory-panel")
+        with Horizontal(id="status-bar"):
+            yield Footer()
+            yield ContextMeter(id="context-meter")
 
     async def on_mount(self) -> None:
+        for widget in (self.query_one(ChatLog), self.query_one(MemoryPanel), self.query_one(ChatInput)):
+            translate_bindings(widget)
+        self.query_one(MemoryPanel).display = False
         self.query_one(ModelStatus).show_loading(self.settings.model_path)
         self.load_model()
         await self.open_session(self.initial_session())
         self.query_one(ChatInput).focus()
+
+    @property
+    def n_ctx(self) -> int | None:
+        """The window in force: the loaded model's, else the configured size (0 = unknown)."""
+        return self.engine.n_ctx if self.engine is not None else (self.settings.ctx or None)
+
+    def show_context(self, used: int | None = None) -> None:
+        """The footer meter: ``used`` tokens (default: the last recorded prompt) of the window."""
+        if used is None and self.session is not None:
+            last = self.store.list_turn_log(self.session.id, limit=1)
+            used = last[0]["record"].get("total_tokens") if last else 0
+        self.query_one(ContextMeter).show(used, self.n_ctx)
 
     # -- model ----------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="model", exit_on_error=False)
@@ -105,6 +145,8 @@ class ChatScreen(SessionActions, Screen):
     def on_model_loaded(self, message: ModelLoaded) -> None:
         self.engine, self.model_error = message.engine, None
         self.query_one(ModelStatus).show_ready(model_label(message.engine), message.engine.n_ctx, message.seconds)
+        self.show_context()
+        self.index_embeddings()
 
     def on_model_load_failed(self, message: ModelLoadFailed) -> None:
         self.engine, self.model_error = None, message.error
@@ -126,40 +168,65 @@ class ChatScreen(SessionActions, Screen):
         await self.send(event.text)
 
     async def send(self, raw_text: str) -> bool:
-        """Start a turn; on any refusal the text stays in the input so nothing is lost."""
+        """Start a turn; on any refusal the text stays in the input so nothing is lost.
+
+        Memory commands (``/memory``, ``/pin 3`` …) are answered from memory, without the model.
+        """
+        if self.session is not None and self.is_memory_command(raw_text):
+            self.query_one(ChatInput).clear()
+            self.run_slash(raw_text.strip())
+            return True
+        return await self.start_turn(raw_text)
+
+    async def start_turn(self, raw_text: str | None, *, anchor_id: int | None = None) -> bool:
+        """Send ``raw_text`` (None: answer the stored message ``anchor_id`` again).
+
+        With ``anchor_id`` every message after it becomes a stored version first (edit and
+        regenerate), inside the worker, together with the memory it wrote.
+        """
         if self.generating:
-            self.notify("A reply is still being written — press Esc to stop it.", markup=False, severity="warning")
+            self.notify(t("chat.busy"), markup=False, severity="warning")
             return False
-        try:
-            text = clean_user_text(raw_text)
-        except InputRejected as exc:
-            self.notify(str(exc), title="Not sent", markup=False, severity="warning")
-            return False
+        text = None
+        if raw_text is not None:
+            try:
+                text = clean_user_text(raw_text)
+            except InputRejected as exc:
+                self.notify(str(exc), title=t("chat.not_sent"), markup=False, severity="warning")
+                return False
         if self.engine is None or self.session is None:
-            reason = self.model_error or "it is still loading"
-            self.notify(f"The model is not loaded: {reason}", title="Not sent", markup=False, severity="error")
+            reason = self.model_error or t("chat.still_loading")
+            self.notify(t("chat.not_loaded", reason=reason), title=t("chat.not_sent"), markup=False, severity="error")
             return False
-        self.query_one(ChatInput).clear()
         log = self.query_one(ChatLog)
-        self._user_view = await log.add_user(text)
+        if anchor_id is not None:
+            for view in list(log.query(MessageView)):
+                if view.message_id is None or view.message_id > anchor_id:
+                    await view.remove()
+        if text is not None:
+            if anchor_id is None:
+                self.query_one(ChatInput).clear()
+            self._user_view = await log.add_user(text)
         self._reply_view = await log.start_reply()
         self.stop_requested.clear()
         self.reply_done.clear()
         self.generating = True
-        self.generate(self.engine, self.session.id, text)
+        self.generate(self.engine, self.session.id, text, anchor_id)
         return True
 
     @work(thread=True, exclusive=True, group="inference", exit_on_error=False)
-    def generate(self, engine: ChatEngine, session_id: int, text: str) -> None:
+    def generate(self, engine: ChatEngine, session_id: int, text: str | None, anchor_id: int | None = None) -> None:
         worker = get_current_worker()
         try:
-            generate_reply(self.settings, engine, self.engine_lock, session_id, text,
+            generate_reply(self.settings, engine, self.engine_lock, session_id, text, anchor_id=anchor_id,
                            should_stop=lambda: self.stop_requested.is_set() or worker.is_cancelled,
                            post=self.post_message)
         finally:
             self.reply_done.set()
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+    async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if await self.finish_store_job(event):
+            return
         # generate_reply reports its own failures; this catches what escaped it, so the
         # screen never stays stuck in "generating".
         if event.worker.group == "inference" and event.state == WorkerState.ERROR and self.generating:
@@ -174,6 +241,7 @@ class ChatScreen(SessionActions, Screen):
             self._user_view.message_id = message.user_message.id
         if self.engine is not None:
             self.query_one(ModelStatus).show_usage(model_label(self.engine), message.n_ctx, message.prompt_tokens)
+        self.query_one(ContextMeter).show(message.prompt_tokens, message.n_ctx)
         if message.over_warning:
             share = message.prompt_tokens / message.n_ctx if message.n_ctx else 0
             self.notify(f"The prompt uses {share:.0%} of the context window.", markup=False, severity="warning")
@@ -212,6 +280,10 @@ class ChatScreen(SessionActions, Screen):
         self._reply_view = self._user_view = None
         self.generating = False
         self.refresh_sessions()
+        self.refresh_memory()
+        if self.session is not None:
+            self.query_one(ChatLog).show_versions(self.store.version_notes(self.session.id))
+        self.index_embeddings()
 
     def watch_generating(self, generating: bool) -> None:
         self.set_class(generating, "-generating")

@@ -1,4 +1,4 @@
-"""Small modal dialogs: ask for a name, confirm a destructive action.
+"""Small modal dialogs: ask for a name or a line, edit a text, confirm a destructive action.
 
 Both dismiss with a value (the name, or True) or ``None``/``False`` on Esc, so callers can
 use ``push_screen(dialog, callback)`` and keep their logic in one place.
@@ -10,26 +10,31 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label
+from textual.widgets import Button, Input, Label, TextArea
+
+from desktop_app.ui.i18n import t
 
 
 class NameDialog(ModalScreen[str | None]):
-    """Ask for a session name; Enter accepts, Esc cancels."""
+    """Ask for one line (a session name by default); Enter accepts, Esc cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, title: str, value: str = "") -> None:
+    def __init__(self, title: str, value: str = "", *, placeholder: str | None = None,
+                 empty_error: str = "a session name cannot be empty") -> None:
         super().__init__(classes="dialog")
         self.title_text = title
         self.value = value
+        self.placeholder = placeholder if placeholder is not None else t("dialog.name")
+        self.empty_error = empty_error
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label(self.title_text, classes="dialog-title", markup=False)
-            yield Input(self.value, placeholder="session name", id="name-input", select_on_focus=True)
+            yield Input(self.value, placeholder=self.placeholder, id="name-input", select_on_focus=True)
             with Horizontal(classes="dialog-buttons"):
-                yield Button("OK", variant="primary", id="ok")
-                yield Button("Cancel", id="cancel")
+                yield Button(t("dialog.ok"), variant="primary", id="ok")
+                yield Button(t("dialog.cancel"), id="cancel")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -45,7 +50,7 @@ class NameDialog(ModalScreen[str | None]):
     def _accept(self) -> None:
         name = self.query_one("#name-input", Input).value.strip()
         if not name:
-            self.notify("a session name cannot be empty", markup=False, severity="warning")
+            self.notify(self.empty_error, markup=False, severity="warning")
             return
         self.dismiss(name)
 
@@ -58,17 +63,17 @@ class ConfirmDialog(ModalScreen[bool]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("y", "confirm", "Yes", show=False)]
 
-    def __init__(self, question: str, confirm_label: str = "Delete") -> None:
+    def __init__(self, question: str, confirm_label: str | None = None) -> None:
         super().__init__(classes="dialog")
         self.question = question
-        self.confirm_label = confirm_label
+        self.confirm_label = confirm_label or t("dialog.delete")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label(self.question, classes="dialog-title", markup=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(self.confirm_label, variant="error", id="confirm")
-                yield Button("Cancel", id="cancel")
+                yield Button(t("dialog.cancel"), id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#cancel", Button).focus()
@@ -82,3 +87,44 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_cancel(self) -> None:
         self.dismiss(False)
+
+
+class TextDialog(ModalScreen[str | None]):
+    """Edit a multi-line text (a message to resend); Ctrl+S saves, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save", priority=True)]
+
+    def __init__(self, title: str, value: str = "") -> None:
+        super().__init__(classes="dialog")
+        self.title_text = title
+        self.value = value
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box dialog-wide"):
+            yield Label(self.title_text, classes="dialog-title", markup=False)
+            yield TextArea(self.value, id="text-input", soft_wrap=True, tab_behavior="focus")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("dialog.save") + " (Ctrl+S)", variant="primary", id="ok")
+                yield Button(t("dialog.cancel"), id="cancel")
+
+    def on_mount(self) -> None:
+        area = self.query_one("#text-input", TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "ok":
+            self.action_save()
+        else:
+            self.dismiss(None)
+
+    def action_save(self) -> None:
+        text = self.query_one("#text-input", TextArea).text.strip()
+        if not text:
+            self.notify(t("chat.not_sent"), markup=False, severity="warning")
+            return
+        self.dismiss(text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from desktop_app.memory.models import Session
 from desktop_app.memory.store.sessions import SessionNotFound
+from desktop_app.ui.i18n import t
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
 from desktop_app.ui.widgets.chat_input import ChatInput
 from desktop_app.ui.widgets.chat_log import ChatLog
@@ -37,8 +38,12 @@ class SessionActions:
     async def open_session(self, session: Session) -> None:
         self.session = session
         self.app.sub_title = session.name
-        await self.query_one(ChatLog).show_messages(self.store.list_messages(session.id))
+        log = self.query_one(ChatLog)
+        await log.show_messages(self.store.list_messages(session.id))
+        log.show_versions(self.store.version_notes(session.id))
         self.refresh_sessions()
+        self.refresh_memory()
+        self.show_context()
 
     def refresh_sessions(self) -> None:
         sessions = self.store.list_sessions()
@@ -48,7 +53,7 @@ class SessionActions:
 
     def _busy(self, what: str) -> bool:
         if self.generating:
-            self.notify(f"Stop the reply first (Esc) to {what}.", markup=False, severity="warning")
+            self.notify(t("chat.stop_first", what=what), markup=False, severity="warning")
         return self.generating
 
     # -- switch ---------------------------------------------------------------------------

@@ -2,19 +2,24 @@
 
 Long sessions (hundreds of turns) would be slow to mount in full, so only the last
 ``PAGE`` messages are shown; a button at the top mounts the previous page on demand.
+
+Focused (Ctrl+↑ from the input), the log is a message selector: ↑/↓ move the selection,
+``e`` edits a message of yours and regenerates from there, ``r`` regenerates a reply,
+←/→ switch between the versions of a message; each is posted to the screen as a request.
 """
 
 from __future__ import annotations
 
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message as TextualMessage
 from textual.widgets import Button, Label, Markdown, Static
 
 from desktop_app.memory.models import Message
+from desktop_app.ui.i18n import t
 
 PAGE = 100
-
-ROLE_TITLES = {"user": "you", "assistant": "paperclip", "system": "system"}
 
 
 class MessageView(Vertical):
@@ -27,6 +32,8 @@ class MessageView(Vertical):
         self.content = content
         self.message_id = message_id
         self.stopped = stopped
+        self.version = ""
+        self._note = ""
         self.set_class(stopped, "stopped")
 
     def compose(self) -> ComposeResult:
@@ -38,14 +45,23 @@ class MessageView(Vertical):
             yield Static(self.content, markup=False, classes="message-body")
 
     def _title(self, note: str = "") -> str:
-        title = ROLE_TITLES.get(self.role, self.role)
+        title = t(f"role.{self.role}")
         if self.stopped:
             note = note or "stopped"
-        return f"{title} · {note}" if note else title
+        parts = [title, *(x for x in (note, self.version) if x)]
+        return " · ".join(parts)
 
     def set_note(self, note: str) -> None:
         """Show a short state next to the role ("thinking…", "stopped", "failed")."""
-        self.query_one(".message-title", Label).update(self._title(note))
+        self._note = note
+        if self.is_mounted:
+            self.query_one(".message-title", Label).update(self._title(note))
+
+    def set_version(self, number: int | None, of: int | None) -> None:
+        """Show "‹ version n/of ›" when this message has other versions."""
+        self.version = f"‹ {t('note.version', n=number, of=of)} ›" if number and of and of > 1 else ""
+        self.set_class(bool(self.version), "-versions")
+        self.set_note(self._note)
 
 
 class ReplyView(MessageView):
@@ -82,19 +98,41 @@ class ReplyView(MessageView):
 
 
 class ChatLog(VerticalScroll):
-    """The messages of the current session."""
+    """The messages of the current session; focused, a selector over them."""
+
+    BINDINGS = [
+        Binding("up", "select(-1)", "Previous", show=False),
+        Binding("down", "select(1)", "Next", show=False),
+        Binding("e", "edit", "Edit"),
+        Binding("r", "regenerate", "Regenerate"),
+        Binding("left", "versions(-1)", "Prev version"),
+        Binding("right", "versions(1)", "Next version"),
+        Binding("escape", "leave", "Back"),
+    ]
+
+    class MessageRequest(TextualMessage):
+        """The user asked to ``edit``, ``regenerate`` or switch ``versions`` (by ``step``) of a message."""
+
+        def __init__(self, action: str, message_id: int, step: int = 0) -> None:
+            super().__init__()
+            self.action = action
+            self.message_id = message_id
+            self.step = step
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self._older: list[Message] = []
+        self.selected: MessageView | None = None
+        self.version_notes: dict[int, tuple[int, int, int]] = {}
 
     async def show_messages(self, messages: list[Message]) -> None:
         """Replace the log with the last page of ``messages`` (oldest first)."""
         await self.remove_children()
         self._older = list(messages[:-PAGE]) if len(messages) > PAGE else []
         shown = messages[-PAGE:]
+        self.selected = None
         if not shown:
-            await self.mount(Static("No messages yet — type below and press Enter.", classes="empty-hint"))
+            await self.mount(Static(t("chat.empty"), classes="empty-hint"))
         await self.mount_all([self._view(m) for m in shown])
         await self._update_earlier_button()
         self.scroll_end(animate=False, immediate=True)
@@ -130,6 +168,74 @@ class ChatLog(VerticalScroll):
         await self.mount(view)
         self.anchor()
         return view
+
+    async def add_note(self, command: str, answer: str, *, ok: bool = True) -> MessageView:
+        """A memory command and its answer (shown, not stored: the memory itself is)."""
+        for hint in self.query(".empty-hint"):
+            await hint.remove()
+        view = MessageView("command", f"{command}\n{answer}")
+        view.set_class(not ok, "failed")
+        await self.mount(view)
+        self.anchor()
+        return view
+
+    def show_versions(self, notes: dict[int, tuple[int, int, int]]) -> None:
+        """``notes[message_id] = (anchor, n, of)`` for messages that start a version."""
+        self.version_notes = notes
+        for view in self.query(MessageView):
+            number = notes.get(view.message_id) if view.message_id is not None else None
+            view.set_version(number[1] if number else None, number[2] if number else None)
+
+    def view_of(self, message_id: int) -> MessageView | None:
+        return next((v for v in self.query(MessageView) if v.message_id == message_id), None)
+
+    # -- selection -------------------------------------------------------------------------
+    def _selectable(self) -> list[MessageView]:
+        return [v for v in self.query(MessageView) if v.message_id is not None]
+
+    def on_focus(self) -> None:
+        views = self._selectable()
+        if self.selected not in views:
+            self._select(views[-1] if views else None)
+
+    def on_blur(self) -> None:
+        if self.selected is not None:
+            self.selected.remove_class("-selected")
+
+    def _select(self, view: MessageView | None) -> None:
+        for other in self.query(".-selected"):
+            other.remove_class("-selected")
+        self.selected = view
+        if view is not None:
+            view.add_class("-selected")
+            self.scroll_to_widget(view, animate=False)
+
+    def action_select(self, step: int) -> None:
+        views = self._selectable()
+        if not views:
+            return
+        index = views.index(self.selected) if self.selected in views else len(views)
+        self._select(views[max(0, min(len(views) - 1, index + step))])
+
+    def _request(self, action: str, step: int = 0) -> None:
+        if self.selected is not None and self.selected.message_id is not None:
+            self.post_message(self.MessageRequest(action, self.selected.message_id, step))
+
+    def action_edit(self) -> None:
+        self._request("edit")
+
+    def action_regenerate(self) -> None:
+        self._request("regenerate")
+
+    def action_versions(self, step: int) -> None:
+        self._request("versions", step)
+
+    def action_leave(self) -> None:
+        screen = self.screen
+        if getattr(screen, "generating", False):
+            screen.action_stop_reply()
+        else:
+            screen.query_one("#chat-input").focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "earlier":

@@ -10,6 +10,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from desktop_app.memory.models import Session
+from desktop_app.ui.i18n import t
 
 
 class SessionList(OptionList):
@@ -45,5 +46,5 @@ class Sidebar(Vertical):
     """Title plus the session list; hidden and shown with Ctrl+B, focused with Ctrl+O."""
 
     def compose(self) -> ComposeResult:
-        yield Label("Sessions", classes="sidebar-title")
+        yield Label(t("sidebar.title"), classes="sidebar-title")
         yield SessionList(id="session-list")

@@ -1,0 +1,243 @@
+"""UI text in English and Chinese: one table, keyed by short names, chosen by ``settings.lang``.
+
+Prompt templates live in ``assets/prompts/{en,zh}.toml``; this is only what the user reads in
+the interface. ``t(key, **values)`` formats the entry for the current language; a key missing
+from the table is returned as is, so an untranslated string shows up instead of crashing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+LANGS = ("en", "zh")
+_lang = "en"
+
+# key: (English, 中文)
+STRINGS: dict[str, tuple[str, str]] = {
+    # bindings (footer + help)
+    "bind.stop_reply": ("Stop", "停止"),
+    "bind.new_session": ("New", "新会话"),
+    "bind.rename_session": ("Rename", "重命名"),
+    "bind.delete_session": ("Delete", "删除"),
+    "bind.toggle_sidebar": ("Sidebar", "侧栏"),
+    "bind.focus_sessions": ("Sessions", "会话列表"),
+    "bind.toggle_memory": ("Memory", "记忆"),
+    "bind.open_inspector": ("Inspector", "上下文"),
+    "bind.search": ("Search", "搜索"),
+    "bind.help": ("Help", "帮助"),
+    "bind.settings": ("Settings", "设置"),
+    "bind.session_settings": ("Session", "会话设置"),
+    "bind.regenerate": ("Regenerate", "重新生成"),
+    "bind.select_messages": ("Select", "选择消息"),
+    "bind.export_session": ("Export", "导出"),
+    "bind.import_file": ("Import", "导入"),
+    "bind.scroll_history": ("Scroll", "滚动"),
+    "bind.submit": ("Send", "发送"),
+    "bind.quit": ("Quit", "退出"),
+    "bind.command_palette": ("Palette", "命令面板"),
+    "bind.edit": ("Edit", "编辑"),
+    "bind.versions_prev": ("Prev version", "上一版本"),
+    "bind.versions_next": ("Next version", "下一版本"),
+    "bind.back": ("Back", "返回"),
+    "bind.confirm_item": ("Confirm", "确认"),
+    "bind.reject_item": ("Reject", "拒绝"),
+    "bind.pin_item": ("Pin", "置顶"),
+    "bind.correct_item": ("Correct", "更正"),
+    "bind.revoke_item": ("Revoke", "撤销"),
+    "bind.forget_item": ("Forget", "遗忘"),
+    "bind.open_item": ("Details", "详情"),
+    "bind.forget_topic": ("Forget topic", "遗忘话题"),
+    "bind.close": ("Close", "关闭"),
+    "bind.prev_turn": ("Older turn", "上一轮"),
+    "bind.next_turn": ("Newer turn", "下一轮"),
+    "bind.cancel": ("Cancel", "取消"),
+    "bind.save": ("Save", "保存"),
+    # chat
+    "chat.placeholder": ("Message Paperclip — Enter sends, Shift+Enter or Ctrl+J adds a line, /memory shows memory",
+                         "给 Paperclip 发消息 — Enter 发送，Shift+Enter 或 Ctrl+J 换行，/memory 查看记忆"),
+    "chat.empty": ("No messages yet — type below and press Enter.", "还没有消息 — 在下方输入并按 Enter。"),
+    "chat.busy": ("A reply is still being written — press Esc to stop it.", "回复仍在生成 — 按 Esc 停止。"),
+    "chat.not_loaded": ("The model is not loaded: {reason}", "模型未加载：{reason}"),
+    "chat.still_loading": ("it is still loading", "仍在加载"),
+    "chat.not_sent": ("Not sent", "未发送"),
+    "chat.stop_first": ("Stop the reply first (Esc) to {what}.", "请先停止回复（Esc）再{what}。"),
+    "role.user": ("you", "你"),
+    "role.assistant": ("paperclip", "paperclip"),
+    "role.system": ("system", "系统"),
+    "role.command": ("memory", "记忆"),
+    "note.version": ("version {n}/{of}", "版本 {n}/{of}"),
+    "sidebar.title": ("Sessions", "会话"),
+    # context meter
+    "meter.label": ("context", "上下文"),
+    "meter.none": ("context —", "上下文 —"),
+    # memory panel
+    "memory.title": ("Memory", "记忆"),
+    "memory.empty": ("Nothing remembered yet. State a rule (\"always answer in Chinese\") or a fact "
+                     "(\"budget is 5000\").", "还没有记忆。说一条规则（“始终用中文回答”）或一个事实（“预算 5000”）。"),
+    "memory.directive": ("Rules", "规则"),
+    "memory.constraint": ("Constraints", "约束"),
+    "memory.goal": ("Goal", "目标"),
+    "memory.fact": ("Facts", "事实"),
+    "memory.preference": ("Preferences", "偏好"),
+    "memory.decision": ("Decisions", "决定"),
+    "memory.open_question": ("Open questions", "未决问题"),
+    "memory.pending": ("Waiting for confirmation (y / n)", "待确认（y / n）"),
+    "memory.bookmarks": ("Bookmarks", "书签"),
+    "memory.summary": ("Rolling summary", "滚动摘要"),
+    "memory.no_summary": ("(none yet — made when old turns are paged out)", "（暂无 — 旧对话分页归档时生成）"),
+    "memory.turn": ("turn {n}", "第{n}轮"),
+    "memory.not_item": ("Select a memory item first.", "请先选择一条记忆。"),
+    "memory.not_pending": ("#{id} is not waiting for confirmation.", "#{id} 不是待确认项。"),
+    "memory.correct_title": ("Correct #{id} ({kind})", "更正 #{id}（{kind}）"),
+    "memory.forgotten": ("Forgot {what}: deleted {items} items, {messages} turns, {pages} pages.",
+                         "已遗忘 {what}：删除 {items} 条记忆、{messages} 条对话、{pages} 个分页。"),
+    "memory.topic_title": ("Forget everything about a topic", "遗忘一个话题的全部内容"),
+    "memory.topic_placeholder": ("topic words, e.g. budget", "话题关键词，例如 预算"),
+    "memory.nothing_matches": ("Nothing in this session matches “{topic}”.", "本会话中没有与“{topic}”相关的内容。"),
+    # item detail
+    "item.title": ("Memory item #{id}", "记忆 #{id}"),
+    "item.source": ("Source", "来源"),
+    "item.quote": ("Verbatim", "原文"),
+    "item.chain": ("Versions (oldest first)", "版本链（从旧到新）"),
+    "item.history": ("History", "修改记录"),
+    "item.pin": ("Pin", "置顶"),
+    "item.unpin": ("Unpin", "取消置顶"),
+    "item.correct": ("Correct…", "更正…"),
+    "item.revoke": ("Revoke", "撤销"),
+    "item.forget": ("Forget…", "遗忘…"),
+    "item.confirm": ("Confirm", "确认"),
+    "item.reject": ("Reject", "拒绝"),
+    # forget confirmation
+    "forget.title": ("Forget — this deletes, it cannot be undone:", "遗忘 — 以下内容将被删除，无法恢复："),
+    "forget.items": ("{n} memory items (with their history)", "{n} 条记忆（含修改记录）"),
+    "forget.messages": ("{n} conversation turns (their search, vector and bookmark rows go too)",
+                        "{n} 条对话（连同其全文索引、向量和书签）"),
+    "forget.pages": ("{n} archived pages", "{n} 个归档分页"),
+    "forget.bookmarks": ("{n} bookmarks", "{n} 个书签"),
+    "forget.button": ("Forget", "遗忘"),
+    # dialogs
+    "dialog.ok": ("OK", "确定"),
+    "dialog.cancel": ("Cancel", "取消"),
+    "dialog.delete": ("Delete", "删除"),
+    "dialog.save": ("Save", "保存"),
+    "dialog.browse": ("Browse…", "浏览…"),
+    "dialog.name": ("session name", "会话名称"),
+    # inspector
+    "inspector.title": ("Context inspector", "上下文检查器"),
+    "inspector.none": ("No turn recorded yet in this session — send a message, then open the inspector.",
+                       "本会话还没有记录 — 先发一条消息，再打开检查器。"),
+    "inspector.turn": ("Turn {n}", "第{n}轮"),
+    "inspector.layers": ("Tokens per layer (window {n_ctx}, prompt budget {budget}, reserve {reserve})",
+                         "各层 token（窗口 {n_ctx}，提示预算 {budget}，预留 {reserve}）"),
+    "inspector.included": ("Included", "已纳入"),
+    "inspector.excluded": ("Left out and why", "未纳入及原因"),
+    "inspector.paging": ("Paging", "分页"),
+    "inspector.paged_out": ("paged out", "换出"),
+    "inspector.paged_in": ("paged in", "换入"),
+    "inspector.no_paging": ("no page moved this turn", "本轮没有分页换入或换出"),
+    "inspector.recall": ("Recall hits", "回忆命中"),
+    "inspector.no_recall": ("no recall hits", "没有回忆命中"),
+    "inspector.memory": ("New memory written by this turn", "本轮写入的新记忆"),
+    "inspector.no_memory": ("nothing new", "无"),
+    "inspector.warnings": ("Warnings", "警告"),
+    # search
+    "search.title": ("Search all sessions", "搜索全部会话"),
+    "search.placeholder": ("words or a phrase (Chinese works too)", "关键词或短语（支持中文）"),
+    "search.sessions": ("Sessions", "会话"),
+    "search.messages": ("Messages", "消息"),
+    "search.none": ("No matches.", "没有匹配。"),
+    # settings
+    "settings.title": ("Settings", "设置"),
+    "settings.model": ("Chat model (GGUF)", "对话模型（GGUF）"),
+    "settings.ctx": ("Context size (tokens, 0 = trained size)", "上下文长度（token，0 = 训练长度）"),
+    "settings.gpu_layers": ("GPU layers (-1 = all)", "GPU 层数（-1 = 全部）"),
+    "settings.threads": ("CPU threads (empty = automatic)", "CPU 线程（留空 = 自动）"),
+    "settings.temperature": ("Temperature", "温度"),
+    "settings.embed_model": ("Embedding model (GGUF, empty = default)", "嵌入模型（GGUF，留空 = 默认）"),
+    "settings.lang": ("Language", "语言"),
+    "settings.theme": ("Theme", "主题"),
+    "settings.mode": ("Default context mode", "默认上下文模式"),
+    "settings.saved": ("Settings saved to {path}.", "设置已保存到 {path}。"),
+    "settings.invalid": ("Invalid {field}: {error}", "{field} 无效：{error}"),
+    "settings.restart_lang": ("Language changed; some labels change after a restart.", "语言已更改；部分标签重启后生效。"),
+    "settings.swapping": ("Loading {name}…", "正在加载 {name}…"),
+    "picker.title": ("Choose a file", "选择文件"),
+    "picker.not_file": ("Choose a file, not a folder.", "请选择文件而不是文件夹。"),
+    # session settings
+    "session.title": ("Session “{name}”", "会话“{name}”"),
+    "session.mode": ("Context mode", "上下文模式"),
+    "session.default_mode": ("default ({mode})", "默认（{mode}）"),
+    "session.prompt": ("System prompt (empty = default)", "系统提示词（留空 = 默认）"),
+    "session.saved": ("Session settings saved.", "会话设置已保存。"),
+    # export / import
+    "export.title": ("Export “{name}”", "导出“{name}”"),
+    "export.format": ("Format", "格式"),
+    "export.path": ("File", "文件"),
+    "export.button": ("Export", "导出"),
+    "export.done": ("Exported to {path}", "已导出到 {path}"),
+    "import.title": ("Import conversations", "导入对话"),
+    "import.path": ("ChatGPT conversations.json, a Paperclip JSON export or JSON Lines",
+                    "ChatGPT 的 conversations.json、Paperclip JSON 导出或 JSON Lines"),
+    "import.button": ("Import", "导入"),
+    "import.done": ("Imported {turns} turns into {sessions} sessions.", "已导入 {turns} 条对话到 {sessions} 个会话。"),
+    "import.running": ("Importing… memory extraction runs as if typed", "正在导入…记忆提取与手动输入时相同"),
+    "job.failed": ("Failed: {error}", "失败：{error}"),
+    # edit / versions
+    "edit.title": ("Edit your message — the reply is regenerated, the old version stays reachable",
+                   "编辑消息 — 将重新生成回复，旧版本仍可切换查看"),
+    "edit.no_user": ("There is no message of yours to edit.", "没有可编辑的消息。"),
+    "regen.nothing": ("Nothing to regenerate yet.", "还没有可重新生成的内容。"),
+    "versions.none": ("This message has no other versions.", "这条消息没有其他版本。"),
+    "versions.switched": ("Showing version {n}/{of}.", "正在显示版本 {n}/{of}。"),
+    # help
+    "help.title": ("Paperclip — keys and commands", "Paperclip — 快捷键与命令"),
+    "help.keys": ("Keys", "快捷键"),
+    "help.log_keys": ("In the conversation (Ctrl+↑ to enter, Esc to leave)", "在对话中（Ctrl+↑ 进入，Esc 离开）"),
+    "help.panel_keys": ("In the memory panel (F4, then Tab to it)", "在记忆面板中（F4，然后 Tab）"),
+    "help.slash": ("Memory commands typed in the chat", "在输入框中使用的记忆命令"),
+}
+
+SLASH_HELP: dict[str, tuple[str, str]] = {
+    "/memory": ("what do you remember? (answered from memory, no model)", "你记得什么？（直接读取记忆，不调用模型）"),
+    "/remember TEXT": ("store TEXT as if you had said it explicitly", "把 TEXT 当作明确陈述记住"),
+    "/directive TEXT": ("a standing rule", "一条长期规则"),
+    "/fact SUBJECT: VALUE": ("a fact; a newer one for the subject supersedes", "一个事实；同主题的新事实会取代旧的"),
+    "/correct ID VALUE": ("correct an item (the old value stays in its history)", "更正一条记忆（旧值保留在历史中）"),
+    "/pin ID · /unpin ID": ("keep an item in the anchor zone", "把记忆固定在锚点区"),
+    "/confirm [ID] · /reject [ID]": ("answer a pending item", "确认或拒绝待确认项"),
+    "/forget ID|topic": ("revoke an item (the panel's Forget deletes it)", "撤销一条记忆（面板中的“遗忘”会彻底删除）"),
+    "/bookmark WORDS": ("bookmark your last message", "给你的上一条消息加书签"),
+    "/show ID": ("an item with its versions and history", "查看一条记忆的版本与历史"),
+    "/mode [NAME]": ("show or set this session's context mode", "查看或设置本会话的上下文模式"),
+}
+
+
+def set_lang(lang: str) -> None:
+    """Choose the UI language for every later ``t`` call (unknown languages fall back to English)."""
+    global _lang
+    _lang = lang if lang in LANGS else "en"
+
+
+def current_lang() -> str:
+    return _lang
+
+
+def t(key: str, **values: object) -> str:
+    """The UI string ``key`` in the current language, formatted with ``values``."""
+    entry = STRINGS.get(key) or SLASH_HELP.get(key)
+    text = key if entry is None else entry[1 if _lang == "zh" else 0]
+    return text.format(**values) if values else text
+
+
+def translate_bindings(node) -> None:
+    """Give a widget's bindings their description in the current language (``bind.<action>``).
+
+    Textual reads binding descriptions from class-level ``BINDINGS``; this replaces the
+    instance's copies so the footer and the help screen speak the user's language.
+    """
+    for key, bindings in node._bindings.key_to_bindings.items():
+        node._bindings.key_to_bindings[key] = [
+            dataclasses.replace(b, description=t(f"bind.{b.action.split('(')[0]}"))
+            if f"bind.{b.action.split('(')[0]}" in STRINGS else b
+            for b in bindings
+        ]

@@ -1,0 +1,108 @@
+"""The context inspector: for any turn of the session, what the prompt was made of.
+
+Tokens per layer against the window and the reply reserve; which items and pages went in or
+were left out and why; pages paged out or in; recall hits with per-signal scores; the memory
+the turn wrote. Records come from ``turn_log`` (one per turn), so past turns open too.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from desktop_app.memory.models import Session
+from desktop_app.ui.i18n import t, translate_bindings
+from desktop_app.ui.widgets import turn_record
+
+MAX_TURNS = 1000
+
+
+def turn_entries(store, session_id: int) -> list[tuple[int, dict]]:
+    """``(turn number, log row)`` of the session's recorded turns, oldest first."""
+    user_ids = store.user_message_ids(session_id)
+    position = {mid: n for n, mid in enumerate(user_ids, start=1)}
+    rows = store.list_turn_log(session_id, limit=MAX_TURNS)
+    return [(position.get(row["user_message_id"], 0), row) for row in rows]
+
+
+class InspectorScreen(Screen):
+    """Left: the session's turns (newest selected). Right: the chosen turn's record."""
+
+    BINDINGS = [
+        Binding("escape,f5", "close", "Close"),
+        Binding("left,[", "step(-1)", "Older turn"),
+        Binding("right,]", "step(1)", "Newer turn"),
+    ]
+
+    def __init__(self, store, session: Session) -> None:
+        super().__init__()
+        self.store = store
+        self.session = session
+        self.entries = turn_entries(store, session.id)
+        self.index = len(self.entries) - 1
+        translate_bindings(self)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="inspector-body"):
+            yield OptionList(*self._turn_options(), id="inspector-turns")
+            with VerticalScroll(id="inspector-record"):
+                yield Label("", id="inspector-heading", markup=False)
+                for part in ("bars", "warnings", "included", "excluded", "paging", "recall", "memory"):
+                    yield Static("", id=f"inspector-{part}", classes="inspector-part")
+        yield Footer()
+
+    def _turn_options(self) -> list[Option]:
+        options = []
+        for number, row in self.entries:
+            record = row["record"]
+            share = record.get("total_tokens", 0) / record["n_ctx"] if record.get("n_ctx") else 0
+            label = Text(t("inspector.turn", n=number))
+            label.append(f"  {share:.0%}", style="red" if share > 0.8 else "dim")
+            options.append(Option(label, id=f"t{row['id']}"))
+        return options
+
+    def on_mount(self) -> None:
+        self.title = t("inspector.title")
+        self.sub_title = self.session.name
+        if self.entries:
+            self.query_one("#inspector-turns", OptionList).highlighted = self.index
+        self.show_turn()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        self.index = event.option_index
+        self.show_turn()
+
+    def action_step(self, step: int) -> None:
+        if self.entries:
+            self.index = max(0, min(len(self.entries) - 1, self.index + step))
+            self.query_one("#inspector-turns", OptionList).highlighted = self.index
+
+    def show_turn(self) -> None:
+        heading = self.query_one("#inspector-heading", Label)
+        if not self.entries:
+            heading.update(t("inspector.none"))
+            return
+        number, row = self.entries[self.index]
+        record = row["record"]
+        heading.update(f"{t('inspector.turn', n=number)} · {record.get('mode', row['mode'])} · "
+                       f"{record.get('total_tokens', 0)}/{record.get('n_ctx', 0)} tokens · {record.get('counter', '')}")
+        parts = {"bars": turn_record.layer_bars(record), "warnings": turn_record.warnings(record),
+                 "included": turn_record.included(record), "excluded": turn_record.excluded(record),
+                 "paging": turn_record.paging(record), "recall": turn_record.recall_hits(record),
+                 "memory": turn_record.new_memory(record)}
+        for name, renderable in parts.items():
+            self.query_one(f"#inspector-{name}", Static).update(renderable)
+
+    @property
+    def record(self) -> dict | None:
+        return self.entries[self.index][1]["record"] if self.entries else None
+
+    def action_close(self) -> None:
+        self.dismiss()

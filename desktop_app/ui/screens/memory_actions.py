@@ -1,0 +1,170 @@
+"""Memory you can see and steer: the panel, slash commands typed in the chat, and the item
+actions (confirm, reject, pin, correct, revoke, forget) — a mixin for the chat screen.
+
+Every change goes through :mod:`desktop_app.memory.commands` (validated patches) or, for
+forgetting, the store's plan-then-delete; both run as store jobs off the UI thread.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from desktop_app.memory.text import clip
+from desktop_app.ui.i18n import t
+from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
+from desktop_app.ui.widgets.chat_log import ChatLog
+from desktop_app.ui.widgets.memory_panel import MemoryPanel, load_panel_state
+
+if TYPE_CHECKING:
+    from desktop_app.memory.store.browse import ForgetPlan
+
+# Panel/detail actions carried out by a memory command of the same effect.
+COMMAND_OF = {"confirm": "confirm", "reject": "reject", "pin": "pin", "unpin": "unpin", "revoke": "forget"}
+LISTED = 6
+
+
+def describe_plan(plan: ForgetPlan) -> str:
+    """The confirmation text: what will be deleted, a few lines per kind."""
+    lines = [t("forget.title"), plan.what, ""]
+
+    def block(label: str, rows: list[str]) -> None:
+        if rows:
+            lines.append(label)
+            lines.extend(f"  {row}" for row in rows[:LISTED])
+            if len(rows) > LISTED:
+                lines.append(f"  … +{len(rows) - LISTED}")
+
+    block(t("forget.items", n=len(plan.items)), [f"#{i.id} [{i.kind}] {clip(i.value, 60)}" for i in plan.items])
+    block(t("forget.messages", n=len(plan.messages)), [f"{m.role}: {clip(m.content, 60)}" for m in plan.messages])
+    block(t("forget.pages", n=len(plan.pages)), [f"page {p.id}: {p.message_count} turns" for p in plan.pages])
+    block(t("forget.bookmarks", n=len(plan.bookmarks)), [", ".join(b.keywords) for b in plan.bookmarks])
+    return "\n".join(lines)
+
+
+class MemoryActions:
+    """Expects the chat screen's ``store``, ``session``, ``generating`` and ``run_store_job``."""
+
+    # -- the panel ---------------------------------------------------------------------------
+    def action_toggle_memory(self) -> None:
+        panel = self.query_one(MemoryPanel)
+        panel.display = not panel.display
+        if panel.display:
+            self.refresh_memory()
+
+    def refresh_memory(self) -> None:
+        """Re-read the panel's state (a few small queries; WAL reads never wait on writers)."""
+        if self.session is not None:
+            self.query_one(MemoryPanel).show(load_panel_state(self.store, self.session.id))
+
+    async def on_memory_panel_item_action(self, message: MemoryPanel.ItemAction) -> None:
+        message.stop()
+        await self.item_action(message.action, message.item_id)
+
+    async def item_action(self, action: str | None, item_id: int | None) -> None:
+        """Carry out ``action`` on item ``item_id`` (from the panel keys or the detail screen)."""
+        if action is None or self.session is None:
+            return
+        if action == "forget_topic":
+            self.app.push_screen(NameDialog(t("memory.topic_title"), placeholder=t("memory.topic_placeholder"),
+                                            empty_error=t("memory.topic_placeholder")), self.forget_topic)
+            return
+        item = self.store.get_item(item_id) if item_id is not None else None
+        if item is None or item.session_id != self.session.id:
+            self.notify(t("memory.not_item"), markup=False, severity="warning")
+            return
+        if action == "open":
+            from desktop_app.ui.screens.memory_item import MemoryItemScreen
+
+            self.app.push_screen(MemoryItemScreen(self.store, item),
+                                 lambda chosen: self.call_next(self.item_action, chosen, item.id))
+        elif action in ("confirm", "reject") and item.status != "pending":
+            self.notify(t("memory.not_pending", id=item.id), markup=False, severity="warning")
+        elif action == "pin" and item.pinned:
+            self.memory_command("unpin", str(item.id))
+        elif action in COMMAND_OF:
+            self.memory_command(COMMAND_OF[action], str(item.id))
+        elif action == "correct":
+            self.app.push_screen(
+                NameDialog(t("memory.correct_title", id=item.id, kind=item.kind), item.value, placeholder=item.value,
+                           empty_error=t("memory.correct_title", id=item.id, kind=item.kind)),
+                lambda value: value and self.memory_command("correct", f"{item.id} {value}"))
+        elif action == "forget":
+            self.plan_forget(lambda store: store.plan_forget_item(item.id))
+
+    # -- memory commands (slash and panel) ---------------------------------------------------
+    def is_memory_command(self, text: str) -> bool:
+        from desktop_app.memory.commands import SLASH_COMMANDS
+
+        match = re.match(r"^/(\w+)", text.strip())
+        return bool(match) and match.group(1).lower() in SLASH_COMMANDS
+
+    def run_slash(self, text: str) -> None:
+        """A slash command typed in the chat: answered from memory, shown, never sent to the model."""
+        self._memory_job(lambda store, session: _slash(store, session, text), echo=text)
+
+    def memory_command(self, name: str, arg: str) -> None:
+        """Run memory command ``name`` (the panel's keys use the same code as the slash commands)."""
+        from desktop_app.memory.commands import run_command
+
+        def job(store, session):
+            import time
+
+            from desktop_app.memory.commands import MemoryCommandError, SlashResult
+            from desktop_app.memory.patches import PatchRejected
+
+            try:
+                return run_command(store, session, name, arg, time.time())
+            except (MemoryCommandError, PatchRejected) as exc:
+                return SlashResult(command=name, ok=False, text=str(exc))
+
+        self._memory_job(job, echo=None)
+
+    def _memory_job(self, job, *, echo: str | None) -> None:
+        session_id = self.session.id
+
+        async def done(result) -> None:
+            if result is None:
+                return
+            if echo is not None:
+                await self.query_one(ChatLog).add_note(echo, result.text, ok=result.ok)
+            else:
+                self.notify(result.text, markup=False, severity="information" if result.ok else "warning")
+            self.refresh_memory()
+            self.refresh_sessions()
+
+        self.run_store_job(lambda store: job(store, store.get_session(session_id)), done, group="memory")
+
+    # -- forgetting ------------------------------------------------------------------------
+    def forget_topic(self, topic: str | None) -> None:
+        if topic and self.session is not None:
+            session_id = self.session.id
+            self.plan_forget(lambda store: store.plan_forget_topic(session_id, topic))
+
+    def plan_forget(self, planner) -> None:
+        """Plan in a worker, list what will go, delete only after the user confirms."""
+        if self._busy("forget"):
+            return
+
+        def planned(plan: ForgetPlan) -> None:
+            if plan.empty:
+                self.notify(t("memory.nothing_matches", topic=plan.what), markup=False, severity="warning")
+                return
+            self.app.push_screen(ConfirmDialog(describe_plan(plan), t("forget.button")),
+                                 lambda yes: yes and self._forget(plan))
+
+        self.run_store_job(planner, planned, group="memory")
+
+    def _forget(self, plan: ForgetPlan) -> None:
+        async def done(counts: dict) -> None:
+            self.notify(t("memory.forgotten", what=plan.what, **counts), markup=False)
+            if self.session is not None:
+                await self.open_session(self.store.get_session(self.session.id))
+
+        self.run_store_job(lambda store: store.forget(plan), done, group="memory")
+
+
+def _slash(store, session, text: str):
+    from desktop_app.memory.commands import handle_slash
+
+    return handle_slash(store, session, text)

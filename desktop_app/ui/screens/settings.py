@@ -1,0 +1,122 @@
+"""The settings screen: model file (with a file picker), context size, GPU layers, threads,
+temperature, embedding model, default context mode, language and theme.
+
+It only edits and validates; it dismisses with the changed keys (``{}`` when nothing
+changed, None on cancel). :meth:`PaperclipApp.apply_settings` persists them to the TOML
+config and swaps the model in a worker when a model setting changed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select
+
+from desktop_app.config import CONTEXT_MODES, Settings
+from desktop_app.ui.i18n import t
+
+MODEL_KEYS = ("model", "ctx", "gpu_layers", "threads")
+CHOICES = {"mode": CONTEXT_MODES, "lang": ("en", "zh"), "theme": ("dark", "light")}
+TEXT_FIELDS = ("model", "ctx", "gpu_layers", "threads", "temperature", "embed_model")
+
+
+def _shown(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def form_changes(settings: Settings, raw: dict[str, str]) -> dict[str, Any]:
+    """The keys whose typed value differs from ``settings``; raises ``ValueError`` (one line)."""
+    values: dict[str, Any] = {}
+    for key, text in raw.items():
+        text = text.strip()
+        if key in ("model", "embed_model"):
+            values[key] = Path(text).expanduser() if text else None
+        elif key == "threads":
+            values[key] = int(text) if text else None
+        else:
+            values[key] = text
+    try:
+        checked = Settings(**{**settings.model_dump(), **values})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(p) for p in first["loc"])
+        raise ValueError(t("settings.invalid", field=field, error=first["msg"])) from None
+    except ValueError as exc:
+        raise ValueError(str(exc)) from None
+    return {key: getattr(checked, key) for key in raw if getattr(checked, key) != getattr(settings, key)}
+
+
+class SettingsScreen(ModalScreen[dict | None]):
+    """Edit the global settings; Ctrl+S saves, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save", priority=True)]
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(classes="dialog")
+        self.settings = settings
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        with Vertical(classes="dialog-box dialog-wide", id="settings-box"):
+            yield Label(t("settings.title"), classes="dialog-title", markup=False)
+            with VerticalScroll(id="settings-form"):
+                for key in TEXT_FIELDS:
+                    yield Label(t(f"settings.{key}"), classes="field-label", markup=False)
+                    value = s.model_path if key == "model" else getattr(s, key)
+                    if key in ("model", "embed_model"):
+                        with Horizontal(classes="field-row"):
+                            yield Input(_shown(value), id=f"set-{key}", classes="field-input")
+                            yield Button(t("dialog.browse"), id=f"browse-{key}", classes="field-button")
+                    else:
+                        yield Input(_shown(value), id=f"set-{key}", classes="field-input")
+                for key, options in CHOICES.items():
+                    yield Label(t(f"settings.{key}"), classes="field-label", markup=False)
+                    yield Select([(o, o) for o in options], value=getattr(s, key), allow_blank=False, id=f"set-{key}")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(t("dialog.save") + " (Ctrl+S)", variant="primary", id="save")
+                yield Button(t("dialog.cancel"), id="cancel")
+
+    def raw_values(self) -> dict[str, str]:
+        raw = {key: self.query_one(f"#set-{key}", Input).value for key in TEXT_FIELDS}
+        raw.update({key: str(self.query_one(f"#set-{key}", Select).value) for key in CHOICES})
+        if raw["model"].strip() == str(self.settings.model_path) and self.settings.model is None:
+            raw.pop("model")  # still the default model: do not pin its path into the config
+        return raw
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        button = event.button.id or ""
+        if button == "save":
+            self.action_save()
+        elif button == "cancel":
+            self.dismiss(None)
+        elif button.startswith("browse-"):
+            key = button.removeprefix("browse-")
+            field = self.query_one(f"#set-{key}", Input)
+            from desktop_app.ui.screens.file_picker import FilePicker
+
+            def chosen(path: Path | None) -> None:
+                if path is not None:
+                    field.value = str(path)
+
+            start = Path(field.value).expanduser() if field.value.strip() else self.settings.model_path
+            self.app.push_screen(FilePicker(start, (".gguf",)), chosen)
+
+    def action_save(self) -> None:
+        try:
+            changes = form_changes(self.settings, self.raw_values())
+        except ValueError as exc:
+            self.notify(str(exc), markup=False, severity="error")
+            return
+        self.dismiss(changes)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,113 @@
+"""The chat screen's tools: help, settings, per-session settings, export, import, search, the
+context inspector, and the background worker that keeps turn embeddings up to date.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import work
+from textual.worker import get_current_worker
+
+from desktop_app.ui.i18n import t
+from desktop_app.ui.widgets.chat_log import ChatLog
+
+
+class ToolActions:
+    """Expects the chat screen's ``store``, ``settings``, ``session`` and session helpers."""
+
+    def action_help(self) -> None:
+        from desktop_app.ui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    def action_settings(self) -> None:
+        from desktop_app.ui.screens.settings import SettingsScreen
+
+        self.app.push_screen(SettingsScreen(self.settings), self._settings_chosen)
+
+    def _settings_chosen(self, changes: dict | None) -> None:
+        if changes:
+            self.app.apply_settings(changes)
+
+    def action_session_settings(self) -> None:
+        from desktop_app.ui.screens.session_settings import SessionSettingsScreen
+
+        if self.session is not None:
+            self.app.push_screen(SessionSettingsScreen(self.store.get_session(self.session.id), self.settings),
+                                 self._session_settings_chosen)
+
+    def _session_settings_chosen(self, values: dict | None) -> None:
+        if values is None or self.session is None:
+            return
+        session_id = self.session.id
+
+        def saved(_session) -> None:
+            self.refresh_sessions()
+            self.notify(t("session.saved"), markup=False)
+
+        self.run_store_job(lambda store: store.update_session_settings(session_id, **values), saved)
+
+    def action_export_session(self) -> None:
+        from desktop_app.ui.screens.exchange import ExportScreen
+
+        if self.session is not None:
+            self.app.push_screen(ExportScreen(self.store.get_session(self.session.id)))
+
+    def action_import_file(self) -> None:
+        from desktop_app.ui.screens.exchange import ImportScreen
+
+        self.app.push_screen(ImportScreen(Path.home()), self._imported)
+
+    def _imported(self, imported: list | None) -> None:
+        if imported:
+            self.refresh_sessions()
+            self.index_embeddings()
+
+    def action_search(self) -> None:
+        from desktop_app.ui.screens.search import SearchScreen
+
+        self.app.push_screen(SearchScreen(self.store.list_sessions()),
+                             lambda found: self.call_next(self.open_search_result, found))
+
+    async def open_search_result(self, found: tuple[int, int | None] | None) -> None:
+        if found is None:
+            return
+        session_id, message_id = found
+        await self.switch_session(session_id)
+        if message_id is None or self.session is None or self.session.id != session_id:
+            return
+        log = self.query_one(ChatLog)
+        view = log.view_of(message_id)
+        if view is not None:
+            log.focus()
+            log._select(view)
+
+    def action_open_inspector(self) -> None:
+        from desktop_app.ui.screens.inspector import InspectorScreen
+
+        if self.session is not None:
+            self.app.push_screen(InspectorScreen(self.store, self.store.get_session(self.session.id)))
+
+    # -- embeddings ------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="embedding", exit_on_error=False)
+    def index_embeddings(self) -> int:
+        """Embed turns that have no vector yet; pauses whenever a reply is being generated."""
+        factory = getattr(self.app, "embedder_factory", None)
+        if factory is None or getattr(self, "embedder_error", None):
+            return 0
+        worker = get_current_worker()
+        from desktop_app.memory.recall.indexing import VectorsUnavailable, index_pending
+        from desktop_app.memory.store import Store
+
+        try:
+            if getattr(self, "embedder", None) is None:
+                self.embedder = factory(self.settings)
+            with Store(self.settings.db_path) as store:
+                return index_pending(store, self.embedder,
+                                     should_stop=lambda: worker.is_cancelled or self.generating)
+        except (VectorsUnavailable, Exception) as exc:  # recall still works on full text and bookmarks
+            from desktop_app.ui.inference import one_line
+
+            self.embedder_error = one_line(exc)
+            return 0

@@ -1,0 +1,165 @@
+"""The memory panel beside the chat: what Paperclip remembers for this session, and the keys to
+steer it.
+
+Sections: rules, constraints, the goal, decisions, facts, preferences, open questions (each
+item with its value, source turn and time), items waiting for confirmation, bookmarks and the
+rolling summary. Keys act on the highlighted item and reach the screen as ``ItemAction``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from pydantic import BaseModel
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+from desktop_app.memory.models import Bookmark, MemoryItem
+from desktop_app.ui.i18n import t
+
+SECTIONS = ("directive", "constraint", "goal", "decision", "fact", "preference", "open_question")
+
+
+class PanelState(BaseModel):
+    """Everything the panel shows, read from the store in one go."""
+
+    items: list[MemoryItem] = []
+    turns: dict[int, int] = {}  # item id -> turn of its source message
+    bookmarks: list[Bookmark] = []
+    summary: str = ""
+    state_version: int = 0
+
+
+def load_panel_state(store, session_id: int) -> PanelState:
+    """Active and pending items with their source turns, bookmarks, the rendered summary."""
+    from desktop_app.memory.bookmark_recall import turn_numbers
+    from desktop_app.memory.summary import render_summary
+    from desktop_app.ui.i18n import current_lang
+
+    items = store.list_items(session_id, statuses=("active", "pending"))
+    sources = [i.source_message_id for i in items if i.source_message_id]
+    turn_of = turn_numbers(store.user_message_ids(session_id), sources)
+    summary = store.latest_summary(session_id)
+    current = {i.id for i in items}
+    text = render_summary(summary.content, current, lang=current_lang())[0] if summary else ""
+    return PanelState(items=items, turns={i.id: turn_of[i.source_message_id] for i in items if i.source_message_id},
+                      bookmarks=store.list_bookmarks(session_id), summary=text,
+                      state_version=store.state_version(session_id))
+
+
+def short_time(ts: float) -> str:
+    """Month-day hour:minute in UTC, the clock the prompts use."""
+    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%m-%d %H:%M")
+
+
+def item_prompt(item: MemoryItem, turn: int | None) -> Text:
+    text = Text()
+    text.append(f"#{item.id} ", style="dim")
+    if item.pinned:
+        text.append("📌 ")
+    text.append(item.value)
+    where = t("memory.turn", n=turn) if turn else item.origin
+    text.append(f"\n   {where} · {short_time(item.created_at)}", style="dim")
+    return text
+
+
+class MemoryPanel(Vertical):
+    """Toggle with F4; Tab into it, then Enter for details, y/n/p/c/r/d to steer."""
+
+    BINDINGS = [
+        Binding("y", "item('confirm')", "Confirm"),
+        Binding("n", "item('reject')", "Reject"),
+        Binding("p", "item('pin')", "Pin"),
+        Binding("c", "item('correct')", "Correct"),
+        Binding("r", "item('revoke')", "Revoke"),
+        Binding("d,delete", "item('forget')", "Forget"),
+        Binding("t", "forget_topic", "Forget topic"),
+    ]
+
+    class ItemAction(Message):
+        """``action`` on memory item ``item_id`` (``open``, ``confirm``, ``pin``, ``forget``, …)."""
+
+        def __init__(self, action: str, item_id: int | None) -> None:
+            super().__init__()
+            self.action = action
+            self.item_id = item_id
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.state = PanelState()
+
+    def compose(self) -> ComposeResult:
+        yield Label(t("memory.title"), id="memory-title", classes="panel-title", markup=False)
+        yield OptionList(id="memory-list")
+
+    def show(self, state: PanelState) -> None:
+        """Replace the contents, keeping the highlighted item when it is still there."""
+        self.state = state
+        listing = self.query_one("#memory-list", OptionList)
+        keep = self.highlighted_item_id()
+        listing.set_options(self._options(state))
+        title = f"{t('memory.title')} · v{state.state_version}"
+        self.query_one("#memory-title", Label).update(title)
+        if keep is not None:
+            try:
+                listing.highlighted = listing.get_option_index(f"i{keep}")
+            except Exception:  # forgotten meanwhile
+                pass
+
+    def _options(self, state: PanelState) -> list[Option | None]:
+        options: list[Option | None] = []
+
+        def header(key: str) -> None:
+            if options:
+                options.append(None)
+            options.append(Option(Text(t(key), style="bold"), disabled=True))
+
+        pending = [i for i in state.items if i.status == "pending"]
+        if pending:
+            header("memory.pending")
+            options += [Option(item_prompt(i, state.turns.get(i.id)), id=f"i{i.id}") for i in pending]
+        for kind in SECTIONS:
+            shown = [i for i in state.items if i.kind == kind and i.status == "active"]
+            if shown:
+                header(f"memory.{kind}")
+                options += [Option(item_prompt(i, state.turns.get(i.id)), id=f"i{i.id}") for i in shown]
+        if not state.items:
+            options.append(Option(Text(t("memory.empty"), style="dim"), disabled=True))
+        if state.bookmarks:
+            header("memory.bookmarks")
+            options += [Option(Text(f"🔖 {', '.join(b.keywords)}\n   {b.description}"), id=f"b{b.id}", disabled=True)
+                        for b in state.bookmarks[-8:]]
+        header("memory.summary")
+        options.append(Option(Text(state.summary or t("memory.no_summary"), style="" if state.summary else "dim"),
+                              disabled=True))
+        return options
+
+    def highlighted_item_id(self) -> int | None:
+        listing = self.query_one("#memory-list", OptionList)
+        if listing.highlighted is None:
+            return None
+        option = listing.get_option_at_index(listing.highlighted)
+        return int(option.id[1:]) if option.id and option.id.startswith("i") else None
+
+    def item(self, item_id: int) -> MemoryItem | None:
+        return next((i for i in self.state.items if i.id == item_id), None)
+
+    def select_item(self, item_id: int) -> None:
+        listing = self.query_one("#memory-list", OptionList)
+        listing.highlighted = listing.get_option_index(f"i{item_id}")
+
+    def action_item(self, action: str) -> None:
+        self.post_message(self.ItemAction(action, self.highlighted_item_id()))
+
+    def action_forget_topic(self) -> None:
+        self.post_message(self.ItemAction("forget_topic", None))
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id and event.option.id.startswith("i"):
+            self.post_message(self.ItemAction("open", int(event.option.id[1:])))
