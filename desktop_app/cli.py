@@ -13,7 +13,7 @@ from pathlib import Path
 
 from desktop_app import __version__
 
-COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench", "context", "memory")
+COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench", "context", "memory", "recall")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

@@ -110,8 +110,10 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> AssembledCont
                        "items": [{"message_id": inp.input_id}] if inp.input_id else []}
     if inp.mode in ("layered", "retrieval"):
         room = budgets.recalled + (budgets.recent + budgets.state if inp.mode == "retrieval" else 0)
-        # Unused anchor/state/summary budget may go to recall: recent keeps its own share untouched.
-        room += sum(max(0, getattr(budgets, name) - layers[name]["tokens"]) for name in ("anchors", "state", "summary"))
+        # Unused anchor/state/summary budget may go to recall (recent keeps its own share), but at most
+        # as much again: recalled text sits after the cached prefix and is evaluated afresh every turn.
+        spare = sum(max(0, getattr(budgets, name) - layers[name]["tokens"]) for name in ("anchors", "state", "summary"))
+        room += min(spare, budgets.recalled)
         layers["recalled"] = _recalled(inp, room, counter, excluded, t)
 
     notes = supersession_notes(inp.history, current, inp.lang) if layered else {}

@@ -16,6 +16,7 @@ from desktop_app.memory.render import TurnView
 from desktop_app.memory.text import term_set
 
 MIN_SCORE = 1.5
+MIN_TEXT_HITS = 2  # without a bookmark keyword, at least this many distinct shared words
 
 
 def turn_numbers(user_ids: list[int], message_ids: list[int]) -> dict[int, int]:
@@ -61,8 +62,11 @@ def keyword_recall(store, session_id: int, text: str, *, k: int = 2,
         marks = bookmarks_by_page.get(page.id, [])
         mark_words = set().union(*(term_set(" ".join(b.keywords) + " " + b.description) for b in marks)) if marks else set()
         user_marked = any(b.origin == "user" for b in marks)
-        score = 2.0 * len(query & mark_words) + len(query & words) / math.sqrt(max(1.0, len(words) / 20))
-        if user_marked and query & mark_words:
+        mark_hits, text_hits = len(query & mark_words), len(query & words)
+        if not mark_hits and text_hits < MIN_TEXT_HITS:
+            continue  # one shared common word is not a reason to page a whole page back in
+        score = 2.0 * mark_hits + text_hits / math.sqrt(max(1.0, len(words) / 20))
+        if user_marked and mark_hits:
             score += 1.0
         if score >= MIN_SCORE:
             scored.append((score, page.id, messages))

@@ -70,7 +70,3 @@ def conversation(store, settings):
         return Conversation(store, settings.model_copy(update={"lang": lang}), name=name, n_ctx=n_ctx)
 
     return make
-
-
-def prompt_text(plan) -> str:
-    return "\n".join(m["content"] for m in plan.messages)

@@ -5,12 +5,15 @@ A small window (n_ctx 1024–2048) so paging really happens; chit-chat between t
 
 import pytest
 
-from conftest import prompt_text
 from desktop_app.bench.context import replay
 from desktop_app.bench.scenarios import (active_present, changes, long_session, retention, superseded_as_current)
 from desktop_app.chat import run_turn
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.engine.tokens import fallback_counter
+
+
+def prompt_text(plan) -> str:
+    return "\n".join(m["content"] for m in plan.messages)
 
 
 def feed(chat, scenario, upto):

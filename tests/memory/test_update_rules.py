@@ -1,6 +1,8 @@
 """Directives and facts follow different update rules; user corrections win."""
 
-from conftest import prompt_text
+
+def prompt_text(plan) -> str:
+    return "\n".join(m["content"] for m in plan.messages)
 
 
 def test_a_newer_fact_supersedes_the_older_one_at_once(conversation):

@@ -86,6 +86,38 @@ async def wait_for_reply(pilot) -> None:
     await pilot.pause()
 
 
+async def send(pilot, text: str) -> None:
+    """Type ``text`` into the message box (set at once: typing key by key is slow), send it and
+    wait for the reply and any store job it started."""
+    from desktop_app.ui.widgets.chat_input import ChatInput
+
+    chat_input = pilot.app.chat.query_one(ChatInput)
+    chat_input.text = text
+    chat_input.focus()
+    await pilot.pause()
+    await pilot.press("enter")
+    await wait_for_reply(pilot)
+    await settle(pilot)
+
+
+async def settle(pilot) -> None:
+    """Until every worker but the model loader is done (store jobs, slash commands, search)."""
+    app = pilot.app
+    await wait_until(pilot, lambda: not [w for w in app.workers if w.group not in ("model",) and w.is_running])
+    await pilot.pause()
+
+
+def text_of(widget, width: int = 160) -> str:
+    """What a ``Static`` shows, as plain text (rich tables and groups rendered)."""
+    import io
+
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), width=width, color_system=None)
+    console.print(widget.content)
+    return console.file.getvalue()
+
+
 def stored_messages(db_path: Path, session_name: str | None = None):
     with Store(db_path) as store:
         session = store.find_session(session_name) if session_name else store.latest_session()
@@ -100,6 +132,9 @@ class UIHelpers:
     wait_until = staticmethod(wait_until)
     wait_for_model = staticmethod(wait_for_model)
     wait_for_reply = staticmethod(wait_for_reply)
+    send = staticmethod(send)
+    text_of = staticmethod(text_of)
+    settle = staticmethod(settle)
     stored_messages = staticmethod(stored_messages)
     size = SIZE
 

@@ -60,7 +60,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         Binding("f5", "open_inspector", "Inspector"),
         Binding("f3,ctrl+f", "search", "Search"),
         Binding("ctrl+r", "regenerate", "Regenerate"),
-        Binding("ctrl+up", "select_messages", "Select"),
+        Binding("ctrl+up", "select_messages", "Select", show=False),
         Binding("ctrl+n", "new_session", "New"),
         Binding("f2", "rename_session", "Rename", show=False),
         Binding("f8", "delete_session", "Delete", show=False),
@@ -259,6 +259,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
                 self._reply_view.message_id = message.reply.id
         if message.pieces:
             self.query_one(ModelStatus).show_speed(f"{message.pieces} tokens at {message.tokens_per_second:.1f}/s")
+        await self.show_memory_notices()
         self._end_reply()
 
     async def on_reply_failed(self, message: ReplyFailed) -> None:

@@ -25,12 +25,14 @@ def bindings_table(app, title: str, bindings) -> Table:
                   show_edge=False, box=None, padding=(0, 2, 0, 0))
     table.add_column(style="bold", no_wrap=True, min_width=14)
     table.add_column(ratio=1)
-    seen = set()
+    keys: dict[str, list[str]] = {}
+    described: dict[str, str] = {}
     for binding in bindings:
-        if not binding.description or binding.action in seen:
-            continue
-        seen.add(binding.action)
-        table.add_row(key_label(app, binding.key), binding.description)
+        if binding.description:
+            keys.setdefault(binding.action, []).append(key_label(app, binding.key))
+            described.setdefault(binding.action, binding.description)
+    for action, labels in keys.items():
+        table.add_row(Text(" / ".join(dict.fromkeys(labels))), Text(described[action]))
     return table
 
 
@@ -50,7 +52,7 @@ def help_renderable(app) -> Group:
     slash.add_column(ratio=1)
     zh = current_lang() == "zh"
     for command, (en_text, zh_text) in SLASH_HELP.items():
-        slash.add_row(command, zh_text if zh else en_text)
+        slash.add_row(Text(command), Text(zh_text if zh else en_text))
     return Group(bindings_table(app, t("help.keys"), [*extra, *screen_bindings]), Text(""),
                  bindings_table(app, t("help.log_keys"), log), Text(""),
                  bindings_table(app, t("help.panel_keys"), panel), Text(""), slash)

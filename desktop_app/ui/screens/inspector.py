@@ -22,6 +22,32 @@ from desktop_app.ui.widgets import turn_record
 MAX_TURNS = 1000
 
 
+def history_at(items, at: float) -> list[dict]:
+    """Items that were already superseded or revoked when a turn ran, with why."""
+    replaced_by = {i.supersedes: i.id for i in items if i.supersedes is not None and i.status != "pending"}
+    rows = []
+    for item in items:
+        if item.status in ("superseded", "revoked") and item.updated_at <= at:
+            why = f"superseded by #{replaced_by[item.id]}" if item.id in replaced_by else item.status
+            rows.append({"layer": "state", "id": item.id, "reason": f"{why}: {item.value}"})
+    return rows
+
+
+def recompute_recall(store, session_id: int, row: dict, k: int = 5) -> list[dict]:
+    """Hybrid recall (full text + bookmarks) for the turn's input over the turns before it."""
+    from desktop_app.memory.recall import search
+
+    text = ((row["record"].get("layers") or {}).get("input") or {}).get("text", "")
+    before = row["user_message_id"] or 0
+    if not text.strip() or not before:
+        return []
+    try:
+        hits = search(store, session_id, text, k=k * 3)
+    except Exception:  # a query FTS5 cannot parse: no hits rather than no inspector
+        return []
+    return [h.model_dump() for h in hits if h.message_id < before][:k]
+
+
 def turn_entries(store, session_id: int) -> list[tuple[int, dict]]:
     """``(turn number, log row)`` of the session's recorded turns, oldest first."""
     user_ids = store.user_message_ids(session_id)
@@ -44,6 +70,7 @@ class InspectorScreen(Screen):
         self.store = store
         self.session = session
         self.entries = turn_entries(store, session.id)
+        self.items = store.list_items(session.id)
         self.index = len(self.entries) - 1
         translate_bindings(self)
 
@@ -62,8 +89,8 @@ class InspectorScreen(Screen):
         for number, row in self.entries:
             record = row["record"]
             share = record.get("total_tokens", 0) / record["n_ctx"] if record.get("n_ctx") else 0
-            label = Text(t("inspector.turn", n=number))
-            label.append(f"  {share:.0%}", style="red" if share > 0.8 else "dim")
+            label = Text(f"{t('inspector.turn', n=number):<10}")
+            label.append(f"{share:>4.0%}", style="red" if share > 0.8 else "dim")
             options.append(Option(label, id=f"t{row['id']}"))
         return options
 
@@ -94,11 +121,16 @@ class InspectorScreen(Screen):
         heading.update(f"{t('inspector.turn', n=number)} · {record.get('mode', row['mode'])} · "
                        f"{record.get('total_tokens', 0)}/{record.get('n_ctx', 0)} tokens · {record.get('counter', '')}")
         parts = {"bars": turn_record.layer_bars(record), "warnings": turn_record.warnings(record),
-                 "included": turn_record.included(record), "excluded": turn_record.excluded(record),
-                 "paging": turn_record.paging(record), "recall": turn_record.recall_hits(record),
+                 "included": turn_record.included(record),
+                 "excluded": turn_record.excluded(record, history_at(self.items, row["created_at"])),
+                 "paging": turn_record.paging(record),
+                 "recall": turn_record.recall_hits(record, None if record.get("recall") else
+                                                   recompute_recall(self.store, self.session.id, row)),
                  "memory": turn_record.new_memory(record)}
         for name, renderable in parts.items():
-            self.query_one(f"#inspector-{name}", Static).update(renderable)
+            part = self.query_one(f"#inspector-{name}", Static)
+            part.update(renderable)
+            part.display = bool(renderable.plain) if isinstance(renderable, Text) and name == "warnings" else True
 
     @property
     def record(self) -> dict | None:

@@ -92,6 +92,15 @@ class MemoryActions:
         elif action == "forget":
             self.plan_forget(lambda store: store.plan_forget_item(item.id))
 
+    async def show_memory_notices(self) -> None:
+        """After a turn: what memory did that the user should know or answer (pending rules)."""
+        if self.session is None:
+            return
+        last = self.store.list_turn_log(self.session.id, limit=1)
+        notices = [o["notice"] for o in (last[0]["record"].get("memory") or []) if o.get("notice")] if last else []
+        if notices:
+            await self.query_one(ChatLog).add_note("\n".join(notices))
+
     # -- memory commands (slash and panel) ---------------------------------------------------
     def is_memory_command(self, text: str) -> bool:
         from desktop_app.memory.commands import SLASH_COMMANDS
@@ -127,7 +136,7 @@ class MemoryActions:
             if result is None:
                 return
             if echo is not None:
-                await self.query_one(ChatLog).add_note(echo, result.text, ok=result.ok)
+                await self.query_one(ChatLog).add_note(f"{echo}\n{result.text}", ok=result.ok)
             else:
                 self.notify(result.text, markup=False, severity="information" if result.ok else "warning")
             self.refresh_memory()

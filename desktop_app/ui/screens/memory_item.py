@@ -43,10 +43,10 @@ def item_details(store, item: MemoryItem) -> Table:
     table.add_column(style="bold", no_wrap=True)
     table.add_column(ratio=1)
     table.add_row("", Text(item.value, style="bold"))
-    table.add_row("kind", f"{item.kind} · {item.status}{' · 📌' if item.pinned else ''} · {item.origin}")
-    table.add_row("subject", item.subject)
+    table.add_row("kind", Text(f"{item.kind} · {item.status}{' · 📌' if item.pinned else ''} · {item.origin}"))
+    table.add_row("subject", Text(item.subject))
     where = t("memory.turn", n=turn_of[item.source_message_id]) if item.source_message_id else item.origin
-    table.add_row(t("item.source"), f"{where} · {short_time(item.created_at)} · v{item.state_version}")
+    table.add_row(t("item.source"), Text(f"{where} · {short_time(item.created_at)} · v{item.state_version}"))
     if item.source_quote:
         table.add_row(t("item.quote"), Text(f"“{item.source_quote}”", style="italic"))
     table.add_row("", "")
@@ -60,7 +60,7 @@ def item_details(store, item: MemoryItem) -> Table:
     table.add_row("", "")
     table.add_row(t("item.history"), "")
     for change in changes:
-        table.add_row(f"v{change.state_version}", f"{short_time(change.created_at)}  #{change.item_id} {change.action}")
+        table.add_row(f"v{change.state_version}", Text(f"{short_time(change.created_at)}  #{change.item_id} {change.action}"))
     return table
 
 

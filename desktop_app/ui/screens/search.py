@@ -71,10 +71,10 @@ class SearchScreen(ModalScreen[tuple[int, int | None] | None]):
     @on(Input.Submitted, "#search-input")
     def _submitted(self, event: Input.Submitted) -> None:
         results = self.query_one("#search-results", OptionList)
-        if results.option_count:
+        first = next((i for i in range(results.option_count) if not results.get_option_at_index(i).disabled), None)
+        if first is not None:
             results.focus()
-            if results.highlighted is None:
-                results.highlighted = 0
+            results.highlighted = first
 
     def run_search(self, query: str) -> None:
         """Names are filtered here; message text is searched in a worker with its own connection."""

@@ -68,17 +68,17 @@ class SettingsScreen(ModalScreen[dict | None]):
             yield Label(t("settings.title"), classes="dialog-title", markup=False)
             with VerticalScroll(id="settings-form"):
                 for key in TEXT_FIELDS:
-                    yield Label(t(f"settings.{key}"), classes="field-label", markup=False)
                     value = s.model_path if key == "model" else getattr(s, key)
-                    if key in ("model", "embed_model"):
-                        with Horizontal(classes="field-row"):
-                            yield Input(_shown(value), id=f"set-{key}", classes="field-input")
-                            yield Button(t("dialog.browse"), id=f"browse-{key}", classes="field-button")
-                    else:
-                        yield Input(_shown(value), id=f"set-{key}", classes="field-input")
+                    with Horizontal(classes="form-row"):
+                        yield Label(t(f"settings.{key}"), classes="form-label", markup=False)
+                        yield Input(_shown(value), id=f"set-{key}", classes="form-input", compact=True)
+                        if key in ("model", "embed_model"):
+                            yield Button(t("dialog.browse"), id=f"browse-{key}", classes="form-button", compact=True)
                 for key, options in CHOICES.items():
-                    yield Label(t(f"settings.{key}"), classes="field-label", markup=False)
-                    yield Select([(o, o) for o in options], value=getattr(s, key), allow_blank=False, id=f"set-{key}")
+                    with Horizontal(classes="form-row"):
+                        yield Label(t(f"settings.{key}"), classes="form-label", markup=False)
+                        yield Select([(o, o) for o in options], value=getattr(s, key), allow_blank=False,
+                                     id=f"set-{key}", classes="form-input", compact=True)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("dialog.save") + " (Ctrl+S)", variant="primary", id="save")
                 yield Button(t("dialog.cancel"), id="cancel")

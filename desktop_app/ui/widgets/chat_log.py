@@ -169,11 +169,11 @@ class ChatLog(VerticalScroll):
         self.anchor()
         return view
 
-    async def add_note(self, command: str, answer: str, *, ok: bool = True) -> MessageView:
-        """A memory command and its answer (shown, not stored: the memory itself is)."""
+    async def add_note(self, text: str, *, ok: bool = True) -> MessageView:
+        """A memory command's answer or a memory notice (shown, not stored: the memory itself is)."""
         for hint in self.query(".empty-hint"):
             await hint.remove()
-        view = MessageView("command", f"{command}\n{answer}")
+        view = MessageView("command", text)
         view.set_class(not ok, "failed")
         await self.mount(view)
         self.anchor()

@@ -8,6 +8,7 @@ ones render as "none", so records from older versions still open.
 
 from __future__ import annotations
 
+from rich import box
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -45,7 +46,7 @@ def layer_bars(record: dict, width: int = BAR_WIDTH) -> Group:
     share = total / n_ctx if n_ctx else 0.0
     stacked.append(f"{total}/{n_ctx} ({share:.0%})", style="bold red" if share > 0.8 else "bold")
     rows = Table.grid(padding=(0, 1))
-    rows.add_column(no_wrap=True)
+    rows.add_column(no_wrap=True, min_width=9)
     rows.add_column(justify="right", no_wrap=True)
     rows.add_column(no_wrap=True)
     rows.add_column(style="dim")
@@ -53,9 +54,15 @@ def layer_bars(record: dict, width: int = BAR_WIDTH) -> Group:
         layer = layers.get(name) or {}
         tokens = int(layer.get("tokens", 0))
         bar = Text("█" * _bar(tokens, n_ctx, width), style=LAYER_STYLES[name])
-        rows.add_row(Text(name, style=LAYER_STYLES[name]), str(tokens), bar, f"{len(layer.get('items') or [])} items")
+        count = len(layer.get("items") or [])
+        rows.add_row(Text(name, style=LAYER_STYLES[name]), str(tokens), bar, f"{count} item{'' if count == 1 else 's'}")
     rows.add_row(Text("reserve", style="dim red"), str(reserve), Text("░" * reserve_cells, style="dim red"), "reply")
     return Group(title, stacked, Text(""), rows)
+
+
+def _table(title: str) -> Table:
+    return Table(title=title, title_justify="left", title_style="bold", expand=True, box=box.SIMPLE_HEAD,
+                 show_edge=False, pad_edge=False)
 
 
 def _describe(layer: str, item: dict) -> str:
@@ -74,12 +81,12 @@ def _describe(layer: str, item: dict) -> str:
     if "text" in item:
         return str(item["text"])
     if "message_id" in item:
-        return f"message {item['message_id']}"
+        return f"this message (id {item['message_id']})"
     return str(item)
 
 
 def included(record: dict) -> Table:
-    table = Table(title=t("inspector.included"), title_justify="left", expand=True, show_edge=False)
+    table = _table(t("inspector.included"))
     table.add_column("layer", no_wrap=True)
     table.add_column("item", ratio=1)
     layers = record.get("layers") or {}
@@ -88,25 +95,30 @@ def included(record: dict) -> Table:
         if name == "recent" and len(items) > 6:
             first, last = items[0], items[-1]
             table.add_row(Text(name, style=LAYER_STYLES[name]),
-                          f"{len(items)} messages, turns {first.get('turn')}–{last.get('turn')}")
+                          Text(f"{len(items)} messages, turns {first.get('turn')}–{last.get('turn')}"))
             continue
         for item in items:
-            table.add_row(Text(name, style=LAYER_STYLES[name]), _describe(name, item))
+            table.add_row(Text(name, style=LAYER_STYLES[name]), Text(_describe(name, item)))
     return table
 
 
-def excluded(record: dict) -> Table:
-    table = Table(title=t("inspector.excluded"), title_justify="left", expand=True, show_edge=False)
+def excluded(record: dict, history: list[dict] | None = None) -> Table | Text:
+    """What the assembler left out (budget, score), plus ``history``: items that were no longer
+    current at that turn (superseded or revoked), which never reach the assembler."""
+    entries = [*(record.get("excluded") or []), *(history or [])]
+    if not entries:
+        return Text(f"{t('inspector.excluded')}: {t('inspector.nothing_excluded')}", style="dim")
+    table = _table(t("inspector.excluded"))
     table.add_column("layer", no_wrap=True)
     table.add_column("what", no_wrap=True)
     table.add_column("why", ratio=1)
     table.add_column("score", justify="right")
-    for entry in record.get("excluded") or []:
+    for entry in entries:
         layer = entry.get("layer", "?")
         what = f"page {entry.get('id')}" if layer == "recalled" else (
             f"message {entry.get('id')}" if layer == "recent" else f"#{entry.get('id')}")
-        table.add_row(Text(layer, style=LAYER_STYLES.get(layer, "")), what, entry.get("reason", ""),
-                      "" if entry.get("score") is None else str(entry.get("score")))
+        table.add_row(Text(layer, style=LAYER_STYLES.get(layer, "")), Text(what), Text(str(entry.get("reason", ""))),
+                      Text("" if entry.get("score") is None else str(entry.get("score"))))
     return table
 
 
@@ -129,15 +141,19 @@ def paging(record: dict) -> Text:
     return text
 
 
-def recall_hits(record: dict) -> Table | Text:
-    """Hits with their per-signal scores when the record has them (``recall``), else the pages."""
+def recall_hits(record: dict, recomputed: list[dict] | None = None) -> Table | Text:
+    """Hits with their per-signal scores: as logged (``record["recall"]``), else ``recomputed``
+    now over the turns before this one (labelled so)."""
     hits = record.get("recall")
     if isinstance(hits, dict):
         hits = hits.get("hits")
+    title = t("inspector.recall")
+    if not hits and recomputed:
+        hits, title = recomputed, f"{title} ({t('inspector.recomputed')})"
     if not hits:
-        return Text(f"{t('inspector.recall')}: {t('inspector.no_recall')}", style="dim")
+        return Text(f"{title}: {t('inspector.no_recall')}", style="dim")
     signals = sorted({name for hit in hits for name in (hit.get("signals") or {})})
-    table = Table(title=t("inspector.recall"), title_justify="left", expand=True, show_edge=False)
+    table = _table(title)
     table.add_column("turn", justify="right", no_wrap=True)
     table.add_column("score", justify="right", no_wrap=True)
     for name in signals:
@@ -148,8 +164,10 @@ def recall_hits(record: dict) -> Table | Text:
         for name in signals:
             signal = (hit.get("signals") or {}).get(name)
             cells.append(f"{signal['score']:.3g} #{signal['rank']}" if signal else "—")
-        table.add_row(str(hit.get("turn", "?")), f"{float(hit.get('score', 0)):.3f}", *cells,
-                      (hit.get("label", "") + " " + str(hit.get("snippet", ""))).strip())
+        snippet = " ".join(str(hit.get("snippet", "")).split())
+        note = f" (superseded by turn {hit['superseded_by']})" if hit.get("superseded_by") else ""
+        table.add_row(Text(str(hit.get("turn", "?"))), Text(f"{float(hit.get('score', 0)):.3f}"), *map(Text, cells),
+                      Text(f"{hit.get('role', '')}: {snippet[:90]}{note}"))
     return table
 
 

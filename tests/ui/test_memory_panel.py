@@ -1,0 +1,181 @@
+"""Memory you can see and steer: the panel, its keys, slash commands, forgetting."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, OptionList
+
+from desktop_app.engine.scripted import ScriptedEngine
+from desktop_app.memory.store import Store
+from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
+from desktop_app.ui.screens.memory_item import MemoryItemScreen
+from desktop_app.ui.widgets.chat_log import ChatLog, MessageView
+from desktop_app.ui.widgets.memory_panel import MemoryPanel
+
+
+def panel_text(app) -> str:
+    listing = app.chat.query_one("#memory-list", OptionList)
+    return "\n".join(str(listing.get_option_at_index(i).prompt) for i in range(listing.option_count))
+
+
+async def open_panel_on(pilot, value_part: str) -> MemoryPanel:
+    """Show the panel, focus its list and highlight the item whose value contains ``value_part``."""
+    app = pilot.app
+    panel = app.chat.query_one(MemoryPanel)
+    if not panel.display:
+        await pilot.press("f4")
+    await pilot.pause()
+    item = next(i for i in panel.state.items if value_part in i.value)
+    listing = panel.query_one("#memory-list", OptionList)
+    listing.focus()
+    panel.select_item(item.id)
+    await pilot.pause()
+    assert panel.highlighted_item_id() == item.id
+    return panel
+
+
+async def test_panel_shows_a_directive_stated_in_the_chat(settings, ui):
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        panel = app.chat.query_one(MemoryPanel)
+        assert not panel.display
+        await ui.send(pilot, "Always answer in Chinese.")
+        await pilot.press("f4")
+        await pilot.pause()
+        assert panel.display
+        text = panel_text(app)
+        assert "Rules" in text and "Always answer in Chinese" in text
+        assert "turn 1" in text  # the source turn is shown
+        await pilot.press("f4")
+        assert not panel.display
+
+
+async def test_correcting_a_fact_in_the_panel_changes_the_next_prompt(settings, db_path, ui):
+    engine = ScriptedEngine("Noted.")
+    app = ui.scripted_app(settings, engine)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "My budget is 5000 yuan.")
+        assert "5000" in engine.calls[-1][0]["content"]
+        await open_panel_on(pilot, "5000")
+        await pilot.press("c")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, NameDialog)
+        dialog.query_one(Input).value = "8000"
+        await pilot.press("enter")
+        await ui.settle(pilot)
+        assert "8000" in panel_text(app) and "5000" not in panel_text(app)
+        await ui.send(pilot, "How much can I spend?")
+    system = engine.calls[-1][0]["content"]
+    assert "My budget is 8000 yuan" in system and "5000" not in system
+    with Store(db_path) as store:
+        old, new = store.list_items(store.latest_session().id)
+        assert (old.status, new.status, new.supersedes, new.origin) == ("superseded", "active", old.id, "user")
+
+
+async def test_a_pending_rule_is_confirmed_with_one_key(settings, db_path, ui):
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "Always answer in English.")
+        await ui.send(pilot, "Always answer in Chinese.")
+        notes = [v.content for v in app.chat.query_one(ChatLog).query(MessageView) if v.role == "command"]
+        assert any("conflicts with active rule" in note for note in notes)  # the question is asked in the chat
+        panel = await open_panel_on(pilot, "Chinese")
+        assert "Waiting for confirmation" in panel_text(app)
+        await pilot.press("y")
+        await ui.settle(pilot)
+        assert "Waiting for confirmation" not in panel_text(app)
+    with Store(db_path) as store:
+        items = {i.value: i.status for i in store.list_items(store.latest_session().id)}
+    assert items == {"Always answer in English": "superseded", "Always answer in Chinese": "active"}
+
+
+async def test_pin_and_revoke_from_the_item_details(settings, db_path, ui):
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "Never modify the source CSV.")
+        await open_panel_on(pilot, "CSV")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, MemoryItemScreen)
+        assert "Never modify the source CSV" in ui.text_of(app.screen.query_one("#item-details"))
+        await pilot.press("p")
+        await ui.settle(pilot)
+        assert "📌" in panel_text(app)
+        await open_panel_on(pilot, "CSV")
+        await pilot.press("r")
+        await ui.settle(pilot)
+        assert "CSV" not in panel_text(app)
+    with Store(db_path) as store:
+        (item,) = store.list_items(store.latest_session().id)
+        assert item.pinned and item.status == "revoked"
+        assert [c.action for c in store.item_changes(item.id)] == ["add", "pin", "revoke"]
+
+
+async def test_forgetting_removes_the_item_its_history_and_its_turns_from_the_database(settings, db_path, ui):
+    app = ui.scripted_app(settings, ScriptedEngine("Fine."))
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "My budget is 5000 yuan.")
+        await ui.send(pilot, "Actually the budget is 6000.")
+        await ui.send(pilot, "Always answer in Chinese.")
+        await open_panel_on(pilot, "6000")
+        await pilot.press("d")
+        await ui.settle(pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert "2 memory items" in dialog.question and "4 conversation turns" in dialog.question
+        await pilot.press("y")
+        await ui.settle(pilot)
+        assert "budget" not in panel_text(app) and "Chinese" in panel_text(app)
+        shown = [v.content for v in app.chat.query_one(ChatLog).query(MessageView)]
+        assert not any("5000" in text or "6000" in text for text in shown)
+    with Store(db_path) as store:
+        session = store.latest_session()
+        assert [i.value for i in store.list_items(session.id)] == ["Always answer in Chinese"]
+        assert store.search_messages("budget") == [] and store.search_messages("5000") == []
+        assert not any("5000" in c.patch.get("value", "") for c in store.session_changes(session.id))
+        assert [m.content for m in store.list_messages(session.id)] == ["Always answer in Chinese.", "Fine."]
+        for row in store.list_turn_log(session.id):
+            assert "6000" not in str(row["record"])
+
+
+async def test_memory_slash_command_answers_without_the_model(settings, ui):
+    engine = ScriptedEngine("ok")
+    app = ui.scripted_app(settings, engine)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "Never modify the source CSV.")
+        calls = len(engine.calls)
+        await ui.send(pilot, "/memory")
+        note = app.chat.query_one(ChatLog).query(MessageView).last()
+        assert note.role == "command" and "Never modify the source CSV" in note.content
+        assert note.content.startswith("/memory\n")
+        await ui.send(pilot, "/pin 1")
+        assert len(engine.calls) == calls
+        assert "📌" in panel_text(app)
+
+
+async def test_forgetting_a_topic_lists_what_goes_and_keeps_the_rest(settings, db_path, ui):
+    app = ui.scripted_app(settings, ScriptedEngine("ok"))
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "We decided to go to Kyoto in May.")
+        await ui.send(pilot, "Never modify the source CSV.")
+        await pilot.press("f4")
+        app.chat.query_one("#memory-list").focus()
+        await pilot.press("t")
+        await pilot.pause()
+        app.screen.query_one(Input).value = "Kyoto"
+        await pilot.press("enter")
+        await ui.settle(pilot)
+        assert "“Kyoto”" in app.screen.question
+        await pilot.press("y")
+        await ui.settle(pilot)
+    with Store(db_path) as store:
+        session = store.latest_session()
+        assert [i.value for i in store.list_items(session.id)] == ["Never modify the source CSV"]
+        assert all("Kyoto" not in m.content for m in store.list_messages(session.id))

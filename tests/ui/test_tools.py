@@ -1,0 +1,158 @@
+"""Settings (persisted, model swapped in a worker), the context meter and inspector, help,
+themes, Chinese UI text and the command palette."""
+
+from __future__ import annotations
+
+import tomllib
+
+from textual.widgets import Input, Select
+
+from desktop_app import paths
+from desktop_app.config import Settings
+from desktop_app.engine.scripted import ScriptedEngine
+from desktop_app.ui.app import PaperclipApp
+from desktop_app.ui.commands import PaperclipCommands
+from desktop_app.ui.screens.help import HelpScreen
+from desktop_app.ui.screens.inspector import InspectorScreen
+from desktop_app.ui.screens.settings import SettingsScreen
+from desktop_app.ui.widgets.chat_log import ChatLog
+from desktop_app.ui.widgets.context_meter import ContextMeter
+
+
+async def test_settings_are_saved_to_the_config_file_and_the_model_is_swapped(settings, tmp_path, ui):
+    loads: list[Settings] = []
+
+    def factory(chosen: Settings) -> ScriptedEngine:
+        loads.append(chosen)
+        return ScriptedEngine("ok", n_ctx=chosen.ctx)
+
+    app = PaperclipApp(settings, engine_factory=factory)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await pilot.press("f9")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SettingsScreen)
+        screen.query_one("#set-ctx", Input).value = "2048"
+        screen.query_one("#set-theme", Select).value = "light"
+        await pilot.press("ctrl+s")
+        await ui.wait_until(pilot, lambda: len(loads) == 2 and app.chat.engine is not None
+                            and app.chat.engine.n_ctx == 2048)
+        assert app.theme == "textual-light"
+        assert app.chat.query_one(ContextMeter).window == 2048
+    saved = tomllib.loads(paths.config_file().read_text(encoding="utf-8"))
+    assert saved == {"ctx": 2048, "theme": "light"}  # not --db or --model of this run
+
+
+async def test_invalid_settings_are_refused_with_the_reason(settings, ui, notifications):
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await pilot.press("f9")
+        await pilot.pause()
+        app.screen.notify = notifications
+        app.screen.query_one("#set-temperature", Input).value = "9"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, SettingsScreen)
+        assert "temperature" in notifications.text()
+    assert not paths.config_file().exists()
+
+
+async def test_context_meter_shows_the_last_prompt_and_warns_past_80_percent(settings, ui):
+    engine = ScriptedEngine("ok", n_ctx=256)
+    app = ui.scripted_app(settings.model_copy(update={"mode": "full"}), engine)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        meter = app.chat.query_one(ContextMeter)
+        assert (meter.used, meter.window) == (0, 256)
+        await ui.send(pilot, "short question")
+        record = app.store.list_turn_log(app.chat.session.id)[-1]["record"]
+        assert meter.used == record["total_tokens"] and f"{meter.used}/256" in str(meter.render())
+        assert "-warning" not in meter.classes
+        while "-warning" not in meter.classes:  # "full" mode never drops turns: the window fills up
+            await ui.send(pilot, "a longer message with quite a few more words in it, " * 3)
+        assert meter.share > 0.8
+
+
+async def test_inspector_shows_layers_and_past_turns_after_a_restart(settings, ui):
+    app = ui.scripted_app(settings, ScriptedEngine("Noted."))
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "Never modify the source CSV.")
+        await ui.send(pilot, "Can I modify the source CSV?")
+
+    app = ui.scripted_app(settings, ScriptedEngine("Noted."))
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await pilot.press("f5")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, InspectorScreen)
+        assert [n for n, _ in screen.entries] == [1, 2]
+        bars = ui.text_of(screen.query_one("#inspector-bars"))
+        assert "anchors" in bars and "reserve" in bars and "window 4096" in bars
+        included = ui.text_of(screen.query_one("#inspector-included"))
+        assert "#1 [constraint] Never modify the source CSV" in included
+        assert "replayed #1 Never modify the source CSV" in included  # the rule, next to the question
+        recall = ui.text_of(screen.query_one("#inspector-recall"))
+        assert "bm25" in recall and "user: Never modify the source CSV." in recall
+        await pilot.press("left")
+        await pilot.pause()
+        assert screen.index == 0
+        assert "added #1" in ui.text_of(screen.query_one("#inspector-memory"))
+        await pilot.press("escape")
+        assert not isinstance(app.screen, InspectorScreen)
+
+
+async def test_inspector_says_which_items_were_superseded(settings, ui):
+    app = ui.scripted_app(settings, ScriptedEngine("Noted."))
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "My budget is 5000 yuan.")
+        await ui.send(pilot, "Actually the budget is 8000.")
+        await pilot.press("f5")
+        await pilot.pause()
+        left_out = ui.text_of(app.screen.query_one("#inspector-excluded"))
+        assert "superseded by #2: My budget is 5000 yuan" in left_out
+        await pilot.press("left")
+        await pilot.pause()
+        assert "superseded" not in ui.text_of(app.screen.query_one("#inspector-excluded"))
+
+
+async def test_help_lists_keys_and_memory_commands(settings, ui):
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        text = ui.text_of(app.screen.query_one("#help-text"))
+        for expected in ("Memory", "Inspector", "Regenerate", "f3 / ^f", "/memory", "/correct ID VALUE"):
+            assert expected in text
+        await pilot.press("escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_chinese_ui_text(settings, ui):
+    app = ui.scripted_app(settings.model_copy(update={"lang": "zh"}))
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        assert "还没有消息" in str(app.chat.query_one(ChatLog).query_one(".empty-hint").render())
+        descriptions = {b.description for bs in app.chat._bindings.key_to_bindings.values() for b in bs}
+        assert {"记忆", "上下文", "搜索", "帮助"} <= descriptions
+    from desktop_app.ui.i18n import set_lang
+
+    set_lang("en")
+
+
+async def test_command_palette_has_an_entry_for_every_action(settings, ui):
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        provider = PaperclipCommands(app.screen, None)
+        names = {name for name, _, _ in provider._commands()}
+    for action in ("Toggle memory panel", "Context inspector", "Search all sessions", "Regenerate last reply",
+                   "Edit last message", "Export session", "Import conversations", "Settings", "Session settings",
+                   "Toggle dark/light theme", "Help", "Forget a topic", "What do you remember?"):
+        assert action in names
