@@ -8,29 +8,31 @@ from desktop_app.memory.recall import index_pending, search
 from tests.recall.conftest import add_turns
 
 TURNS = [
-    "Good morning! Ready to plan the week?",                                   # 0
-    "Yes. First, the invoice INV-3391 from Halvorsen is still unpaid.",         # 1 lexical code
-    "I'll chase it today.",                                                    # 2
-    "Also, I adopted a puppy last weekend, so mornings are chaotic.",          # 3 semantic target
-    "Congratulations! Puppies need lots of walks.",                            # 4
-    "Here is the final layout for the living room with the sofa by the window.",  # 5 bookmarked
-    "Looks cosy.",                                                             # 6
-    "My sister's wedding is in Lisbon on the 14th.",                           # 7
-    "Lisbon is lovely in spring.",                                             # 8
-    "The car needs new tyres before the road trip.",                           # 9
-    "Book the garage for Thursday then.",                                      # 10
-    "I keep forgetting to water the basil on the balcony.",                    # 11
-    "Set a reminder for the basil every evening.",                             # 12
-    "The quarterly report draft is due next Friday.",                          # 13
+    "Invoice INV-5520 from Brightwater is still unpaid.",                      # 0 the code tells it apart
+    "Invoice INV-5502 from Halvorsen was paid on Monday.",                     # 1
+    "Invoice INV-2550 from Okafor was cancelled.",                             # 2
+    "Invoice INV-5250 from Lindqvist was paid in cash.",                       # 3
+    "I adopted a puppy last weekend, so mornings are chaotic.",                # 4 no word shared with its question
+    "Peanuts make my throat swell up, so I avoid satay.",                      # 5 no word shared with its question
+    "Here is what we settled on in the call with the supplier.",               # 6 bookmarked: "pricing, discount"
+    "The pricing page of the website needs a new design.",                     # 7
+    "Shoes are on discount this week at the mall.",                            # 8
+    "Mrs Okonkwo sent the signed lease this morning.",                         # 9 a rare name
+    "The courier sent the documents to the wrong address.",                    # 10
+    "My sister's wedding is in Lisbon on the 14th.",                           # 11
+    "The quarterly report draft is due next Friday.",                          # 12
+    "I keep forgetting to water the basil on the balcony.",                    # 13
 ]
+BOOKMARKED = 6
 # (query, index of the turn that answers it)
 QUESTIONS = [
-    ("was INV-3391 settled?", 1),                      # a code: only full text knows it
-    ("did I get a new dog recently?", 3),             # no shared word: only vectors
-    ("show me the apartment floorplan", 5),            # only the user's bookmark names it
-    ("where is my sister getting married?", 7),
-    ("when is the quarterly report due?", 13),
-    ("which herb on the balcony needs watering?", 11),
+    ("is INV-5520 paid yet?", 0),                        # full text
+    ("what did Okonkwo send?", 9),                       # full text
+    ("did I get a dog?", 4),                             # vectors
+    ("am I allergic to any food?", 5),                   # vectors
+    ("what pricing discount did we get?", BOOKMARKED),   # the user's bookmark
+    ("where is my sister getting married?", 11),         # everyone
+    ("when is the quarterly report due?", 12),           # everyone
 ]
 
 
@@ -38,8 +40,8 @@ QUESTIONS = [
 def planned_week(store, minilm):
     session = store.session_named("week")
     messages = add_turns(store, session.id, TURNS)
-    store.add_bookmark(session.id, keywords=["apartment", "floorplan"], description="apartment floorplan",
-                       origin="user", now=1.0, message_id=messages[5].id)
+    store.add_bookmark(session.id, keywords=["pricing", "discount"], description="supplier pricing discount",
+                       origin="user", now=1.0, message_id=messages[BOOKMARKED].id)
     index_pending(store, minilm)
     return session, messages
 
@@ -64,10 +66,12 @@ def test_hybrid_beats_every_single_signal(store, minilm, planned_week):
 @pytest.mark.model
 def test_each_signal_finds_what_only_it_can(store, minilm, planned_week):
     session, messages = planned_week
-    code = search(store, session.id, "was INV-3391 settled?", k=1, embedder=minilm, signals=("bm25",))
-    dog = search(store, session.id, "did I get a new dog recently?", k=1, embedder=minilm, signals=("vector",))
-    plan = search(store, session.id, "show me the apartment floorplan", k=1, embedder=minilm, signals=("bookmark",))
-    assert code[0].message_id == messages[1].id
-    assert dog[0].message_id == messages[3].id
-    assert plan[0].message_id == messages[5].id
-    assert search(store, session.id, "did I get a new dog recently?", k=3, signals=("bm25",)) == []
+
+    def top(query, signals):
+        hits = search(store, session.id, query, k=1, embedder=minilm, signals=signals)
+        return hits[0].message_id if hits else None
+
+    assert top("what did Okonkwo send?", ("bm25",)) == messages[9].id
+    assert top("did I get a dog?", ("vector",)) == messages[4].id
+    assert top("what pricing discount did we get?", ("bookmark",)) == messages[BOOKMARKED].id
+    assert top("did I get a dog?", ("bm25",)) is None  # no shared word

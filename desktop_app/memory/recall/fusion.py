@@ -48,14 +48,26 @@ def boost(scores: Mapping[int, float], rows: Mapping[int, dict], *, dates: Seque
 
 def spread_to_neighbours(scores: Mapping[int, float], adjacent: Mapping[int, Mapping[int, int]],
                          weights: Mapping[int, float]) -> dict[int, float]:
-    """Page context: each turn passes ``weights[|offset|]`` of its score to the turns at that
-    offset, so the reply next to a turn that matches the question's words also ranks."""
+    """Page context: each turn in ``adjacent`` passes ``weights[|offset|]`` of its score to the
+    turns at that offset, so the reply next to a turn that matches the question's words also
+    ranks. Scores are read from ``scores`` as they were before any spreading; a turn takes
+    the best share offered at each distance."""
+    # The best share at each distance counts (not both sides added up), and a lifted turn
+    # stays just below the turn that lifted it: the neighbours of the best match follow it.
+    best: dict[int, dict[int, float]] = {}
+    source: dict[int, float] = {}
+    for message_id, neighbours in adjacent.items():
+        score = scores.get(message_id, 0.0)
+        for offset, neighbour in neighbours.items():
+            share = weights.get(abs(offset), 0.0) * score
+            if share > best.setdefault(neighbour, {}).get(abs(offset), 0.0):
+                best[neighbour][abs(offset)] = share
+                source[neighbour] = max(source.get(neighbour, 0.0), score)
     out = dict(scores)
-    for message_id, score in scores.items():
-        for offset, neighbour in adjacent.get(message_id, {}).items():
-            share = weights.get(abs(offset), 0.0)
-            if share:
-                out[neighbour] = out.get(neighbour, 0.0) + share * score
+    for neighbour, by_distance in best.items():
+        own = scores.get(neighbour, 0.0)
+        lifted = min(own + sum(by_distance.values()), source.get(neighbour, 0.0) * 0.999)
+        out[neighbour] = max(own, lifted)
     return out
 
 

@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from desktop_app.memory.models import iso
 
-SIGNALS: tuple[str, ...] = ("bm25", "vector", "bookmark")
+SIGNALS: tuple[str, ...] = ("bm25", "vector", "bookmark")  # user_bookmark rides with bookmark
 
 
 class SignalScore(BaseModel):
@@ -52,8 +52,11 @@ class RecallWeights(BaseModel):
     rrf_k: float = 5.0
     bm25: float = 1.0
     vector: float = 0.7
-    bookmark: float = 0.1
-    user_bookmark: float = 2.0  # a bookmark the user made weighs this much more than an automatic one
+    bookmark: float = 0.1  # automatic bookmarks (2-4 keywords per page) are a weak signal on LoCoMo
+    # A bookmark the user made is a strong one: its turns enter the fusion a second time with
+    # this weight, and its keyword score counts user_bookmark_score times in the bookmark list.
+    user_bookmark: float = 2.0
+    user_bookmark_score: float = 2.0
     # Query handling.
     session_stopword_share: float = 0.2  # drop query words found in more than this share of the session's turns
     min_session_for_stopwords: int = 50
@@ -64,6 +67,7 @@ class RecallWeights(BaseModel):
     # the reply next to the turn that shares the question's words).
     neighbour_1: float = 0.5
     neighbour_2: float = 0.25
+    spread_from: int = 50  # how many leading candidates pass score to their neighbours
     # seed 002's importance score; ``importance`` is how much it adds to the relevance.
     recency: float = 0.4
     reference: float = 0.35
@@ -73,3 +77,4 @@ class RecallWeights(BaseModel):
     recency_unit_turns: float = 50.0  # age is counted in units of this many turns
     candidates: int = 100  # per signal
     coarse_factor: int = 8  # binary pass keeps k*factor candidates for float re-scoring
+    vector_floor: float = 0.2  # cosine below this is "nearest, not related" (MiniLM: top-10 median 0.54)

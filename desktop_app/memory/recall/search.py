@@ -45,10 +45,11 @@ def gather_signals(store, session_id: int, query: str, *, embedder=None, weights
         if vectors_usable(store, embedder) and query.strip() and _embedder_covers(embedder, query):
             vector = embedder.embed([query])[0]
             out["vector"] = vector_signal(store, session_id, vector, limit=limit, quantized=quantized,
-                                          coarse_factor=weights.coarse_factor)
+                                          coarse_factor=weights.coarse_factor, floor=weights.vector_floor)
     if "bookmark" in wanted:
-        out["bookmark"] = bookmark_signal(store, session_id, plan, limit=limit,
-                                          user_weight=weights.user_bookmark) if not plan.is_empty else []
+        out["bookmark"], out["user_bookmark"] = (
+            bookmark_signal(store, session_id, plan, limit=limit, user_weight=weights.user_bookmark_score)
+            if not plan.is_empty else ([], []))
     return out
 
 
@@ -67,7 +68,9 @@ def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights
                        slack_seconds=weights.date_slack_days * 86400, asks_when=plan.asks_when,
                        when_boost=weights.when_boost, mentions_time=mentions_time)
     if weights.neighbour_1 or weights.neighbour_2:
-        scores = spread_to_neighbours(scores, store.adjacent_turns(session_id, scores),
+        # Only the leading candidates spread: the tail's share could not lift anyone into the top k.
+        leaders = sorted(scores, key=lambda m: -scores[m])[: weights.spread_from]
+        scores = spread_to_neighbours(scores, store.adjacent_turns(session_id, leaders),
                                       {1: weights.neighbour_1, 2: weights.neighbour_2})
     shortlist = sorted(scores, key=lambda m: -scores[m])[: max(k * 4, 20)]
     rows = store.recall_rows(shortlist)

@@ -13,7 +13,6 @@ import numpy as np
 
 from desktop_app.memory.recall.fusion import rrf
 from desktop_app.memory.recall.query import QueryPlan, quote
-from desktop_app.memory.text import term_set
 
 MAX_SHORT_TERMS = 4  # substring scans per query (each one reads the session's turns)
 
@@ -54,13 +53,15 @@ def bm25_signal(store, session_id: int, plan: QueryPlan, *, limit: int, stopword
 
 
 def vector_signal(store, session_id: int, query_vector: np.ndarray, *, limit: int, quantized: bool = True,
-                  coarse_factor: int = 8) -> list[tuple[int, float]]:
+                  coarse_factor: int = 8, floor: float = 0.0) -> list[tuple[int, float]]:
     """Cosine similarity ranking. ``quantized``: Hamming KNN over 1-bit vectors keeps
-    ``limit * coarse_factor`` candidates, which are re-scored with their float vectors."""
+    ``limit * coarse_factor`` candidates, which are re-scored with their float vectors.
+    Turns less similar than ``floor`` are dropped: nearest is not the same as related."""
     query = np.asarray(query_vector, dtype=np.float32)
     blob = query.tobytes()
     if not quantized:
-        return [(mid, 1.0 - dist) for mid, dist in store.knn_turns(session_id, blob, k=limit)]
+        ranked = [(mid, 1.0 - dist) for mid, dist in store.knn_turns(session_id, blob, k=limit)]
+        return [(mid, sim) for mid, sim in ranked if sim >= floor]
     coarse = store.knn_turns_binary(session_id, blob, k=limit * coarse_factor)
     if not coarse:
         return []
@@ -69,25 +70,29 @@ def vector_signal(store, session_id: int, query_vector: np.ndarray, *, limit: in
     matrix = np.frombuffer(b"".join(vectors[i] for i in ids), dtype=np.float32).reshape(len(ids), -1)
     sims = matrix @ query
     order = np.argsort(-sims)[:limit]
-    return [(ids[i], float(sims[i])) for i in order]
+    return [(ids[i], float(sims[i])) for i in order if sims[i] >= floor]
 
 
 def bookmark_signal(store, session_id: int, plan: QueryPlan, *, limit: int, user_weight: float = 2.0,
-                    turns_per_page: int = 5) -> list[tuple[int, float]]:
+                    turns_per_page: int = 5) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
     """Bookmarks ranked by BM25 over keywords + description (user bookmarks count
     ``user_weight`` times more), then expanded to turns: a message bookmark to its turn, a page
-    bookmark to the page's turns that share the most query terms."""
+    bookmark to the page's turns that share the most query terms. Returns the ranking and,
+    separately, the part of it that comes from bookmarks the user made."""
     if plan.substring:
         matches = store.bookmark_substring(session_id, plan.substring, limit=limit)
     elif plan.trigram_match:
         matches = store.bookmark_matches(session_id, plan.trigram_match, limit=limit)
     else:
-        return []
+        return [], []
     weighted = sorted(((b, s * (user_weight if b.origin == "user" else 1.0)) for b, s in matches),
                       key=lambda bs: -bs[1])
-    query_terms = term_set(plan.text) | set(plan.words) | set(plan.short_terms)
+    query_terms = [t.lower() for t in dict.fromkeys([*plan.words, *plan.trigrams, *plan.short_terms])]
     out: dict[int, float] = {}
+    by_user: set[int] = set()
     for bookmark, score in weighted:
+        if bookmark.origin == "user":
+            by_user.add(bookmark.message_id if bookmark.message_id is not None else -1)
         if bookmark.message_id is not None:
             out.setdefault(bookmark.message_id, score)
             continue
@@ -95,9 +100,13 @@ def bookmark_signal(store, session_id: int, plan: QueryPlan, *, limit: int, user
         if page is None:
             continue
         turns = store.session_turn_ids(session_id, page.first_message_id, page.last_message_id)
-        ranked = sorted(turns, key=lambda t: -len(query_terms & term_set(t[1])))
+        # Within the page, the turns that contain most of the query's terms come first.
+        ranked = sorted(turns, key=lambda t: -sum(term in t[1].lower() for term in query_terms))
         for position, (message_id, _) in enumerate(ranked[:turns_per_page]):
             out.setdefault(message_id, score * (1.0 - 0.01 * position))
+        if bookmark.origin == "user":
+            by_user.update(message_id for message_id, _ in ranked[:turns_per_page])
         if len(out) >= limit:
             break
-    return sorted(out.items(), key=lambda kv: -kv[1])[:limit]
+    ranking = sorted(out.items(), key=lambda kv: -kv[1])[:limit]
+    return ranking, [(m, s) for m, s in ranking if m in by_user]

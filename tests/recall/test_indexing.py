@@ -1,0 +1,57 @@
+"""The embedding queue: pending turns, batches, model changes and re-indexing."""
+
+from __future__ import annotations
+
+from desktop_app.memory.recall import index_pending, reindex, search, vectors_stale
+from desktop_app.memory.recall.search import vectors_usable
+from tests.recall.conftest import HashingEmbedder, add_turns
+
+
+def test_index_pending_embeds_each_turn_once_in_batches(store, hashing_embedder):
+    session = store.session_named("q")
+    add_turns(store, session.id, [f"turn number {i} about topic {i % 3}" for i in range(10)])
+    store.add_message(session.id, "system", "system prompts are not recalled")
+    assert store.count_pending_embeddings() == 10
+    assert index_pending(store, hashing_embedder, batch=4) == 10
+    assert hashing_embedder.calls == 3
+    assert store.count_pending_embeddings() == 0
+    assert index_pending(store, hashing_embedder) == 0
+    add_turns(store, session.id, ["one more turn"])
+    assert index_pending(store, hashing_embedder) == 1
+
+
+def test_index_pending_stops_between_batches(store, hashing_embedder):
+    session = store.session_named("stop")
+    add_turns(store, session.id, [f"turn {i}" for i in range(9)])
+    assert index_pending(store, hashing_embedder, batch=3, max_batches=1) == 3
+    calls = iter([False, True])
+    assert index_pending(store, hashing_embedder, batch=3, should_stop=lambda: next(calls)) == 3
+    assert store.count_pending_embeddings() == 3
+
+
+def test_another_model_makes_vectors_stale_until_reindexed(store):
+    session = store.session_named("models")
+    add_turns(store, session.id, ["the red kite flew high", "we ate noodles"])
+    first, second = HashingEmbedder("model-a"), HashingEmbedder("model-b")
+    index_pending(store, first)
+    assert vectors_usable(store, first) and not vectors_stale(store, first)
+    assert vectors_stale(store, second) and not vectors_usable(store, second)
+    # Searching with the other model quietly leaves vectors out instead of mixing spaces.
+    hits = search(store, session.id, "kite", k=2, embedder=second)
+    assert hits and "vector" not in hits[0].signals
+    assert reindex(store, second) == 2
+    assert store.recall_meta()["embed_model"] == "model-b"
+    assert vectors_usable(store, second)
+    assert "vector" in search(store, session.id, "red kite", k=1, embedder=second)[0].signals
+
+
+def test_index_pending_rebuilds_tables_for_a_new_dimension(store):
+    session = store.session_named("dims")
+    add_turns(store, session.id, ["alpha", "beta"])
+    index_pending(store, HashingEmbedder("small"))
+
+    class Wider(HashingEmbedder):
+        dim = 128
+
+    assert index_pending(store, Wider("wide")) == 2
+    assert store.recall_meta()["dim"] == "128"

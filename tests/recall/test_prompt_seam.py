@@ -1,0 +1,49 @@
+"""The ``recalled`` layer seam: page faults, the 3-5 hit limit, the token budget, references."""
+
+from __future__ import annotations
+
+from desktop_app.engine.tokens import fallback_counter
+from desktop_app.memory.recall import format_hit, recall_for_prompt
+from tests.recall.conftest import add_turns
+
+TURNS = ["The budget for the launch party is 5000 euros.", "Noted.",
+         "Venue options: the old brewery or the rooftop bar.", "Both look fine.",
+         "Please send the guest list as a spreadsheet file.", "Will do.",
+         "The caterer wants the final headcount by Friday.", "OK."]
+
+
+def test_recall_stays_empty_without_need_and_fills_on_a_page_fault(store):
+    session = store.session_named("party")
+    add_turns(store, session.id, TURNS)
+    counter = fallback_counter()
+    quiet = recall_for_prompt(store, session.id, "what was the budget?", budget_tokens=200, counter=counter,
+                              enabled=False)
+    assert quiet == []
+    fault = recall_for_prompt(store, session.id, "what budget did you say earlier?", budget_tokens=200,
+                              counter=counter, enabled=False)
+    assert fault and "5000" in fault[0].snippet
+    assert fault[0].label.startswith("turn 1, ")
+
+
+def test_recall_respects_limit_budget_and_exclusions(store):
+    session = store.session_named("party2")
+    messages = add_turns(store, session.id, TURNS)
+    counter = fallback_counter()
+    hits = recall_for_prompt(store, session.id, "budget venue guest list caterer headcount", budget_tokens=10_000,
+                             counter=counter, limit=3)
+    assert 0 < len(hits) <= 3
+    tight = recall_for_prompt(store, session.id, "budget venue guest list caterer headcount", budget_tokens=30,
+                              counter=counter)
+    assert sum(counter.count(format_hit(h)) + 2 for h in tight) <= 30
+    skipped = recall_for_prompt(store, session.id, "launch party budget", budget_tokens=500, counter=counter,
+                                exclude_ids=[messages[0].id])
+    assert messages[0].id not in {h.message_id for h in skipped}
+
+
+def test_recalled_turns_count_references(store):
+    session = store.session_named("refs")
+    messages = add_turns(store, session.id, TURNS)
+    counter = fallback_counter()
+    for _ in range(2):
+        recall_for_prompt(store, session.id, "launch party budget", budget_tokens=500, counter=counter, limit=1)
+    assert store.reference_counts([messages[0].id]) == {messages[0].id: 2}
