@@ -35,9 +35,15 @@ def turn_views(messages: list[Message], user_ids: list[int], counter=None) -> li
 def recall_pages(store, session_id: int, text: str, *, k: int = 2, user_ids: list[int] | None = None) -> list[RecalledPage]:
     """The archived pages most relevant to ``text``, best first.
 
-    Seam for hybrid recall: when ``desktop_app.memory.recall`` lands, map its hits to pages here.
+    Hybrid recall (``desktop_app.memory.recall``: FTS5 + sqlite-vec + bookmarks, vectors when
+    an embedder is registered with ``use_embedder``) returns the archived turns that match,
+    grouped by page (``k`` is kept for callers; hybrid recall brings at most 5 turns).
+    :func:`keyword_recall` is the earlier page-level scorer, kept for comparison.
     """
-    return keyword_recall(store, session_id, text, k=k, user_ids=user_ids)
+    from desktop_app.memory.recall import recalled_pages
+
+    ids = user_ids if user_ids is not None else store.user_message_ids(session_id)
+    return recalled_pages(store, session_id, text, user_ids=ids)
 
 
 def keyword_recall(store, session_id: int, text: str, *, k: int = 2,

@@ -30,6 +30,16 @@ def paperclip_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "home"
 
 
+@pytest.fixture(autouse=True)
+def english_ui():
+    """The UI language is process-wide: every test starts (and leaves) it English."""
+    from desktop_app.ui.i18n import set_lang
+
+    set_lang("en")
+    yield
+    set_lang("en")
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "paperclip.db"

@@ -104,7 +104,7 @@ async def test_pin_and_revoke_from_the_item_details(settings, db_path, ui):
         assert "Never modify the source CSV" in ui.text_of(app.screen.query_one("#item-details"))
         await pilot.press("p")
         await ui.settle(pilot)
-        assert "📌" in panel_text(app)
+        assert "★" in panel_text(app)
         await open_panel_on(pilot, "CSV")
         await pilot.press("r")
         await ui.settle(pilot)
@@ -156,7 +156,7 @@ async def test_memory_slash_command_answers_without_the_model(settings, ui):
         assert note.content.startswith("/memory\n")
         await ui.send(pilot, "/pin 1")
         assert len(engine.calls) == calls
-        assert "📌" in panel_text(app)
+        assert "★" in panel_text(app)
 
 
 async def test_forgetting_a_topic_lists_what_goes_and_keeps_the_rest(settings, db_path, ui):

@@ -141,9 +141,6 @@ async def test_chinese_ui_text(settings, ui):
         assert "还没有消息" in str(app.chat.query_one(ChatLog).query_one(".empty-hint").render())
         descriptions = {b.description for bs in app.chat._bindings.key_to_bindings.values() for b in bs}
         assert {"记忆", "上下文", "搜索", "帮助"} <= descriptions
-    from desktop_app.ui.i18n import set_lang
-
-    set_lang("en")
 
 
 async def test_command_palette_has_an_entry_for_every_action(settings, ui):
@@ -156,3 +153,69 @@ async def test_command_palette_has_an_entry_for_every_action(settings, ui):
                    "Edit last message", "Export session", "Import conversations", "Settings", "Session settings",
                    "Toggle dark/light theme", "Help", "Forget a topic", "What do you remember?"):
         assert action in names
+
+
+async def test_file_picker_lists_only_gguf_files_and_returns_the_chosen_one(settings, tmp_path, ui):
+    from desktop_app.ui.screens.file_picker import FilePicker, FilteredTree
+
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "chat.gguf").write_bytes(b"GGUF")
+    (models / "notes.txt").write_text("x")
+    chosen = []
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        app.push_screen(FilePicker(models), chosen.append)
+        await pilot.pause()
+        tree = app.screen.query_one(FilteredTree)
+        assert [p.name for p in tree.filter_paths(models.iterdir())] == ["chat.gguf"]
+        app.screen.query_one("#picker-path", Input).value = str(models / "chat.gguf")
+        app.screen.query_one("#picker-path", Input).focus()
+        await pilot.press("enter")
+        await pilot.pause()
+    assert chosen == [models / "chat.gguf"]
+
+
+async def test_theme_toggle_switches_to_light_and_back_and_is_remembered(settings, ui):
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        assert app.theme == "textual-dark"
+        app.toggle_theme()
+        await pilot.pause()
+        assert app.theme == "textual-light" and app.settings.theme == "light"
+        app.toggle_theme()
+        assert app.theme == "textual-dark"
+    assert tomllib.loads(paths.config_file().read_text(encoding="utf-8")) == {}
+
+
+class HashEmbedder:
+    """A tiny deterministic embedder (8 dimensions) standing in for the llama.cpp one."""
+
+    model_id = "hash-8"
+    dim = 8
+
+    def embed(self, texts):
+        import numpy as np
+
+        rows = np.array([[(hash(t) >> s) % 97 + 1 for s in range(0, 64, 8)] for t in texts], dtype=np.float32)
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+async def test_turns_are_embedded_in_the_background_after_each_reply(settings, db_path, ui):
+    from desktop_app.memory.store import Store
+
+    with Store(db_path) as store:
+        if not store.vec_enabled:
+            import pytest
+
+            pytest.skip("sqlite-vec cannot be loaded here")
+    app = PaperclipApp(settings, engine_factory=lambda _s: ScriptedEngine("ok"),
+                       embedder_factory=lambda _s: HashEmbedder())
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "Remember the blue notebook.")
+        with Store(db_path) as store:
+            await ui.wait_until(pilot, lambda: store.count_pending_embeddings() == 0)
+            assert store.recall_meta()["embed_model"] == "hash-8"

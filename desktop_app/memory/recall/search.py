@@ -3,7 +3,6 @@ weighted by importance, with disagreeing hits labelled newest-first."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable, Mapping
 
 from desktop_app.memory.recall.fusion import (boost, importance, label_conflicts, normalised, rrf, snippet,
@@ -120,9 +119,3 @@ def search(store, session_id: int, query: str, *, k: int = 5, embedder=None, now
     lists = {name: ranked for name, ranked in lists.items() if ranked}
     return fuse(store, session_id, lists, k=k, weights=weights, plan=plan)
 
-
-def timed_search(store, session_id: int, query: str, **kwargs) -> tuple[list[RecallHit], float]:
-    """``search`` plus its wall time in seconds (for the latency benchmark and ``--json``)."""
-    started = time.perf_counter()
-    hits = search(store, session_id, query, **kwargs)
-    return hits, time.perf_counter() - started

@@ -238,11 +238,6 @@ class RecallQueries:
             {"ids": ids}).fetchall()
         return {int(r[0]): {"created_at": r[1], "content": r[2]} for r in rows}
 
-    def newest_turn_id(self, session_id: int) -> int:
-        row = self.conn.execute("SELECT coalesce(max(id), 0) FROM messages WHERE session_id = :sid",
-                                {"sid": session_id}).fetchone()
-        return int(row[0])
-
     def reference_counts(self, message_ids: Iterable[int]) -> dict[int, int]:
         ids = json.dumps(sorted(set(int(i) for i in message_ids)))
         rows = self.conn.execute(

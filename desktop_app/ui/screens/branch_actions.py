@@ -41,7 +41,7 @@ class BranchActions:
 
     async def regenerate(self, message_id: int) -> None:
         """Answer again: for a reply, the message before it; for a message of yours, that one."""
-        if self.session is None or self._busy(t("bind.regenerate").lower()):
+        if self.session is None or self._busy(t("what.regenerate")):
             return
         message = self.store.get_message(message_id)
         anchor = message.id if message.role == "user" else self.store.anchor_before(message.id)
@@ -61,7 +61,7 @@ class BranchActions:
         self.edit_message(ids[-1])
 
     def edit_message(self, message_id: int) -> None:
-        if self.session is None or self._busy(t("bind.edit").lower()):
+        if self.session is None or self._busy(t("what.edit")):
             return
         message = self.store.get_message(message_id)
         if message.role != "user":
@@ -78,7 +78,7 @@ class BranchActions:
 
     # -- versions --------------------------------------------------------------------------
     def switch_version(self, message_id: int, step: int) -> None:
-        if self.session is None or self._busy(t("bind.versions_next").lower()):
+        if self.session is None or self._busy(t("what.versions")):
             return
         note = self.store.version_notes(self.session.id).get(message_id)
         if note is None:

@@ -94,6 +94,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self._reply_view: ReplyView | None = None
         self._user_view: MessageView | None = None
         self.embedder = None  # loaded by the embedding worker on first use
+        self.embed_lock = threading.Lock()
         self.embedder_error: str | None = None
         translate_bindings(self)
 
@@ -258,7 +259,8 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
             if message.reply is not None:
                 self._reply_view.message_id = message.reply.id
         if message.pieces:
-            self.query_one(ModelStatus).show_speed(f"{message.pieces} tokens at {message.tokens_per_second:.1f}/s")
+            self.query_one(ModelStatus).show_speed(t("model.speed", pieces=message.pieces,
+                                                     speed=message.tokens_per_second))
         await self.show_memory_notices()
         self._end_reply()
 

@@ -19,6 +19,8 @@ from desktop_app.ui.widgets.memory_panel import MemoryPanel, load_panel_state
 if TYPE_CHECKING:
     from desktop_app.memory.store.browse import ForgetPlan
 
+# Below this width the sidebar makes way for the memory panel (and comes back when it closes).
+ROOMY_WIDTH = 140
 # Panel/detail actions carried out by a memory command of the same effect.
 COMMAND_OF = {"confirm": "confirm", "reject": "reject", "pin": "pin", "unpin": "unpin", "revoke": "forget"}
 LISTED = 6
@@ -47,10 +49,18 @@ class MemoryActions:
 
     # -- the panel ---------------------------------------------------------------------------
     def action_toggle_memory(self) -> None:
-        panel = self.query_one(MemoryPanel)
+        from desktop_app.ui.widgets.session_list import Sidebar
+
+        panel, sidebar = self.query_one(MemoryPanel), self.query_one(Sidebar)
         panel.display = not panel.display
         if panel.display:
             self.refresh_memory()
+            self._sidebar_hidden_for_panel = sidebar.display and self.size.width < ROOMY_WIDTH
+            if self._sidebar_hidden_for_panel:
+                sidebar.display = False
+        elif getattr(self, "_sidebar_hidden_for_panel", False):
+            sidebar.display = True
+            self._sidebar_hidden_for_panel = False
 
     def refresh_memory(self) -> None:
         """Re-read the panel's state (a few small queries; WAL reads never wait on writers)."""
@@ -152,7 +162,7 @@ class MemoryActions:
 
     def plan_forget(self, planner) -> None:
         """Plan in a worker, list what will go, delete only after the user confirms."""
-        if self._busy("forget"):
+        if self._busy(t("what.forget")):
             return
 
         def planned(plan: ForgetPlan) -> None:

@@ -43,7 +43,7 @@ def item_details(store, item: MemoryItem) -> Table:
     table.add_column(style="bold", no_wrap=True)
     table.add_column(ratio=1)
     table.add_row("", Text(item.value, style="bold"))
-    table.add_row("kind", Text(f"{item.kind} · {item.status}{' · 📌' if item.pinned else ''} · {item.origin}"))
+    table.add_row("kind", Text(f"{item.kind} · {item.status}{' · ★ pinned' if item.pinned else ''} · {item.origin}"))
     table.add_row("subject", Text(item.subject))
     where = t("memory.turn", n=turn_of[item.source_message_id]) if item.source_message_id else item.origin
     table.add_row(t("item.source"), Text(f"{where} · {short_time(item.created_at)} · v{item.state_version}"))

@@ -64,7 +64,7 @@ class SessionActions:
     async def switch_session(self, session_id: int) -> None:
         if self.session is not None and session_id == self.session.id:
             return
-        if self._busy("switch sessions"):
+        if self._busy(t("what.switch")):
             self.refresh_sessions()
             return
         try:
@@ -82,8 +82,8 @@ class SessionActions:
 
     # -- new ------------------------------------------------------------------------------
     def action_new_session(self) -> None:
-        if not self._busy("start a new session"):
-            self.app.push_screen(NameDialog("New session", self._unused_name()), self.create_session)
+        if not self._busy(t("what.new")):
+            self.app.push_screen(NameDialog(t("session.new"), self._unused_name()), self.create_session)
 
     async def create_session(self, name: str | None) -> Session | None:
         if not name:
@@ -106,8 +106,8 @@ class SessionActions:
 
     # -- rename ---------------------------------------------------------------------------
     def action_rename_session(self) -> None:
-        if self.session is not None and not self._busy("rename the session"):
-            self.app.push_screen(NameDialog(f"Rename session “{self.session.name}”", self.session.name),
+        if self.session is not None and not self._busy(t("what.rename")):
+            self.app.push_screen(NameDialog(t("session.rename", name=self.session.name), self.session.name),
                                  self.rename_session)
 
     def rename_session(self, name: str | None) -> None:
@@ -123,11 +123,10 @@ class SessionActions:
 
     # -- delete ---------------------------------------------------------------------------
     def action_delete_session(self) -> None:
-        if self.session is None or self._busy("delete the session"):
+        if self.session is None or self._busy(t("what.delete")):
             return
         session = self.store.get_session(self.session.id)
-        question = (f"Delete session “{session.name}” and its {session.message_count} messages? "
-                    "This cannot be undone.")
+        question = t("session.delete", name=session.name, n=session.message_count)
         self.app.push_screen(ConfirmDialog(question), self._delete_confirmed)
 
     async def _delete_confirmed(self, confirmed: bool | None) -> None:
@@ -136,10 +135,10 @@ class SessionActions:
 
     async def delete_current_session(self) -> None:
         """Delete the open session, then open the most recent one (or a fresh 'default')."""
-        if self.session is None or self._busy("delete the session"):
+        if self.session is None or self._busy(t("what.delete")):
             return
         name = self.session.name
         self.store.delete_session(self.session.id)
         self.session = None
         await self.open_session(self.store.latest_session() or self.store.session_named("default"))
-        self.notify(f"Deleted session “{name}”.", markup=False)
+        self.notify(t("session.deleted", name=name), markup=False)

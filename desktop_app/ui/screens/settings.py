@@ -71,7 +71,8 @@ class SettingsScreen(ModalScreen[dict | None]):
                     value = s.model_path if key == "model" else getattr(s, key)
                     with Horizontal(classes="form-row"):
                         yield Label(t(f"settings.{key}"), classes="form-label", markup=False)
-                        yield Input(_shown(value), id=f"set-{key}", classes="form-input", compact=True)
+                        yield Input(_shown(value), id=f"set-{key}", classes="form-input", compact=True,
+                                    placeholder="default" if key == "embed_model" else "")
                         if key in ("model", "embed_model"):
                             yield Button(t("dialog.browse"), id=f"browse-{key}", classes="form-button", compact=True)
                 for key, options in CHOICES.items():

@@ -101,11 +101,13 @@ class ToolActions:
         from desktop_app.memory.store import Store
 
         try:
-            if getattr(self, "embedder", None) is None:
-                self.embedder = factory(self.settings)
-            with Store(self.settings.db_path) as store:
-                return index_pending(store, self.embedder,
-                                     should_stop=lambda: worker.is_cancelled or self.generating)
+            # A cancelled run may still be finishing its batch: one thread uses the model at a time.
+            with self.embed_lock:
+                if getattr(self, "embedder", None) is None:
+                    self.embedder = factory(self.settings)
+                with Store(self.settings.db_path) as store:
+                    return index_pending(store, self.embedder,
+                                         should_stop=lambda: worker.is_cancelled or self.generating)
         except (VectorsUnavailable, Exception) as exc:  # recall still works on full text and bookmarks
             from desktop_app.ui.inference import one_line
 

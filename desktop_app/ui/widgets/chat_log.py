@@ -5,7 +5,8 @@ Long sessions (hundreds of turns) would be slow to mount in full, so only the la
 
 Focused (Ctrl+↑ from the input), the log is a message selector: ↑/↓ move the selection,
 ``e`` edits a message of yours and regenerates from there, ``r`` regenerates a reply,
-←/→ switch between the versions of a message; each is posted to the screen as a request.
+←/→ switch between the versions of a message, Esc goes back to the message box; each
+request is posted to the screen.
 """
 
 from __future__ import annotations
@@ -231,11 +232,8 @@ class ChatLog(VerticalScroll):
         self._request("versions", step)
 
     def action_leave(self) -> None:
-        screen = self.screen
-        if getattr(screen, "generating", False):
-            screen.action_stop_reply()
-        else:
-            screen.query_one("#chat-input").focus()
+        """Back to the message box (where Esc stops a reply being written)."""
+        self.screen.query_one("#chat-input").focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "earlier":

@@ -61,7 +61,7 @@ def item_prompt(item: MemoryItem, turn: int | None) -> Text:
     text = Text()
     text.append(f"#{item.id} ", style="dim")
     if item.pinned:
-        text.append("📌 ")
+        text.append("★ ", style="bold")
     text.append(item.value)
     where = t("memory.turn", n=turn) if turn else item.origin
     text.append(f"\n   {where} · {short_time(item.created_at)}", style="dim")
@@ -132,7 +132,7 @@ class MemoryPanel(Vertical):
             options.append(Option(Text(t("memory.empty"), style="dim"), disabled=True))
         if state.bookmarks:
             header("memory.bookmarks")
-            options += [Option(Text(f"🔖 {', '.join(b.keywords)}\n   {b.description}"), id=f"b{b.id}", disabled=True)
+            options += [Option(Text(f"⚑ {', '.join(b.keywords)}\n   {b.description}"), id=f"b{b.id}", disabled=True)
                         for b in state.bookmarks[-8:]]
         header("memory.summary")
         options.append(Option(Text(state.summary or t("memory.no_summary"), style="" if state.summary else "dim"),

@@ -14,6 +14,8 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Label, LoadingIndicator
 
+from desktop_app.ui.i18n import t
+
 
 def human_size(num_bytes: int) -> str:
     size = float(num_bytes)
@@ -50,7 +52,7 @@ class ModelStatus(Horizontal):
             size = f" ({human_size(model_path.stat().st_size)})"
         except OSError:
             size = ""
-        self._loading_text = f"loading model {model_path.name}{size}"
+        self._loading_text = t("model.loading", name=model_path.name, size=size)
         self._loading_since = time.monotonic()
         self._set_state("loading")
         self._tick()
@@ -60,17 +62,17 @@ class ModelStatus(Horizontal):
     def show_ready(self, model_name: str, n_ctx: int, seconds: float) -> None:
         self._stop_timer()
         self._set_state("ready")
-        self._write(f"● {model_name} · context {n_ctx} tokens · loaded in {seconds:.1f}s")
+        self._write(t("model.ready", name=model_name, n_ctx=n_ctx, seconds=seconds))
 
     def show_failed(self, error: str) -> None:
         self._stop_timer()
         self._set_state("failed")
-        self._write(f"✕ model not loaded: {error}")
+        self._write(t("model.failed", error=error))
 
     def show_usage(self, model_name: str, n_ctx: int, prompt_tokens: int) -> None:
         """At the start of a turn: how full the window is (70–80 % is the comfortable zone)."""
         share = prompt_tokens / n_ctx if n_ctx else 0.0
-        self._usage = f"● {model_name} · prompt {prompt_tokens}/{n_ctx} tokens ({share:.0%})"
+        self._usage = t("model.usage", name=model_name, used=prompt_tokens, n_ctx=n_ctx, share=share)
         self._write(self._usage)
 
     def show_speed(self, speed: str) -> None:

@@ -62,7 +62,7 @@ def layer_bars(record: dict, width: int = BAR_WIDTH) -> Group:
 
 def _table(title: str) -> Table:
     return Table(title=title, title_justify="left", title_style="bold", expand=True, box=box.SIMPLE_HEAD,
-                 show_edge=False, pad_edge=False)
+                 show_edge=False, pad_edge=False, padding=(0, 2, 0, 0))
 
 
 def _describe(layer: str, item: dict) -> str:
@@ -76,7 +76,7 @@ def _describe(layer: str, item: dict) -> str:
         return f"replayed #{item.get('id')} {item.get('value', '')}"
     if "id" in item:
         score = f" · score {item['score']}" if "score" in item else ""
-        pin = " 📌" if item.get("pinned") else ""
+        pin = " ★" if item.get("pinned") else ""
         return f"#{item['id']} [{item.get('kind', '?')}] {item.get('value', '')}{pin}{score}"
     if "text" in item:
         return str(item["text"])
@@ -138,6 +138,7 @@ def paging(record: dict) -> Text:
         text.append(f"  {t('inspector.paged_in')}: {_describe('recalled', page)}\n")
     if not out and not pages_in:
         text.append(f"  {t('inspector.no_paging')}\n", style="dim")
+    text.rstrip()
     return text
 
 
@@ -179,6 +180,7 @@ def new_memory(record: dict) -> Text:
     for outcome in outcomes:
         ids = ", ".join(f"#{i}" for i in outcome.get("item_ids") or [])
         text.append(f"  {outcome.get('action')} {ids}  {outcome.get('notice', '')}\n")
+    text.rstrip()
     return text
 
 
@@ -189,4 +191,5 @@ def warnings(record: dict) -> Text:
         text.append(t("inspector.warnings") + "\n", style="bold red")
         for warning in found:
             text.append(f"  {warning}\n", style="red")
+    text.rstrip()
     return text
