@@ -165,7 +165,8 @@ def run(args: argparse.Namespace, settings) -> int:
     print(f"{'turns':>9}  " + "  ".join(f"{m:>16}" for m in MODES) + "  binary∩float@10   db MB")
     for size, row in results["sizes"].items():
         cells = "  ".join(f"{row[m]['p50_ms']:>7.1f}/{row[m]['p95_ms']:<7.1f} " for m in MODES)
-        print(f"{size:>9}  {cells}  {row['binary_vs_float_top10_overlap']['mean']:>15.2f}  {row['db_mb']['mean']:>6.0f}")
+        overlap = row["binary_vs_float_top10_overlap"]["mean"]
+        print(f"{size:>9}  {cells}  {overlap:>15.2f}  {row['db_mb']['mean']:>6.0f}")
     print("(cells: p50/p95 ms)")
     print(f"indexing throughput incl. embedding: {results['index_turns_per_s']:.0f} turns/s")
     return 0

@@ -96,3 +96,23 @@ def test_rollback_keeps_changes_the_user_made_between_turns(store):
     items = store.list_items(session.id)
     assert [(i.value, i.pinned) for i in items] == [("Never modify the source CSV", True)]
     assert report.deleted_items == [2] and report.reset_items == []
+
+
+def test_forgetting_an_item_deletes_the_vectors_of_its_turns(store):
+    import numpy as np
+    import pytest
+
+    if not store.vec_enabled:
+        pytest.skip("sqlite-vec cannot be loaded here")
+    session = store.create_session("s")
+    say(store, session, "My budget is 5000 yuan.")
+    say(store, session, "Never modify the source CSV.")
+    store.reset_vector_tables(8)
+    vector = (np.ones(8) / np.sqrt(8)).astype(np.float32)
+    store.save_embeddings([(m.id, session.id, vector.tobytes()) for m in store.list_messages(session.id)])
+    budget = next(i for i in store.list_items(session.id) if "5000" in i.value)
+    store.forget(store.plan_forget_item(budget.id))
+    kept = {m.id for m in store.list_messages(session.id)}
+    vec_ids = {r[0] for r in store.conn.execute("SELECT message_id FROM recall_vec")}
+    assert vec_ids == kept and len(kept) == 2
+    assert store.count_pending_embeddings() == 0

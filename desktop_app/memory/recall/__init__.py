@@ -7,7 +7,8 @@ SQLite file; the embedding model is reached only through the small ``Embedder`` 
 
 from desktop_app.memory.recall.indexing import index_pending, prepare_vectors, reindex, vectors_stale
 from desktop_app.memory.recall.models import RecallHit, RecallWeights, SignalScore
-from desktop_app.memory.recall.prompt import active_embedder, format_hit, recall_for_prompt, recalled_pages, use_embedder
+from desktop_app.memory.recall.prompt import (active_embedder, format_hit, recall_for_prompt, recalled_pages,
+                                              use_embedder)
 from desktop_app.memory.recall.query import is_page_fault, plan_query
 from desktop_app.memory.recall.search import gather_signals, search
 

@@ -30,7 +30,8 @@ def normalised(scores: Mapping[int, float]) -> dict[int, float]:
 
 
 def boost(scores: Mapping[int, float], rows: Mapping[int, dict], *, dates: Sequence[tuple[float, float]],
-          date_boost: float, slack_seconds: float, asks_when: bool, when_boost: float, mentions_time) -> dict[int, float]:
+          date_boost: float, slack_seconds: float, asks_when: bool, when_boost: float,
+          mentions_time) -> dict[int, float]:
     """Add ``date_boost`` to turns stored on a date the question names (or up to the slack after:
     people report events days later), and ``when_boost`` to turns that place something in time
     when the question asks "when"."""

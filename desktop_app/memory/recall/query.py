@@ -83,8 +83,8 @@ _MONTH_YEAR = re.compile(rf"\b({_MONTH}),?\s+(?:of\s+)?(\d{{4}})\b")
 _YEAR = re.compile(r"\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b")
 _ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b")
 _ZH_DATE = re.compile(r"(?:((?:19|20)\d\d)年)?(\d{1,2})月(?:(\d{1,2})[日号])?")
-_ASKS_WHEN = re.compile(r"^\s*(when|what (?:date|day|year|month|time)|how long ago|since when)\b|什么时候|哪天|哪一天|几号|几月|哪年|何时",
-                        re.IGNORECASE)
+_ASKS_WHEN = re.compile(r"^\s*(when|what (?:date|day|year|month|time)|how long ago|since when)\b"
+                        r"|什么时候|哪天|哪一天|几号|几月|哪年|何时", re.IGNORECASE)
 
 
 def _day(year: int, month: int, day: int) -> tuple[float, float] | None:

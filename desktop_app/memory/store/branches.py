@@ -17,7 +17,6 @@ from collections.abc import Callable
 from pydantic import BaseModel
 
 from desktop_app.memory.models import MemoryChange, Message
-from desktop_app.memory.store.sessions import _message
 
 _MESSAGE_FIELDS = ("id", "role", "content", "token_count", "stopped", "created_at", "ext_id")
 
@@ -244,7 +243,3 @@ class BranchQueries:
                          "reply": remap.get(log["reply_message_id"]), "mode": log["mode"], "record": log["record"],
                          "at": log["created_at"]})
         return report
-
-    def get_message_or_none(self, message_id: int) -> Message | None:
-        row = self.conn.execute("SELECT * FROM messages WHERE id = :id", {"id": message_id}).fetchone()
-        return _message(row) if row else None

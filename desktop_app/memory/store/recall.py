@@ -214,7 +214,8 @@ class RecallQueries:
         ).fetchall()
         return [(int(r[0]), r[1]) for r in rows]
 
-    def adjacent_turns(self, session_id: int, message_ids: Iterable[int], *, span: int = 2) -> dict[int, dict[int, int]]:
+    def adjacent_turns(self, session_id: int, message_ids: Iterable[int], *,
+                       span: int = 2) -> dict[int, dict[int, int]]:
         """For each id, ``{offset: id}`` of the turns up to ``span`` before (negative offsets)
         and after it in the same session."""
         out: dict[int, dict[int, int]] = {}

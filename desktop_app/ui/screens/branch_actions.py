@@ -19,7 +19,7 @@ class BranchActions:
     def action_select_messages(self) -> None:
         self.query_one(ChatLog).focus()
 
-    async def on_chat_log_message_request(self, message: ChatLog.MessageRequest) -> None:
+    async def on_chat_log_action_requested(self, message: ChatLog.ActionRequested) -> None:
         message.stop()
         if message.action == "edit":
             self.edit_message(message.message_id)

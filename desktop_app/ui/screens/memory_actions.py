@@ -67,7 +67,7 @@ class MemoryActions:
         if self.session is not None:
             self.query_one(MemoryPanel).show(load_panel_state(self.store, self.session.id))
 
-    async def on_memory_panel_item_action(self, message: MemoryPanel.ItemAction) -> None:
+    async def on_memory_panel_action_requested(self, message: MemoryPanel.ActionRequested) -> None:
         message.stop()
         await self.item_action(message.action, message.item_id)
 

@@ -111,7 +111,7 @@ class ChatLog(VerticalScroll):
         Binding("escape", "leave", "Back"),
     ]
 
-    class MessageRequest(TextualMessage):
+    class ActionRequested(TextualMessage):
         """The user asked to ``edit``, ``regenerate`` or switch ``versions`` (by ``step``) of a message."""
 
         def __init__(self, action: str, message_id: int, step: int = 0) -> None:
@@ -220,7 +220,7 @@ class ChatLog(VerticalScroll):
 
     def _request(self, action: str, step: int = 0) -> None:
         if self.selected is not None and self.selected.message_id is not None:
-            self.post_message(self.MessageRequest(action, self.selected.message_id, step))
+            self.post_message(self.ActionRequested(action, self.selected.message_id, step))
 
     def action_edit(self) -> None:
         self._request("edit")

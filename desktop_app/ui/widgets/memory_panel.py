@@ -81,7 +81,7 @@ class MemoryPanel(Vertical):
         Binding("t", "forget_topic", "Forget topic"),
     ]
 
-    class ItemAction(Message):
+    class ActionRequested(Message):
         """``action`` on memory item ``item_id`` (``open``, ``confirm``, ``pin``, ``forget``, …)."""
 
         def __init__(self, action: str, item_id: int | None) -> None:
@@ -154,12 +154,12 @@ class MemoryPanel(Vertical):
         listing.highlighted = listing.get_option_index(f"i{item_id}")
 
     def action_item(self, action: str) -> None:
-        self.post_message(self.ItemAction(action, self.highlighted_item_id()))
+        self.post_message(self.ActionRequested(action, self.highlighted_item_id()))
 
     def action_forget_topic(self) -> None:
-        self.post_message(self.ItemAction("forget_topic", None))
+        self.post_message(self.ActionRequested("forget_topic", None))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         if event.option.id and event.option.id.startswith("i"):
-            self.post_message(self.ItemAction("open", int(event.option.id[1:])))
+            self.post_message(self.ActionRequested("open", int(event.option.id[1:])))
