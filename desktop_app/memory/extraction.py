@@ -83,6 +83,17 @@ _COPULA = re.compile(r"是|为|：|:|\bis\b|\bare\b|\bwill be\b", re.IGNORECASE)
 _TRIM = " ，,。.!！?？；;：:\"'“”"
 
 
+# Questions ask about memory; they never write it ("what is the budget?", "预算是多少？").
+QUESTION = _rx(r"^(what|when|where|who|whom|which|how|why|is|are|was|were|do|does|did|can|could|should|will|"
+               r"would|have|has)\b", r"(吗|呢|么)$", r"多少", r"什么", r"几(个|天|点|号|月)", r"怎么", r"哪(里|儿|个|些)?",
+               r"是不是", r"有没有")
+
+
+def is_question(quote: str) -> bool:
+    """A question mark, an interrogative opening (en) or a question particle/word (zh)."""
+    return quote.rstrip().endswith(("?", "？")) or QUESTION.search(quote.strip(_TRIM)) is not None
+
+
 def extract(text: str) -> list[Candidate]:
     """All candidates in one user message, in sentence order."""
     stripped = text.strip()
@@ -115,6 +126,9 @@ def classify(sentence: str) -> Candidate | None:
         subject, value = _subject_value(body, canonical)
         return Candidate(action="correct", kind="fact", subject=subject, value=value, quote=quote,
                          canonical=canonical is not None)
+    question = is_question(quote)
+    if question and not (STANDING.search(body) and REPLY_BEHAVIOUR.search(body)):
+        return None  # a polite request for a standing reply rule still counts ("could you always …?")
     if STEP_DONE.search(body) and not STANDING.search(body):
         return Candidate(action="step_done", kind="goal", subject="goal", value=body, quote=quote)
     if GOAL.search(body):
@@ -125,15 +139,13 @@ def classify(sentence: str) -> Candidate | None:
         return _hard("directive", body, quote, canonical)
     if has_limit:
         return _hard("constraint", body, quote, canonical)
-    if PROHIBIT.search(body) and not body.endswith(("?", "？")):
+    if PROHIBIT.search(body):
         return _hard("constraint", body, quote, canonical, prefix="forbid")
-    if STANDING.search(body) and not body.endswith(("?", "？")):
+    if STANDING.search(body):
         return _hard("directive", body, quote, canonical)
     if SPECULATION.search(body):
         return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body,
                          quote=quote)
-    if body.endswith(("?", "？")):
-        return None
     if canonical and _COPULA.search(body):
         return Candidate(action="add", kind="fact", subject=canonical, value=body, quote=quote, canonical=True)
     for pattern, fixed in FACT_PATTERNS:

@@ -64,3 +64,14 @@ def test_short_affirmation_and_denial_answer_a_pending_question():
 def test_change_keeps_the_new_value_and_names_the_subject():
     [candidate] = extract("把交付格式改成Word文档")
     assert candidate.subject == "format" and "Word文档" in candidate.value
+
+
+@pytest.mark.parametrize("text", ["what is the budget?", "预算是多少？", "Is the deadline Friday?", "预算是多少",
+                                  "截止日期是不是周五", "When is the deadline"])
+def test_questions_about_memory_do_not_write_memory(text):
+    assert extract(text) == []
+
+
+def test_a_polite_question_can_still_set_a_standing_reply_rule():
+    [candidate] = extract("Could you always answer in Chinese?")
+    assert (candidate.kind, candidate.subject) == ("directive", "language")
