@@ -30,11 +30,14 @@ def normalised(scores: Mapping[int, float]) -> dict[int, float]:
 
 
 def boost(scores: Mapping[int, float], rows: Mapping[int, dict], *, dates: Sequence[tuple[float, float]],
-          date_boost: float, slack_seconds: float, asks_when: bool, when_boost: float,
-          mentions_time) -> dict[int, float]:
+          date_boost: float, slack_seconds: float, asks_when: bool, when_boost: float, mentions_time,
+          month_days: Sequence[tuple[int, int]] = ()) -> dict[int, float]:
     """Add ``date_boost`` to turns stored on a date the question names (or up to the slack after:
-    people report events days later), and ``when_boost`` to turns that place something in time
-    when the question asks "when"."""
+    people report events days later; a month and day without a year match that day of any
+    year, exactly), and ``when_boost`` to turns that place something in time when the question
+    asks "when"."""
+    from datetime import datetime, timezone
+
     out = dict(scores)
     for message_id in scores:
         row = rows.get(message_id)
@@ -42,6 +45,10 @@ def boost(scores: Mapping[int, float], rows: Mapping[int, dict], *, dates: Seque
             continue
         if dates and any(start <= row["created_at"] < end + slack_seconds for start, end in dates):
             out[message_id] += date_boost
+        elif month_days:
+            day = datetime.fromtimestamp(row["created_at"], tz=timezone.utc)
+            if (day.month, day.day) in month_days:
+                out[message_id] += date_boost
         if asks_when and mentions_time(row["content"]):
             out[message_id] += when_boost
     return out

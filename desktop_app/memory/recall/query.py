@@ -23,6 +23,15 @@ what when where which who whom whose why how does did do is are was were has hav
 kind type sort name names list many much long often recently yet still
 """.split())
 
+# Chinese question frames: like QUESTION_WORDS they ask, and their trigrams ("我曾经", "的名字是")
+# would match every turn that asks or remembers something. Longest first.
+ZH_QUESTION_PHRASES = tuple(sorted("""
+我曾经 你曾经 我们曾经 曾经 你还记得 还记得 记得吗 你记得 我当时 当时 它的名字是 名字是 叫什么名字 叫什么 是什么 是哪些
+是哪个 是哪里 是谁 有哪些 哪些 哪个 哪里 哪儿 什么 多少 多久 怎么样 怎么 为什么 吗 呢 和你 跟你 给你 对你 向你 你说过 提到过
+分享过 推荐过 告诉过 说过 提过
+""".split(), key=len, reverse=True))
+_ZH_FRAME = re.compile("|".join(re.escape(p) for p in ZH_QUESTION_PHRASES))
+
 # "Page faults": the input points back at something outside the window.
 PAGE_FAULT_MARKERS_ZH = ("刚才", "之前", "上次", "以前", "那个文件", "那份", "那个", "你说过", "你说的", "我说过",
                          "我们说过", "提到过", "提过", "前面", "早些时候", "还记得", "记得吗", "原来的", "当时")
@@ -56,6 +65,7 @@ class QueryPlan:
     short_terms: list[str] = field(default_factory=list)  # CJK pieces under 3 characters
     substring: str | None = None                          # whole query when shorter than 3 characters
     dates: list[tuple[float, float]] = field(default_factory=list)  # [start, end) unix seconds named
+    month_days: list[tuple[int, int]] = field(default_factory=list)  # (month, day) named without a year
     asks_when: bool = False                               # "when …?", "什么时候…?": wants a time
 
     @property
@@ -83,6 +93,7 @@ _MONTH_YEAR = re.compile(rf"\b({_MONTH}),?\s+(?:of\s+)?(\d{{4}})\b")
 _YEAR = re.compile(r"\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b")
 _ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b")
 _ZH_DATE = re.compile(r"(?:((?:19|20)\d\d)年)?(\d{1,2})月(?:(\d{1,2})[日号])?")
+_ZH_MONTH_DAY = re.compile(r"(?<![年\d])(\d{1,2})月(\d{1,2})[日号]")
 _ASKS_WHEN = re.compile(r"^\s*(when|what (?:date|day|year|month|time)|how long ago|since when)\b"
                         r"|什么时候|哪天|哪一天|几号|几月|哪年|何时", re.IGNORECASE)
 
@@ -150,12 +161,14 @@ def plan_query(text: str, *, extra_stopwords: frozenset[str] = frozenset()) -> Q
             words.append(word)
     trigrams: list[str] = []
     short: list[str] = []
-    for run in _CJK_RUN.findall(text):
+    for run in _CJK_RUN.findall(_ZH_FRAME.sub(" ", text)):
         run_trigrams, run_short = _cjk_pieces(run)
         trigrams += run_trigrams
         short += run_short
     return QueryPlan(text=text, words=list(dict.fromkeys(words)), trigrams=list(dict.fromkeys(trigrams)),
                      short_terms=list(dict.fromkeys(short)), dates=query_dates(text),
+                     month_days=[(int(m[1]), int(m[2])) for m in _ZH_MONTH_DAY.finditer(text)
+                                 if 1 <= int(m[1]) <= 12 and 1 <= int(m[2]) <= 31],
                      asks_when=bool(_ASKS_WHEN.search(text)))
 
 

@@ -62,10 +62,10 @@ def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights
     scores = normalised(rrf(lists, signal_weights, weights.rrf_k))
     if not scores:
         return []
-    if plan is not None and (plan.dates or plan.asks_when):
+    if plan is not None and (plan.dates or plan.month_days or plan.asks_when):
         scores = boost(scores, store.candidate_rows(scores), dates=plan.dates, date_boost=weights.date_boost,
                        slack_seconds=weights.date_slack_days * 86400, asks_when=plan.asks_when,
-                       when_boost=weights.when_boost, mentions_time=mentions_time)
+                       when_boost=weights.when_boost, mentions_time=mentions_time, month_days=plan.month_days)
     if weights.neighbour_1 or weights.neighbour_2:
         # Only the leading candidates spread: the tail's share could not lift anyone into the top k.
         leaders = sorted(scores, key=lambda m: -scores[m])[: weights.spread_from]
