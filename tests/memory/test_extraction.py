@@ -75,3 +75,10 @@ def test_questions_about_memory_do_not_write_memory(text):
 def test_a_polite_question_can_still_set_a_standing_reply_rule():
     [candidate] = extract("Could you always answer in Chinese?")
     assert (candidate.kind, candidate.subject) == ("directive", "language")
+
+
+@pytest.mark.parametrize("text, subject", [("I am allergic to shellfish.", "allergy"), ("我对花生过敏。", "allergy"),
+                                           ("I'm vegetarian.", "diet")])
+def test_health_and_diet_facts_are_kept(text, subject):
+    [candidate] = extract(text)
+    assert (candidate.kind, candidate.subject) == ("fact", subject)
