@@ -281,11 +281,28 @@ def ensure_vector_tables(conn, dim: int, *, drop: bool = False) -> None:
     """)
 
 
+def m005_recall_rescoring(conn) -> None:
+    """A float16 copy of each turn's vector in a plain table, for re-scoring the binary coarse
+    pass (vec0 point look-ups cost ~0.1 ms each), and an index that gives turn numbers and
+    session sizes without reading rows. Vectors stored before have no copy: they are queued
+    again (``recall_meta`` cleared, so the next indexing run rebuilds the vector tables)."""
+    run_script(
+        conn,
+        """
+        ALTER TABLE recall_embedded ADD COLUMN embedding BLOB;  -- float16 bytes
+        DELETE FROM recall_embedded;
+        DELETE FROM recall_meta;
+        CREATE INDEX messages_by_session_role ON messages(session_id, role, id);
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_messages,
     m002_memory_pages_bookmarks,
     m003_recall_index,
     m004_message_versions,
+    m005_recall_rescoring,
 ]
 
 

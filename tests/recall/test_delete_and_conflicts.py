@@ -16,6 +16,7 @@ def _counts(store, message_id: int) -> dict[str, int]:
                               ).fetchone()[0],
         "vec": conn.execute("SELECT count(*) FROM recall_vec WHERE message_id = ?", (message_id,)).fetchone()[0],
         "bits": conn.execute("SELECT count(*) FROM recall_vec_bits WHERE message_id = ?", (message_id,)).fetchone()[0],
+        "half": conn.execute("SELECT count(*) FROM recall_embedded WHERE message_id = ?", (message_id,)).fetchone()[0],
         "bookmarks": conn.execute("SELECT count(*) FROM bookmarks WHERE message_id = ?", (message_id,)).fetchone()[0],
         "bookmark_fts": conn.execute("SELECT count(*) FROM bookmarks_fts WHERE bookmarks_fts MATCH 'zeppelin'"
                                      ).fetchone()[0],
@@ -28,13 +29,13 @@ def test_deleting_a_turn_removes_its_fts_vector_and_bookmark_rows(store, hashing
     store.add_bookmark(session.id, keywords=["zeppelin", "lake"], description="zeppelin ride", origin="user",
                        now=1.0, message_id=doomed.id)
     assert index_pending(store, hashing_embedder) == 2
-    assert _counts(store, doomed.id) == {"fts": 1, "words": 1, "vec": 1, "bits": 1, "bookmarks": 1,
+    assert _counts(store, doomed.id) == {"fts": 1, "words": 1, "vec": 1, "bits": 1, "half": 1, "bookmarks": 1,
                                          "bookmark_fts": 1}
     assert search(store, session.id, "zeppelin", k=3, embedder=hashing_embedder)
 
     store.delete_message(doomed.id)
 
-    assert _counts(store, doomed.id) == {"fts": 0, "words": 0, "vec": 0, "bits": 0, "bookmarks": 0,
+    assert _counts(store, doomed.id) == {"fts": 0, "words": 0, "vec": 0, "bits": 0, "half": 0, "bookmarks": 0,
                                          "bookmark_fts": 0}
     assert search(store, session.id, "zeppelin", k=3, embedder=hashing_embedder) == []
     assert _counts(store, keep.id)["vec"] == 1

@@ -55,3 +55,26 @@ def test_index_pending_rebuilds_tables_for_a_new_dimension(store):
 
     assert index_pending(store, Wider("wide")) == 2
     assert store.recall_meta()["dim"] == "128"
+
+
+def test_vectors_from_before_the_float16_copy_are_queued_again(db_path, hashing_embedder):
+    from desktop_app.memory.db import connect
+    from desktop_app.memory.migrations import MIGRATIONS, m005_recall_rescoring, migrate
+    from desktop_app.memory.store import Store
+
+    version = MIGRATIONS.index(m005_recall_rescoring) + 1
+    with Store(db_path) as store:
+        session = store.session_named("old")
+        add_turns(store, session.id, ["an old turn", "another old turn"])
+        index_pending(store, hashing_embedder)
+        # Pretend the file was last opened before m005: undo it by hand, then migrate again.
+        store.conn.execute("DROP INDEX messages_by_session_role")
+        store.conn.execute("ALTER TABLE recall_embedded DROP COLUMN embedding")
+        store.conn.execute(f"PRAGMA user_version = {version - 1}")
+    conn = connect(db_path, migrate_schema=False)
+    assert migrate(conn) == len(MIGRATIONS)
+    conn.close()
+    with Store(db_path) as store:
+        assert store.count_pending_embeddings() == 2
+        assert index_pending(store, hashing_embedder) == 2
+        assert search(store, store.find_session("old").id, "old turn", k=1, embedder=hashing_embedder)

@@ -67,7 +67,8 @@ def vector_signal(store, session_id: int, query_vector: np.ndarray, *, limit: in
         return []
     vectors = store.turn_vectors(mid for mid, _ in coarse)
     ids = [mid for mid, _ in coarse if mid in vectors]
-    matrix = np.frombuffer(b"".join(vectors[i] for i in ids), dtype=np.float32).reshape(len(ids), -1)
+    matrix = np.frombuffer(b"".join(vectors[i] for i in ids), dtype=np.float16).astype(np.float32)
+    matrix = matrix.reshape(len(ids), -1)
     sims = matrix @ query
     order = np.argsort(-sims)[:limit]
     return [(ids[i], float(sims[i])) for i in order if sims[i] >= floor]
