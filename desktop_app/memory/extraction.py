@@ -93,6 +93,11 @@ QUESTION = _rx(r"^(what|when|where|who|whom|which|how|why|is|are|was|were|do|doe
                r"是不是", r"有没有")
 
 
+# A revocation phrased as a question must name what it revokes ("can you stop answering in English?").
+_ADDRESSES_RULE = _rx(r"规则|要求|回答|回复|用(中|英)文", r"\brule\b", r"\binstruction\b", r"\b(answer|reply|respond)",
+                      r"\bdoing that\b", r"\b(english|chinese)\b")
+
+
 def is_question(quote: str) -> bool:
     """A question mark, an interrogative opening (en) or a question particle/word (zh)."""
     return quote.rstrip().endswith(("?", "？")) or QUESTION.search(quote.strip(_TRIM)) is not None
@@ -120,7 +125,8 @@ def classify(sentence: str) -> Candidate | None:
     if len(body) < 2:
         return None
     canonical = canonical_subject(body)
-    if REVOKE.search(body) and not CHANGE.search(body):
+    question = is_question(quote)
+    if REVOKE.search(body) and not CHANGE.search(body) and not (question and not _ADDRESSES_RULE.search(body)):
         return Candidate(action="revoke", kind="directive", value=body, quote=quote,
                          subject=canonical or "", canonical=canonical is not None)
     if SPECULATION.search(body):  # "maybe change X to Y" is speculation, never a fact
@@ -130,7 +136,6 @@ def classify(sentence: str) -> Candidate | None:
         subject, value = _subject_value(body, canonical)
         return Candidate(action="correct", kind="fact", subject=subject, value=value, quote=quote,
                          canonical=canonical is not None)
-    question = is_question(quote)
     if question and not (STANDING.search(body) and REPLY_BEHAVIOUR.search(body)):
         return None  # a polite request for a standing reply rule still counts ("could you always …?")
     if STEP_DONE.search(body) and not STANDING.search(body):

@@ -82,3 +82,10 @@ def test_a_polite_question_can_still_set_a_standing_reply_rule():
 def test_health_and_diet_facts_are_kept(text, subject):
     [candidate] = extract(text)
     assert (candidate.kind, candidate.subject) == ("fact", subject)
+
+
+def test_a_question_that_says_stop_is_not_a_revocation_unless_it_names_a_rule():
+    assert extract("How do I stop procrastinating on email?") == []
+    assert extract("怎么取消订阅？") == []
+    [candidate] = extract("Can you stop answering in English?")
+    assert candidate.action == "revoke"
