@@ -37,10 +37,9 @@ Post = Callable[[Message], object]
 
 def default_engine_factory(settings: Settings) -> ChatEngine:
     """The real llama.cpp engine, configured from the user's settings."""
-    from desktop_app.engine.llama import EngineSettings, LlamaEngine
+    from desktop_app.engine.llama import LlamaEngine
 
-    return LlamaEngine(settings.model_path, EngineSettings(
-        n_ctx=settings.ctx, n_threads=settings.threads, n_gpu_layers=settings.gpu_layers, seed=settings.seed))
+    return LlamaEngine.from_settings(settings)
 
 
 def default_embedder_factory(settings: Settings):
