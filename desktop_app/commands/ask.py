@@ -54,6 +54,7 @@ def run(args, settings) -> int:
         if getattr(args, "mode", None):  # --mode for this turn only; /mode sets the session's
             session = session.model_copy(update={"mode": args.mode})
         engine = load_engine(settings, quiet=args.json)
+        embedder = _embedder_for_recall(store, settings, quiet=args.json)
 
         def emit(piece: str) -> None:
             if not args.json:
@@ -66,6 +67,10 @@ def run(args, settings) -> int:
             raise CommandError(str(exc), 2) from None
         except EngineError as exc:
             raise CommandError(str(exc)) from None
+        if embedder is not None:
+            from desktop_app.commands.recall import index_new_turns
+
+            index_new_turns(store, settings, session_id=session.id, embedder=embedder)
         if args.json:
             print_json({
                 "session": session.name,
@@ -81,3 +86,15 @@ def run(args, settings) -> int:
             if result.plan.over_warning:
                 print(f"warning: the prompt uses {result.plan.usage:.0%} of the context window", file=sys.stderr)
     return 0
+
+
+def _embedder_for_recall(store, settings, *, quiet: bool):
+    """Load the embedding model for prompt-time recall (None without vectors or the model)."""
+    if not store.vec_enabled:
+        return None
+    from desktop_app.commands.recall import load_optional_embedder
+    from desktop_app.memory.recall import use_embedder
+
+    embedder = load_optional_embedder(settings, log=None if quiet else (lambda line: print(line, file=sys.stderr)))
+    use_embedder(embedder)
+    return embedder

@@ -122,6 +122,10 @@ def run(args, settings) -> int:
         # Imports count with the offline tokenizer: loading a model just to count is not worth it.
         imported = import_conversations(store, conversations, counter=fallback_counter(), settings=settings,
                                         session_name=session_name)
+        from desktop_app.commands.recall import index_new_turns
+
+        # Vectors for the new turns (skipped quietly without sqlite-vec or the embedding model).
+        index_new_turns(store, settings, log=lambda line: print(line, file=sys.stderr))
     if args.json:
         print_json({"sessions": [{"session": n, "imported": c} for n, c in imported],
                     "imported": sum(c for _, c in imported)})

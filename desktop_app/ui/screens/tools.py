@@ -104,7 +104,11 @@ class ToolActions:
             # A cancelled run may still be finishing its batch: one thread uses the model at a time.
             with self.embed_lock:
                 if getattr(self, "embedder", None) is None:
-                    self.embedder = factory(self.settings)
+                    from desktop_app.memory.recall.prompt import active_embedder, use_embedder
+
+                    # Registered for prompt-time recall too; both paths share its one lock.
+                    use_embedder(factory(self.settings))
+                    self.embedder = active_embedder()
                 with Store(self.settings.db_path) as store:
                     return index_pending(store, self.embedder,
                                          should_stop=lambda: worker.is_cancelled or self.generating)
