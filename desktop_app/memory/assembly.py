@@ -33,6 +33,7 @@ class RecalledPage(BaseModel):
     score: float
     source: str = "bookmark"
     turns: list[TurnView]
+    hits: list[dict] = []  # the recall hits behind this page, with per-signal scores (kept in turn_log)
 
 
 class AssemblyInput(BaseModel):
@@ -263,7 +264,8 @@ def _recalled(inp, room: int, counter, excluded, t) -> dict:
             continue
         page_lines += block
         items.append({"type": "page", "page_id": page.page_id, "score": round(page.score, 3), "source": page.source,
-                      "turns": [page.turns[0].turn, page.turns[-1].turn] if page.turns else []})
+                      "turns": [page.turns[0].turn, page.turns[-1].turn] if page.turns else [],
+                      "hits": page.hits})
     if page_lines:
         lines = [t["recalled"], *page_lines, *lines]
     text = "\n".join(lines)

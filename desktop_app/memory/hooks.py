@@ -44,6 +44,9 @@ def record_turn(store, session, plan, *, user_message, reply, paging: PagingEven
         "warnings": plan.warnings,
         "memory": [o.model_dump() for o in outcomes or []],
         "paging": paging.model_dump() if paging else None,
+        # The hits that made it into the prompt, with their per-signal scores (the inspector shows them).
+        "recall": {"hits": [hit for item in plan.layers.get("recalled", {}).get("items", [])
+                            if item.get("type") == "page" for hit in item.get("hits", [])]},
         "first_token_seconds": first_token_seconds,
     }
     return store.add_turn_log(session.id, user_message_id=user_message.id if user_message else None,

@@ -96,7 +96,8 @@ async def test_inspector_shows_layers_and_past_turns_after_a_restart(settings, u
         assert "#1 [constraint] Never modify the source CSV" in included
         assert "replayed #1 Never modify the source CSV" in included  # the rule, next to the question
         recall = ui.text_of(screen.query_one("#inspector-recall"))
-        assert "bm25" in recall and "user: Never modify the source CSV." in recall
+        # Nothing was archived yet, so no recall hit entered the prompt: the log says so.
+        assert "no recall hits" in recall and "recomputed" not in recall
         await pilot.press("left")
         await pilot.pause()
         assert screen.index == 0
@@ -219,3 +220,22 @@ async def test_turns_are_embedded_in_the_background_after_each_reply(settings, d
         with Store(db_path) as store:
             await ui.wait_until(pilot, lambda: store.count_pending_embeddings() == 0)
             assert store.recall_meta()["embed_model"] == "hash-8"
+
+
+def test_inspector_lists_logged_recall_hits_with_a_column_per_signal():
+    from desktop_app.ui.widgets.turn_record import recall_hits
+
+    record = {"recall": {"hits": [
+        {"turn": 3, "score": 0.42, "role": "user", "snippet": "The warehouse door code is 4417.",
+         "signals": {"bm25": {"score": 12.5, "rank": 1}, "vector": {"score": 0.81, "rank": 2}}},
+        {"turn": 4, "score": 0.2, "role": "assistant", "snippet": "Noted.", "signals": {}},
+    ]}}
+    import io
+
+    from rich.console import Console
+
+    console = Console(file=io.StringIO(), width=160, color_system=None)
+    console.print(recall_hits(record))
+    shown = console.file.getvalue()
+    assert "bm25" in shown and "vector" in shown and "12.5 #1" in shown and "0.81 #2" in shown
+    assert "user: The warehouse door code is 4417." in shown and "recomputed" not in shown

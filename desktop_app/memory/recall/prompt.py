@@ -119,5 +119,6 @@ def recalled_pages(store, session_id: int, user_text: str, *, user_ids: list[int
     for page_id, members in groups.items():
         messages = [store.get_message(h.message_id) for h in sorted(members, key=lambda h: h.message_id)]
         pages.append(RecalledPage(page_id=page_id, score=max(h.score for h in members), source="hybrid",
-                                  turns=turn_views(messages, user_ids, counter)))
+                                  turns=turn_views(messages, user_ids, counter),
+                                  hits=[h.model_dump(mode="json") for h in members]))
     return pages
