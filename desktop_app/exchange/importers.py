@@ -27,27 +27,31 @@ class ImportedConversation:
 
 
 def read_json_file(path: Path) -> object:
-    raw = path.read_bytes()
+    return load_json(path.read_bytes(), path.name)
+
+
+def load_json(raw: bytes, name: str) -> object:
+    """One JSON document from bytes; binary, bad UTF-8 and bad JSON are one-line errors."""
     if b"\x00" in raw[:4096]:
-        raise ImportFormatError(f"{path.name} looks like a binary file, not JSON")
+        raise ImportFormatError(f"{name} looks like a binary file, not JSON")
     try:
         return json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:
-        raise ImportFormatError(f"{path.name} is not valid UTF-8 (byte {exc.start})") from None
+        raise ImportFormatError(f"{name} is not valid UTF-8 (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
-        raise ImportFormatError(f"{path.name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        raise ImportFormatError(f"{name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
 
 
-def detect_format(path: Path, data: object | None = None) -> str:
-    """``jsonl``, ``chatgpt`` or ``paperclip``."""
-    if path.suffix.lower() in (".jsonl", ".ndjson"):
+def detect_format(path: Path | None, data: object | None = None) -> str:
+    """``jsonl``, ``chatgpt`` or ``paperclip`` (``path`` None: only ``data`` decides)."""
+    if path is not None and path.suffix.lower() in (".jsonl", ".ndjson"):
         return "jsonl"
     data = read_json_file(path) if data is None else data
     if isinstance(data, dict) and data.get("format") == EXPORT_FORMAT:
         return "paperclip"
     if isinstance(data, list) and (not data or (isinstance(data[0], dict) and "mapping" in data[0])):
         return "chatgpt"
-    raise ImportFormatError(f"{path.name}: not a ChatGPT export, a Paperclip export or JSON Lines")
+    raise ImportFormatError("not a ChatGPT export, a Paperclip export or JSON Lines")
 
 
 def _chatgpt_text(message: dict) -> str:
@@ -128,7 +132,8 @@ def unique_session_name(store, wanted: str) -> str:
 
 def import_conversations(store, conversations: list[ImportedConversation], *, counter, settings,
                          session_name: str | None = None, progress=None) -> list[tuple[str, int]]:
-    """Store each conversation as a session; memory extraction runs as if typed.
+    """Store each conversation (from :func:`read_conversations`, times already normalised) as a
+    session; memory extraction runs as if typed.
 
     ``progress(done, total)`` counts turns over all conversations (the TUI's progress bar).
     Returns ``[(session name, turns imported)]``.
@@ -141,8 +146,6 @@ def import_conversations(store, conversations: list[ImportedConversation], *, co
     for conv in conversations:
         if not conv.turns:
             continue
-        for turn in conv.turns:
-            turn["time"] = normalise_time(turn.get("time"))
         if session_name and len(conversations) == 1:
             session = store.session_named(session_name)
         else:
@@ -160,3 +163,76 @@ def import_conversations(store, conversations: list[ImportedConversation], *, co
         done += count
         imported.append((session.name, count))
     return imported
+
+
+def parse_jsonl(raw: bytes, name: str) -> list[dict]:
+    """Validate every JSON Lines turn; raise ``ImportFormatError`` naming the first bad line."""
+    from desktop_app.chat import MAX_INPUT_CHARS
+
+    if b"\x00" in raw:
+        raise ImportFormatError(f"{name} looks like a binary file, not JSON Lines")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ImportFormatError(f"{name} is not valid UTF-8 (byte {exc.start})") from None
+    turns = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{name}:{number}"
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ImportFormatError(f"{where}: not valid JSON ({exc.msg})") from None
+        if not isinstance(item, dict):
+            raise ImportFormatError(f"{where}: each line must be a JSON object")
+        role, content = item.get("role"), item.get("content")
+        if role not in ("user", "assistant", "system"):
+            raise ImportFormatError(f"{where}: 'role' must be user, assistant or system")
+        if not isinstance(content, str) or not content.strip():
+            raise ImportFormatError(f"{where}: 'content' must be a non-empty string")
+        if len(content) > MAX_INPUT_CHARS:
+            raise ImportFormatError(f"{where}: message longer than {MAX_INPUT_CHARS:,} characters")
+        try:
+            when = normalise_time(item.get("time"))
+        except ImportFormatError as exc:
+            raise ImportFormatError(f"{where}: {exc}") from None
+        ext_id = item.get("id")
+        turns.append({"role": role, "content": content, "id": None if ext_id is None else str(ext_id),
+                      "time": when})
+    return turns
+
+
+def read_conversations(raw: bytes, name: str, *, path: Path | None = None, fmt: str = "auto",
+                       title: str = "imported") -> list[ImportedConversation]:
+    """Parse and validate a whole file (or stdin when ``path`` is None) before anything is stored.
+
+    ``fmt`` is ``auto``, ``jsonl``, ``chatgpt`` or ``paperclip``; JSON Lines conversations get
+    ``title``. Times are normalised to unix seconds here, so a bad one fails the whole import.
+    """
+    if fmt == "auto" and (path is None or path.suffix.lower() in (".jsonl", ".ndjson")):
+        fmt = "jsonl"
+    if fmt != "jsonl":
+        try:
+            data = load_json(raw, name)
+        except ImportFormatError as exc:
+            if fmt != "auto" or b"\x00" in raw or "not valid JSON" not in str(exc):
+                raise
+            fmt = "jsonl"  # not one JSON document: read it as JSON Lines, which names the bad line
+    if fmt == "jsonl":
+        conversations = [ImportedConversation(title=title, turns=parse_jsonl(raw, name))]
+    else:
+        try:
+            fmt = detect_format(path, data) if fmt == "auto" else fmt
+            if fmt == "jsonl":
+                conversations = [ImportedConversation(title=title, turns=parse_jsonl(raw, name))]
+            else:
+                conversations = parse_chatgpt(data) if fmt == "chatgpt" else parse_paperclip(data)
+                for conv in conversations:
+                    for turn in conv.turns:
+                        turn["time"] = normalise_time(turn.get("time"))
+        except (ImportFormatError, AttributeError, TypeError) as exc:
+            raise ImportFormatError(f"{name}: {exc}") from None
+    if not any(c.turns for c in conversations):
+        raise ImportFormatError(f"{name} holds no turns")
+    return conversations

@@ -88,3 +88,19 @@ def test_markdown_export_lists_the_turns(tmp_path, capsys):
 def test_export_of_an_unknown_session_is_a_one_line_error(tmp_path, capsys):
     assert main(["export", "--db", str(tmp_path / "x.db"), "--session", "nope"]) == 1
     assert capsys.readouterr().err.strip() == "paperclip: no session named 'nope'"
+
+
+def test_a_bad_time_in_any_conversation_fails_the_whole_file_before_storing(tmp_path):
+    import pytest
+
+    from desktop_app.exchange.importers import ImportFormatError, read_conversations
+
+    bad = json.loads(json.dumps(CHATGPT_EXPORT))
+    bad.append(json.loads(json.dumps(CHATGPT_EXPORT[0])))
+    bad[-1]["mapping"]["n4"]["message"]["create_time"] = "yesterday"
+    path = tmp_path / "conversations.json"
+    path.write_text(json.dumps(bad), encoding="utf-8")
+    with pytest.raises(ImportFormatError, match="'time' must be unix seconds or ISO-8601"):
+        read_conversations(path.read_bytes(), path.name, path=path)
+    good = read_conversations(json.dumps(CHATGPT_EXPORT).encode(), "c.json", path=tmp_path / "c.json")
+    assert isinstance(good[0].turns[0]["time"], float)

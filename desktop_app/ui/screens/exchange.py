@@ -49,16 +49,9 @@ def export_session(store, session_id: int, fmt: str, path: Path) -> Path:
 
 def read_conversations(path: Path):
     """Parse (and validate) the whole file before anything is stored."""
-    from desktop_app.exchange.importers import ImportedConversation, detect_format, parse_chatgpt, parse_paperclip
-    from desktop_app.exchange.importers import read_json_file
+    from desktop_app.exchange.importers import read_conversations as read_file
 
-    if path.suffix.lower() in (".jsonl", ".ndjson"):
-        from desktop_app.commands.import_ import parse_transcript
-
-        return [ImportedConversation(title=path.stem, turns=parse_transcript(path.read_bytes(), path.name))]
-    data = read_json_file(path)
-    fmt = detect_format(path, data)
-    return parse_chatgpt(data) if fmt == "chatgpt" else parse_paperclip(data)
+    return read_file(path.read_bytes(), path.name, path=path, title=path.stem)
 
 
 class ExportScreen(ModalScreen[Path | None]):
