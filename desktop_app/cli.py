@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from desktop_app import __version__
+from desktop_app.memory.plan import MODES
 
 COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench", "context", "memory", "recall")
 
@@ -26,7 +27,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                        help="layers to offload to the GPU (-1 = all)")
     group.add_argument("--threads", type=int, default=argparse.SUPPRESS, help="CPU threads for llama.cpp")
     group.add_argument("--mode", default=argparse.SUPPRESS,
-                       choices=("layered", "sliding", "summary", "retrieval", "full"), help="context mode")
+                       choices=MODES, help="context mode")
     group.add_argument("--embed-model", dest="embed_model", type=Path, default=argparse.SUPPRESS,
                        help="embedding model GGUF file")
     group.add_argument("--lang", choices=("en", "zh"), default=argparse.SUPPRESS, help="UI and prompt language")

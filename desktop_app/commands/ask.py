@@ -31,17 +31,18 @@ def read_message(value: str | None) -> str:
 
 
 def run(args, settings) -> int:
-    from desktop_app.chat import InputRejected, run_turn
+    from desktop_app.chat import InputRejected, pipeline_for, run_turn
     from desktop_app.commands.common import CommandError, load_engine, open_store, print_json, resolve_session
     from desktop_app.engine.errors import EngineError
+    from desktop_app.engine.guard import LockedEngine, locked_embedder
+    from desktop_app.memory.controls import handle_slash
+    from desktop_app.memory.jobs import JobContext, JobQueue
 
     text = read_message(args.message)
     updates = {k: v for k, v in (("max_tokens", args.max_tokens), ("temperature", args.temperature)) if v is not None}
     settings = settings.model_copy(update=updates) if updates else settings
     with open_store(settings) as store:
         session = resolve_session(store, args)
-        from desktop_app.memory.commands import handle_slash
-
         slash = handle_slash(store, session, text)  # /remember, /forget, /memory …: no model needed
         if slash is not None:
             if args.json:
@@ -53,8 +54,11 @@ def run(args, settings) -> int:
             return 0
         if getattr(args, "mode", None):  # --mode for this turn only; /mode sets the session's
             session = session.model_copy(update={"mode": args.mode})
-        engine = load_engine(settings, quiet=args.json)
-        embedder = _embedder_for_recall(store, settings, quiet=args.json)
+        engine = LockedEngine(load_engine(settings, quiet=args.json))
+        embedder = locked_embedder(_embedder_for_recall(store, settings, quiet=args.json))
+        jobs = JobQueue()
+        pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, embedder=embedder,
+                                jobs=jobs)
 
         def emit(piece: str) -> None:
             if not args.json:
@@ -62,15 +66,13 @@ def run(args, settings) -> int:
                 sys.stdout.flush()
 
         try:
-            result = run_turn(store, session, engine, text, settings=settings, on_token=emit)
+            result = run_turn(pipeline, session, engine, text, settings=settings, on_token=emit)
         except InputRejected as exc:
             raise CommandError(str(exc), 2) from None
         except EngineError as exc:
             raise CommandError(str(exc)) from None
-        if embedder is not None:
-            from desktop_app.commands.recall import index_new_turns
-
-            index_new_turns(store, settings, session_id=session.id, embedder=embedder)
+        # The chat is idle once the reply is out: the background memory work runs before exiting.
+        jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, embedder=embedder, engine=engine))
         if args.json:
             print_json({
                 "session": session.name,
@@ -93,8 +95,5 @@ def _embedder_for_recall(store, settings, *, quiet: bool):
     if not store.vec_enabled:
         return None
     from desktop_app.commands.recall import load_optional_embedder
-    from desktop_app.memory.recall import use_embedder
 
-    embedder = load_optional_embedder(settings, log=None if quiet else (lambda line: print(line, file=sys.stderr)))
-    use_embedder(embedder)
-    return embedder
+    return load_optional_embedder(settings, log=None if quiet else (lambda line: print(line, file=sys.stderr)))

@@ -7,8 +7,9 @@ loads the configured model for its own tokenizer and context size.
 
 from __future__ import annotations
 
+from desktop_app.memory.plan import LAYER_ORDER, layers_json
+
 DEFAULT_N_CTX = 4096  # when --ctx is 0 (trained size) and no model is loaded to ask
-LAYER_NAMES = ("system", "anchors", "state", "summary", "recent", "recalled", "input")
 
 
 def register(subparsers):
@@ -20,39 +21,25 @@ def register(subparsers):
     return parser
 
 
-def preview_plan(store, session, text: str, *, settings, counter, n_ctx: int, mode: str | None = None):
-    """The plan for ``text`` as if sent now; every write (message, memory) is rolled back."""
-    from desktop_app.chat import clean_user_text, plan_context
-    from desktop_app.memory.hooks import on_user_message
-
-    text = clean_user_text(text)
-    with store.dry_run():
-        message = store.add_message(session.id, "user", text, token_count=counter.count(text))
-        outcomes = on_user_message(store, session, message)
-        plan = plan_context(store, store.get_session(session.id), None, settings=settings, counter=counter,
-                            n_ctx=n_ctx, mode=mode)
-    return plan, outcomes
-
-
 def plan_json(plan, session_name: str, outcomes=()) -> dict:
     """The DESIGN.md contract: messages, layers {NAME: {tokens, text, items}}, total_tokens, budget."""
     return {
         "session": session_name,
         "mode": plan.mode,
         "messages": plan.messages,
-        "layers": {name: plan.layers.get(name, {"tokens": 0, "text": "", "items": []}) for name in LAYER_NAMES},
+        "layers": layers_json(plan.layers),
         "total_tokens": plan.total_tokens,
         "budget": plan.budget,
         "n_ctx": plan.n_ctx,
         "counter": plan.counter_name,
         "warnings": plan.warnings,
-        "excluded": plan.excluded,
+        "excluded": [e.model_dump(exclude_none=True) for e in plan.excluded],
         "memory_changes": [o.model_dump() for o in outcomes],
     }
 
 
 def run(args, settings) -> int:
-    from desktop_app.chat import InputRejected
+    from desktop_app.chat import InputRejected, pipeline_for
     from desktop_app.commands.common import CommandError, load_engine, open_store, print_json, resolve_session
     from desktop_app.engine.tokens import fallback_counter
     from desktop_app.memory.budget import SystemPromptTooLarge
@@ -66,21 +53,21 @@ def run(args, settings) -> int:
         counter, n_ctx = fallback_counter(), settings.ctx or DEFAULT_N_CTX
     with open_store(settings) as store:
         session = resolve_session(store, args)
+        pipeline = pipeline_for(store, settings, counter=counter, n_ctx=n_ctx)
         try:
-            plan, outcomes = preview_plan(store, session, args.message, settings=settings, counter=counter,
-                                          n_ctx=n_ctx, mode=getattr(args, "mode", None))
+            plan, recorded = pipeline.preview(session, args.message, mode=getattr(args, "mode", None))
         except (InputRejected, SystemPromptTooLarge) as exc:
             raise CommandError(str(exc), 2) from None
         if args.json:
-            print_json(plan_json(plan, session.name, outcomes))
+            print_json(plan_json(plan, session.name, recorded.memory))
             return 0
         print(f"session {session.name!r} · mode {plan.mode} · {plan.total_tokens}/{plan.budget} tokens "
               f"(n_ctx {plan.n_ctx}, counted with {plan.counter_name})")
-        for name in LAYER_NAMES:
-            layer = plan.layers.get(name, {"tokens": 0, "text": ""})
-            print(f"\n── {name} · {layer['tokens']} tokens " + "─" * max(0, 50 - len(name)))
-            if layer["text"]:
-                print(layer["text"])
+        for name in LAYER_ORDER:
+            layer = plan.layer(name)
+            print(f"\n── {name} · {layer.tokens} tokens " + "─" * max(0, 50 - len(name)))
+            if layer.text:
+                print(layer.text)
         for warning in plan.warnings:
             print(f"warning: {warning}")
     return 0

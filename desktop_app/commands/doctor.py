@@ -21,7 +21,7 @@ def _check(name: str, ok: bool, detail: str, essential: bool = True) -> dict:
 def _model_checks(settings, load: bool) -> list[dict]:
     from desktop_app.engine.errors import ModelLoadError
     from desktop_app.engine.llama import check_gguf_file
-    from desktop_app.setup_models import load_manifest, sha256_of
+    from desktop_app.manifest import load_manifest, sha256_of
 
     checks = []
     path = settings.model_path

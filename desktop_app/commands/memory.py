@@ -45,7 +45,7 @@ def register(subparsers):
 
 def run(args, settings) -> int:
     from desktop_app.commands.common import CommandError, open_store, print_json, resolve_session
-    from desktop_app.memory.commands import MemoryCommandError, item_json, run_command
+    from desktop_app.memory.controls import MemoryCommandError, item_json, run_command
     from desktop_app.memory.patches import PatchRejected
 
     with open_store(settings) as store:
@@ -53,12 +53,12 @@ def run(args, settings) -> int:
         if args.action == "log":
             rows = store.list_turn_log(session.id, limit=args.limit)
             if args.json:
-                print_json(rows)
+                print_json([row.model_dump(mode="json", exclude_none=True) for row in rows])
             for row in [] if args.json else rows:
-                rec = row["record"]
-                layers = " ".join(f"{k}={v['tokens']}" for k, v in rec.get("layers", {}).items())
-                paging = " paged-out" if rec.get("paging") else ""
-                print(f"#{row['id']} {row['mode']} total={rec.get('total_tokens')} {layers}{paging}")
+                rec = row.record
+                layers = " ".join(f"{name}={layer.tokens}" for name, layer in rec.layers.items())
+                paging = " paged-out" if rec.paging else ""
+                print(f"#{row.id} {row.mode} total={rec.total_tokens} {layers}{paging}")
             return 0
         if args.action == "list" and args.all:
             items = store.list_items(session.id)

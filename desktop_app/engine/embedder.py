@@ -41,7 +41,7 @@ class Embedder(Protocol):
 def default_embed_model_path() -> Path:
     """The manifest's default embedding GGUF in the models folder."""
     from desktop_app import paths
-    from desktop_app.setup_models import load_manifest
+    from desktop_app.manifest import load_manifest
 
     try:
         return paths.models_dir() / load_manifest()["embed"]["file"]

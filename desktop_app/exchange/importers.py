@@ -138,8 +138,9 @@ def import_conversations(store, conversations: list[ImportedConversation], *, co
     ``progress(done, total)`` counts turns over all conversations (the TUI's progress bar).
     Returns ``[(session name, turns imported)]``.
     """
-    from desktop_app.chat import import_turns
+    from desktop_app.chat import pipeline_for
 
+    pipeline = pipeline_for(store, settings, counter=counter, n_ctx=settings.ctx or 8192)
     total = sum(len(c.turns) for c in conversations) or 1
     done = 0
     imported = []
@@ -152,22 +153,19 @@ def import_conversations(store, conversations: list[ImportedConversation], *, co
             session = store.create_session(unique_session_name(store, conv.title))
         if conv.mode or conv.system_prompt:
             session = store.update_session_settings(session.id, mode=conv.mode, system_prompt=conv.system_prompt)
-        base = done
-
-        def step(index: int, _count: int, base=base) -> None:
+        for turn in conv.turns:
+            pipeline.import_message(session, turn["role"], turn["content"], created_at=turn.get("time"),
+                                    ext_id=turn.get("id"))
+            done += 1
             if progress:
-                progress(base + index, total)
-
-        count = import_turns(store, session, conv.turns, counter, settings=settings,
-                             n_ctx=settings.ctx or 8192, progress=step)
-        done += count
-        imported.append((session.name, count))
+                progress(done, total)
+        imported.append((session.name, len(conv.turns)))
     return imported
 
 
 def parse_jsonl(raw: bytes, name: str) -> list[dict]:
     """Validate every JSON Lines turn; raise ``ImportFormatError`` naming the first bad line."""
-    from desktop_app.chat import MAX_INPUT_CHARS
+    from desktop_app.memory.turn import MAX_INPUT_CHARS
 
     if b"\x00" in raw:
         raise ImportFormatError(f"{name} looks like a binary file, not JSON Lines")

@@ -14,12 +14,13 @@ from pydantic import BaseModel, ConfigDict
 from desktop_app.engine.protocol import TokenCounter
 from desktop_app.memory.budget import MESSAGE_OVERHEAD, WARN_SHARE, LayerBudgets, compute_budgets
 from desktop_app.memory.models import MemoryItem, SummaryContent
+from desktop_app.memory.plan import MODES, ContextPlan, Exclusion, Layer, LayerItem, empty_layers
+from desktop_app.memory.recall.models import RecallHit
 from desktop_app.memory.render import (KIND_ORDER, TurnView, annotate, goal_line, key_line, state_line,
                                        supersession_notes, text_for, turn_label)
 from desktop_app.memory.summary import render_summary
 from desktop_app.memory.text import clip, term_set
 
-MODES = ("layered", "sliding", "summary", "retrieval", "full")
 MAX_ANCHORS = 4
 MIN_ANCHORS = 2  # the anchor zone always holds at least two hard items when there are two
 MAX_REPLAY = 3
@@ -33,7 +34,7 @@ class RecalledPage(BaseModel):
     score: float
     source: str = "bookmark"
     turns: list[TurnView]
-    hits: list[dict] = []  # the recall hits behind this page, with per-signal scores (kept in turn_log)
+    hits: list[RecallHit] = []  # the recall hits behind this page, with per-signal scores (kept in turn_log)
 
 
 class AssemblyInput(BaseModel):
@@ -59,19 +60,6 @@ class AssemblyInput(BaseModel):
     now: float
 
 
-class AssembledContext(BaseModel):
-    """The messages to send plus per-layer accounting (the DESIGN.md ``layers`` contract)."""
-
-    mode: str
-    messages: list[dict]
-    layers: dict[str, dict]
-    total_tokens: int
-    budget: int
-    n_ctx: int
-    excluded: list[dict]
-    warnings: list[str]
-
-
 def importance(item: MemoryItem, item_turn: int | None, current_turn: int, focus: set[str]) -> float:
     """Seed 002's score: 0.4·0.85^age + 0.35·reference frequency + 0.25·task relevance."""
     age = max(0, current_turn - (item_turn or current_turn))
@@ -80,17 +68,16 @@ def importance(item: MemoryItem, item_turn: int | None, current_turn: int, focus
     return 0.4 * 0.85 ** age + 0.35 * min(1.0, item.reference_count / 5) + 0.25 * relevance
 
 
-def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> AssembledContext:
+def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
     """Build the prompt for ``inp.mode`` within the budgets derived from ``inp.n_ctx``."""
     if inp.mode not in MODES:
         raise ValueError(f"unknown context mode {inp.mode!r} (choose from {', '.join(MODES)})")
     assert inp.system_prompt.strip(), "the system prompt must not be empty"
     budgets = compute_budgets(inp.n_ctx, counter.count(inp.system_prompt))
     t = text_for(inp.lang)
-    excluded: list[dict] = []
-    layers: dict[str, dict] = {name: {"tokens": 0, "text": "", "items": []}
-                               for name in ("system", "anchors", "state", "summary", "recent", "recalled", "input")}
-    layers["system"] = {"tokens": budgets.system, "text": inp.system_prompt, "items": []}
+    excluded: list[Exclusion] = []
+    layers = empty_layers()
+    layers["system"] = Layer(tokens=budgets.system, text=inp.system_prompt)
     current = {i.id: i for i in inp.items}
     goal = next((i for i in inp.items if i.kind == "goal" and i.status == "active"), None)
     goal_words = term_set(goal.value) if goal else set()
@@ -101,19 +88,20 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> AssembledCont
         layers["state"] = _state(inp, anchored, goal_words, budgets, counter, excluded)
     if inp.mode in ("layered", "summary"):
         # In layered mode items already in anchors/state are not repeated in the summary.
-        in_state = {x["id"] for name in ("anchors", "state") for x in layers[name]["items"]}
+        in_state = {x.id for name in ("anchors", "state") for x in layers[name].items}
         text, shown = render_summary(inp.summary, set(current) - in_state, lang=inp.lang)
         text = _fit_lines(text, budgets.summary, counter)
-        layers["summary"] = {"tokens": _cost(text, counter), "text": text,
-                             "items": [e.model_dump() for e in shown if e.item_id is None or e.item_id in current]}
+        layers["summary"] = Layer(tokens=_cost(text, counter), text=text,
+                                  items=[LayerItem(text=e.text, turn=e.turn, item_id=e.item_id)
+                                         for e in shown if e.item_id is None or e.item_id in current])
     input_text = _fit_input(inp.input_text, budgets, counter)
-    layers["input"] = {"tokens": counter.count(input_text) + MESSAGE_OVERHEAD, "text": input_text,
-                       "items": [{"message_id": inp.input_id}] if inp.input_id else []}
+    layers["input"] = Layer(tokens=counter.count(input_text) + MESSAGE_OVERHEAD, text=input_text,
+                            items=[LayerItem(message_id=inp.input_id)] if inp.input_id else [])
     if inp.mode in ("layered", "retrieval"):
         room = budgets.recalled + (budgets.recent + budgets.state if inp.mode == "retrieval" else 0)
         # Unused anchor/state/summary budget may go to recall (recent keeps its own share), but at most
         # as much again: recalled text sits after the cached prefix and is evaluated afresh every turn.
-        spare = sum(max(0, getattr(budgets, name) - layers[name]["tokens"]) for name in ("anchors", "state", "summary"))
+        spare = sum(max(0, getattr(budgets, name) - layers[name].tokens) for name in ("anchors", "state", "summary"))
         room += min(spare, budgets.recalled)
         layers["recalled"] = _recalled(inp, room, counter, excluded, t)
 
@@ -126,23 +114,23 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> AssembledCont
         turns = inp.recent
     else:
         turns = []
-    used = sum(layer["tokens"] for name, layer in layers.items() if name != "recent")
+    used = sum(layer.tokens for name, layer in layers.items() if name != "recent")
     room = None if inp.mode == "full" else max(0, budgets.total - used)
     layers["recent"], recent_messages = _recent(turns, notes, room, counter, excluded)
 
-    head = "\n\n".join(x for x in (inp.system_prompt, layers["anchors"]["text"], layers["state"]["text"],
-                                   layers["summary"]["text"]) if x)
-    tail = "\n\n".join(x for x in (layers["recalled"]["text"], input_text) if x)
+    head = "\n\n".join(x for x in (inp.system_prompt, layers["anchors"].text, layers["state"].text,
+                                   layers["summary"].text) if x)
+    tail = "\n\n".join(x for x in (layers["recalled"].text, input_text) if x)
     messages = [{"role": "system", "content": head}, *recent_messages, {"role": "user", "content": tail}]
     assert messages[0]["content"].startswith(inp.system_prompt), "the system prompt was altered"
-    total = sum(layer["tokens"] for layer in layers.values())
+    total = sum(layer.tokens for layer in layers.values())
     warnings = []
     if total > budgets.total and inp.mode != "full":
         warnings.append(f"prompt {total} tokens exceeds the {budgets.total}-token budget")
     if total > inp.n_ctx * WARN_SHARE:
         warnings.append(f"context usage {total / inp.n_ctx:.0%} of {inp.n_ctx} passes {WARN_SHARE:.0%}")
-    return AssembledContext(mode=inp.mode, messages=messages, layers=layers, total_tokens=total,
-                            budget=budgets.total, n_ctx=inp.n_ctx, excluded=excluded, warnings=warnings)
+    return ContextPlan(mode=inp.mode, messages=messages, layers=layers, total_tokens=total, budget=budgets.total,
+                       n_ctx=inp.n_ctx, excluded=excluded, warnings=warnings, counter_name=getattr(counter, "name", "?"))
 
 
 def _cost(text: str, counter: TokenCounter) -> int:
@@ -168,7 +156,7 @@ def _fit_input(text: str, budgets: LayerBudgets, counter: TokenCounter) -> str:
     return f"{text[:keep]}\n[… {len(text) - 2 * keep} characters left out to fit the context window …]\n{text[-keep:]}"
 
 
-def _anchors(inp, goal, goal_words, budgets, counter, excluded) -> tuple[dict, set[int]]:
+def _anchors(inp, goal, goal_words, budgets, counter, excluded) -> tuple[Layer, set[int]]:
     """2–4 hard items: pinned first, then directives and constraints closest to the goal.
 
     No input words in the choice, so the anchor zone only changes when memory or the goal does.
@@ -184,22 +172,22 @@ def _anchors(inp, goal, goal_words, budgets, counter, excluded) -> tuple[dict, s
     for item in hard[:MAX_ANCHORS]:  # in priority order; shown in id order so the zone stays stable
         trial = [*head, *(key_line(i, inp.item_turns.get(i.id), inp.lang, with_time=False) for i in [*kept, item])]
         if _cost("\n".join(trial), counter) > budgets.anchors and len(kept) >= MIN_ANCHORS:
-            excluded.append({"layer": "anchors", "id": item.id, "reason": "anchor budget full; shown in state"})
+            excluded.append(Exclusion(layer="anchors", id=item.id, reason="anchor budget full; shown in state"))
             continue
         kept.append(item)
     kept.sort(key=lambda i: i.id)
     lines = [*head, *(key_line(i, inp.item_turns.get(i.id), inp.lang, with_time=False) for i in kept)]
     for item in hard[MAX_ANCHORS:]:
-        excluded.append({"layer": "anchors", "id": item.id, "reason": f"only {MAX_ANCHORS} anchors; shown in state"})
+        excluded.append(Exclusion(layer="anchors", id=item.id, reason=f"only {MAX_ANCHORS} anchors; shown in state"))
     text = "\n".join(lines)
-    items = [{"id": i.id, "kind": i.kind, "value": i.value, "pinned": i.pinned} for i in kept]
+    items = [LayerItem(id=i.id, kind=i.kind, value=i.value, pinned=i.pinned) for i in kept]
     if goal:
-        items.insert(0, {"id": goal.id, "kind": "goal", "value": goal.value})
+        items.insert(0, LayerItem(id=goal.id, kind="goal", value=goal.value))
     anchored = {i.id for i in kept} | ({goal.id} if goal else set())
-    return {"tokens": _cost(text, counter), "text": text, "items": items}, anchored
+    return Layer(tokens=_cost(text, counter), text=text, items=items), anchored
 
 
-def _state(inp, anchored, goal_words, budgets, counter, excluded) -> dict:
+def _state(inp, anchored, goal_words, budgets, counter, excluded) -> Layer:
     t = text_for(inp.lang)
     rest = [i for i in inp.items if i.id not in anchored]
     focus = goal_words | term_set(inp.input_text)
@@ -210,15 +198,15 @@ def _state(inp, anchored, goal_words, budgets, counter, excluded) -> dict:
     for item in order:
         trial = _state_text([*kept, item], inp, t)
         if _cost(trial, counter) > budgets.state:
-            excluded.append({"layer": "state", "id": item.id, "reason": "state budget full (lowest importance)",
-                             "score": round(scores[item.id], 3)})
+            excluded.append(Exclusion(layer="state", id=item.id, reason="state budget full (lowest importance)",
+                                      score=round(scores[item.id], 3)))
             continue
         kept.append(item)
     text = _state_text(kept, inp, t)
-    items = [{"id": i.id, "kind": i.kind, "status": i.status, "value": i.value,
-              "turn": inp.item_turns.get(i.id), "score": round(scores[i.id], 3)}
+    items = [LayerItem(id=i.id, kind=i.kind, status=i.status, value=i.value, turn=inp.item_turns.get(i.id),
+                       score=round(scores[i.id], 3))
              for i in sorted(kept, key=lambda i: (KIND_ORDER.get(i.kind, 9), i.id))]
-    return {"tokens": _cost(text, counter), "text": text, "items": items}
+    return Layer(tokens=_cost(text, counter), text=text, items=items)
 
 
 def _state_text(items: list[MemoryItem], inp: AssemblyInput, t: dict) -> str:
@@ -237,17 +225,17 @@ def _state_text(items: list[MemoryItem], inp: AssemblyInput, t: dict) -> str:
     return "\n".join(lines)
 
 
-def _recalled(inp, room: int, counter, excluded, t) -> dict:
+def _recalled(inp, room: int, counter, excluded, t) -> Layer:
     words = term_set(inp.input_text)
     hard = [i for i in inp.items if i.status == "active" and i.is_hard]
     matches = sorted(((len(words & term_set(i.value)), i) for i in hard), key=lambda p: (-p[0], -p[1].id))
     replay = [i for score, i in matches if score > 0][:MAX_REPLAY]
     lines: list[str] = []
-    items: list[dict] = []
+    items: list[LayerItem] = []
     if replay:
         lines.append(t["replay"])
         lines += [key_line(i, inp.item_turns.get(i.id), inp.lang) for i in replay]
-        items += [{"type": "replay", "id": i.id, "value": i.value} for i in replay]
+        items += [LayerItem(type="replay", id=i.id, value=i.value) for i in replay]
     current = {i.id: i for i in inp.items}
     notes = supersession_notes(inp.history, current, inp.lang)
     page_lines: list[str] = []
@@ -259,17 +247,17 @@ def _recalled(inp, room: int, counter, excluded, t) -> dict:
             if counter.count(trial) + MESSAGE_OVERHEAD <= room:
                 break
         else:
-            excluded.append({"layer": "recalled", "id": page.page_id, "reason": "recall budget full",
-                             "score": page.score})
+            excluded.append(Exclusion(layer="recalled", id=page.page_id, reason="recall budget full",
+                                      score=page.score))
             continue
         page_lines += block
-        items.append({"type": "page", "page_id": page.page_id, "score": round(page.score, 3), "source": page.source,
-                      "turns": [page.turns[0].turn, page.turns[-1].turn] if page.turns else [],
-                      "hits": page.hits})
+        items.append(LayerItem(type="page", page_id=page.page_id, score=round(page.score, 3), source=page.source,
+                               turns=[page.turns[0].turn, page.turns[-1].turn] if page.turns else [],
+                               hits=page.hits))
     if page_lines:
         lines = [t["recalled"], *page_lines, *lines]
     text = "\n".join(lines)
-    return {"tokens": counter.count(text) + 2 if text else 0, "text": text, "items": items}
+    return Layer(tokens=counter.count(text) + 2 if text else 0, text=text, items=items)
 
 
 def _matching_turns(turns: list[TurnView], words: set[str], with_partners: bool = True) -> list[TurnView]:
@@ -283,7 +271,7 @@ def _matching_turns(turns: list[TurnView], words: set[str], with_partners: bool 
     return [turns[i] for i in sorted(keep)] or turns[:2]
 
 
-def _recent(turns: list[TurnView], notes, room: int | None, counter, excluded) -> tuple[dict, list[dict]]:
+def _recent(turns: list[TurnView], notes, room: int | None, counter, excluded) -> tuple[Layer, list[dict]]:
     costs = [counter.count(annotate(tv, notes)) + MESSAGE_OVERHEAD if tv.id in notes else tv.tokens + MESSAGE_OVERHEAD
              for tv in turns]
     start = 0
@@ -291,14 +279,13 @@ def _recent(turns: list[TurnView], notes, room: int | None, counter, excluded) -
         total = sum(costs)
         while start < len(turns) and total > room:
             total -= costs[start]
-            excluded.append({"layer": "recent", "id": turns[start].id, "reason": "over the prompt budget"})
+            excluded.append(Exclusion(layer="recent", id=turns[start].id, reason="over the prompt budget"))
             start += 1
         while start < len(turns) and turns[start].role == "assistant":  # never open on a reply
-            excluded.append({"layer": "recent", "id": turns[start].id, "reason": "would open on a reply"})
+            excluded.append(Exclusion(layer="recent", id=turns[start].id, reason="would open on a reply"))
             start += 1
     kept = turns[start:]
     messages = [{"role": tv.role, "content": annotate(tv, notes)} for tv in kept]
     text = "\n".join(f"{m['role']}: {m['content']}" for m in messages)
-    items = [{"message_id": tv.id, "role": tv.role, "turn": tv.turn, "tokens": c}
-             for tv, c in zip(kept, costs[start:])]
-    return {"tokens": sum(costs[start:]), "text": text, "items": items}, messages
+    items = [LayerItem(message_id=tv.id, role=tv.role, turn=tv.turn, tokens=c) for tv, c in zip(kept, costs[start:])]
+    return Layer(tokens=sum(costs[start:]), text=text, items=items), messages

@@ -297,12 +297,30 @@ def m005_recall_rescoring(conn) -> None:
     )
 
 
+def m006_turn_numbers(conn) -> None:
+    """Each message keeps its turn number (user messages up to and including it), set when it
+    is stored, so planning a prompt never re-counts a long session's history; and an index
+    over the not-yet-paged messages (the recent layer), which stays small however long the
+    session grows."""
+    run_script(
+        conn,
+        """
+        ALTER TABLE messages ADD COLUMN turn INTEGER NOT NULL DEFAULT 0;
+        UPDATE messages SET turn = numbered.n
+          FROM (SELECT id, sum(role = 'user') OVER (PARTITION BY session_id ORDER BY id) AS n FROM messages) AS numbered
+         WHERE numbered.id = messages.id;
+        CREATE INDEX messages_unpaged ON messages(session_id, id) WHERE page_id IS NULL;
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_messages,
     m002_memory_pages_bookmarks,
     m003_recall_index,
     m004_message_versions,
     m005_recall_rescoring,
+    m006_turn_numbers,
 ]
 
 

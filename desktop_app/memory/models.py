@@ -42,6 +42,13 @@ class Message(BaseModel):
     stopped: bool = False
     created_at: float
     ext_id: str | None = None
+    turn: int = 0  # user messages up to and including this one (set when stored)
+    page_id: int | None = None  # the page it was archived into; None while in the recent layer
+
+    @property
+    def turn_number(self) -> int:
+        """The turn label shown in prompts: a reply before any user message counts as turn 1."""
+        return max(1, self.turn)
 
 
 MemoryKind = Literal["directive", "fact", "constraint", "preference", "decision", "goal", "open_question"]

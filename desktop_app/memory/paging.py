@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from desktop_app.memory.bookmark_recall import turn_numbers
 from desktop_app.memory.budget import MESSAGE_OVERHEAD, compute_budgets
 from desktop_app.memory.models import Message
 from desktop_app.memory.summary import fold_page
@@ -60,18 +59,19 @@ def choose_page_out(recent: list[Message], costs: list[int], high: int, low: int
     return count
 
 
-def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_prompt: str,
-                       now: float) -> PagingEvent | None:
-    """Archive the oldest recent turns when they pass the high watermark; None when not needed."""
+def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_prompt: str, now: float,
+                       recent: list[Message] | None = None) -> PagingEvent | None:
+    """Archive the oldest recent turns when they pass the high watermark; None when not needed.
+
+    ``recent``: the session's unpaged messages when the caller already holds them."""
     budgets = compute_budgets(n_ctx, counter.count(system_prompt))
-    recent = store.unpaged_messages(session_id)
+    recent = store.unpaged_messages(session_id) if recent is None else recent
     costs = [message_cost(m, counter) for m in recent]
     count = choose_page_out(recent, costs, budgets.high_watermark, budgets.low_watermark)
     if count == 0:
         return None
     chunk = recent[:count]
-    user_ids = store.user_message_ids(session_id)
-    turn_of = turn_numbers(user_ids, [m.id for m in chunk])
+    turn_of = {m.id: m.turn_number for m in chunk}
     chunk_ids = {m.id for m in chunk}
     with store.transaction():
         page = store.create_page(session_id, chunk, now)
@@ -81,7 +81,7 @@ def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_pr
         first_user = next((m.content for m in chunk if m.role == "user"), chunk[0].content)
         bookmark = store.add_bookmark(session_id, page_id=page.id, keywords=words[:4],
                                       description=clip(first_user, 80), origin="auto", now=now)
-        items = [i for i in store.list_items(session_id) if i.source_message_id in chunk_ids]
+        items = store.items_from_messages(session_id, chunk_ids)
         previous = store.latest_summary(session_id)
         content = fold_page(previous.content if previous else None, chunk, items, bookmark, turn_of)
         summary = store.save_summary(session_id, content, chunk[-1].id, now)

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from desktop_app import paths
 from desktop_app.config import Settings
 from desktop_app.memory.store import Store
-from desktop_app.ui.commands import PaperclipCommands
+from desktop_app.ui.palette import PaperclipCommands
 from desktop_app.ui.i18n import set_lang, t
 from desktop_app.ui.inference import EmbedderFactory, EngineFactory, default_embedder_factory, default_engine_factory
 from desktop_app.ui.screens.chat import ChatScreen

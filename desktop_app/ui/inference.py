@@ -2,8 +2,9 @@
 
 Kept apart from the widgets so the threading rules are visible in one place:
 
-* the engine (a llama.cpp ``Llama``) is used by one thread at a time — every use holds
-  ``engine_lock``;
+* a model (a llama.cpp ``Llama``) is used by one thread at a time — the engine and the
+  embedder arrive wrapped once, when loaded, in ``engine.guard``'s locked wrappers, which the
+  turn, recall and the background memory jobs all share;
 * SQLite connections are not shared between threads — each turn opens its own ``Store``
   and closes it when the turn ends;
 * results reach the UI only through ``post`` (``MessagePump.post_message``, thread-safe).
@@ -11,16 +12,17 @@ Kept apart from the widgets so the threading rules are visible in one place:
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable
 
 from textual.message import Message
 
-from desktop_app.chat import InputRejected, regenerate_turn, run_turn
+from desktop_app.chat import InputRejected, pipeline_for, regenerate_turn, run_turn
 from desktop_app.config import Settings
 from desktop_app.engine.errors import EngineError, ModelLoadError
+from desktop_app.engine.guard import LockedEmbedder, LockedEngine
 from desktop_app.engine.protocol import ChatEngine, StopCheck
+from desktop_app.memory.jobs import JobContext, JobQueue
 from desktop_app.ui.messages import (
     ModelLoaded,
     ModelLoadFailed,
@@ -43,10 +45,15 @@ def default_engine_factory(settings: Settings) -> ChatEngine:
 
 
 def default_embedder_factory(settings: Settings):
-    """The llama.cpp embedding model recall uses for vectors (loaded in the embedding worker)."""
+    """The llama.cpp embedding model recall uses for vectors (loaded by the jobs worker)."""
     from desktop_app.engine.embedder import load_embedder
 
     return load_embedder(settings)
+
+
+def load_embedder_once(settings: Settings, factory: EmbedderFactory):
+    """The embedder behind its lock, ready to share between the turn and the jobs."""
+    return LockedEmbedder(factory(settings))
 
 
 def one_line(exc: BaseException) -> str:
@@ -65,17 +72,19 @@ def load_engine(settings: Settings, factory: EngineFactory, post: Post) -> None:
     except Exception as exc:  # a broken build or driver must not take the UI down
         post(ModelLoadFailed(f"could not load {settings.model_path.name}: {one_line(exc)}"))
     else:
-        post(ModelLoaded(engine, time.perf_counter() - started))
+        post(ModelLoaded(LockedEngine(engine), time.perf_counter() - started))
 
 
-def generate_reply(settings: Settings, engine: ChatEngine, engine_lock: threading.Lock, session_id: int,
-                   text: str | None, *, should_stop: StopCheck, post: Post, anchor_id: int | None = None) -> None:
+def generate_reply(settings: Settings, engine: ChatEngine, session_id: int, text: str | None, *,
+                   should_stop: StopCheck, post: Post, anchor_id: int | None = None, embedder=None,
+                   jobs: JobQueue | None = None) -> None:
     """Run one turn with a thread-local store; report progress and the outcome; never raises.
 
-    The user message and the reply are written by ``run_turn`` itself as they complete, so a
-    quit or crash after this returns loses nothing. With ``anchor_id`` the messages after it
-    are first archived as a version (their memory rolled back); ``text`` None then answers
-    the anchor message again (regenerate), else ``text`` replaces what followed (edit).
+    The user message and the reply are written by the turn stages themselves as they
+    complete, so a quit or crash after this returns loses nothing. With ``anchor_id`` the
+    messages after it are first archived as a version (their memory rolled back); ``text``
+    None then answers the anchor message again (regenerate), else ``text`` replaces what
+    followed (edit). Background memory jobs the turn queues land in ``jobs``.
     """
     from desktop_app.memory.store import Store
 
@@ -85,29 +94,36 @@ def generate_reply(settings: Settings, engine: ChatEngine, engine_lock: threadin
         post(ReplyFailed(session_id, f"cannot open the database: {one_line(exc)}", rejected=True, text=text or ""))
         return
     try:
-        session = store.get_session(session_id)
-
-        def started(plan) -> None:
-            last = store.last_messages(session_id, 1)
-            post(ReplyStarted(session_id, last[0] if last else None, plan.total_tokens, plan.n_ctx,
-                              plan.over_warning))
-
         if anchor_id is not None:
             store.archive_tail(session_id, anchor_id)
-            session = store.get_session(session_id)
+        session = store.get_session(session_id)
+        pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, embedder=embedder,
+                                jobs=jobs)
+
+        def started(plan, recorded) -> None:
+            post(ReplyStarted(session_id, recorded.message, plan.total_tokens, plan.n_ctx, plan.over_warning))
+
         on_token = lambda piece: post(TokenReceived(session_id, piece))  # noqa: E731
-        with engine_lock:
-            if text is None:
-                result = regenerate_turn(store, session, engine, settings=settings, should_stop=should_stop,
-                                         on_token=on_token, on_plan=started)
-            else:
-                result = run_turn(store, session, engine, text, settings=settings, should_stop=should_stop,
-                                  on_token=on_token, on_plan=started)
+        if text is None:
+            result = regenerate_turn(pipeline, session, engine, settings=settings, should_stop=should_stop,
+                                     on_token=on_token, on_plan=started)
+        else:
+            result = run_turn(pipeline, session, engine, text, settings=settings, should_stop=should_stop,
+                              on_token=on_token, on_plan=started)
         post(ReplyFinished(session_id, result.reply, result.stopped, result.completion_pieces,
-                           result.tokens_per_second))
+                           result.tokens_per_second, result.record))
     except InputRejected as exc:
         post(ReplyFailed(session_id, str(exc), rejected=True, text=text or ""))
     except Exception as exc:
         post(ReplyFailed(session_id, one_line(exc)))
     finally:
         store.close()
+
+
+def run_memory_jobs(settings: Settings, jobs: JobQueue, *, engine, embedder, should_stop: StopCheck) -> list:
+    """Drain the background memory jobs with a thread-local store (the chat is idle)."""
+    from desktop_app.memory.store import Store
+
+    with Store(settings.db_path) as store:
+        return jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, embedder=embedder,
+                                                        engine=engine), should_stop=should_stop)

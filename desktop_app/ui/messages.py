@@ -11,6 +11,7 @@ from textual.message import Message
 
 from desktop_app.engine.protocol import ChatEngine
 from desktop_app.memory.models import Message as StoredMessage
+from desktop_app.memory.records import TurnRecord
 
 
 class ModelLoaded(Message):
@@ -56,13 +57,14 @@ class ReplyFinished(Message):
     """The reply is complete (or was stopped) and already stored in the database."""
 
     def __init__(self, session_id: int, reply: StoredMessage | None, stopped: bool,
-                 pieces: int, tokens_per_second: float) -> None:
+                 pieces: int, tokens_per_second: float, record: TurnRecord | None = None) -> None:
         super().__init__()
         self.session_id = session_id
         self.reply = reply
         self.stopped = stopped
         self.pieces = pieces
         self.tokens_per_second = tokens_per_second
+        self.record = record  # the turn's logged record: memory notices read it
 
 
 class ReplyFailed(Message):

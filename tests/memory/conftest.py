@@ -4,22 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.chat import plan_context
+from desktop_app.chat import pipeline_for
 from desktop_app.config import load_settings
 from desktop_app.engine.tokens import fallback_counter
-from desktop_app.memory.hooks import on_reply_stored, on_user_message
 
 T0 = 1_750_000_000.0
 
 
 class Conversation:
-    """Feeds turns the way ``run_turn`` does (store → extract → plan → reply → page), minus the model."""
+    """Feeds turns through the core's turn stages (record input → plan → record reply), minus the model."""
 
     def __init__(self, store, settings, *, name: str = "story", n_ctx: int = 4096):
         self.store, self.settings, self.n_ctx = store, settings, n_ctx
         self.counter = fallback_counter()
+        self.pipeline = pipeline_for(store, settings, counter=self.counter, n_ctx=n_ctx)
         self.session = store.session_named(name)
         self.turn = 0
+        self.recorded = None
         self.outcomes = []
         self.paging = []
 
@@ -30,20 +31,17 @@ class Conversation:
     def user(self, text: str):
         """Store a user message and run extraction; returns the memory outcomes."""
         self.turn += 1
-        message = self.store.add_message(self.sid, "user", text, token_count=self.counter.count(text),
-                                         created_at=T0 + self.turn * 60)
-        self.outcomes = on_user_message(self.store, self.session, message)
+        self.recorded = self.pipeline.record_input(self.session, text, created_at=T0 + self.turn * 60)
+        self.outcomes = self.recorded.memory
         return self.outcomes
 
     def plan(self, mode: str | None = None):
-        return plan_context(self.store, self.store.get_session(self.sid), None, settings=self.settings,
-                            counter=self.counter, n_ctx=self.n_ctx, mode=mode)
+        recorded = self.recorded.model_copy(update={"session": self.store.get_session(self.sid)})
+        return self.pipeline.plan(recorded, mode=mode)
 
     def reply(self, text: str = "OK."):
-        message = self.store.add_message(self.sid, "assistant", text, token_count=self.counter.count(text),
-                                         created_at=T0 + self.turn * 60 + 30)
-        event = on_reply_stored(self.store, self.session, message, counter=self.counter, n_ctx=self.n_ctx,
-                                settings=self.settings, now=T0 + self.turn * 60 + 31)
+        event = self.pipeline.record_reply(self.session, text, created_at=T0 + self.turn * 60 + 30,
+                                           now=T0 + self.turn * 60 + 31).paging
         if event:
             self.paging.append(event)
         return event

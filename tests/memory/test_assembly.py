@@ -41,7 +41,7 @@ def base(**kw):
 def test_layers_come_in_the_design_order_and_tokens_add_up():
     result = assemble_context(base(recent=turns(2)), COUNTER)
     assert list(result.layers) == LAYERS
-    assert result.total_tokens == sum(layer["tokens"] for layer in result.layers.values())
+    assert result.total_tokens == sum(layer.tokens for layer in result.layers.values())
     head = result.messages[0]["content"]
     assert head.index("You are Paperclip.") < head.index("KEY") < head.index("Memory state")
     assert [m["role"] for m in result.messages] == ["system", "user", "assistant", "user", "assistant", "user"]
@@ -50,7 +50,7 @@ def test_layers_come_in_the_design_order_and_tokens_add_up():
 
 def test_anchors_hold_hard_items_marked_key_and_state_holds_the_rest():
     result = assemble_context(base(), COUNTER)
-    anchors, state = result.layers["anchors"]["text"], result.layers["state"]["text"]
+    anchors, state = result.layers["anchors"].text, result.layers["state"].text
     assert "KEY #1 [directive] Always answer in English." in anchors
     assert "KEY #2 [constraint]" in anchors
     assert "Hall 3" in state and "Hall 3" not in anchors
@@ -58,17 +58,17 @@ def test_anchors_hold_hard_items_marked_key_and_state_holds_the_rest():
 
 def test_chinese_prompts_use_the_key_mark():
     result = assemble_context(base(lang="zh"), COUNTER)
-    assert "【关键】#1" in result.layers["anchors"]["text"]
+    assert "【关键】#1" in result.layers["anchors"].text
 
 
 def test_at_most_four_anchors_pinned_first():
     items = [item(i, "constraint", f"Limit number {i} is {i * 100}.") for i in range(1, 8)]
     items.append(item(9, "fact", "My dog is called Rex.", pinned=True))
     result = assemble_context(base(items=items), COUNTER)
-    anchored = [x["id"] for x in result.layers["anchors"]["items"]]
+    anchored = [x.id for x in result.layers["anchors"].items]
     assert len(anchored) == 4 and 9 in anchored
-    assert all(f"#{i} " in result.layers["state"]["text"] for i in range(1, 8) if i not in anchored)
-    assert {x["reason"] for x in result.excluded if x["layer"] == "anchors"} == {"only 4 anchors; shown in state"}
+    assert all(f"#{i} " in result.layers["state"].text for i in range(1, 8) if i not in anchored)
+    assert {x.reason for x in result.excluded if x.layer == "anchors"} == {"only 4 anchors; shown in state"}
 
 
 def test_the_system_prompt_is_never_truncated():
@@ -78,7 +78,7 @@ def test_the_system_prompt_is_never_truncated():
     result = assemble_context(base(recent=long_history, n_ctx=1024), COUNTER)
     assert result.messages[0]["content"].startswith("You are Paperclip.")
     assert result.total_tokens <= result.budget
-    assert any(x["reason"] == "over the prompt budget" for x in result.excluded)
+    assert any(x.reason == "over the prompt budget" for x in result.excluded)
     assert result.messages[1]["role"] == "user"
 
 
@@ -97,7 +97,7 @@ def test_usage_over_eighty_percent_warns():
 def test_replay_repeats_matching_constraints_next_to_the_input_at_most_three():
     items = [item(i, "constraint", f"The budget for part {i} is at most {i}000 dollars.") for i in range(1, 6)]
     result = assemble_context(base(items=items), COUNTER)
-    replayed = [x for x in result.layers["recalled"]["items"] if x["type"] == "replay"]
+    replayed = [x for x in result.layers["recalled"].items if x.type == "replay"]
     assert len(replayed) == 3
     tail = result.messages[-1]["content"]
     assert tail.index("Reminder") < tail.index("What is the budget now?")
@@ -109,9 +109,9 @@ def test_recalled_pages_are_labelled_with_turn_and_time():
                  created_at=NOW),
         TurnView(id=6, role="assistant", content="Noted.", tokens=2, turn=3, created_at=NOW)])
     result = assemble_context(base(recalled=[page]), COUNTER)
-    text = result.layers["recalled"]["text"]
+    text = result.layers["recalled"].text
     assert "[turn 3, 2025-06-15 15:06] user: The budget question" in text
-    assert {"type": "page", "page_id": 7} .items() <= result.layers["recalled"]["items"][-1].items()
+    assert (result.layers["recalled"].items[-1].type, result.layers["recalled"].items[-1].page_id) == ("page", 7)
 
 
 def test_superseded_values_in_raw_turns_are_marked_in_layered_mode_only():
@@ -135,7 +135,7 @@ def test_superseded_values_in_raw_turns_are_marked_in_layered_mode_only():
 ])
 def test_each_mode_fills_its_own_layers(mode, present, absent):
     result = assemble_context(base(mode=mode, recent=turns(3), all_turns=turns(3)), COUNTER)
-    filled = {name for name, layer in result.layers.items() if layer["tokens"]}
+    filled = {name for name, layer in result.layers.items() if layer.tokens}
     assert present <= filled and not (absent & filled)
     assert {"system", "input"} <= filled
 

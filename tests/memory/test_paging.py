@@ -65,8 +65,8 @@ def test_hard_values_stay_items_after_their_turn_is_paged_out(conversation):
     while not chat.paging:
         chat.say(CHATTER, CHATTER)
     plan = chat.say("Let's continue.")
-    assert "original CSV" not in plan.layers["recent"]["text"]
-    assert "original CSV" in plan.layers["anchors"]["text"]
+    assert "original CSV" not in plan.layers["recent"].text
+    assert "original CSV" in plan.layers["anchors"].text
 
 
 def test_an_archived_page_is_paged_back_in_by_its_keywords(conversation):
@@ -76,8 +76,8 @@ def test_an_archived_page_is_paged_back_in_by_its_keywords(conversation):
         chat.say(CHATTER, CHATTER)
     plan = chat.say("What did the caterer serve, lasagna?")
     recalled = plan.layers["recalled"]
-    assert "Bella Cucina" in recalled["text"] and "[turn 1," in recalled["text"]
-    assert recalled["items"][0]["type"] == "page"
+    assert "Bella Cucina" in recalled.text and "[turn 1," in recalled.text
+    assert recalled.items[0].type == "page"
 
 
 def test_recent_is_append_only_between_page_outs(conversation):

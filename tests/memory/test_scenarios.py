@@ -7,7 +7,7 @@ import pytest
 
 from desktop_app.bench.context import replay
 from desktop_app.bench.scenarios import (active_present, changes, long_session, retention, superseded_as_current)
-from desktop_app.chat import run_turn
+from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.engine.tokens import fallback_counter
 
@@ -33,10 +33,10 @@ def test_constraints_from_turns_4_9_15_are_all_in_the_prompt_at_turn_18(conversa
     assert chat.paging, "the small window must have paged turns out"
     archived = [m.content for e in chat.paging for m in chat.store.page_messages(e.page_id)]
     assert scenario.turns[3].user in archived  # turn 4 left the recent window …
-    assert scenario.turns[3].user not in plan.layers["recent"]["text"]
+    assert scenario.turns[3].user not in plan.layers["recent"].text
     probe = scenario.probes[0]
     assert active_present(plan.messages, probe.active) == 3  # … but its constraint is still in the prompt
-    anchors = plan.layers["anchors"]["text"]
+    anchors = plan.layers["anchors"].text
     assert sum(marker in anchors for marker in probe.active) >= 2
     assert plan.total_tokens <= plan.budget
 
@@ -51,7 +51,7 @@ def test_requirements_changed_at_turns_3_12_19_only_current_ones_at_turn_30(conv
     assert active_present(plan.messages, probe.active) == 3
     assert superseded_as_current(plan.messages, probe.superseded) == 0
     # What they superseded is still visible in `memory show`.
-    from desktop_app.memory.commands import handle_slash
+    from desktop_app.memory.controls import handle_slash
     old = [i for i in chat.store.list_items(chat.sid) if i.status == "superseded"]
     assert len(old) == 3
     for item in old:
@@ -82,26 +82,26 @@ def test_run_turn_uses_the_layered_prompt_and_logs_the_turn(store, settings):
     """The real turn runner: extraction before the prompt, paging after the reply, a turn_log row."""
     engine = ScriptedEngine("Happy to help with that; here are some thoughts on the matter at hand.", n_ctx=1024)
     session = store.session_named("chat")
-    run_turn(store, session, engine, "Never modify the original CSV file.", settings=settings)
+    run_turn(pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx), session, engine, "Never modify the original CSV file.", settings=settings)
     for i in range(12):
-        run_turn(store, store.get_session(session.id), engine, f"Tell me a fun fact number {i}.", settings=settings)
-    result = run_turn(store, store.get_session(session.id), engine, "What about the CSV?", settings=settings)
+        run_turn(pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx), store.get_session(session.id), engine, f"Tell me a fun fact number {i}.", settings=settings)
+    result = run_turn(pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx), store.get_session(session.id), engine, "What about the CSV?", settings=settings)
     sent = prompt_text(result.plan)
     assert "KEY" in sent and "original CSV" in sent
     assert engine.calls[-1] == result.plan.messages
     log = store.list_turn_log(session.id, limit=100)
     assert len(log) == 14
-    assert set(log[-1]["record"]["layers"]) == {"system", "anchors", "state", "summary", "recent", "recalled", "input"}
-    assert any(row["record"]["paging"] for row in log), "a page-out should be logged"
-    assert log[0]["record"]["memory"][0]["action"] == "added"
+    assert set(log[-1].record.layers) == {"system", "anchors", "state", "summary", "recent", "recalled", "input"}
+    assert any(row.record.paging for row in log), "a page-out should be logged"
+    assert log[0].record.memory[0].action == "added"
 
 
 def test_import_runs_memory_as_if_typed(store, settings):
-    from desktop_app.chat import import_turns
-
     session = store.session_named("imported")
     turns = [{"role": "user", "content": "我的预算是5000元"}, {"role": "assistant", "content": "记住了"},
              {"role": "user", "content": "预算改成8000元"}, {"role": "assistant", "content": "好的"}]
-    import_turns(store, session, turns, fallback_counter(), settings=settings, n_ctx=2048)
+    pipeline = pipeline_for(store, settings, counter=fallback_counter(), n_ctx=2048)
+    for turn in turns:
+        pipeline.import_message(session, turn["role"], turn["content"])
     [budget] = store.list_items(session.id, statuses=("active",))
     assert "8000" in budget.value

@@ -1,7 +1,7 @@
 """The user's memory controls typed in the chat: /remember, /directive, /fact, /forget, /correct,
 /pin, /bookmark, /memory, /confirm, /reject, /mode — answered from state, without the model."""
 
-from desktop_app.memory.commands import handle_slash
+from desktop_app.memory.controls import handle_slash
 
 
 def slash(chat, text):
@@ -82,7 +82,7 @@ def test_pin_moves_an_item_into_the_anchor_zone(conversation):
     [fact] = chat.active()
     slash(chat, f"/pin {fact.id}")
     chat.user("Hi again.")
-    assert "Rex" in chat.plan().layers["anchors"]["text"]
+    assert "Rex" in chat.plan().layers["anchors"].text
 
 
 def test_bookmark_points_at_the_latest_user_message(conversation):

@@ -21,9 +21,9 @@ def test_a_conflicting_directive_waits_for_confirmation(conversation):
     outcomes = chat.user("From now on, always answer in Chinese.")
     assert outcomes[0].action == "pending" and "/confirm" in outcomes[0].notice
     plan = chat.plan()
-    assert "answer in English" in plan.layers["anchors"]["text"]
-    assert "ask the user to confirm" in plan.layers["state"]["text"]
-    assert "answer in Chinese" in plan.layers["state"]["text"]
+    assert "answer in English" in plan.layers["anchors"].text
+    assert "ask the user to confirm" in plan.layers["state"].text
+    assert "answer in Chinese" in plan.layers["state"].text
     chat.reply("Should I switch to Chinese?")
     chat.user("yes")
     [rule] = chat.active("directive")
@@ -48,8 +48,8 @@ def test_a_clear_revocation_revokes_the_named_rule(conversation):
     outcomes = chat.user("取消之前那条用中文回答的规则。")
     assert outcomes[0].action == "revoked"
     assert [i.kind for i in chat.active()] == ["constraint"]
-    assert "中文回答" not in chat.plan().layers["anchors"]["text"]
-    assert "已撤销" in chat.plan().layers["recent"]["text"]
+    assert "中文回答" not in chat.plan().layers["anchors"].text
+    assert "已撤销" in chat.plan().layers["recent"].text
 
 
 def test_an_unclear_revocation_asks_which_rule(conversation):
@@ -87,7 +87,7 @@ def test_the_goal_tracks_completed_steps_and_is_anchored(conversation):
     chat.say("I finished the guest list.")
     [goal] = chat.active("goal")
     assert goal.details["steps_done"] == ["I finished the guest list"]
-    anchors = chat.say("What should I do next?").layers["anchors"]["text"]
+    anchors = chat.say("What should I do next?").layers["anchors"].text
     assert "Current goal" in anchors and "guest list" in anchors
 
 
@@ -103,7 +103,7 @@ def test_open_questions_are_never_presented_as_facts(conversation):
     chat = conversation()
     chat.say("Maybe we should move the event to Berlin?")
     plan = chat.say("Any news?")
-    state = plan.layers["state"]["text"]
+    state = plan.layers["state"].text
     line = next(l for l in state.splitlines() if "Berlin" in l)
     header = state.splitlines()[state.splitlines().index(line) - 1]
     assert "never present these as facts" in header

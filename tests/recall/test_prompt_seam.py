@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from desktop_app.engine.tokens import fallback_counter
-from desktop_app.memory.recall import format_hit, recall_for_prompt
+from desktop_app.memory.recalled import format_hit, recall_for_prompt
 from tests.recall.conftest import add_turns
 
 TURNS = ["The budget for the launch party is 5000 euros.", "Noted.",
@@ -40,10 +40,12 @@ def test_recall_respects_limit_budget_and_exclusions(store):
     assert messages[0].id not in {h.message_id for h in skipped}
 
 
-def test_recalled_turns_count_references(store):
+def test_recall_for_the_prompt_is_read_only(store):
+    """Planning (previews, benchmarks, ``context --json``) never changes the reference counts;
+    the turn's log stage does (tests/recall/test_turn_record.py)."""
     session = store.session_named("refs")
     messages = add_turns(store, session.id, TURNS)
     counter = fallback_counter()
     for _ in range(2):
-        recall_for_prompt(store, session.id, "launch party budget", budget_tokens=500, counter=counter, limit=1)
-    assert store.reference_counts([messages[0].id]) == {messages[0].id: 2}
+        hits = recall_for_prompt(store, session.id, "launch party budget", budget_tokens=500, counter=counter, limit=1)
+    assert hits and store.reference_counts([messages[0].id]) == {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.memory.store import Store
-from desktop_app.ui.commands import PaperclipCommands
+from desktop_app.ui.palette import PaperclipCommands
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
 from desktop_app.ui.widgets.chat_log import ChatLog, MessageView
 from desktop_app.ui.widgets.session_list import SessionList

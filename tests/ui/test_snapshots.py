@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from desktop_app.chat import run_turn
+from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.config import Settings
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.memory.store import Store
@@ -30,7 +30,7 @@ def seeded_app(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Paperclip
         with Store(settings.db_path) as store:
             session = store.session_named("trip")
             for text in TURNS:
-                run_turn(store, store.get_session(session.id), engine, text, settings=settings)
+                run_turn(pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx), store.get_session(session.id), engine, text, settings=settings)
     return PaperclipApp(settings, engine_factory=lambda _settings: engine)
 
 

@@ -3,13 +3,15 @@ and versions whose archived tails take their pages, summaries and memory with th
 
 from __future__ import annotations
 
-from desktop_app.memory.hooks import on_user_message
 from desktop_app.memory.models import SummaryContent, SummaryEntry
+from desktop_app.memory.plan import Layer
+from desktop_app.memory.records import TurnRecord
+from desktop_app.memory.turn import remember_input
 
 
 def say(store, session, text: str, reply: str = "ok"):
     message = store.add_message(session.id, "user", text)
-    on_user_message(store, session, message)
+    remember_input(store, message)
     store.add_message(session.id, "assistant", reply)
     return message
 
@@ -49,12 +51,14 @@ def test_forgetting_a_topic_deletes_its_pages_bookmarks_and_summary_lines(store)
 def test_forget_redacts_text_values_but_never_json_keys(store):
     session = store.create_session("s")
     say(store, session, "My budget is 5000 yuan.")
-    store.add_turn_log(session.id, user_message_id=None, reply_message_id=None, mode="layered",
-                       record={"content": "budget 5000 and content", "layers": {"state": {"text": "content"}}}, now=1.0)
-    plan = store.plan_forget_topic(session.id, "content")
+    record = TurnRecord(mode="layered", total_tokens=1, budget=1, n_ctx=1, warnings=["budget 5000 and text"],
+                        layers={"state": Layer(text="text")})
+    store.add_turn_log(session.id, user_message_id=None, reply_message_id=None, record=record, now=1.0)
+    plan = store.plan_forget_topic(session.id, "text")  # also the name of a key in the record
     store.forget(plan)
     (row,) = store.list_turn_log(session.id)
-    assert row["record"] == {"content": "budget 5000 and [forgotten]", "layers": {"state": {"text": "[forgotten]"}}}
+    assert row.record.warnings == ["budget 5000 and [forgotten]"]
+    assert row.record.layers["state"].text == "[forgotten]"
 
 
 def test_archiving_a_tail_unpages_its_page_and_drops_summaries_that_folded_it(store):
@@ -86,7 +90,7 @@ def test_versions_are_numbered_by_age_and_restoring_swaps_the_live_tail(store):
 
 
 def test_rollback_keeps_changes_the_user_made_between_turns(store):
-    from desktop_app.memory.commands import run_command
+    from desktop_app.memory.controls import run_command
 
     session = store.create_session("s")
     say(store, session, "Never modify the source CSV.")

@@ -11,7 +11,7 @@ from desktop_app import paths
 from desktop_app.config import Settings
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.ui.app import PaperclipApp
-from desktop_app.ui.commands import PaperclipCommands
+from desktop_app.ui.palette import PaperclipCommands
 from desktop_app.ui.screens.help import HelpScreen
 from desktop_app.ui.screens.inspector import InspectorScreen
 from desktop_app.ui.screens.settings import SettingsScreen

@@ -7,11 +7,8 @@ SQLite file; the embedding model is reached only through the small ``Embedder`` 
 
 from desktop_app.memory.recall.indexing import index_pending, prepare_vectors, reindex, vectors_stale
 from desktop_app.memory.recall.models import RecallHit, RecallWeights, SignalScore
-from desktop_app.memory.recall.prompt import (active_embedder, format_hit, recall_for_prompt, recalled_pages,
-                                              use_embedder)
 from desktop_app.memory.recall.query import is_page_fault, plan_query
 from desktop_app.memory.recall.search import gather_signals, search
 
-__all__ = ["RecallHit", "RecallWeights", "SignalScore", "active_embedder", "format_hit", "gather_signals",
-           "index_pending", "is_page_fault", "plan_query", "prepare_vectors", "recall_for_prompt", "recalled_pages",
-           "reindex", "search", "use_embedder", "vectors_stale"]
+__all__ = ["RecallHit", "RecallWeights", "SignalScore", "gather_signals", "index_pending",
+           "is_page_fault", "plan_query", "prepare_vectors", "reindex", "search", "vectors_stale"]

@@ -69,12 +69,12 @@ def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights
     if weights.neighbour_1 or weights.neighbour_2:
         # Only the leading candidates spread: the tail's share could not lift anyone into the top k.
         leaders = sorted(scores, key=lambda m: -scores[m])[: weights.spread_from]
-        scores = spread_to_neighbours(scores, store.adjacent_turns(session_id, leaders),
+        scores = spread_to_neighbours(scores, store.adjacent_messages(session_id, leaders),
                                       {1: weights.neighbour_1, 2: weights.neighbour_2})
     shortlist = sorted(scores, key=lambda m: -scores[m])[: max(k * 4, 20)]
     rows = store.recall_rows(shortlist)
     refs = store.reference_counts(shortlist)
-    newest_turn = max(max((r["turn"] for r in rows.values()), default=0), _session_turns(store, session_id))
+    newest_turn = max(max((r["turn"] for r in rows.values()), default=0), store.session_turn_count(session_id))
     best = scores[shortlist[0]]
     max_refs = max(refs.values(), default=0)
     ranks = {name: {mid: (rank, score) for rank, (mid, score) in enumerate(ranked, start=1)}
@@ -96,12 +96,6 @@ def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights
             score=relevance + weights.importance * weight))
     hits.sort(key=lambda h: -h.score)
     return label_conflicts(hits[:k])
-
-
-def _session_turns(store, session_id: int) -> int:
-    row = store.conn.execute("SELECT count(*) FROM messages WHERE session_id = :sid AND role = 'user'",
-                             {"sid": session_id}).fetchone()
-    return int(row[0])
 
 
 def search(store, session_id: int, query: str, *, k: int = 5, embedder=None, now: float | None = None,

@@ -21,11 +21,11 @@ def informative_words(store, session_id: int, words: list[str], *, share: float,
     """``words`` without the session's own stopwords: those in more than ``share`` of its turns
     (the speakers' names, the topic of the whole conversation). Keeps the rarest word if all
     would go; small sessions (under ``min_turns``) keep everything."""
-    turns = store.session_turn_count(session_id)
+    turns = store.session_message_count(session_id)
     if turns < min_turns or not words:
         return words
     cap = int(share * turns) + 1
-    counts = {w: store.term_turn_count(session_id, quote(w), cap=cap) for w in words}
+    counts = {w: store.term_message_count(session_id, quote(w), cap=cap) for w in words}
     kept = [w for w in words if counts[w] < cap]
     return kept or [min(words, key=lambda w: counts[w])]
 
@@ -34,18 +34,18 @@ def bm25_signal(store, session_id: int, plan: QueryPlan, *, limit: int, stopword
                 min_turns: int = 50) -> list[tuple[int, float]]:
     """Full-text ranking; several sub-queries (words, trigrams, substrings) are fused by rank."""
     if plan.substring:
-        return store.substring_turns(session_id, plan.substring, limit=limit)
+        return store.substring_messages(session_id, plan.substring, limit=limit)
     lists: dict[str, list[tuple[int, float]]] = {}
     if plan.words and not plan.trigrams:
         words = informative_words(store, session_id, plan.words, share=stopword_share, min_turns=min_turns)
-        lists["words"] = store.fts_turns(session_id, " OR ".join(quote(w) for w in words), limit=limit,
+        lists["words"] = store.fts_messages(session_id, " OR ".join(quote(w) for w in words), limit=limit,
                                          index="words")
     if plan.trigrams:
-        lists["trigram"] = store.fts_turns(session_id, plan.trigram_match, limit=limit, index="trigram")
+        lists["trigram"] = store.fts_messages(session_id, plan.trigram_match, limit=limit, index="trigram")
     found = sum(len(v) for v in lists.values())
     if plan.short_terms and found < limit:
         for term in plan.short_terms[:MAX_SHORT_TERMS]:
-            lists[f"substring:{term}"] = store.substring_turns(session_id, term, limit=limit)
+            lists[f"substring:{term}"] = store.substring_messages(session_id, term, limit=limit)
     if len(lists) == 1:
         return next(iter(lists.values()))
     fused = rrf(lists, {})
@@ -60,12 +60,12 @@ def vector_signal(store, session_id: int, query_vector: np.ndarray, *, limit: in
     query = np.asarray(query_vector, dtype=np.float32)
     blob = query.tobytes()
     if not quantized:
-        ranked = [(mid, 1.0 - dist) for mid, dist in store.knn_turns(session_id, blob, k=limit)]
+        ranked = [(mid, 1.0 - dist) for mid, dist in store.knn_messages(session_id, blob, k=limit)]
         return [(mid, sim) for mid, sim in ranked if sim >= floor]
-    coarse = store.knn_turns_binary(session_id, blob, k=limit * coarse_factor)
+    coarse = store.knn_messages_binary(session_id, blob, k=limit * coarse_factor)
     if not coarse:
         return []
-    vectors = store.turn_vectors(mid for mid, _ in coarse)
+    vectors = store.message_vectors(mid for mid, _ in coarse)
     ids = [mid for mid, _ in coarse if mid in vectors]
     matrix = np.frombuffer(b"".join(vectors[i] for i in ids), dtype=np.float16).astype(np.float32)
     matrix = matrix.reshape(len(ids), -1)
@@ -100,7 +100,7 @@ def bookmark_signal(store, session_id: int, plan: QueryPlan, *, limit: int, user
         page = store.get_page(bookmark.page_id) if bookmark.page_id is not None else None
         if page is None:
             continue
-        turns = store.session_turn_ids(session_id, page.first_message_id, page.last_message_id)
+        turns = store.session_message_texts(session_id, page.first_message_id, page.last_message_id)
         # Within the page, the turns that contain most of the query's terms come first.
         ranked = sorted(turns, key=lambda t: -sum(term in t[1].lower() for term in query_terms))
         for position, (message_id, _) in enumerate(ranked[:turns_per_page]):

@@ -43,6 +43,15 @@ class ItemQueries:
         return [i for i in items
                 if (statuses is None or i.status in statuses) and (kinds is None or i.kind in kinds)]
 
+    def items_from_messages(self, session_id: int, message_ids) -> list[MemoryItem]:
+        """The session's items whose source is one of ``message_ids`` (a page being archived)."""
+        ids = json.dumps(sorted({int(i) for i in message_ids}))
+        rows = self.conn.execute(
+            """SELECT * FROM memory_items WHERE session_id = :sid
+                 AND source_message_id IN (SELECT value FROM json_each(:ids)) ORDER BY id""",
+            {"sid": session_id, "ids": ids}).fetchall()
+        return [_item(r) for r in rows]
+
     def items_superseding(self, item_id: int) -> list[MemoryItem]:
         """Items whose ``supersedes`` link points at ``item_id`` (the next links of a chain)."""
         rows = self.conn.execute(

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import json
 
+from pydantic import ValidationError
+
 from desktop_app.memory.models import Bookmark, Message, Page, Summary, SummaryContent
+from desktop_app.memory.records import TurnLogEntry, TurnRecord
 from desktop_app.memory.store.sessions import _message
 
 
@@ -118,24 +121,34 @@ class PageQueries:
 
     # -- turn log --------------------------------------------------------------------------
     def add_turn_log(self, session_id: int, *, user_message_id: int | None, reply_message_id: int | None,
-                     mode: str, record: dict, now: float) -> int:
+                     record: TurnRecord, now: float) -> int:
         cur = self.conn.execute(
             """INSERT INTO turn_log (session_id, user_message_id, reply_message_id, mode, record, created_at)
                VALUES (:sid, :user, :reply, :mode, :record, :now)""",
-            {"sid": session_id, "user": user_message_id, "reply": reply_message_id, "mode": mode,
-             "record": json.dumps(record, ensure_ascii=False, default=str), "now": now},
+            {"sid": session_id, "user": user_message_id, "reply": reply_message_id, "mode": record.mode,
+             "record": record.model_dump_json(), "now": now},
         )
         return int(cur.lastrowid)
 
-    def list_turn_log(self, session_id: int, *, limit: int = 50) -> list[dict]:
-        """The latest ``limit`` turn records, oldest first, with ``record`` decoded."""
+    def list_turn_log(self, session_id: int, *, limit: int = 50) -> list[TurnLogEntry]:
+        """The latest ``limit`` turn records, oldest first."""
         rows = self.conn.execute(
             "SELECT * FROM turn_log WHERE session_id = :sid ORDER BY id DESC LIMIT :n",
             {"sid": session_id, "n": limit},
         ).fetchall()
-        out = []
-        for row in reversed(rows):
-            data = dict(row)
-            data["record"] = json.loads(data["record"])
-            out.append(data)
-        return out
+        return [_turn_log(row) for row in reversed(rows)]
+
+    def last_turn_record(self, session_id: int) -> TurnRecord | None:
+        rows = self.list_turn_log(session_id, limit=1)
+        return rows[0].record if rows else None
+
+
+def _turn_log(row) -> TurnLogEntry:
+    data = dict(row)
+    try:
+        record = TurnRecord.model_validate_json(data["record"])
+    except ValidationError:  # a record this version cannot read: keep the row, say so
+        record = TurnRecord(mode=data["mode"], total_tokens=0, budget=0, n_ctx=0,
+                            warnings=["this turn's record could not be read"])
+    data["record"] = record
+    return TurnLogEntry(**data)

@@ -4,7 +4,6 @@ embedding queue and the per-turn recall counts. DDL lives in ``migrations.py``."
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -22,7 +21,7 @@ class RecallQueries:
     conn: object
 
     # -- full text -------------------------------------------------------------------------
-    def fts_turns(self, session_id: int, match: str, *, limit: int, index: str = "words") -> list[tuple[int, float]]:
+    def fts_messages(self, session_id: int, match: str, *, limit: int, index: str = "words") -> list[tuple[int, float]]:
         """``(message_id, bm25 score)`` of the session's turns matching the FTS5 ``match``
         expression, best first (scores are positive: higher is better)."""
         table = _TEXT_INDEXES[index]
@@ -35,7 +34,7 @@ class RecallQueries:
         ).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
 
-    def term_turn_count(self, session_id: int, match: str, *, cap: int, index: str = "words") -> int:
+    def term_message_count(self, session_id: int, match: str, *, cap: int, index: str = "words") -> int:
         """How many of the session's turns match ``match`` (counting stops at ``cap``)."""
         table = _TEXT_INDEXES[index]
         row = self.conn.execute(
@@ -44,12 +43,12 @@ class RecallQueries:
             {"match": match, "sid": session_id, "cap": cap}).fetchone()
         return int(row[0])
 
-    def session_turn_count(self, session_id: int) -> int:
+    def session_message_count(self, session_id: int) -> int:
         row = self.conn.execute("SELECT count(*) FROM messages WHERE session_id = :sid AND role != 'system'",
                                 {"sid": session_id}).fetchone()
         return int(row[0])
 
-    def substring_turns(self, session_id: int, needle: str, *, limit: int) -> list[tuple[int, float]]:
+    def substring_messages(self, session_id: int, needle: str, *, limit: int) -> list[tuple[int, float]]:
         """Turns containing ``needle`` (case-insensitive), newest first, scored by occurrences.
 
         The fallback for queries under three characters, which the trigram index cannot
@@ -76,7 +75,7 @@ class RecallQueries:
         with self.transaction():
             ensure_vector_tables(self.conn, dim, drop=drop)
 
-    def knn_turns(self, session_id: int, vector: bytes, *, k: int) -> list[tuple[int, float]]:
+    def knn_messages(self, session_id: int, vector: bytes, *, k: int) -> list[tuple[int, float]]:
         """Exact float KNN: ``(message_id, cosine distance)``, nearest first."""
         rows = self.conn.execute(
             """SELECT message_id, distance FROM recall_vec
@@ -85,7 +84,7 @@ class RecallQueries:
         ).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
 
-    def knn_turns_binary(self, session_id: int, vector: bytes, *, k: int) -> list[tuple[int, float]]:
+    def knn_messages_binary(self, session_id: int, vector: bytes, *, k: int) -> list[tuple[int, float]]:
         """Coarse KNN over the binary-quantised vectors: ``(message_id, Hamming distance)``."""
         rows = self.conn.execute(
             """SELECT message_id, distance FROM recall_vec_bits
@@ -94,7 +93,7 @@ class RecallQueries:
         ).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
 
-    def turn_vectors(self, message_ids: Iterable[int]) -> dict[int, bytes]:
+    def message_vectors(self, message_ids: Iterable[int]) -> dict[int, bytes]:
         """The float16 copies of the vectors of ``message_ids`` (a plain table: look-ups in
         vec0's chunked storage cost ~0.1 ms each, here a few microseconds)."""
         ids = json.dumps([int(i) for i in message_ids])
@@ -199,23 +198,14 @@ class RecallQueries:
 
     # -- hits ------------------------------------------------------------------------------
     def recall_rows(self, message_ids: Iterable[int]) -> dict[int, dict]:
-        """Message rows for hits, with ``turn``: the count of user messages up to it (as the
-        memory core numbers turns)."""
+        """Message rows for hits, with their ``turn`` number."""
         ids = json.dumps(sorted(set(int(i) for i in message_ids)))
         rows = self.conn.execute(
-            """SELECT id, session_id, ext_id, role, content, created_at, page_id
+            """SELECT id, session_id, ext_id, role, content, created_at, page_id, max(1, turn) AS turn
                FROM messages WHERE id IN (SELECT value FROM json_each(:ids))""", {"ids": ids}).fetchall()
-        out = {int(r["id"]): dict(r) for r in rows}
-        for session_id in {r["session_id"] for r in out.values()}:
-            # One index-only pass per session instead of a count per hit (100k turns: ~10 ms, not ~300).
-            user_ids = [r[0] for r in self.conn.execute(
-                "SELECT id FROM messages WHERE session_id = :sid AND role = 'user' ORDER BY id", {"sid": session_id})]
-            for row in out.values():
-                if row["session_id"] == session_id:
-                    row["turn"] = max(1, bisect_right(user_ids, row["id"]))
-        return out
+        return {int(r["id"]): dict(r) for r in rows}
 
-    def session_turn_ids(self, session_id: int, first_id: int, last_id: int) -> list[tuple[int, str]]:
+    def session_message_texts(self, session_id: int, first_id: int, last_id: int) -> list[tuple[int, str]]:
         """``(id, content)`` of a session's turns in an id range (a page), in order."""
         rows = self.conn.execute(
             """SELECT id, content FROM messages WHERE session_id = :sid AND id BETWEEN :a AND :b
@@ -224,21 +214,26 @@ class RecallQueries:
         ).fetchall()
         return [(int(r[0]), r[1]) for r in rows]
 
-    def adjacent_turns(self, session_id: int, message_ids: Iterable[int], *,
-                       span: int = 2) -> dict[int, dict[int, int]]:
-        """For each id, ``{offset: id}`` of the turns up to ``span`` before (negative offsets)
-        and after it in the same session."""
+    def adjacent_messages(self, session_id: int, message_ids: Iterable[int], *,
+                          span: int = 2) -> dict[int, dict[int, int]]:
+        """For each id, ``{offset: id}`` of the messages up to ``span`` before (negative offsets)
+        and after it in the same session — one statement for all ids."""
+        ids = json.dumps(sorted({int(i) for i in message_ids}))
+        rows = self.conn.execute(
+            """SELECT w.value AS id,
+                      (SELECT group_concat(b.id) FROM (SELECT id FROM messages WHERE session_id = :sid
+                          AND id < w.value AND role != 'system' ORDER BY id DESC LIMIT :span) AS b) AS before,
+                      (SELECT group_concat(a.id) FROM (SELECT id FROM messages WHERE session_id = :sid
+                          AND id > w.value AND role != 'system' ORDER BY id LIMIT :span) AS a) AS after
+               FROM json_each(:ids) AS w""",
+            {"sid": session_id, "ids": ids, "span": span}).fetchall()
         out: dict[int, dict[int, int]] = {}
-        for message_id in set(message_ids):
-            before = self.conn.execute(
-                """SELECT id FROM messages WHERE session_id = :sid AND id < :id AND role != 'system'
-                   ORDER BY id DESC LIMIT :span""", {"sid": session_id, "id": message_id, "span": span}).fetchall()
-            after = self.conn.execute(
-                """SELECT id FROM messages WHERE session_id = :sid AND id > :id AND role != 'system'
-                   ORDER BY id LIMIT :span""", {"sid": session_id, "id": message_id, "span": span}).fetchall()
-            adjacent = {-(i + 1): int(r[0]) for i, r in enumerate(before)}
-            adjacent.update({i + 1: int(r[0]) for i, r in enumerate(after)})
-            out[message_id] = adjacent
+        for row in rows:
+            before = sorted((int(x) for x in (row["before"] or "").split(",") if x), reverse=True)
+            after = sorted(int(x) for x in (row["after"] or "").split(",") if x)
+            adjacent = {-(i + 1): mid for i, mid in enumerate(before)}
+            adjacent.update({i + 1: mid for i, mid in enumerate(after)})
+            out[int(row["id"])] = adjacent
         return out
 
     def candidate_rows(self, message_ids: Iterable[int]) -> dict[int, dict]:
@@ -258,9 +253,9 @@ class RecallQueries:
 
     def note_recalled(self, message_ids: Iterable[int], now: float) -> None:
         """Count that these turns entered a prompt (the 'reference frequency' of the score)."""
-        with self.transaction():
-            for message_id in set(message_ids):
-                self.conn.execute(
-                    """INSERT INTO recall_refs (message_id, count, last_recalled_at) VALUES (:id, 1, :now)
-                       ON CONFLICT(message_id) DO UPDATE SET count = count + 1, last_recalled_at = :now""",
-                    {"id": message_id, "now": now})
+        ids = json.dumps(sorted({int(i) for i in message_ids}))
+        self.conn.execute(
+            """INSERT INTO recall_refs (message_id, count, last_recalled_at)
+               SELECT value, 1, :now FROM json_each(:ids) WHERE true
+               ON CONFLICT(message_id) DO UPDATE SET count = count + 1, last_recalled_at = :now""",
+            {"ids": ids, "now": now})

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import time
+from collections.abc import Iterable
 
 from desktop_app.memory.models import Message, Session
 
@@ -120,8 +122,10 @@ class SessionQueries:
         with self.transaction():
             cur = self.conn.execute(
                 """INSERT INTO messages (session_id, ext_id, role, content, content_hash, token_count,
-                                         stopped, created_at)
-                   VALUES (:sid, :ext, :role, :content, :hash, :tokens, :stopped, :now)""",
+                                         stopped, created_at, turn)
+                   VALUES (:sid, :ext, :role, :content, :hash, :tokens, :stopped, :now,
+                           coalesce((SELECT turn FROM messages WHERE session_id = :sid ORDER BY id DESC LIMIT 1), 0)
+                           + (:role = 'user'))""",
                 {"sid": session_id, "ext": ext_id, "role": role, "content": content,
                  "hash": content_hash(content), "tokens": token_count, "stopped": int(stopped), "now": now},
             )
@@ -153,6 +157,29 @@ class SessionQueries:
             {"sid": session_id, "n": n},
         ).fetchall()
         return [_message(r) for r in reversed(rows)]
+
+    def get_messages(self, message_ids: Iterable[int]) -> list[Message]:
+        """Several messages in one query, in id order (missing ids are skipped)."""
+        ids = json.dumps(sorted({int(i) for i in message_ids}))
+        rows = self.conn.execute(
+            "SELECT * FROM messages WHERE id IN (SELECT value FROM json_each(:ids)) ORDER BY id", {"ids": ids}
+        ).fetchall()
+        return [_message(r) for r in rows]
+
+    def message_turns(self, message_ids: Iterable[int]) -> dict[int, int]:
+        """Message id → its turn number (see ``memory.turns``), in one query."""
+        ids = json.dumps(sorted({int(i) for i in message_ids}))
+        rows = self.conn.execute(
+            "SELECT id, turn FROM messages WHERE id IN (SELECT value FROM json_each(:ids))", {"ids": ids}
+        ).fetchall()
+        return {int(r[0]): max(1, int(r[1])) for r in rows}
+
+    def session_turn_count(self, session_id: int) -> int:
+        """The session's last turn number (the number of user messages it has had)."""
+        row = self.conn.execute(
+            "SELECT turn FROM messages WHERE session_id = :sid ORDER BY id DESC LIMIT 1", {"sid": session_id}
+        ).fetchone()
+        return int(row[0]) if row else 0
 
     def find_message_by_ext_id(self, session_id: int, ext_id: str) -> Message | None:
         row = self.conn.execute(

@@ -8,6 +8,7 @@ the new turn runs; switching back restores the tail and replays its memory extra
 
 from __future__ import annotations
 
+from desktop_app.memory.turn import remember_input
 from desktop_app.ui.i18n import t
 from desktop_app.ui.screens.dialogs import TextDialog
 from desktop_app.ui.widgets.chat_log import ChatLog
@@ -92,10 +93,7 @@ class BranchActions:
         session_id = self.session.id
 
         def job(store):
-            from desktop_app.memory.hooks import on_user_message
-
-            session = store.get_session(session_id)
-            store.restore_version(slot.version_id, replay=lambda m: on_user_message(store, session, m))
+            store.restore_version(slot.version_id, replay=lambda m: remember_input(store, m))
             first = store.list_messages(session_id, after_id=anchor, limit=1)
             return first[0].id if first else None
 

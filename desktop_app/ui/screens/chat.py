@@ -22,9 +22,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from desktop_app.chat import InputRejected, clean_user_text
+from desktop_app.memory.turn import InputRejected, clean_user_text
 from desktop_app.config import Settings
 from desktop_app.engine.protocol import ChatEngine
+from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.models import Session
 from desktop_app.memory.store import Store
 from desktop_app.ui.i18n import t, translate_bindings
@@ -86,16 +87,15 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.session: Session | None = None
         self.engine: ChatEngine | None = None
         self.model_error: str | None = None
-        self.engine_lock = threading.Lock()
         self.stop_requested = threading.Event()
         # Set while no reply is being generated; quitting waits on it so the partial is stored.
         self.reply_done = threading.Event()
         self.reply_done.set()
         self._reply_view: ReplyView | None = None
         self._user_view: MessageView | None = None
-        self.embedder = None  # loaded by the embedding worker on first use
-        self.embed_lock = threading.Lock()
+        self.embedder = None  # a LockedEmbedder, loaded by the jobs worker on first use
         self.embedder_error: str | None = None
+        self.jobs = JobQueue()  # background memory work, run while the chat is idle
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
@@ -117,8 +117,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.query_one(MemoryPanel).display = False
         self.query_one(ModelStatus).show_loading(self.settings.model_path)
         self.load_model()
-        await self.open_session(self.initial_session())
-        self.query_one(ChatInput).focus()
+        self.open_initial_session()
 
     @property
     def n_ctx(self) -> int | None:
@@ -128,8 +127,8 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
     def show_context(self, used: int | None = None) -> None:
         """The footer meter: ``used`` tokens (default: the last recorded prompt) of the window."""
         if used is None and self.session is not None:
-            last = self.store.list_turn_log(self.session.id, limit=1)
-            used = last[0]["record"].get("total_tokens") if last else 0
+            record = self.store.last_turn_record(self.session.id)
+            used = record.total_tokens if record else 0
         self.query_one(ContextMeter).show(used, self.n_ctx)
 
     # -- model ----------------------------------------------------------------------------
@@ -147,7 +146,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.engine, self.model_error = message.engine, None
         self.query_one(ModelStatus).show_ready(model_label(message.engine), message.engine.n_ctx, message.seconds)
         self.show_context()
-        self.index_embeddings()
+        self.run_memory_jobs()
 
     def on_model_load_failed(self, message: ModelLoadFailed) -> None:
         self.engine, self.model_error = None, message.error
@@ -209,6 +208,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
                 self.query_one(ChatInput).clear()
             self._user_view = await log.add_user(text)
         self._reply_view = await log.start_reply()
+        self.jobs.interrupt()  # background memory work yields the model at its next check
         self.stop_requested.clear()
         self.reply_done.clear()
         self.generating = True
@@ -219,9 +219,9 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
     def generate(self, engine: ChatEngine, session_id: int, text: str | None, anchor_id: int | None = None) -> None:
         worker = get_current_worker()
         try:
-            generate_reply(self.settings, engine, self.engine_lock, session_id, text, anchor_id=anchor_id,
+            generate_reply(self.settings, engine, session_id, text, anchor_id=anchor_id,
                            should_stop=lambda: self.stop_requested.is_set() or worker.is_cancelled,
-                           post=self.post_message)
+                           post=self.post_message, embedder=self.embedder, jobs=self.jobs)
         finally:
             self.reply_done.set()
 
@@ -261,7 +261,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         if message.pieces:
             self.query_one(ModelStatus).show_speed(t("model.speed", pieces=message.pieces,
                                                      speed=message.tokens_per_second))
-        await self.show_memory_notices()
+        await self.show_memory_notices(message.record)
         self._end_reply()
 
     async def on_reply_failed(self, message: ReplyFailed) -> None:
@@ -286,7 +286,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.refresh_memory()
         if self.session is not None:
             self.query_one(ChatLog).show_versions(self.store.version_notes(self.session.id))
-        self.index_embeddings()
+        self.run_memory_jobs()
 
     def watch_generating(self, generating: bool) -> None:
         self.set_class(generating, "-generating")

@@ -15,45 +15,48 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from desktop_app.memory.budget import WARN_SHARE
 from desktop_app.memory.models import Session
+from desktop_app.memory.plan import Exclusion
+from desktop_app.memory.recall import search
+from desktop_app.memory.recall.models import RecallHit
+from desktop_app.memory.records import TurnLogEntry, TurnRecord
 from desktop_app.ui.i18n import t, translate_bindings
 from desktop_app.ui.widgets import turn_record
 
 MAX_TURNS = 1000
 
 
-def history_at(items, at: float) -> list[dict]:
+def history_at(items, at: float) -> list[Exclusion]:
     """Items that were already superseded or revoked when a turn ran, with why."""
     replaced_by = {i.supersedes: i.id for i in items if i.supersedes is not None and i.status != "pending"}
     rows = []
     for item in items:
         if item.status in ("superseded", "revoked") and item.updated_at <= at:
             why = f"superseded by #{replaced_by[item.id]}" if item.id in replaced_by else item.status
-            rows.append({"layer": "state", "id": item.id, "reason": f"{why}: {item.value}"})
+            rows.append(Exclusion(layer="state", id=item.id, reason=f"{why}: {item.value}"))
     return rows
 
 
-def recompute_recall(store, session_id: int, row: dict, k: int = 5) -> list[dict]:
+def recompute_recall(store, session_id: int, row: TurnLogEntry, k: int = 5) -> list[RecallHit]:
     """Hybrid recall (full text + bookmarks) for the turn's input over the turns before it."""
-    from desktop_app.memory.recall import search
-
-    text = ((row["record"].get("layers") or {}).get("input") or {}).get("text", "")
-    before = row["user_message_id"] or 0
+    layer = row.record.layers.get("input")
+    text = layer.text if layer else ""
+    before = row.user_message_id or 0
     if not text.strip() or not before:
         return []
     try:
         hits = search(store, session_id, text, k=k * 3)
     except Exception:  # a query FTS5 cannot parse: no hits rather than no inspector
         return []
-    return [h.model_dump() for h in hits if h.message_id < before][:k]
+    return [h for h in hits if h.message_id < before][:k]
 
 
-def turn_entries(store, session_id: int) -> list[tuple[int, dict]]:
+def turn_entries(store, session_id: int) -> list[tuple[int, TurnLogEntry]]:
     """``(turn number, log row)`` of the session's recorded turns, oldest first."""
-    user_ids = store.user_message_ids(session_id)
-    position = {mid: n for n, mid in enumerate(user_ids, start=1)}
     rows = store.list_turn_log(session_id, limit=MAX_TURNS)
-    return [(position.get(row["user_message_id"], 0), row) for row in rows]
+    turns = store.message_turns(row.user_message_id for row in rows if row.user_message_id)
+    return [(turns.get(row.user_message_id, 0), row) for row in rows]
 
 
 class InspectorScreen(Screen):
@@ -87,11 +90,11 @@ class InspectorScreen(Screen):
     def _turn_options(self) -> list[Option]:
         options = []
         for number, row in self.entries:
-            record = row["record"]
-            share = record.get("total_tokens", 0) / record["n_ctx"] if record.get("n_ctx") else 0
+            record = row.record
+            share = record.total_tokens / record.n_ctx if record.n_ctx else 0
             label = Text(f"{t('inspector.turn', n=number):<10}")
-            label.append(f"{share:>4.0%}", style="red" if share > 0.8 else "dim")
-            options.append(Option(label, id=f"t{row['id']}"))
+            label.append(f"{share:>4.0%}", style="red" if share > WARN_SHARE else "dim")
+            options.append(Option(label, id=f"t{row.id}"))
         return options
 
     def on_mount(self) -> None:
@@ -117,14 +120,15 @@ class InspectorScreen(Screen):
             heading.update(t("inspector.none"))
             return
         number, row = self.entries[self.index]
-        record = row["record"]
-        heading.update(f"{t('inspector.turn', n=number)} · {record.get('mode', row['mode'])} · "
-                       f"{record.get('total_tokens', 0)}/{record.get('n_ctx', 0)} tokens · {record.get('counter', '')}")
+        record = row.record
+        heading.update(f"{t('inspector.turn', n=number)} · {record.mode or row.mode} · "
+                       f"{record.total_tokens}/{record.n_ctx} tokens · {record.counter}")
         parts = {"bars": turn_record.layer_bars(record), "warnings": turn_record.warnings(record),
                  "included": turn_record.included(record),
-                 "excluded": turn_record.excluded(record, history_at(self.items, row["created_at"])),
+                 "excluded": turn_record.excluded(record, history_at(self.items, row.created_at)),
                  "paging": turn_record.paging(record),
-                 "recall": turn_record.recall_hits(record, None if record.get("recall") else
+                 # Records from before recall was logged have no "recall" part: recompute it for them.
+                 "recall": turn_record.recall_hits(record, None if "recall" in record.model_fields_set else
                                                    recompute_recall(self.store, self.session.id, row)),
                  "memory": turn_record.new_memory(record)}
         for name, renderable in parts.items():
@@ -133,8 +137,8 @@ class InspectorScreen(Screen):
             part.display = bool(renderable.plain) if isinstance(renderable, Text) and name == "warnings" else True
 
     @property
-    def record(self) -> dict | None:
-        return self.entries[self.index][1]["record"] if self.entries else None
+    def record(self) -> TurnRecord | None:
+        return self.entries[self.index][1].record if self.entries else None
 
     def action_close(self) -> None:
         self.dismiss()

@@ -1,7 +1,7 @@
 """Memory you can see and steer: the panel, slash commands typed in the chat, and the item
 actions (confirm, reject, pin, correct, revoke, forget) — a mixin for the chat screen.
 
-Every change goes through :mod:`desktop_app.memory.commands` (validated patches) or, for
+Every change goes through :mod:`desktop_app.memory.controls` (validated patches) or, for
 forgetting, the store's plan-then-delete; both run as store jobs off the UI thread.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from desktop_app.memory.records import TurnRecord
 from desktop_app.memory.text import clip
 from desktop_app.ui.i18n import t
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
@@ -102,18 +103,15 @@ class MemoryActions:
         elif action == "forget":
             self.plan_forget(lambda store: store.plan_forget_item(item.id))
 
-    async def show_memory_notices(self) -> None:
+    async def show_memory_notices(self, record: TurnRecord | None) -> None:
         """After a turn: what memory did that the user should know or answer (pending rules)."""
-        if self.session is None:
-            return
-        last = self.store.list_turn_log(self.session.id, limit=1)
-        notices = [o["notice"] for o in (last[0]["record"].get("memory") or []) if o.get("notice")] if last else []
+        notices = [o.notice for o in record.memory if o.notice] if record is not None else []
         if notices:
             await self.query_one(ChatLog).add_note("\n".join(notices))
 
     # -- memory commands (slash and panel) ---------------------------------------------------
     def is_memory_command(self, text: str) -> bool:
-        from desktop_app.memory.commands import SLASH_COMMANDS
+        from desktop_app.memory.controls import SLASH_COMMANDS
 
         match = re.match(r"^/(\w+)", text.strip())
         return bool(match) and match.group(1).lower() in SLASH_COMMANDS
@@ -124,12 +122,12 @@ class MemoryActions:
 
     def memory_command(self, name: str, arg: str) -> None:
         """Run memory command ``name`` (the panel's keys use the same code as the slash commands)."""
-        from desktop_app.memory.commands import run_command
+        from desktop_app.memory.controls import run_command
 
         def job(store, session):
             import time
 
-            from desktop_app.memory.commands import MemoryCommandError, SlashResult
+            from desktop_app.memory.controls import MemoryCommandError, SlashResult
             from desktop_app.memory.patches import PatchRejected
 
             try:
@@ -184,6 +182,6 @@ class MemoryActions:
 
 
 def _slash(store, session, text: str):
-    from desktop_app.memory.commands import handle_slash
+    from desktop_app.memory.controls import handle_slash
 
     return handle_slash(store, session, text)

@@ -34,18 +34,15 @@ def item_chain(store, item: MemoryItem) -> list[MemoryItem]:
 
 def item_details(store, item: MemoryItem) -> Table:
     """A two-column table: fields, source, chain and history of ``item``."""
-    from desktop_app.memory.bookmark_recall import turn_numbers
-
     chain = item_chain(store, item)
-    sources = [i.source_message_id for i in chain if i.source_message_id]
-    turn_of = turn_numbers(store.user_message_ids(item.session_id), sources)
+    turn_of = store.message_turns(i.source_message_id for i in chain if i.source_message_id)
     table = Table.grid(padding=(0, 1))
     table.add_column(style="bold", no_wrap=True)
     table.add_column(ratio=1)
     table.add_row("", Text(item.value, style="bold"))
     table.add_row("kind", Text(f"{item.kind} · {item.status}{' · ★ pinned' if item.pinned else ''} · {item.origin}"))
     table.add_row("subject", Text(item.subject))
-    where = t("memory.turn", n=turn_of[item.source_message_id]) if item.source_message_id else item.origin
+    where = t("memory.turn", n=turn_of.get(item.source_message_id, "?")) if item.source_message_id else item.origin
     table.add_row(t("item.source"), Text(f"{where} · {short_time(item.created_at)} · v{item.state_version}"))
     if item.source_quote:
         table.add_row(t("item.quote"), Text(f"“{item.source_quote}”", style="italic"))

@@ -1,8 +1,10 @@
 """Session management for the chat screen: open, new, rename, delete, switch.
 
-A mixin so the chat screen stays about chatting. Every change goes straight to the
-store (autocommit), which is why quitting at any moment loses nothing. Changes are refused
-while a reply streams, because the worker is writing into the current session.
+A mixin so the chat screen stays about chatting. Every change is a store job (a thread
+worker with its own connection, ``ui.jobs``), so a write that waits for another thread's
+transaction — or cascades through a big session's rows on delete — never blocks the event
+loop. Changes are refused while a reply streams, because the worker is writing into the
+current session.
 """
 
 from __future__ import annotations
@@ -29,11 +31,20 @@ class SessionActions:
     session_name: str | None
     generating: bool
 
-    def initial_session(self) -> Session:
+    def open_initial_session(self) -> None:
         """``--session NAME`` (created when missing), else the most recent, else 'default'."""
-        if self.session_name:
-            return self.store.session_named(self.session_name)
-        return self.store.latest_session() or self.store.session_named("default")
+        wanted = self.session_name
+
+        def job(store) -> Session:
+            if wanted:
+                return store.session_named(wanted)
+            return store.latest_session() or store.session_named("default")
+
+        async def found(session: Session) -> None:
+            await self.open_session(session)
+            self.query_one(ChatInput).focus()
+
+        self.run_store_job(job, found, group="sessions")
 
     async def open_session(self, session: Session) -> None:
         self.session = session
@@ -85,17 +96,18 @@ class SessionActions:
         if not self._busy(t("what.new")):
             self.app.push_screen(NameDialog(t("session.new"), self._unused_name()), self.create_session)
 
-    async def create_session(self, name: str | None) -> Session | None:
+    def create_session(self, name: str | None) -> None:
         if not name:
-            return None
-        try:
-            session = self.store.create_session(name)
-        except ValueError as exc:
-            self.notify(str(exc), markup=False, severity="warning")
-            return None
-        await self.open_session(session)
-        self.query_one(ChatInput).focus()
-        return session
+            return
+
+        async def created(session: Session | str) -> None:
+            if isinstance(session, str):
+                self.notify(session, markup=False, severity="warning")
+                return
+            await self.open_session(session)
+            self.query_one(ChatInput).focus()
+
+        self.run_store_job(lambda store: _or_reason(store.create_session, name), created, group="sessions")
 
     def _unused_name(self) -> str:
         taken = {s.name for s in self.store.list_sessions()}
@@ -113,13 +125,19 @@ class SessionActions:
     def rename_session(self, name: str | None) -> None:
         if not name or self.session is None:
             return
-        try:
-            self.session = self.store.rename_session(self.session.id, name)
-        except ValueError as exc:
-            self.notify(str(exc), markup=False, severity="warning")
-            return
-        self.app.sub_title = self.session.name
-        self.refresh_sessions()
+        session_id = self.session.id
+
+        def renamed(session: Session | str) -> None:
+            if isinstance(session, str):
+                self.notify(session, markup=False, severity="warning")
+                return
+            if self.session is not None and self.session.id == session.id:
+                self.session = session
+                self.app.sub_title = session.name
+            self.refresh_sessions()
+
+        self.run_store_job(lambda store: _or_reason(store.rename_session, session_id, name), renamed,
+                           group="sessions")
 
     # -- delete ---------------------------------------------------------------------------
     def action_delete_session(self) -> None:
@@ -129,16 +147,31 @@ class SessionActions:
         question = t("session.delete", name=session.name, n=session.message_count)
         self.app.push_screen(ConfirmDialog(question), self._delete_confirmed)
 
-    async def _delete_confirmed(self, confirmed: bool | None) -> None:
+    def _delete_confirmed(self, confirmed: bool | None) -> None:
         if confirmed:
-            await self.delete_current_session()
+            self.delete_current_session()
 
-    async def delete_current_session(self) -> None:
+    def delete_current_session(self):
         """Delete the open session, then open the most recent one (or a fresh 'default')."""
         if self.session is None or self._busy(t("what.delete")):
-            return
-        name = self.session.name
-        self.store.delete_session(self.session.id)
+            return None
+        name, session_id = self.session.name, self.session.id
         self.session = None
-        await self.open_session(self.store.latest_session() or self.store.session_named("default"))
-        self.notify(t("session.deleted", name=name), markup=False)
+
+        def job(store) -> Session:
+            store.delete_session(session_id)
+            return store.latest_session() or store.session_named("default")
+
+        async def deleted(next_session: Session) -> None:
+            await self.open_session(next_session)
+            self.notify(t("session.deleted", name=name), markup=False)
+
+        return self.run_store_job(job, deleted, group="sessions")
+
+
+def _or_reason(write, *args):
+    """The write's result, or its one-line refusal (a name already taken) for the UI to show."""
+    try:
+        return write(*args)
+    except ValueError as exc:
+        return str(exc)

@@ -1,5 +1,5 @@
 """The chat screen's tools: help, settings, per-session settings, export, import, search, the
-context inspector, and the background worker that keeps turn embeddings up to date.
+context inspector, and the worker that runs the background memory jobs while the chat is idle.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ class ToolActions:
     def _imported(self, imported: list | None) -> None:
         if imported:
             self.refresh_sessions()
-            self.index_embeddings()
+            self.run_memory_jobs()
 
     def action_search(self) -> None:
         from desktop_app.ui.screens.search import SearchScreen
@@ -89,31 +89,31 @@ class ToolActions:
         if self.session is not None:
             self.app.push_screen(InspectorScreen(self.store, self.store.get_session(self.session.id)))
 
-    # -- embeddings ------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="embedding", exit_on_error=False)
-    def index_embeddings(self) -> int:
-        """Embed turns that have no vector yet; pauses whenever a reply is being generated."""
-        factory = getattr(self.app, "embedder_factory", None)
-        if factory is None or getattr(self, "embedder_error", None):
-            return 0
+    # -- background memory jobs ----------------------------------------------------------
+    def run_memory_jobs(self) -> None:
+        """Queue re-embedding of every session's new turns and drain the queue while idle."""
+        from desktop_app.memory.jobs import ReembedJob
+
+        if getattr(self.app, "embedder_factory", None) is not None and not getattr(self, "embedder_error", None):
+            self.jobs.submit(ReembedJob(session_id=None))
+        if len(self.jobs) and not self.generating:
+            self.memory_jobs_worker()
+
+    @work(thread=True, exclusive=True, group="memory-jobs", exit_on_error=False)
+    def memory_jobs_worker(self) -> list:
+        """The chat is idle: run the queued jobs; a new message interrupts them (``jobs.interrupt``)."""
         worker = get_current_worker()
-        from desktop_app.memory.recall.indexing import VectorsUnavailable, index_pending
-        from desktop_app.memory.store import Store
+        from desktop_app.ui.inference import load_embedder_once, one_line, run_memory_jobs
 
+        factory = getattr(self.app, "embedder_factory", None)
+        if self.embedder is None and factory is not None and not self.embedder_error:
+            try:
+                self.embedder = load_embedder_once(self.settings, factory)
+            except Exception as exc:  # recall still works on full text and bookmarks
+                self.embedder_error = one_line(exc)
         try:
-            # A cancelled run may still be finishing its batch: one thread uses the model at a time.
-            with self.embed_lock:
-                if getattr(self, "embedder", None) is None:
-                    from desktop_app.memory.recall.prompt import active_embedder, use_embedder
-
-                    # Registered for prompt-time recall too; both paths share its one lock.
-                    use_embedder(factory(self.settings))
-                    self.embedder = active_embedder()
-                with Store(self.settings.db_path) as store:
-                    return index_pending(store, self.embedder,
-                                         should_stop=lambda: worker.is_cancelled or self.generating)
-        except (VectorsUnavailable, Exception) as exc:  # recall still works on full text and bookmarks
-            from desktop_app.ui.inference import one_line
-
+            return run_memory_jobs(self.settings, self.jobs, engine=self.engine, embedder=self.embedder,
+                                   should_stop=lambda: worker.is_cancelled or self.generating)
+        except Exception as exc:
             self.embedder_error = one_line(exc)
-            return 0
+            return []

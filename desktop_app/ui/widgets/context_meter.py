@@ -9,9 +9,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
+from desktop_app.memory.budget import WARN_SHARE
 from desktop_app.ui.i18n import t
 
-WARN_SHARE = 0.80
 BAR_CELLS = 10
 
 

@@ -37,17 +37,15 @@ class PanelState(BaseModel):
 
 def load_panel_state(store, session_id: int) -> PanelState:
     """Active and pending items with their source turns, bookmarks, the rendered summary."""
-    from desktop_app.memory.bookmark_recall import turn_numbers
     from desktop_app.memory.summary import render_summary
     from desktop_app.ui.i18n import current_lang
 
     items = store.list_items(session_id, statuses=("active", "pending"))
-    sources = [i.source_message_id for i in items if i.source_message_id]
-    turn_of = turn_numbers(store.user_message_ids(session_id), sources)
+    turn_of = store.message_turns(i.source_message_id for i in items if i.source_message_id)
     summary = store.latest_summary(session_id)
     current = {i.id for i in items}
     text = render_summary(summary.content, current, lang=current_lang())[0] if summary else ""
-    return PanelState(items=items, turns={i.id: turn_of[i.source_message_id] for i in items if i.source_message_id},
+    return PanelState(items=items, turns={i.id: turn_of[i.source_message_id] for i in items if i.source_message_id in turn_of},
                       bookmarks=store.list_bookmarks(session_id), summary=text,
                       state_version=store.state_version(session_id))
 

@@ -270,11 +270,7 @@ def overview(store, session, arg, now) -> SlashResult:
 
 
 def _turns(store, session) -> dict[int, int]:
-    from desktop_app.memory.bookmark_recall import turn_numbers
-
-    user_ids = store.user_message_ids(session.id)
-    ids = [i.source_message_id for i in store.list_items(session.id) if i.source_message_id]
-    return turn_numbers(user_ids, ids)
+    return store.message_turns(i.source_message_id for i in store.list_items(session.id) if i.source_message_id)
 
 
 def show(store, session, arg, now) -> SlashResult:

@@ -1,0 +1,122 @@
+"""One owner per llama.cpp context: locked wrappers for the chat engine and the embedder.
+
+A ``Llama`` object must not be used from two threads at once. Instead of every caller
+keeping its own lock (and two callers keeping two locks for the same model), the model is
+wrapped once, where it is loaded, and every use goes through the wrapper's lock. The chat
+turn, the background memory jobs and prompt-time recall all hold the same wrapper.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+
+from desktop_app.engine.protocol import ChatMessage, StopCheck
+
+
+class ModelGuard:
+    """The lock of one model, with a count of threads waiting for it (so background work can yield)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._count = threading.Lock()
+        self._waiting = 0
+
+    @contextmanager
+    def hold(self):
+        """Use the model: blocks until it is free."""
+        with self._count:
+            self._waiting += 1
+        try:
+            self._lock.acquire()
+        finally:
+            with self._count:
+                self._waiting -= 1
+        try:
+            yield
+        finally:
+            self._lock.release()
+
+    @property
+    def busy(self) -> bool:
+        return self._lock.locked()
+
+    @property
+    def wanted(self) -> bool:
+        """Someone is waiting for the model: background work should stop at its next check."""
+        with self._count:
+            return self._waiting > 0
+
+
+class LockedEngine:
+    """A chat engine that one thread uses at a time (satisfies ``ChatEngine``)."""
+
+    def __init__(self, engine, guard: ModelGuard | None = None):
+        if isinstance(engine, LockedEngine):
+            engine = engine.inner
+        self.inner = engine
+        self.guard = guard or ModelGuard()
+
+    @property
+    def model_name(self) -> str:
+        return self.inner.model_name
+
+    @property
+    def n_ctx(self) -> int:
+        return self.inner.n_ctx
+
+    @property
+    def counter(self):
+        # Tokenizing reads the vocabulary only; it does not touch the evaluation context.
+        return self.inner.counter
+
+    def __getattr__(self, name: str):
+        # Metadata (path, size, load time, chat template …) passes through; calls that
+        # evaluate are the methods below.
+        return getattr(self.inner, name)
+
+    def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
+                    should_stop: StopCheck | None = None) -> Iterator[str]:
+        """Stream under the lock; it is released when the stream ends or is closed."""
+        with self.guard.hold():
+            yield from self.inner.stream_chat(messages, max_tokens=max_tokens, temperature=temperature,
+                                              should_stop=should_stop)
+
+    def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:
+        with self.guard.hold():
+            return self.inner.count_message_tokens(messages)
+
+
+class LockedEmbedder:
+    """An embedder that one thread uses at a time (satisfies ``Embedder``)."""
+
+    def __init__(self, embedder, guard: ModelGuard | None = None):
+        if isinstance(embedder, LockedEmbedder):
+            embedder = embedder.inner
+        self.inner = embedder
+        self.guard = guard or ModelGuard()
+        self.model_id = embedder.model_id
+        self.dim = embedder.dim
+
+    def embed(self, texts: Sequence[str]):
+        with self.guard.hold():
+            return self.inner.embed(texts)
+
+    def covers(self, text: str) -> bool:
+        covers = getattr(self.inner, "covers", None)
+        if covers is None:
+            return True
+        with self.guard.hold():
+            return covers(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self.inner, name)
+
+
+def locked_engine(engine) -> LockedEngine | None:
+    return None if engine is None else LockedEngine(engine)
+
+
+def locked_embedder(embedder) -> LockedEmbedder | None:
+    return None if embedder is None else LockedEmbedder(embedder)

@@ -1,0 +1,59 @@
+"""The per-turn record (``turn_log``): what the inspector, the turn-record widget, the context
+meter and the memory notices read, typed."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from desktop_app.memory.paging import PagingEvent
+from desktop_app.memory.plan import ContextPlan, Exclusion, Layer
+from desktop_app.memory.recall.models import RecallHit
+from desktop_app.memory.updates import MemoryOutcome
+
+# Layers whose text is already stored elsewhere (the system prompt, the turns) keep only counts.
+_TEXTLESS = ("system", "recent")
+
+
+class RecallLog(BaseModel):
+    """The recall hits that entered the prompt, with their per-signal scores."""
+
+    hits: list[RecallHit] = Field(default_factory=list)
+
+
+class TurnRecord(BaseModel):
+    """One turn as logged: layers (tokens, items), exclusions and why, memory changes, paging."""
+
+    mode: str
+    total_tokens: int
+    budget: int
+    n_ctx: int
+    counter: str = ""
+    layers: dict[str, Layer] = Field(default_factory=dict)
+    excluded: list[Exclusion] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    memory: list[MemoryOutcome] = Field(default_factory=list)
+    paging: PagingEvent | None = None
+    recall: RecallLog = Field(default_factory=RecallLog)
+    first_token_seconds: float | None = None
+
+    @classmethod
+    def of(cls, plan: ContextPlan, *, memory: list[MemoryOutcome], paging: PagingEvent | None,
+           first_token_seconds: float | None) -> TurnRecord:
+        layers = {name: layer.model_copy(update={"text": ""}) if name in _TEXTLESS else layer
+                  for name, layer in plan.layers.items()}
+        return cls(mode=plan.mode, total_tokens=plan.total_tokens, budget=plan.budget, n_ctx=plan.n_ctx,
+                   counter=plan.counter_name, layers=layers, excluded=plan.excluded, warnings=plan.warnings,
+                   memory=memory, paging=paging, recall=RecallLog(hits=plan.recall_hits()),
+                   first_token_seconds=first_token_seconds)
+
+
+class TurnLogEntry(BaseModel):
+    """A ``turn_log`` row: which messages the turn joined, and its record."""
+
+    id: int
+    session_id: int
+    user_message_id: int | None = None
+    reply_message_id: int | None = None
+    mode: str
+    created_at: float
+    record: TurnRecord

@@ -1,0 +1,221 @@
+"""One path per turn: the stages every caller runs, each handing a typed result forward.
+
+    record_input ─► plan ─► (the caller streams the reply) ─► record_reply ─► log ─► queue_jobs
+    RecordedInput   ContextPlan                               RecordedReply    TurnRecord
+
+The chat (``desktop_app.chat``), regenerate, ``import``, ``context``/previews, the benchmarks
+and the tests all call these stages; none re-codes the sequence. Dependencies arrive
+explicitly: the store (one per thread), the token counter and window of the loaded model,
+the embedder for recall (or None) and the background job queue (or None). Planning is
+read-only; every write happens in a record or log stage.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from pydantic import BaseModel, ConfigDict
+
+from desktop_app.engine.protocol import TokenCounter
+from desktop_app.memory.assembly import AssemblyInput, assemble_context
+from desktop_app.memory.jobs import JobQueue, ReembedJob
+from desktop_app.memory.models import Message, Session
+from desktop_app.memory.paging import PagingEvent, page_out_if_needed
+from desktop_app.memory.plan import DEFAULT_MODE, MODES, ContextPlan
+from desktop_app.memory.recalled import recalled_pages
+from desktop_app.memory.records import TurnRecord
+from desktop_app.memory.turns import item_turns, turn_views
+from desktop_app.memory.updates import MemoryOutcome, remember_message
+from desktop_app.prompts import default_system_prompt
+
+MAX_INPUT_CHARS = 200_000
+
+
+class InputRejected(ValueError):
+    """User input that cannot be sent (empty, binary, too large); one line for the user."""
+
+
+def clean_user_text(text: str) -> str:
+    """Validate pasted/typed input: text only, bounded size, no NUL bytes."""
+    if "\x00" in text:
+        raise InputRejected("the input contains NUL bytes (binary data?); nothing was sent")
+    text = text.replace("\r\n", "\n").strip()
+    if not text:
+        raise InputRejected("the message is empty")
+    if len(text) > MAX_INPUT_CHARS:
+        raise InputRejected(
+            f"the message is {len(text):,} characters; the limit is {MAX_INPUT_CHARS:,} — attach less at once"
+        )
+    return text
+
+
+class TurnOptions(BaseModel):
+    """What the pipeline takes from the user's settings."""
+
+    model_config = ConfigDict(frozen=True)
+
+    lang: str = "en"
+    mode: str = DEFAULT_MODE
+    system_prompt: str | None = None  # the configured default; a session's own prompt wins
+
+    @classmethod
+    def from_settings(cls, settings) -> TurnOptions:
+        return cls(lang=settings.lang, mode=settings.mode, system_prompt=settings.system_prompt)
+
+
+class RecordedInput(BaseModel):
+    """Stage 1's result: the stored user message and the memory it wrote."""
+
+    session: Session
+    message: Message
+    memory: list[MemoryOutcome] = []
+
+    @property
+    def turn(self) -> int:
+        return self.message.turn_number
+
+
+class RecordedReply(BaseModel):
+    """Stage 3's result: the stored reply (None when nothing streamed) and the page-out it caused."""
+
+    message: Message | None = None
+    paging: PagingEvent | None = None
+
+
+def remember_input(store, message: Message) -> list[MemoryOutcome]:
+    """Apply what the rules extract from a stored user message (also a restored version's)."""
+    if message.role != "user":
+        return []
+    return remember_message(store, message.session_id, message.content, source_message_id=message.id,
+                            origin="rule", now=message.created_at)
+
+
+@dataclass
+class TurnPipeline:
+    """The stages of a turn over one store (one per thread)."""
+
+    store: object
+    counter: TokenCounter
+    n_ctx: int
+    options: TurnOptions = TurnOptions()
+    embedder: object | None = None
+    jobs: JobQueue | None = None
+
+    # -- settings in force ---------------------------------------------------------------
+    def system_prompt(self, session: Session) -> str:
+        return session.system_prompt or self.options.system_prompt or default_system_prompt(self.options.lang)
+
+    def mode(self, session: Session, override: str | None = None) -> str:
+        """An explicit override, else the session's (/mode), else the setting."""
+        mode = override or session.mode or self.options.mode
+        return mode if mode in MODES else DEFAULT_MODE
+
+    # -- stage 1 -------------------------------------------------------------------------
+    def record_input(self, session: Session, text: str, *, created_at: float | None = None,
+                     ext_id: str | None = None) -> RecordedInput:
+        """Store the user's message, then apply what the rules extract from it (validated patches)."""
+        message = self.store.add_message(session.id, "user", text, token_count=self.counter.count(text),
+                                         created_at=created_at, ext_id=ext_id)
+        return RecordedInput(session=session, message=message, memory=self.remember(message))
+
+    def remember(self, message: Message) -> list[MemoryOutcome]:
+        return remember_input(self.store, message)
+
+    def resume_input(self, session: Session) -> RecordedInput:
+        """The session's last message as the input again (regenerate): nothing new is written."""
+        last = self.store.last_messages(session.id, 1)
+        if not last or last[0].role != "user":
+            raise InputRejected("there is no message of yours to answer again")
+        return RecordedInput(session=session, message=last[0], memory=[])
+
+    # -- stage 2 -------------------------------------------------------------------------
+    def plan(self, recorded: RecordedInput, *, mode: str | None = None, now: float | None = None) -> ContextPlan:
+        """The prompt for the recorded input within budget; reads the store, writes nothing."""
+        return assemble_context(self.assembly_input(recorded, mode=mode, now=now), self.counter)
+
+    def assembly_input(self, recorded: RecordedInput, *, mode: str | None = None,
+                       now: float | None = None) -> AssemblyInput:
+        """Everything the pure assembler needs, read from the store in a fixed number of queries."""
+        store, session, message = self.store, recorded.session, recorded.message
+        mode = self.mode(session, mode)
+        unpaged = [m for m in store.unpaged_messages(session.id) if m.id != message.id]
+        everything = store.list_items(session.id)
+        items = [i for i in everything if i.status in ("active", "pending")]
+        history = [i for i in everything if i.status in ("superseded", "revoked")]
+        sources = store.message_turns(i.source_message_id for i in everything if i.source_message_id)
+        all_turns = []
+        if mode in ("full", "sliding"):
+            all_turns = [t for t in turn_views(store.list_messages(session.id), self.counter) if t.id != message.id]
+        summary = store.latest_summary(session.id) if mode in ("layered", "summary") else None
+        recalled = []
+        if mode in ("layered", "retrieval"):
+            recalled = recalled_pages(store, session.id, message.content, exclude_ids=[m.id for m in unpaged],
+                                      counter=self.counter, embedder=self.embedder)
+        return AssemblyInput(
+            mode=mode, lang=self.options.lang, system_prompt=self.system_prompt(session), input_text=message.content,
+            input_id=message.id, n_ctx=self.n_ctx, state_version=store.state_version(session.id), items=items,
+            history=history, item_turns=item_turns(everything, sources),
+            summary=summary.content if summary else None, recent=turn_views(unpaged, self.counter),
+            all_turns=all_turns, recalled=recalled, current_turn=recorded.turn,
+            now=time.time() if now is None else now)
+
+    def preview(self, session: Session, text: str, *, mode: str | None = None,
+                now: float | None = None) -> tuple[ContextPlan, RecordedInput]:
+        """The plan for ``text`` as if sent now; the message and its memory are rolled back."""
+        text = clean_user_text(text)
+        with self.store.dry_run():
+            recorded = self.record_input(session, text)
+            recorded = recorded.model_copy(update={"session": self.store.get_session(session.id)})
+            plan = self.plan(recorded, mode=mode, now=now)
+        return plan, recorded
+
+    # -- stage 3 -------------------------------------------------------------------------
+    def record_reply(self, session: Session, text: str, *, stopped: bool = False, created_at: float | None = None,
+                     ext_id: str | None = None, now: float | None = None, page_out: bool = True) -> RecordedReply:
+        """Store the reply (also a stopped partial), then page out if recent passed the high watermark."""
+        message = self.store.add_message(session.id, "assistant", text, token_count=self.counter.count(text),
+                                         stopped=stopped, created_at=created_at, ext_id=ext_id)
+        return RecordedReply(message=message, paging=self.page_out(session, now=now) if page_out else None)
+
+    def page_out(self, session: Session, *, now: float | None = None) -> PagingEvent | None:
+        return page_out_if_needed(self.store, session.id, counter=self.counter, n_ctx=self.n_ctx,
+                                  system_prompt=self.system_prompt(session),
+                                  now=time.time() if now is None else now)
+
+    # -- stage 4 -------------------------------------------------------------------------
+    def log(self, recorded: RecordedInput, plan: ContextPlan, reply: RecordedReply | None, *,
+            first_token_seconds: float | None = None, now: float | None = None) -> TurnRecord:
+        """Write the turn's record and count the recalled turns as referenced (the only writes of recall)."""
+        now = time.time() if now is None else now
+        record = TurnRecord.of(plan, memory=recorded.memory, paging=reply.paging if reply else None,
+                               first_token_seconds=first_token_seconds)
+        reply_id = reply.message.id if reply and reply.message else None
+        with self.store.transaction():
+            self.store.add_turn_log(recorded.session.id, user_message_id=recorded.message.id,
+                                    reply_message_id=reply_id, record=record, now=now)
+            recalled = plan.recalled_message_ids()
+            if recalled:
+                self.store.note_recalled(recalled, now)
+        return record
+
+    # -- stage 5 -------------------------------------------------------------------------
+    def queue_jobs(self, session: Session) -> int:
+        """Queue the background memory work this turn calls for; it runs when the chat is idle."""
+        if self.jobs is None:
+            return 0
+        queued = 0
+        if self.embedder is not None:
+            queued += self.jobs.submit(ReembedJob(session_id=session.id))
+        return queued
+
+    # -- transcripts -----------------------------------------------------------------------
+    def import_message(self, session: Session, role: str, content: str, *, created_at: float | None = None,
+                       ext_id: str | None = None) -> RecordedInput | RecordedReply | Message:
+        """One transcript line, as if it had been typed: the user's words write memory, replies page out."""
+        if role == "user":
+            return self.record_input(session, content, created_at=created_at, ext_id=ext_id)
+        if role == "assistant":
+            return self.record_reply(session, content, created_at=created_at, ext_id=ext_id)
+        return self.store.add_message(session.id, role, content, token_count=self.counter.count(content),
+                                      created_at=created_at, ext_id=ext_id)
