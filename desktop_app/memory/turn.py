@@ -139,7 +139,8 @@ class TurnPipeline:
         """Everything the pure assembler needs, read from the store in a fixed number of queries."""
         store, session, message = self.store, recorded.session, recorded.message
         mode = self.mode(session, mode)
-        unpaged = [m for m in store.unpaged_messages(session.id) if m.id != message.id]
+        in_prompt = store.unpaged_messages(session.id)  # the recent layer and the input itself
+        unpaged = [m for m in in_prompt if m.id != message.id]
         everything = store.list_items(session.id)
         items = [i for i in everything if i.status in ("active", "pending")]
         history = [i for i in everything if i.status in ("superseded", "revoked")]
@@ -150,7 +151,7 @@ class TurnPipeline:
         summary = store.latest_summary(session.id) if mode in ("layered", "summary") else None
         recalled = []
         if mode in ("layered", "retrieval"):
-            recalled = recalled_pages(store, session.id, message.content, exclude_ids=[m.id for m in unpaged],
+            recalled = recalled_pages(store, session.id, message.content, exclude_ids=[m.id for m in in_prompt] + [message.id],
                                       counter=self.counter, embedder=self.embedder)
         return AssemblyInput(
             mode=mode, lang=self.options.lang, system_prompt=self.system_prompt(session), input_text=message.content,

@@ -85,8 +85,10 @@ async def wait_until(pilot, condition: Callable[[], bool], timeout: float = 10.0
 
 
 async def wait_for_model(pilot) -> None:
+    """Until the model has loaded (or failed) and the first session is open (both load in workers)."""
     chat = pilot.app.chat
-    await wait_until(pilot, lambda: chat.engine is not None or chat.model_error is not None)
+    await wait_until(pilot, lambda: (chat.engine is not None or chat.model_error is not None)
+                     and chat.session is not None)
 
 
 async def wait_for_reply(pilot) -> None:

@@ -81,4 +81,4 @@ async def test_session_mode_and_system_prompt_are_used_by_the_next_turn(settings
     with Store(db_path) as store:
         session = store.latest_session()
         assert (session.mode, session.system_prompt) == ("sliding", "You are a pirate.")
-        assert store.list_turn_log(session.id)[-1]["mode"] == "sliding"
+        assert store.list_turn_log(session.id)[-1].mode == "sliding"

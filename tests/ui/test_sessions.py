@@ -111,7 +111,8 @@ async def test_deleting_the_only_session_leaves_a_fresh_default(settings, db_pat
     app = ui.scripted_app(settings, session_name="solo")
     async with app.run_test(size=ui.size) as pilot:
         await pilot.pause()
-        await app.chat.delete_current_session()
+        await app.chat.delete_current_session().wait()
+        await pilot.pause()
         assert app.chat.session.name == "default"
     assert session_names(db_path) == ["default"]
 

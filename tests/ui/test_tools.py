@@ -67,8 +67,8 @@ async def test_context_meter_shows_the_last_prompt_and_warns_past_80_percent(set
         meter = app.chat.query_one(ContextMeter)
         assert (meter.used, meter.window) == (0, 256)
         await ui.send(pilot, "short question")
-        record = app.store.list_turn_log(app.chat.session.id)[-1]["record"]
-        assert meter.used == record["total_tokens"] and f"{meter.used}/256" in str(meter.render())
+        record = app.store.list_turn_log(app.chat.session.id)[-1].record
+        assert meter.used == record.total_tokens and f"{meter.used}/256" in str(meter.render())
         assert "-warning" not in meter.classes
         while "-warning" not in meter.classes:  # "full" mode never drops turns: the window fills up
             await ui.send(pilot, "a longer message with quite a few more words in it, " * 3)
@@ -225,11 +225,15 @@ async def test_turns_are_embedded_in_the_background_after_each_reply(settings, d
 def test_inspector_lists_logged_recall_hits_with_a_column_per_signal():
     from desktop_app.ui.widgets.turn_record import recall_hits
 
-    record = {"recall": {"hits": [
-        {"turn": 3, "score": 0.42, "role": "user", "snippet": "The warehouse door code is 4417.",
-         "signals": {"bm25": {"score": 12.5, "rank": 1}, "vector": {"score": 0.81, "rank": 2}}},
-        {"turn": 4, "score": 0.2, "role": "assistant", "snippet": "Noted.", "signals": {}},
-    ]}}
+    from desktop_app.memory.recall.models import RecallHit
+    from desktop_app.memory.records import RecallLog, TurnRecord
+
+    common = {"session_id": 1, "created_at": 1.7e9, "fused": 0.1}
+    record = TurnRecord(mode="layered", total_tokens=1, budget=1, n_ctx=1, recall=RecallLog(hits=[
+        RecallHit(message_id=5, turn=3, score=0.42, role="user", snippet="The warehouse door code is 4417.",
+                  signals={"bm25": {"score": 12.5, "rank": 1}, "vector": {"score": 0.81, "rank": 2}}, **common),
+        RecallHit(message_id=6, turn=4, score=0.2, role="assistant", snippet="Noted.", signals={}, **common),
+    ]))
     import io
 
     from rich.console import Console

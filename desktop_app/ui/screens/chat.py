@@ -118,6 +118,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.query_one(ModelStatus).show_loading(self.settings.model_path)
         self.load_model()
         self.open_initial_session()
+        self.query_one(ChatInput).focus()
 
     @property
     def n_ctx(self) -> int | None:
