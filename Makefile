@@ -25,6 +25,7 @@ run: install models
 	$(BIN)/paperclip
 
 test: install-test models
+	$(BIN)/ruff check desktop_app tests
 	$(BIN)/python -m pytest -q
 
 doctor:

@@ -17,8 +17,14 @@ from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.models import Message, Session
 from desktop_app.memory.plan import ContextPlan
 from desktop_app.memory.records import TurnRecord
-from desktop_app.memory.turn import (MAX_INPUT_CHARS, InputRejected, RecordedInput, TurnOptions, TurnPipeline,
-                                     clean_user_text)
+from desktop_app.memory.turn import (
+    MAX_INPUT_CHARS,
+    InputRejected,
+    RecordedInput,
+    TurnOptions,
+    TurnPipeline,
+    clean_user_text,
+)
 
 __all__ = ["MAX_INPUT_CHARS", "InputRejected", "TurnResult", "answer", "clean_user_text", "pipeline_for",
            "regenerate_turn", "run_turn"]

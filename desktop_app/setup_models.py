@@ -15,8 +15,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 from desktop_app import paths

@@ -116,11 +116,10 @@ def run(args, settings) -> int:
     n_ctx = getattr(args, "ctx", None) or DEFAULT_CTX
     counter = fallback_counter()
     results: list[ModeResult] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        with Store(getattr(args, "db", None) or Path(tmp) / "bench.db") as store:
-            for scenario in scenarios:
-                lang_settings = settings.model_copy(update={"lang": scenario.lang})
-                results += replay(scenario, store, settings=lang_settings, counter=counter, n_ctx=n_ctx, modes=modes)
+    with tempfile.TemporaryDirectory() as tmp, Store(getattr(args, "db", None) or Path(tmp) / "bench.db") as store:
+        for scenario in scenarios:
+            lang_settings = settings.model_copy(update={"lang": scenario.lang})
+            results += replay(scenario, store, settings=lang_settings, counter=counter, n_ctx=n_ctx, modes=modes)
     if args.json:
         print_json({"n_ctx": n_ctx, "counter": counter.name, "results": [r.model_dump() for r in results]})
         return 0

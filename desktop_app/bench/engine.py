@@ -47,7 +47,7 @@ def run(args, settings) -> int:
         warm.append(_timed_first_token(engine, follow_up))
     decode_rates = []
     for _ in range(args.runs):
-        pieces, started, first = 0, time.perf_counter(), None
+        pieces, first = 0, None
         for _piece in engine.stream_chat([{"role": "user", "content": "Write a long story about a lighthouse."}],
                                          max_tokens=args.decode_tokens, temperature=0.7):
             pieces += 1

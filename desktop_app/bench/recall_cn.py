@@ -4,7 +4,7 @@ sanity examples (the top hit for the dataset's own probing questions)."""
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from desktop_app.memory.text import clip
@@ -13,7 +13,7 @@ EXAMPLES = 6
 
 
 def _time(date: str, index: int) -> float:
-    day = datetime.strptime(date, "%Y-%m-%d").replace(tzinfo=timezone.utc)
+    day = datetime.strptime(date, "%Y-%m-%d").replace(tzinfo=UTC)
     return day.timestamp() + 60 * index
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from desktop_app import paths
@@ -58,7 +58,7 @@ def normalise_evidence(raw: list[str]) -> frozenset[str]:
 def session_time(text: str) -> float:
     """'1:56 pm on 8 May, 2023' → unix seconds (UTC)."""
     parsed = datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y")
-    return parsed.replace(tzinfo=timezone.utc).timestamp()
+    return parsed.replace(tzinfo=UTC).timestamp()
 
 
 def turn_text(turn: dict) -> str:

@@ -124,11 +124,10 @@ def run(args, settings) -> int:
                                            "seed": 7})
     engine = load_engine(settings, quiet=args.json)
     results = []
-    with tempfile.TemporaryDirectory() as tmp:
-        with Store(getattr(args, "db", None) or Path(tmp) / "ttft.db") as store:
-            for mode in modes:
-                results.append(drive(engine, store, settings, mode, args.turns,
-                                     progress=None if args.json else lambda line: print(line, file=sys.stderr)))
+    with tempfile.TemporaryDirectory() as tmp, Store(getattr(args, "db", None) or Path(tmp) / "ttft.db") as store:
+        for mode in modes:
+            results.append(drive(engine, store, settings, mode, args.turns,
+                                 progress=None if args.json else lambda line: print(line, file=sys.stderr)))
     if args.json:
         print_json({"model": engine.model_name, "n_ctx": engine.n_ctx, "results": [r.model_dump() for r in results]})
         return 0

@@ -107,7 +107,7 @@ class LlamaEngine:
         self.last_completion_tokens = 0
 
     @classmethod
-    def from_settings(cls, settings) -> "LlamaEngine":
+    def from_settings(cls, settings) -> LlamaEngine:
         """Load the model named by the app's ``Settings`` (the one place flags map to llama.cpp)."""
         return cls(settings.model_path, EngineSettings(
             n_ctx=settings.ctx, n_threads=settings.threads, n_gpu_layers=settings.gpu_layers,

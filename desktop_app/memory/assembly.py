@@ -16,8 +16,17 @@ from desktop_app.memory.budget import MESSAGE_OVERHEAD, WARN_SHARE, LayerBudgets
 from desktop_app.memory.models import MemoryItem, SummaryContent
 from desktop_app.memory.plan import MODES, ContextPlan, Exclusion, Layer, LayerItem, empty_layers
 from desktop_app.memory.recall.models import RecallHit
-from desktop_app.memory.render import (KIND_ORDER, TurnView, annotate, goal_line, key_line, state_line,
-                                       supersession_notes, text_for, turn_label)
+from desktop_app.memory.render import (
+    KIND_ORDER,
+    TurnView,
+    annotate,
+    goal_line,
+    key_line,
+    state_line,
+    supersession_notes,
+    text_for,
+    turn_label,
+)
 from desktop_app.memory.summary import render_summary
 from desktop_app.memory.text import clip, term_set
 
@@ -130,7 +139,8 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
     if total > inp.n_ctx * WARN_SHARE:
         warnings.append(f"context usage {total / inp.n_ctx:.0%} of {inp.n_ctx} passes {WARN_SHARE:.0%}")
     return ContextPlan(mode=inp.mode, messages=messages, layers=layers, total_tokens=total, budget=budgets.total,
-                       n_ctx=inp.n_ctx, excluded=excluded, warnings=warnings, counter_name=getattr(counter, "name", "?"))
+                       n_ctx=inp.n_ctx, excluded=excluded, warnings=warnings,
+                       counter_name=getattr(counter, "name", "?"))
 
 
 def _cost(text: str, counter: TokenCounter) -> int:
@@ -287,5 +297,5 @@ def _recent(turns: list[TurnView], notes, room: int | None, counter, excluded) -
     kept = turns[start:]
     messages = [{"role": tv.role, "content": annotate(tv, notes)} for tv in kept]
     text = "\n".join(f"{m['role']}: {m['content']}" for m in messages)
-    items = [LayerItem(message_id=tv.id, role=tv.role, turn=tv.turn, tokens=c) for tv, c in zip(kept, costs[start:])]
+    items = [LayerItem(message_id=tv.id, role=tv.role, turn=tv.turn, tokens=c) for tv, c in zip(kept, costs[start:], strict=True)]
     return Layer(tokens=sum(costs[start:]), text=text, items=items), messages

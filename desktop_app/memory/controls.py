@@ -18,7 +18,7 @@ from desktop_app.memory.models import MemoryItem
 from desktop_app.memory.patches import AddItem, PatchRejected, SetPinned, SetStatus, apply_patch, propose
 from desktop_app.memory.render import stamp
 from desktop_app.memory.text import canonical_subject, clip, keywords, term_set, topic_subject
-from desktop_app.memory.updates import corrected_value, apply_candidate, confirm_ops, remember_message
+from desktop_app.memory.updates import apply_candidate, confirm_ops, corrected_value, remember_message
 
 SLASH_COMMANDS = ("remember", "directive", "fact", "forget", "correct", "pin", "unpin", "bookmark", "memory",
                   "confirm", "reject", "mode", "show")

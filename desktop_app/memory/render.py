@@ -7,7 +7,7 @@ recalled snippets are labelled as reference with turn number and time (seeds 001
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
@@ -49,7 +49,7 @@ def stamp(ts: float | None) -> str:
     """Unix seconds as 'YYYY-MM-DD HH:MM' (UTC), the time label of prompts."""
     if ts is None:
         return "?"
-    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%Y-%m-%d %H:%M")
+    return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%d %H:%M")
 
 
 class TurnView(BaseModel):

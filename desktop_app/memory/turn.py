@@ -151,8 +151,9 @@ class TurnPipeline:
         summary = store.latest_summary(session.id) if mode in ("layered", "summary") else None
         recalled = []
         if mode in ("layered", "retrieval"):
-            recalled = recalled_pages(store, session.id, message.content, exclude_ids=[m.id for m in in_prompt] + [message.id],
-                                      counter=self.counter, embedder=self.embedder)
+            recalled = recalled_pages(store, session.id, message.content,
+                                      exclude_ids=[m.id for m in in_prompt] + [message.id], counter=self.counter,
+                                      embedder=self.embedder)
         return AssemblyInput(
             mode=mode, lang=self.options.lang, system_prompt=self.system_prompt(session), input_text=message.content,
             input_id=message.id, n_ctx=self.n_ctx, state_version=store.state_version(session.id), items=items,

@@ -11,15 +11,15 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from textual.app import App, SystemCommand
-from textual.screen import Screen
 from textual.binding import Binding
+from textual.screen import Screen
 
 from desktop_app import paths
 from desktop_app.config import Settings
 from desktop_app.memory.store import Store
-from desktop_app.ui.palette import PaperclipCommands
 from desktop_app.ui.i18n import set_lang, t
 from desktop_app.ui.inference import EmbedderFactory, EngineFactory, default_embedder_factory, default_engine_factory
+from desktop_app.ui.palette import PaperclipCommands
 from desktop_app.ui.screens.chat import ChatScreen
 
 CSS_FILE = paths.assets_dir() / "paperclip.tcss"

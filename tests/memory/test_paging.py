@@ -82,7 +82,7 @@ def test_an_archived_page_is_paged_back_in_by_its_keywords(conversation):
 
 def test_recent_is_append_only_between_page_outs(conversation):
     chat = conversation(n_ctx=2048)
-    previous = None
+    previous, paged_before = None, 0
     for turn in range(12):
         plan = chat.say(f"{CHATTER} ({turn})", CHATTER)
         history = plan.messages[1:-1]

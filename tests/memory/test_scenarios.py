@@ -6,7 +6,7 @@ A small window (n_ctx 1024–2048) so paging really happens; chit-chat between t
 import pytest
 
 from desktop_app.bench.context import replay
-from desktop_app.bench.scenarios import (active_present, changes, long_session, retention, superseded_as_current)
+from desktop_app.bench.scenarios import active_present, changes, long_session, retention, superseded_as_current
 from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.engine.tokens import fallback_counter
@@ -82,10 +82,12 @@ def test_run_turn_uses_the_layered_prompt_and_logs_the_turn(store, settings):
     """The real turn runner: extraction before the prompt, paging after the reply, a turn_log row."""
     engine = ScriptedEngine("Happy to help with that; here are some thoughts on the matter at hand.", n_ctx=1024)
     session = store.session_named("chat")
-    run_turn(pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx), session, engine, "Never modify the original CSV file.", settings=settings)
+    pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
+    run_turn(pipeline, session, engine, "Never modify the original CSV file.", settings=settings)
     for i in range(12):
-        run_turn(pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx), store.get_session(session.id), engine, f"Tell me a fun fact number {i}.", settings=settings)
-    result = run_turn(pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx), store.get_session(session.id), engine, "What about the CSV?", settings=settings)
+        run_turn(pipeline, store.get_session(session.id), engine, f"Tell me a fun fact number {i}.",
+                 settings=settings)
+    result = run_turn(pipeline, store.get_session(session.id), engine, "What about the CSV?", settings=settings)
     sent = prompt_text(result.plan)
     assert "KEY" in sent and "original CSV" in sent
     assert engine.calls[-1] == result.plan.messages

@@ -104,7 +104,7 @@ def test_open_questions_are_never_presented_as_facts(conversation):
     chat.say("Maybe we should move the event to Berlin?")
     plan = chat.say("Any news?")
     state = plan.layers["state"].text
-    line = next(l for l in state.splitlines() if "Berlin" in l)
+    line = next(row for row in state.splitlines() if "Berlin" in row)
     header = state.splitlines()[state.splitlines().index(line) - 1]
     assert "never present these as facts" in header
     assert "Berlin" in prompt_text(plan)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import pytest
 
@@ -10,7 +10,7 @@ from desktop_app.memory.recall.query import is_page_fault, mentions_time, plan_q
 
 
 def _day(y, m, d):
-    return datetime(y, m, d, tzinfo=timezone.utc).timestamp()
+    return datetime(y, m, d, tzinfo=UTC).timestamp()
 
 
 def test_english_question_keeps_content_words_only():

@@ -82,7 +82,7 @@ async def test_a_pending_rule_is_confirmed_with_one_key(settings, db_path, ui):
         await ui.send(pilot, "Always answer in Chinese.")
         notes = [v.content for v in app.chat.query_one(ChatLog).query(MessageView) if v.role == "command"]
         assert any("conflicts with active rule" in note for note in notes)  # the question is asked in the chat
-        panel = await open_panel_on(pilot, "Chinese")
+        await open_panel_on(pilot, "Chinese")
         assert "Waiting for confirmation" in panel_text(app)
         await pilot.press("y")
         await ui.settle(pilot)

@@ -29,8 +29,9 @@ def seeded_app(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Paperclip
         frozen.setattr(time, "time", lambda: FIXED)
         with Store(settings.db_path) as store:
             session = store.session_named("trip")
+            pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
             for text in TURNS:
-                run_turn(pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx), store.get_session(session.id), engine, text, settings=settings)
+                run_turn(pipeline, store.get_session(session.id), engine, text, settings=settings)
     return PaperclipApp(settings, engine_factory=lambda _settings: engine)
 
 

@@ -69,8 +69,7 @@ def test_sessions_are_listed_most_recent_first_and_can_be_renamed_and_deleted(st
 
 def test_failed_transaction_leaves_nothing_behind(store):
     session = store.session_named("s")
-    with pytest.raises(RuntimeError):
-        with store.transaction():
-            store.add_message(session.id, "user", "half")
-            raise RuntimeError("boom")
+    with pytest.raises(RuntimeError), store.transaction():
+        store.add_message(session.id, "user", "half")
+        raise RuntimeError("boom")
     assert store.list_messages(session.id) == []

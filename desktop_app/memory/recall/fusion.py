@@ -4,6 +4,7 @@ importance score and newest-wins conflict labelling. No database, no clock, no m
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from datetime import UTC
 
 from desktop_app.memory.recall.models import RecallHit, RecallWeights
 from desktop_app.memory.text import canonical_subject, clip, numbers, term_set
@@ -36,7 +37,7 @@ def boost(scores: Mapping[int, float], rows: Mapping[int, dict], *, dates: Seque
     people report events days later; a month and day without a year match that day of any
     year, exactly), and ``when_boost`` to turns that place something in time when the question
     asks "when"."""
-    from datetime import datetime, timezone
+    from datetime import datetime
 
     out = dict(scores)
     for message_id in scores:
@@ -46,7 +47,7 @@ def boost(scores: Mapping[int, float], rows: Mapping[int, dict], *, dates: Seque
         if dates and any(start <= row["created_at"] < end + slack_seconds for start, end in dates):
             out[message_id] += date_boost
         elif month_days:
-            day = datetime.fromtimestamp(row["created_at"], tz=timezone.utc)
+            day = datetime.fromtimestamp(row["created_at"], tz=UTC)
             if (day.month, day.day) in month_days:
                 out[message_id] += date_boost
         if asks_when and mentions_time(row["content"]):
@@ -120,7 +121,7 @@ def label_conflicts(hits: list[RecallHit]) -> list[RecallHit]:
     for members in groups.values():
         newest_first = sorted(members, key=lambda i: (hits[i].created_at, hits[i].turn), reverse=True)
         newest = hits[newest_first[0]]
-        for slot, source in zip(sorted(members), newest_first):
+        for slot, source in zip(sorted(members), newest_first, strict=True):
             hit = hits[source]
             label = f"turn {hit.turn}, {hit.time.replace('T', ' ').replace('+00:00', ' UTC')}"
             update = {"label": label}

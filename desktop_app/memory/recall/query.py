@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from desktop_app.memory.text import EN_STOPWORDS, ZH_STOPCHARS
 
@@ -18,18 +18,11 @@ _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _CJK_RUN = re.compile(f"[{_CJK}]+")
 _WORD = re.compile(r"[^\W_]+(?:['’][a-z]+)?", re.UNICODE)
 # Words that ask, not tell: they never help find the answer turn.
-QUESTION_WORDS = frozenset("""
-what when where which who whom whose why how does did do is are was were has have had ever
-kind type sort name names list many much long often recently yet still
-""".split())
+QUESTION_WORDS = frozenset(["what", "when", "where", "which", "who", "whom", "whose", "why", "how", "does", "did", "do", "is", "are", "was", "were", "has", "have", "had", "ever", "kind", "type", "sort", "name", "names", "list", "many", "much", "long", "often", "recently", "yet", "still"])
 
 # Chinese question frames: like QUESTION_WORDS they ask, and their trigrams ("我曾经", "的名字是")
 # would match every turn that asks or remembers something. Longest first.
-ZH_QUESTION_PHRASES = tuple(sorted("""
-我曾经 你曾经 我们曾经 曾经 你还记得 还记得 记得吗 你记得 我当时 当时 它的名字是 名字是 叫什么名字 叫什么 是什么 是哪些
-是哪个 是哪里 是谁 有哪些 哪些 哪个 哪里 哪儿 什么 多少 多久 怎么样 怎么 为什么 吗 呢 和你 跟你 给你 对你 向你 你说过 提到过
-分享过 推荐过 告诉过 说过 提过
-""".split(), key=len, reverse=True))
+ZH_QUESTION_PHRASES = tuple(sorted(["我曾经", "你曾经", "我们曾经", "曾经", "你还记得", "还记得", "记得吗", "你记得", "我当时", "当时", "它的名字是", "名字是", "叫什么名字", "叫什么", "是什么", "是哪些", "是哪个", "是哪里", "是谁", "有哪些", "哪些", "哪个", "哪里", "哪儿", "什么", "多少", "多久", "怎么样", "怎么", "为什么", "吗", "呢", "和你", "跟你", "给你", "对你", "向你", "你说过", "提到过", "分享过", "推荐过", "告诉过", "说过", "提过"], key=len, reverse=True))
 _ZH_FRAME = re.compile("|".join(re.escape(p) for p in ZH_QUESTION_PHRASES))
 
 # "Page faults": the input points back at something outside the window.
@@ -100,14 +93,14 @@ _ASKS_WHEN = re.compile(r"^\s*(when|what (?:date|day|year|month|time)|how long a
 
 def _day(year: int, month: int, day: int) -> tuple[float, float] | None:
     try:
-        start = datetime(year, month, day, tzinfo=timezone.utc)
+        start = datetime(year, month, day, tzinfo=UTC)
     except ValueError:
         return None
     return start.timestamp(), (start + timedelta(days=1)).timestamp()
 
 
 def _month(year: int, month: int) -> tuple[float, float]:
-    start = datetime(year, month, 1, tzinfo=timezone.utc)
+    start = datetime(year, month, 1, tzinfo=UTC)
     end = (start + timedelta(days=32)).replace(day=1)
     return start.timestamp(), end.timestamp()
 
@@ -129,8 +122,8 @@ def query_dates(text: str) -> list[tuple[float, float]]:
     if not any(found):
         for m in _YEAR.finditer(lowered):
             year = int(m[1])
-            found.append((datetime(year, 1, 1, tzinfo=timezone.utc).timestamp(),
-                          datetime(year + 1, 1, 1, tzinfo=timezone.utc).timestamp()))
+            found.append((datetime(year, 1, 1, tzinfo=UTC).timestamp(),
+                          datetime(year + 1, 1, 1, tzinfo=UTC).timestamp()))
     return [f for f in found if f is not None]
 
 

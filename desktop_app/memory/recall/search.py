@@ -5,8 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from desktop_app.memory.recall.fusion import (boost, importance, label_conflicts, normalised, rrf, snippet,
-                                              spread_to_neighbours)
+from desktop_app.memory.recall.fusion import (
+    boost,
+    importance,
+    label_conflicts,
+    normalised,
+    rrf,
+    snippet,
+    spread_to_neighbours,
+)
 from desktop_app.memory.recall.models import SIGNALS, RecallHit, RecallWeights, SignalScore
 from desktop_app.memory.recall.query import QueryPlan, has_cjk, mentions_time, plan_query
 from desktop_app.memory.recall.signals import bm25_signal, bookmark_signal, vector_signal

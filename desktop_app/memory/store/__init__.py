@@ -47,7 +47,7 @@ class Store(SessionQueries, ItemQueries, PageQueries, RecallQueries, BrowseQueri
     def close(self) -> None:
         self.conn.close()
 
-    def __enter__(self) -> "Store":
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -161,7 +161,8 @@ class RecallQueries:
                WHERE bookmarks_fts MATCH :match AND b.session_id = :sid ORDER BY score DESC LIMIT :limit""",
             {"match": match, "sid": session_id, "limit": limit},
         ).fetchall()
-        return [(_bookmark({k: r[k] for k in r.keys() if k != "score"}), float(r["score"])) for r in rows]
+        # A sqlite Row iterates its values, so the keys come from keys().
+        return [(_bookmark({k: r[k] for k in r.keys() if k != "score"}), float(r["score"])) for r in rows]  # noqa: SIM118
 
     def bookmark_substring(self, session_id: int, needle: str, *, limit: int) -> list[tuple[Bookmark, float]]:
         """Bookmarks containing ``needle`` in keywords or description (short queries)."""

@@ -22,12 +22,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from desktop_app.memory.turn import InputRejected, clean_user_text
 from desktop_app.config import Settings
 from desktop_app.engine.protocol import ChatEngine
 from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.models import Session
 from desktop_app.memory.store import Store
+from desktop_app.memory.turn import InputRejected, clean_user_text
 from desktop_app.ui.i18n import t, translate_bindings
 from desktop_app.ui.inference import EngineFactory, generate_reply, load_engine
 from desktop_app.ui.jobs import StoreJobs

@@ -23,13 +23,13 @@ class ChatInput(TextArea):
     class Submitted(Message):
         """The user asked to send ``text`` (not yet validated or cleared)."""
 
-        def __init__(self, chat_input: "ChatInput", text: str) -> None:
+        def __init__(self, chat_input: ChatInput, text: str) -> None:
             super().__init__()
             self.chat_input = chat_input
             self.text = text
 
         @property
-        def control(self) -> "ChatInput":
+        def control(self) -> ChatInput:
             return self.chat_input
 
     def __init__(self, **kwargs) -> None:

@@ -8,7 +8,7 @@ rolling summary. Keys act on the highlighted item and reach the screen as ``Item
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from pydantic import BaseModel
 from rich.text import Text
@@ -52,7 +52,7 @@ def load_panel_state(store, session_id: int) -> PanelState:
 
 def short_time(ts: float) -> str:
     """Month-day hour:minute in UTC, the clock the prompts use."""
-    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime("%m-%d %H:%M")
+    return datetime.fromtimestamp(ts, tz=UTC).strftime("%m-%d %H:%M")
 
 
 def item_prompt(item: MemoryItem, turn: int | None) -> Text:
