@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 
-BENCHMARKS = ("engine", "recall", "recall_latency", "context", "ttft")  # each module in desktop_app/bench/ registers itself
+BENCHMARKS = ("engine", "recall", "recall_latency", "context", "ttft", "pipeline")  # each module in desktop_app/bench/ registers itself
 
 
 def register(subparsers):

@@ -298,10 +298,11 @@ def m005_recall_rescoring(conn) -> None:
 
 
 def m006_turn_numbers(conn) -> None:
-    """Each message keeps its turn number (user messages up to and including it), set when it
-    is stored, so planning a prompt never re-counts a long session's history; and an index
-    over the not-yet-paged messages (the recent layer), which stays small however long the
-    session grows."""
+    """Per-turn work that does not grow with the session: each message keeps its turn number
+    (user messages up to and including it), set when it is stored, so planning a prompt never
+    re-counts the history; each session keeps its message count, kept by triggers; and an
+    index over the not-yet-paged messages (the recent layer), which stays small however long
+    the session grows."""
     run_script(
         conn,
         """
@@ -310,6 +311,14 @@ def m006_turn_numbers(conn) -> None:
           FROM (SELECT id, sum(role = 'user') OVER (PARTITION BY session_id ORDER BY id) AS n FROM messages) AS numbered
          WHERE numbered.id = messages.id;
         CREATE INDEX messages_unpaged ON messages(session_id, id) WHERE page_id IS NULL;
+        ALTER TABLE sessions ADD COLUMN message_count INTEGER NOT NULL DEFAULT 0;
+        UPDATE sessions SET message_count = (SELECT count(*) FROM messages m WHERE m.session_id = sessions.id);
+        CREATE TRIGGER messages_count_insert AFTER INSERT ON messages BEGIN
+            UPDATE sessions SET message_count = message_count + 1 WHERE id = new.session_id;
+        END;
+        CREATE TRIGGER messages_count_delete AFTER DELETE ON messages BEGIN
+            UPDATE sessions SET message_count = message_count - 1 WHERE id = old.session_id;
+        END;
         """,
     )
 

@@ -102,16 +102,23 @@ SUBJECT_ALIASES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+def _alias_matcher(alias: str):
+    """A whole-word regex for a single ASCII word, a plain substring test for the rest."""
+    if alias.isascii() and alias.strip().isalpha() and " " not in alias.strip():
+        return re.compile(rf"\b{re.escape(alias.strip())}\b").search
+    return lambda lowered: alias in lowered
+
+
+# Compiled once: recall labels every hit with its subject (hundreds of calls per turn).
+_SUBJECT_MATCHERS = tuple((subject, tuple(_alias_matcher(a) for a in aliases)) for subject, aliases in SUBJECT_ALIASES)
+
+
 def canonical_subject(text: str) -> str | None:
     """The canonical subject named in ``text`` (see ``SUBJECT_ALIASES``), or None."""
     lowered = text.lower()
-    for subject, aliases in SUBJECT_ALIASES:
-        for alias in aliases:
-            if alias.isascii() and alias.strip().isalpha() and " " not in alias.strip():
-                if re.search(rf"\b{re.escape(alias.strip())}\b", lowered):
-                    return subject
-            elif alias in lowered:
-                return subject
+    for subject, matchers in _SUBJECT_MATCHERS:
+        if any(match(lowered) for match in matchers):
+            return subject
     return None
 
 

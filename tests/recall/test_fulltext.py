@@ -68,3 +68,14 @@ def test_empty_and_punctuation_only_queries_return_nothing(store, chinese_sessio
     session, _ = chinese_session
     assert search(store, session.id, "", k=3) == []
     assert search(store, session.id, "？！", k=3) == []
+
+
+def test_the_short_term_scan_reads_only_the_newest_turns_of_a_long_session(store):
+    """1-2 character terms are found by a scan; on a very long session it covers the newest
+    ``window`` turns only (older ones stay reachable through trigrams, words and bookmarks)."""
+    session = store.session_named("long")
+    ids = add_turns(store, session.id, ["猫在睡觉", "今天下雨", "明天晴天", "猫又醒了", "去散步"])
+    found = store.substring_messages_each(session.id, ["猫", "雨"], limit=10)
+    assert [mid for mid, _ in found["猫"]] == [ids[3].id, ids[0].id] and len(found["雨"]) == 1
+    recent = store.substring_messages_each(session.id, ["猫", "雨"], limit=10, window=3)
+    assert [mid for mid, _ in recent["猫"]] == [ids[3].id] and recent["雨"] == []

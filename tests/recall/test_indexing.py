@@ -69,6 +69,9 @@ def test_vectors_from_before_the_float16_copy_are_queued_again(db_path, hashing_
         index_pending(store, hashing_embedder)
         # Pretend the file was last opened before m005: undo it (and m006) by hand, then migrate again.
         store.conn.execute("DROP INDEX messages_unpaged")
+        store.conn.execute("DROP TRIGGER messages_count_insert")
+        store.conn.execute("DROP TRIGGER messages_count_delete")
+        store.conn.execute("ALTER TABLE sessions DROP COLUMN message_count")
         store.conn.execute("ALTER TABLE messages DROP COLUMN turn")
         store.conn.execute("DROP INDEX messages_by_session_role")
         store.conn.execute("ALTER TABLE recall_embedded DROP COLUMN embedding")

@@ -44,23 +44,45 @@ class RecallQueries:
         return int(row[0])
 
     def session_message_count(self, session_id: int) -> int:
-        row = self.conn.execute("SELECT count(*) FROM messages WHERE session_id = :sid AND role != 'system'",
-                                {"sid": session_id}).fetchone()
-        return int(row[0])
+        """How many messages the session holds (kept by triggers: no count over its rows)."""
+        row = self.conn.execute("SELECT message_count FROM sessions WHERE id = :sid", {"sid": session_id}).fetchone()
+        return int(row[0]) if row else 0
 
     def substring_messages(self, session_id: int, needle: str, *, limit: int) -> list[tuple[int, float]]:
         """Turns containing ``needle`` (case-insensitive), newest first, scored by occurrences.
 
         The fallback for queries under three characters, which the trigram index cannot
         match (a Chinese word is often one or two characters)."""
+        return self.substring_messages_each(session_id, [needle], limit=limit)[needle]
+
+    def substring_messages_each(self, session_id: int, needles: Sequence[str], *, limit: int,
+                                window: int | None = None) -> dict[str, list[tuple[int, float]]]:
+        """:meth:`substring_messages` for several needles in one pass over the session's turns
+        (only the newest ``window`` of them when given: a scan reads every row it covers)."""
+        needles = list(dict.fromkeys(needles))
+        if not needles:
+            return {}
+        # Placeholders only (no values) go into the SQL text; CJK needles skip lower(), which
+        # costs as much as the scan itself on a long session.
+        params = {"sid": session_id, "cap": limit * len(needles), "window": 2**62 if window is None else window}
+        tests = []
+        for i, needle in enumerate(needles):
+            params[f"n{i}"] = needle.lower()
+            tests.append(f"instr(lower(content), :n{i}) > 0" if needle.lower() != needle.upper()
+                         else f"instr(content, :n{i}) > 0")
         rows = self.conn.execute(
-            """SELECT id, (length(lower(content)) - length(replace(lower(content), lower(:needle), '')))
-                          / max(length(:needle), 1) AS hits
-               FROM messages WHERE session_id = :sid AND role != 'system' AND instr(lower(content), lower(:needle)) > 0
-               ORDER BY id DESC LIMIT :limit""",
-            {"needle": needle, "sid": session_id, "limit": limit},
-        ).fetchall()
-        return [(int(r[0]), float(r[1])) for r in rows]
+            f"""SELECT id, content FROM messages WHERE session_id = :sid AND role != 'system'
+                  AND id > coalesce((SELECT id FROM messages WHERE session_id = :sid ORDER BY id DESC
+                                     LIMIT 1 OFFSET :window), 0)
+                  AND ({" OR ".join(tests)}) ORDER BY id DESC LIMIT :cap""", params).fetchall()
+        out: dict[str, list[tuple[int, float]]] = {needle: [] for needle in needles}
+        for row in rows:
+            text = row[1].lower()
+            for needle in needles:
+                hits = text.count(needle.lower())
+                if hits and len(out[needle]) < limit:
+                    out[needle].append((int(row[0]), float(hits)))
+        return out
 
     # -- vectors ---------------------------------------------------------------------------
     def vector_tables_exist(self) -> bool:
@@ -206,14 +228,18 @@ class RecallQueries:
                FROM messages WHERE id IN (SELECT value FROM json_each(:ids))""", {"ids": ids}).fetchall()
         return {int(r["id"]): dict(r) for r in rows}
 
-    def session_message_texts(self, session_id: int, first_id: int, last_id: int) -> list[tuple[int, str]]:
-        """``(id, content)`` of a session's turns in an id range (a page), in order."""
+    def page_message_texts(self, page_ids: Iterable[int]) -> dict[int, list[tuple[int, str]]]:
+        """``{page_id: [(id, content), …]}`` of the pages' messages in order, in one query."""
+        ids = json.dumps([int(i) for i in dict.fromkeys(page_ids)])
         rows = self.conn.execute(
-            """SELECT id, content FROM messages WHERE session_id = :sid AND id BETWEEN :a AND :b
-                 AND role != 'system' ORDER BY id""",
-            {"sid": session_id, "a": first_id, "b": last_id},
-        ).fetchall()
-        return [(int(r[0]), r[1]) for r in rows]
+            """SELECT p.id AS page_id, m.id, m.content FROM pages p
+               JOIN messages m ON m.session_id = p.session_id AND m.id BETWEEN p.first_message_id AND p.last_message_id
+               WHERE p.id IN (SELECT value FROM json_each(:ids)) AND m.role != 'system' ORDER BY m.id""",
+            {"ids": ids}).fetchall()
+        out: dict[int, list[tuple[int, str]]] = {}
+        for row in rows:
+            out.setdefault(int(row["page_id"]), []).append((int(row["id"]), row["content"]))
+        return out
 
     def adjacent_messages(self, session_id: int, message_ids: Iterable[int], *,
                           span: int = 2) -> dict[int, dict[int, int]]:

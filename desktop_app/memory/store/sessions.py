@@ -29,8 +29,7 @@ def _message(row) -> Message:
 
 
 _SESSION_COLUMNS = """
-    s.id, s.name, s.mode, s.system_prompt, s.state_version, s.created_at, s.updated_at,
-    (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count
+    s.id, s.name, s.mode, s.system_prompt, s.state_version, s.created_at, s.updated_at, s.message_count
 """
 
 
