@@ -71,17 +71,49 @@ def user_text(turn: int) -> str:
     return chat[(turn * 7) % len(chat)]
 
 
-def seed_archive(store, session_id: int, count: int, counter) -> None:
+def archive_texts() -> tuple[list[str], str]:
+    """Real conversation text for the archive: LoCoMo (English) and MemoryBank (Chinese) turns
+    from ``../shared/data``, cycled to the wanted size; the scenario chit-chat when absent."""
+    from desktop_app.bench.recall_data import DataMissing, conversation_sessions, load_locomo, load_memorybank_cn, turn_text
+
+    texts: list[str] = []
+    sources = []
+    try:
+        for sample in load_locomo():
+            texts += [turn_text(turn) for _, turns in conversation_sessions(sample) for turn in turns]
+        sources.append("LoCoMo")
+    except (DataMissing, OSError, ValueError, KeyError):
+        pass
+    try:
+        dialogues, _ = load_memorybank_cn()
+        zh = [text for pairs in dialogues.values() for pair in pairs
+              for text in (pair.get("query"), pair.get("response")) if text]
+        # Interleave so a long archive holds both languages throughout.
+        step = max(1, len(texts) // max(1, len(zh)))
+        mixed: list[str] = []
+        for i, text in enumerate(texts):
+            mixed.append(text)
+            if zh and i % step == 0:
+                mixed.append(zh[(i // step) % len(zh)])
+        texts = mixed or zh
+        sources.append("MemoryBank zh")
+    except (DataMissing, OSError, ValueError, KeyError):
+        pass
+    if len(texts) < 100:
+        return CHAT_EN + CHAT_ZH, "scenario chit-chat (../shared/data not found)"
+    return texts, " + ".join(sources)
+
+
+def seed_archive(store, session_id: int, count: int, counter, texts: list[str]) -> None:
     """``count`` archived messages in pages of 20 with a bookmark each (written in one transaction)."""
     from desktop_app.memory.text import clip, keywords
 
-    texts = CHAT_EN + CHAT_ZH
     with store.transaction():
         for first in range(0, count, PAGE_MESSAGES):
             messages = []
             for i in range(first, min(count, first + PAGE_MESSAGES)):
                 role = "user" if i % 2 == 0 else "assistant"
-                text = texts[(i * 13) % len(texts)] if role == "user" else f"Here is an answer ({i}) about that."
+                text = texts[i % len(texts)]
                 messages.append(store.add_message(session_id, role, text, token_count=counter.count(text),
                                                   created_at=START + i * 30))
             page = store.create_page(session_id, messages, now=START + first * 30)
@@ -134,7 +166,7 @@ class TimedEngine:
         return self.inner.count_message_tokens(messages)
 
 
-def drive(path: Path, history: int, where: str, turns: int, settings) -> PipelineResult:
+def drive(path: Path, history: int, where: str, turns: int, settings, texts: list[str]) -> PipelineResult:
     from desktop_app.chat import pipeline_for, run_turn
     from desktop_app.engine.scripted import ScriptedEngine
     from desktop_app.memory.store import Store
@@ -144,11 +176,11 @@ def drive(path: Path, history: int, where: str, turns: int, settings) -> Pipelin
         session = store.create_session("driven")
         started = time.perf_counter()
         if where == "same":
-            seed_archive(store, session.id, history, engine.counter)
+            seed_archive(store, session.id, history, engine.counter, texts)
         else:
             for n in range(10):
                 other = store.create_session(f"other-{n}")
-                seed_archive(store, other.id, history // 10, engine.counter)
+                seed_archive(store, other.id, history // 10, engine.counter, texts)
         seed_seconds = time.perf_counter() - started
         pages_before = len(store.list_pages(session.id))
         nested = 0
@@ -215,6 +247,7 @@ def run(args, settings) -> int:
         raise CommandError("--turns must be positive and --history sizes not negative", 2)
     places = ("same", "other") if args.where == "both" else (args.where,)
     settings = settings.model_copy(update={"ctx": 4096, "max_tokens": 32, "mode": "layered", "lang": "en"})
+    texts, corpus = archive_texts()
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for history in sizes:
@@ -222,11 +255,11 @@ def run(args, settings) -> int:
                 if not args.json:
                     print(f"seeding {history} archived messages ({where} session) …", file=sys.stderr, flush=True)
                 results.append(drive(Path(tmp) / f"pipeline-{history}-{where}.db", history, where, args.turns,
-                                     settings))
+                                     settings, texts))
     if args.json:
-        print_json({"results": [r.model_dump() for r in results]})
+        print_json({"corpus": corpus, "results": [r.model_dump() for r in results]})
         return 0
-    print(f"turn pipeline · {args.turns} turns · scripted engine · layered mode, n_ctx 4096")
+    print(f"turn pipeline · {args.turns} turns · scripted engine · layered mode, n_ctx 4096 · archive: {corpus}")
     print(format_table(results))
     print("stmts@n = SQL statements Paperclip issued in turn n (p50/max over all turns); fts@n = statements SQLite")
     print("ran inside triggers and FTS5 for them; ms@n / core = time per turn outside the engine")

@@ -33,7 +33,7 @@ def recall_for_prompt(store, session_id: int, user_text: str, *, embedder=None, 
         return []
     excluded = set(exclude_ids)
     wanted = max(limit, PAGE_FAULT_HITS) if fault else limit
-    hits = search(store, session_id, user_text, k=wanted + len(excluded), embedder=embedder, weights=weights)
+    hits = search(store, session_id, user_text, k=wanted, embedder=embedder, weights=weights, exclude=excluded)
     picked: list[RecallHit] = []
     used = 0
     for hit in hits:

@@ -60,7 +60,7 @@ def gather_signals(store, session_id: int, query: str, *, embedder=None, weights
 
 
 def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights: RecallWeights = DEFAULT_WEIGHTS,
-         plan: QueryPlan | None = None) -> list[RecallHit]:
+         plan: QueryPlan | None = None, exclude: Iterable[int] = ()) -> list[RecallHit]:
     """Rank the union of ``lists`` into at most ``k`` labelled hits.
 
     Weighted RRF of the signals → date and "when" boosts (from ``plan``) → neighbour
@@ -78,7 +78,12 @@ def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights
         leaders = sorted(scores, key=lambda m: -scores[m])[: weights.spread_from]
         scores = spread_to_neighbours(scores, store.adjacent_messages(session_id, leaders),
                                       {1: weights.neighbour_1, 2: weights.neighbour_2})
-    shortlist = sorted(scores, key=lambda m: -scores[m])[: max(k * 4, 20)]
+    # Turns the caller already has (the prompt's recent layer) still pass score to their
+    # neighbours above, but are never hits themselves.
+    skip = set(exclude)
+    shortlist = sorted((m for m in scores if m not in skip), key=lambda m: -scores[m])[: max(k * 4, 20)]
+    if not shortlist:
+        return []
     rows = store.recall_rows(shortlist)
     refs = store.reference_counts(shortlist)
     newest_turn = max(max((r["turn"] for r in rows.values()), default=0), store.session_turn_count(session_id))
@@ -107,7 +112,7 @@ def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights
 
 def search(store, session_id: int, query: str, *, k: int = 5, embedder=None, now: float | None = None,
            weights: RecallWeights | None = None, signals: Iterable[str] = SIGNALS,
-           quantized: bool = True) -> list[RecallHit]:
+           quantized: bool = True, exclude: Iterable[int] = ()) -> list[RecallHit]:
     """Hybrid search of session ``session_id`` for ``query``: at most ``k`` hits, best first.
 
     Without an embedder (or without sqlite-vec, or with vectors made by another model) it
@@ -118,5 +123,5 @@ def search(store, session_id: int, query: str, *, k: int = 5, embedder=None, now
     lists = gather_signals(store, session_id, query, embedder=embedder, weights=weights, signals=signals,
                            quantized=quantized, plan=plan)
     lists = {name: ranked for name, ranked in lists.items() if ranked}
-    return fuse(store, session_id, lists, k=k, weights=weights, plan=plan)
+    return fuse(store, session_id, lists, k=k, weights=weights, plan=plan, exclude=exclude)
 

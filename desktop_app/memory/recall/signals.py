@@ -19,17 +19,22 @@ MAX_SHORT_TERMS = 4  # 1-2 character terms scanned for per query (in one pass ov
 # scanned for 1-2 character terms (older ones stay reachable by trigrams, words, bookmarks
 # and vectors). 20k turns scan in about 8 ms on this 2-core box.
 SUBSTRING_WINDOW = 20_000
+STOPWORD_WINDOW = 10_000  # the session's own stopwords are judged on its newest turns
 
 
-def informative_words(store, session_id: int, words: list[str], *, share: float, min_turns: int) -> list[str]:
+def informative_words(store, session_id: int, words: list[str], *, share: float, min_turns: int,
+                      window: int = STOPWORD_WINDOW) -> list[str]:
     """``words`` without the session's own stopwords: those in more than ``share`` of its turns
     (the speakers' names, the topic of the whole conversation). Keeps the rarest word if all
-    would go; small sessions (under ``min_turns``) keep everything."""
+    would go; small sessions (under ``min_turns``) keep everything. Shares are measured over
+    the newest ``window`` turns: counting a common word over a very long session costs more
+    than the search it tunes."""
     turns = store.session_message_count(session_id)
     if turns < min_turns or not words:
         return words
-    cap = int(share * turns) + 1
-    counts = {w: store.term_message_count(session_id, quote(w), cap=cap) for w in words}
+    after = store.nth_newest_message_id(session_id, window) if turns > window else 0
+    cap = int(share * min(turns, window)) + 1
+    counts = {w: store.term_message_count(session_id, quote(w), cap=cap, after_id=after) for w in words}
     kept = [w for w in words if counts[w] < cap]
     return kept or [min(words, key=lambda w: counts[w])]
 

@@ -34,14 +34,26 @@ class RecallQueries:
         ).fetchall()
         return [(int(r[0]), float(r[1])) for r in rows]
 
-    def term_message_count(self, session_id: int, match: str, *, cap: int, index: str = "words") -> int:
-        """How many of the session's turns match ``match`` (counting stops at ``cap``)."""
+    def term_message_count(self, session_id: int, match: str, *, cap: int, index: str = "words",
+                           after_id: int = 0) -> int:
+        """How many of the session's turns (with an id above ``after_id``) match ``match``;
+        counting stops at ``cap``. The id bound is applied inside FTS5, which then reads only
+        the tail of each term's list."""
         table = _TEXT_INDEXES[index]
         row = self.conn.execute(
-            f"""SELECT count(*) FROM (SELECT 1 FROM {table} f JOIN messages m ON m.id = f.rowid
-                 WHERE {table} MATCH :match AND m.session_id = :sid LIMIT :cap)""",
-            {"match": match, "sid": session_id, "cap": cap}).fetchone()
+            # CROSS JOIN keeps FTS5 as the outer loop (with the rowid bound, the planner would
+            # otherwise walk the session's messages and probe the index once per row).
+            f"""SELECT count(*) FROM (SELECT 1 FROM {table} f CROSS JOIN messages m ON m.id = f.rowid
+                 WHERE {table} MATCH :match AND f.rowid > :after AND m.session_id = :sid LIMIT :cap)""",
+            {"match": match, "sid": session_id, "cap": cap, "after": after_id}).fetchone()
         return int(row[0])
+
+    def nth_newest_message_id(self, session_id: int, n: int) -> int:
+        """The id of the session's ``n``-th newest message (0 when it has fewer)."""
+        row = self.conn.execute(
+            "SELECT id FROM messages WHERE session_id = :sid ORDER BY id DESC LIMIT 1 OFFSET :n",
+            {"sid": session_id, "n": n}).fetchone()
+        return int(row[0]) if row else 0
 
     def session_message_count(self, session_id: int) -> int:
         """How many messages the session holds (kept by triggers: no count over its rows)."""
