@@ -13,6 +13,7 @@ from pathlib import Path
 
 from desktop_app import __version__
 from desktop_app.memory.plan import MODES
+from desktop_app.prompts import PromptTemplatesMissing
 
 COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench", "context", "memory", "recall")
 
@@ -63,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     except CommandError as exc:
         print(f"paperclip: {exc}", file=sys.stderr)
         return exc.exit_code
+    except PromptTemplatesMissing as exc:  # a broken install: say what is missing, no traceback
+        print(f"paperclip: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("paperclip: interrupted", file=sys.stderr)
         return 130

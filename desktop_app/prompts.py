@@ -1,4 +1,8 @@
-"""Prompt templates from ``assets/prompts/{lang}.toml`` (English and Chinese)."""
+"""Prompt templates from ``assets/prompts/{lang}.toml`` (English and Chinese).
+
+All wording the model reads — the system prompt, the labels of the memory layers, the
+rolling summary's headings — lives in those files and nowhere in the code.
+"""
 
 from __future__ import annotations
 
@@ -7,23 +11,49 @@ from functools import lru_cache
 
 from desktop_app import paths
 
-_BUILTIN = {
-    "en": {"system": "You are Paperclip, a helpful offline assistant."},
-    "zh": {"system": "你是 Paperclip，一个离线助手。"},
+LANGS = ("en", "zh")
+REQUIRED = {
+    "layers": ("key", "anchors", "goal", "done", "state", "pending", "open", "recalled", "replay", "turn",
+               "superseded", "revoked"),
+    "summary": ("title", "topics", "decisions", "constraints", "facts", "preferences", "open_questions", "turn"),
 }
 
 
+class PromptTemplatesMissing(RuntimeError):
+    """The prompt template file is missing or incomplete: the install is broken (one line)."""
+
+
 @lru_cache(maxsize=4)
-def templates(lang: str = "en") -> dict[str, str]:
-    """All templates for ``lang``; falls back to a built-in minimum if the asset is missing."""
-    lang = lang if lang in _BUILTIN else "en"
+def templates(lang: str = "en") -> dict:
+    """All templates for ``lang`` (unknown languages use English), checked for completeness."""
+    lang = lang if lang in LANGS else "en"
+    path = paths.assets_dir() / "prompts" / f"{lang}.toml"
     try:
-        with (paths.assets_dir() / "prompts" / f"{lang}.toml").open("rb") as handle:
+        with path.open("rb") as handle:
             loaded = tomllib.load(handle)
-    except (OSError, tomllib.TOMLDecodeError):
-        loaded = {}
-    return {**_BUILTIN[lang], **loaded}
+    except OSError as exc:
+        raise PromptTemplatesMissing(f"prompt templates not found at {path} ({exc.strerror}); reinstall Paperclip") \
+            from None
+    except tomllib.TOMLDecodeError as exc:
+        raise PromptTemplatesMissing(f"prompt templates at {path} are not valid TOML: {exc}") from None
+    missing = [f"{table}.{key}" for table, keys in REQUIRED.items() for key in keys
+               if not isinstance(loaded.get(table), dict) or key not in loaded[table]]
+    if not isinstance(loaded.get("system"), str):
+        missing.insert(0, "system")
+    if missing:
+        raise PromptTemplatesMissing(f"prompt templates at {path} lack {', '.join(missing)}")
+    return loaded
 
 
 def default_system_prompt(lang: str = "en") -> str:
     return templates(lang)["system"]
+
+
+def layer_text(lang: str = "en") -> dict[str, str]:
+    """The labels of the prompt's memory layers (anchors, state, recalled …)."""
+    return templates(lang)["layers"]
+
+
+def summary_labels(lang: str = "en") -> dict[str, str]:
+    """The rolling summary's headings."""
+    return templates(lang)["summary"]

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import importlib
 
-BENCHMARKS = ("engine", "recall", "recall_latency", "context", "ttft", "pipeline")  # each module in desktop_app/bench/ registers itself
+# Each module in desktop_app/bench/ registers itself.
+BENCHMARKS = ("engine", "recall", "recall_latency", "context", "ttft", "pipeline")
 
 
 def register(subparsers):

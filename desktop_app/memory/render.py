@@ -12,37 +12,15 @@ from datetime import UTC, datetime
 from pydantic import BaseModel
 
 from desktop_app.memory.models import MemoryItem
+from desktop_app.prompts import layer_text
 
-TEXT = {
-    "en": {
-        "key": "KEY", "anchors": "KEY rules and limits (always follow; newest wins):",
-        "goal": "Current goal", "done": "done",
-        "state": "Memory state v{v} (authoritative; newest wins):",
-        "pending": "Pending — ask the user to confirm before relying on these:",
-        "open": "Open questions / speculation — unresolved, never present these as facts:",
-        "recalled": "Reference — recalled from earlier in this conversation (may be outdated; memory state wins):",
-        "replay": "Reminder — rules relevant to this message:",
-        "turn": "turn {n}", "superseded": "[memory: “{value}” was superseded by #{by}: “{new}”]",
-        "revoked": "[memory: the rule “{value}” was revoked]",
-    },
-    "zh": {
-        "key": "【关键】", "anchors": "【关键】长期规则与硬约束（必须遵守，以最新为准）：",
-        "goal": "当前任务", "done": "已完成",
-        "state": "记忆状态 v{v}（权威记录，以最新为准）：",
-        "pending": "待确认——使用前请先向用户确认：",
-        "open": "未决问题 / 推测——尚未确认，不得当作事实陈述：",
-        "recalled": "参考——从本次对话早前内容中回忆（可能已过时，以记忆状态为准）：",
-        "replay": "提醒——与本条消息相关的规则：",
-        "turn": "第{n}轮", "superseded": "[记忆：“{value}”已被 #{by} 取代：“{new}”]",
-        "revoked": "[记忆：规则“{value}”已撤销]",
-    },
-}
 KIND_ORDER = {"goal": 0, "directive": 1, "constraint": 2, "decision": 3, "fact": 4, "preference": 5,
               "open_question": 6}
 
 
 def text_for(lang: str) -> dict[str, str]:
-    return TEXT.get(lang, TEXT["en"])
+    """The layer labels for ``lang`` (from ``assets/prompts``)."""
+    return layer_text(lang)
 
 
 def stamp(ts: float | None) -> str:

@@ -10,22 +10,12 @@ from __future__ import annotations
 
 from desktop_app.memory.models import Bookmark, MemoryItem, Message, SummaryContent, SummaryEntry
 from desktop_app.memory.text import clip
+from desktop_app.prompts import summary_labels
 
 MAX_TOPICS = 12
 MAX_PER_FIELD = 10
 FIELD_OF_KIND = {"decision": "decisions", "constraint": "constraints", "directive": "constraints",
                  "fact": "facts", "preference": "preferences", "open_question": "open_questions"}
-
-LABELS = {
-    "en": {"title": "Summary of earlier conversation (turns {a}–{b})", "topics": "Topics",
-           "decisions": "Decisions", "constraints": "Constraints and rules", "facts": "Facts",
-           "preferences": "Preferences", "open_questions": "Open questions / speculation (unconfirmed, not facts)",
-           "turn": "turn {n}"},
-    "zh": {"title": "早前对话摘要（第 {a}–{b} 轮）", "topics": "话题", "decisions": "决定",
-           "constraints": "约束与规则", "facts": "事实", "preferences": "偏好",
-           "open_questions": "未决问题 / 推测（未确认，不是事实）", "turn": "第{n}轮"},
-}
-
 
 def fold_page(previous: SummaryContent | None, page_messages: list[Message], page_items: list[MemoryItem],
               bookmark: Bookmark | None, turn_of: dict[int, int]) -> SummaryContent:
@@ -77,7 +67,7 @@ def render_summary(content: SummaryContent | None, current_ids: set[int], *, lan
     """
     if content is None or (not content.topics and content.first_turn is None):
         return "", []
-    labels = LABELS.get(lang, LABELS["en"])
+    labels = summary_labels(lang)
     shown: list[SummaryEntry] = []
     sections: list[tuple[str, list[SummaryEntry]]] = []
     for field in ("topics", "decisions", "constraints", "facts", "preferences", "open_questions"):
