@@ -16,7 +16,6 @@ LOW_WATERMARK = 0.60
 MESSAGE_OVERHEAD = 4  # role markers and separators the chat template adds per message
 
 LAYER_SHARES = {"anchors": 0.08, "state": 0.14, "summary": 0.08, "recalled": 0.10, "input": 0.15, "recent": 0.45}
-LAYER_ORDER = ("system", "anchors", "state", "summary", "recent", "recalled", "input")
 
 
 class SystemPromptTooLarge(ValueError):

@@ -68,7 +68,7 @@ async def test_new_rename_and_delete_through_key_bindings(settings, db_path, ui)
         await pilot.press("ctrl+n")
         assert isinstance(app.screen, NameDialog)
         await pilot.press(*"work", "enter")
-        await pilot.pause()
+        await ui.settle(pilot)  # the new session is created by a store job
         assert app.chat.session.name == "work" and app.sub_title == "work"
         assert shown(app) == []
         assert session_names(db_path) == ["work", "default"]
@@ -76,7 +76,7 @@ async def test_new_rename_and_delete_through_key_bindings(settings, db_path, ui)
         await pilot.press("f2")
         assert isinstance(app.screen, NameDialog)
         await pilot.press(*"work plans", "enter")
-        await pilot.pause()
+        await ui.settle(pilot)
         assert app.chat.session.name == "work plans" and app.sub_title == "work plans"
         assert "work plans" in session_names(db_path)
 
@@ -88,7 +88,7 @@ async def test_new_rename_and_delete_through_key_bindings(settings, db_path, ui)
 
         await pilot.press("f8")
         await pilot.click("#confirm")
-        await pilot.pause()
+        await ui.settle(pilot)
         assert session_names(db_path) == ["default"]
         assert app.chat.session.name == "default"
         assert shown(app) == [("user", "hi"), ("assistant", "Hello from **the script**.")]
@@ -101,8 +101,9 @@ async def test_duplicate_names_are_refused_with_a_message(settings, db_path, ui,
     app = ui.scripted_app(settings, session_name="mine")
     async with app.run_test(size=ui.size) as pilot:
         app.notify = notifications
+        await ui.wait_for_model(pilot)
         await pilot.press("f2", *"taken", "enter")
-        await pilot.pause()
+        await ui.settle(pilot)
         assert app.chat.session.name == "mine"
         assert "already exists" in notifications.text()
 

@@ -242,3 +242,43 @@ def test_inspector_lists_logged_recall_hits_with_a_column_per_signal():
     shown = console.file.getvalue()
     assert "bm25" in shown and "vector" in shown and "12.5 #1" in shown and "0.81 #2" in shown
     assert "user: The warehouse door code is 4417." in shown and "recomputed" not in shown
+
+
+class SlowHashEmbedder(HashEmbedder):
+    """Like HashEmbedder, but each batch takes a while: the background job is still running
+    when the user sends the next message."""
+
+    def __init__(self):
+        self.batches = 0
+
+    def embed(self, texts):
+        import time
+
+        self.batches += 1
+        time.sleep(0.05)
+        return super().embed(texts)
+
+
+async def test_sending_a_message_interrupts_background_memory_jobs_which_resume_when_idle(settings, db_path, ui):
+    from desktop_app.memory.store import Store
+
+    with Store(db_path) as store:
+        if not store.vec_enabled:
+            import pytest
+
+            pytest.skip("sqlite-vec cannot be loaded here")
+        session = store.session_named("long")
+        for i in range(1500):  # a long backlog of turns waiting for vectors
+            store.add_message(session.id, "user" if i % 2 == 0 else "assistant", f"an old turn, number {i}")
+    embedder = SlowHashEmbedder()
+    app = PaperclipApp(settings, engine_factory=lambda _s: ScriptedEngine("ok"),
+                       embedder_factory=lambda _s: embedder, session_name="long")
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.wait_until(pilot, lambda: embedder.batches >= 1)  # the jobs worker is embedding
+        await ui.send(pilot, "And a new question.")
+        postponed = [o for o in app.chat.jobs.history if o.status == "postponed"]
+        assert postponed, "the reembed job yielded the model to the user's turn"
+        with Store(db_path) as store:
+            await ui.wait_until(pilot, lambda: store.count_pending_embeddings() == 0, timeout=30)
+        assert app.chat.jobs.history[-1].status == "done"
