@@ -113,10 +113,18 @@ async def send(pilot, text: str) -> None:
 
 
 async def settle(pilot) -> None:
-    """Until every worker but the model loader is done (store jobs, slash commands, search)."""
+    """Until every worker but the model loader is done (store jobs, slash commands, search) and
+    the callbacks they triggered have run: idle twice in a row, since a job's ``done`` callback
+    may start another job (forget → reopen the session)."""
     app = pilot.app
-    await wait_until(pilot, lambda: not [w for w in app.workers if w.group not in ("model",) and w.is_running])
-    await pilot.pause()
+
+    def idle() -> bool:
+        return not [w for w in app.workers if w.group not in ("model",) and w.is_running]
+
+    for _ in range(2):
+        await wait_until(pilot, idle)
+        await pilot.pause()
+        await pilot.pause(0.02)
 
 
 def text_of(widget, width: int = 160) -> str:
