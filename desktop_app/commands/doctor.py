@@ -21,7 +21,7 @@ def _check(name: str, ok: bool, detail: str, essential: bool = True) -> dict:
 def _model_checks(settings, load: bool) -> list[dict]:
     from desktop_app.engine.errors import ModelLoadError
     from desktop_app.engine.llama import check_gguf_file
-    from desktop_app.manifest import load_manifest, sha256_of
+    from desktop_app.manifest import known_hashes, load_manifest, sha256_of
 
     checks = []
     path = settings.model_path
@@ -29,7 +29,7 @@ def _model_checks(settings, load: bool) -> list[dict]:
         check_gguf_file(path)
     except ModelLoadError as exc:
         return [_check("chat model", False, str(exc))]
-    expected = {e["file"]: e["sha256"] for e in load_manifest().values() if "file" in e and "sha256" in e}
+    expected = known_hashes(load_manifest())
     if path.name in expected and path.parent == settings.model_path.parent:
         actual = sha256_of(path)
         ok = actual == expected[path.name]

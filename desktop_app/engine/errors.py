@@ -11,3 +11,11 @@ class ModelLoadError(EngineError):
 
 class ContextFullError(EngineError):
     """The prompt does not fit the model's context window."""
+
+
+class JSONOutputError(EngineError):
+    """A reply that should have filled a JSON schema did not (invalid, cut off, not an object)."""
+
+
+class ServerError(EngineError):
+    """An OpenAI-compatible server is down, refused the request, or does not have the model."""

@@ -87,6 +87,11 @@ class LockedEngine:
         with self.guard.hold():
             return self.inner.count_message_tokens(messages)
 
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
+                      temperature: float = 0.0) -> dict:
+        with self.guard.hold():
+            return self.inner.complete_json(messages, schema, max_tokens=max_tokens, temperature=temperature)
+
 
 class LockedEmbedder:
     """An embedder that one thread uses at a time (satisfies ``Embedder``)."""

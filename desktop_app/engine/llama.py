@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from desktop_app.engine.errors import ContextFullError, ModelLoadError
+from desktop_app.engine.errors import ContextFullError, JSONOutputError, ModelLoadError
 from desktop_app.engine.protocol import ChatMessage, StopCheck
 
 GGUF_MAGIC = b"GGUF"
@@ -168,9 +168,39 @@ class LlamaEngine:
                 raise ContextFullError(f"the prompt does not fit the {self.n_ctx}-token context window: {message}") from None
             raise
 
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
+                      temperature: float = 0.0) -> dict:
+        """A reply constrained to ``schema`` (llama.cpp grammar), parsed.
+
+        ``response_format={"type": "json_object", "schema": …}`` is the form llama-cpp-python
+        honours ("json_schema" is silently ignored), and a grammar does not bound the length:
+        ``max_tokens`` does. Output cut off by it, or otherwise unparsable, is a JSONOutputError."""
+        try:
+            result = self._llama.create_chat_completion(
+                messages=list(messages), max_tokens=max_tokens, temperature=temperature,
+                response_format={"type": "json_object", "schema": schema})
+        except ValueError as exc:
+            raise ContextFullError(f"the prompt does not fit the {self.n_ctx}-token context window: {exc}") from None
+        return parse_json_reply(result["choices"][0]["message"].get("content") or "",
+                                result["choices"][0].get("finish_reason"))
+
     def reset_cache(self) -> None:
         """Forget the evaluated prefix (the next call pre-fills from scratch)."""
         self._llama.reset()
+
+
+def parse_json_reply(text: str, finish_reason: str | None = None) -> dict:
+    """The JSON object a schema-constrained reply holds, or a one-line JSONOutputError."""
+    import json
+
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError:
+        cut = " (cut off by max_tokens)" if finish_reason == "length" else ""
+        raise JSONOutputError(f"the model's reply is not valid JSON{cut}: {text[:80]!r}") from None
+    if not isinstance(value, dict):
+        raise JSONOutputError(f"the model's reply is JSON but not an object: {text[:80]!r}")
+    return value
 
 
 def cpu_threads_default() -> int:

@@ -43,3 +43,8 @@ class ChatEngine(Protocol):
     def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:
         """Tokens the formatted prompt for ``messages`` takes (chat template included)."""
         ...
+
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
+                      temperature: float = 0.0) -> dict:
+        """A reply constrained to the JSON ``schema``, parsed (``JSONOutputError`` when it is not)."""
+        ...

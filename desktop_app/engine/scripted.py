@@ -40,3 +40,11 @@ class ScriptedEngine:
 
     def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:
         return sum(self.counter.count(m["content"]) + 4 for m in messages)
+
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
+                      temperature: float = 0.0) -> dict:
+        """The scripted reply, parsed as JSON (script a JSON string to drive schema callers)."""
+        from desktop_app.engine.llama import parse_json_reply
+
+        self.calls.append([dict(m) for m in messages])
+        return parse_json_reply(self._reply(messages) if callable(self._reply) else self._reply)
