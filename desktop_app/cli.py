@@ -32,6 +32,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--embed-model", dest="embed_model", type=Path, default=argparse.SUPPRESS,
                        help="embedding model GGUF file")
     group.add_argument("--lang", choices=("en", "zh"), default=argparse.SUPPRESS, help="UI and prompt language")
+    group.add_argument("--engine", default=argparse.SUPPRESS, metavar="URL",
+                       help="an OpenAI-compatible server (llama-server, Ollama, LM Studio …), e.g. http://127.0.0.1:8080/v1")
     group.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML file")
 
 

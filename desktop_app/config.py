@@ -50,7 +50,8 @@ class Settings(BaseModel):
 
     model: Path | None = Field(default=None, description="chat GGUF; None = the default model")
     ctx: int = Field(default=4096, ge=0, description="context window in tokens; 0 = trained size")
-    gpu_layers: int = Field(default=0, ge=-1, description="layers offloaded to the GPU; -1 = all")
+    gpu_layers: int | None = Field(default=None, ge=-1,
+                                   description="layers offloaded to the GPU; -1 = all; None = all when the build can")
     threads: int | None = Field(default=None, ge=1, description="CPU threads; None = llama.cpp default")
     temperature: float = Field(default=0.7, ge=0.0, le=2.0)
     max_tokens: int = Field(default=512, ge=1, description="longest reply in tokens")
@@ -63,6 +64,10 @@ class Settings(BaseModel):
     theme: Literal["dark", "light"] = "dark"
     system_prompt: str | None = None
     db: Path | None = Field(default=None, description="SQLite file; None = platform data dir")
+    model_dirs: list[Path] = Field(default_factory=list, description="more folders `models list` searches")
+    engine: str | None = Field(default=None, description="URL of an OpenAI-compatible server; None = in-process")
+    engine_model: str | None = Field(default=None, description="the server's model id; None = its first")
+    allow_remote: bool = Field(default=False, description="allow an engine URL outside this machine/LAN")
 
     @property
     def model_path(self) -> Path:

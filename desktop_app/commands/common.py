@@ -19,7 +19,7 @@ class CommandError(Exception):
         self.exit_code = exit_code
 
 
-_SETTING_FLAGS = ("db", "model", "ctx", "gpu_layers", "threads", "mode", "embed_model", "lang")
+_SETTING_FLAGS = ("db", "model", "ctx", "gpu_layers", "threads", "mode", "embed_model", "lang", "engine")
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -58,15 +58,27 @@ def resolve_session(store, args: argparse.Namespace, *, create: bool = True):
 
 
 def load_engine(settings: Settings, *, quiet: bool = False):
-    """Load the chat model, or fail with one line naming the file and the reason."""
-    from desktop_app.engine.errors import ModelLoadError
+    """Load the chat model (or connect to the configured server), or fail with one line."""
+    from desktop_app.engine.errors import EngineError
+
+    if settings.engine:
+        from desktop_app.engine.http import HttpEngine
+
+        try:
+            engine = HttpEngine.from_settings(settings)
+        except EngineError as exc:
+            raise CommandError(str(exc)) from None
+        if not quiet:
+            where = "a remote server: chats leave this machine" if engine.remote else "a local server"
+            print(f"using {engine.model_name} at {engine.base} ({where})", file=sys.stderr, flush=True)
+        return engine
     from desktop_app.engine.llama import LlamaEngine
 
     if not quiet:
         print(f"loading {settings.model_path.name} …", file=sys.stderr, flush=True)
     try:
         return LlamaEngine.from_settings(settings)
-    except ModelLoadError as exc:
+    except EngineError as exc:
         raise CommandError(str(exc)) from None
 
 

@@ -24,6 +24,12 @@ def _model_checks(settings, load: bool) -> list[dict]:
     from desktop_app.manifest import known_hashes, load_manifest, sha256_of
 
     checks = []
+    if settings.engine:
+        return [_engine_check(settings)]
+    if settings.model is None:
+        from desktop_app.config import default_model_choice
+
+        checks.append(_check("default model", True, default_model_choice()[1], essential=False))
     path = settings.model_path
     try:
         check_gguf_file(path)
@@ -49,6 +55,20 @@ def _model_checks(settings, load: bool) -> list[dict]:
     return checks
 
 
+def _engine_check(settings) -> dict:
+    """An HTTP engine: reachable, which model, and whether chats leave this machine."""
+    from desktop_app.engine.errors import EngineError
+    from desktop_app.engine.http import HttpEngine
+
+    try:
+        engine = HttpEngine.from_settings(settings)
+    except EngineError as exc:
+        return _check("chat server", False, str(exc))
+    where = "REMOTE: chats leave this machine" if engine.remote else "local/private network"
+    return _check("chat server", True, f"{engine.base} serves {engine.model_id} (n_ctx {engine.n_ctx}, "
+                                       f"{engine.counter.name}; {where})")
+
+
 def collect(settings, *, load: bool = True) -> list[dict]:
     """Run every check; each is a dict with check/ok/detail/essential."""
     from desktop_app.engine.llama import gpu_offload_supported
@@ -70,6 +90,13 @@ def collect(settings, *, load: bool = True) -> list[dict]:
     gpu = gpu_offload_supported()
     checks.append(_check("gpu offload", True, "available (this build can offload layers)" if gpu
                          else "not in this build (CPU only; see README for CMAKE_ARGS)", essential=False))
+    from desktop_app.engine.hardware import choose
+
+    machine = choose(settings.threads, settings.gpu_layers)
+    memory = f"; {machine.available_memory_bytes / 2**30:.1f} GiB memory available" \
+        if machine.available_memory_bytes else ""
+    checks.append(_check("threads", True, f"{machine.threads} ({machine.threads_why}){memory}", essential=False))
+    checks.append(_check("gpu layers", True, f"{machine.gpu_layers} ({machine.gpu_why})", essential=False))
     try:
         from desktop_app.engine.tokens import fallback_counter
 

@@ -19,7 +19,7 @@ from textual.message import Message
 
 from desktop_app.chat import InputRejected, pipeline_for, regenerate_turn, run_turn
 from desktop_app.config import Settings
-from desktop_app.engine.errors import EngineError, ModelLoadError
+from desktop_app.engine.errors import EngineError
 from desktop_app.engine.guard import LockedEmbedder, LockedEngine
 from desktop_app.engine.protocol import ChatEngine, StopCheck
 from desktop_app.memory.jobs import JobContext, JobQueue
@@ -38,7 +38,11 @@ Post = Callable[[Message], object]
 
 
 def default_engine_factory(settings: Settings) -> ChatEngine:
-    """The real llama.cpp engine, configured from the user's settings."""
+    """The real engine: llama.cpp in-process, or the configured OpenAI-compatible server."""
+    if settings.engine:
+        from desktop_app.engine.http import HttpEngine
+
+        return HttpEngine.from_settings(settings)
     from desktop_app.engine.llama import LlamaEngine
 
     return LlamaEngine.from_settings(settings)
@@ -67,7 +71,7 @@ def load_engine(settings: Settings, factory: EngineFactory, post: Post) -> None:
     started = time.perf_counter()
     try:
         engine = factory(settings)
-    except ModelLoadError as exc:
+    except EngineError as exc:
         post(ModelLoadFailed(str(exc)))
     except Exception as exc:  # a broken build or driver must not take the UI down
         post(ModelLoadFailed(f"could not load {settings.model_path.name}: {one_line(exc)}"))

@@ -38,7 +38,7 @@ def form_changes(settings: Settings, raw: dict[str, str]) -> dict[str, Any]:
         text = text.strip()
         if key in ("model", "embed_model"):
             values[key] = Path(text).expanduser() if text else None
-        elif key == "threads":
+        elif key in ("threads", "gpu_layers"):
             values[key] = int(text) if text else None
         else:
             values[key] = text

@@ -29,6 +29,10 @@ def human_size(num_bytes: int) -> str:
 def model_label(engine) -> str:
     """The file name people chose (GGUF ``general.name`` is often an unreadable build tag)."""
     path = getattr(engine, "model_path", None)
+    if getattr(engine, "remote", False):  # say it where the user looks: chats leave this machine
+        return f"{engine.model_name} @ {engine.host} (remote: chats leave this machine)"
+    if getattr(engine, "base", None):
+        return f"{engine.model_name} @ {engine.host}"
     return Path(path).name if path else engine.model_name
 
 
