@@ -157,10 +157,17 @@ class HttpEngine:
     # -- the ChatEngine protocol -----------------------------------------------------------
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
                     should_stop: StopCheck | None = None) -> Iterator[str]:
-        """Stream the reply over SSE; a stop closes the connection (the server stops generating)."""
+        """Stream the reply over SSE; a stop closes the connection (the server stops generating).
+
+        The prompt is measured first: some servers (llama_cpp.server) answer an over-long
+        streamed prompt with an empty 200 stream instead of an error."""
+        needed = self.count_message_tokens(messages)
+        if needed > self.n_ctx:
+            raise ContextFullError(f"the prompt takes {needed} tokens; the server's context window is {self.n_ctx}")
         body = {"model": self.model_id, "messages": list(messages), "stream": True, "max_tokens": max_tokens,
                 "temperature": temperature}
         response = self._request(self.base + "/chat/completions", body)
+        finished = False
         try:
             for raw in response:
                 if should_stop is not None and should_stop():
@@ -170,6 +177,7 @@ class HttpEngine:
                     continue
                 payload = line[5:].strip()
                 if payload == "[DONE]":
+                    finished = True
                     return
                 try:
                     chunk = json.loads(payload)
@@ -181,6 +189,8 @@ class HttpEngine:
                 piece = (choices[0].get("delta") or {}).get("content")
                 if piece:
                     yield piece
+            if not finished:
+                raise ServerError(f"the server at {self.base} ended the reply without finishing it (see its log)")
         except (ConnectionError, TimeoutError) as exc:
             raise ServerError(f"the connection to {self.base} broke mid-reply: {exc}") from None
         finally:
