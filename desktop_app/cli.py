@@ -15,7 +15,8 @@ from desktop_app import __version__
 from desktop_app.memory.plan import MODES
 from desktop_app.prompts import PromptTemplatesMissing
 
-COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench", "context", "memory", "recall")
+COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench", "context", "memory", "recall",
+                   "models")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
