@@ -184,6 +184,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "settings.restart_lang": ("Language changed; some labels change after a restart.", "语言已更改；部分标签重启后生效。"),
     "settings.swapping": ("Loading {name}…", "正在加载 {name}…"),
     "picker.title": ("Choose a file", "选择文件"),
+    "models.title": ("Choose the chat model (Enter)", "选择聊天模型（回车确认）"),
+    "models.searching": ("looking for models on this computer…", "正在查找本机上的模型…"),
+    "models.choose": ("Models…", "模型…"),
     "picker.not_file": ("Choose a file, not a folder.", "请选择文件而不是文件夹。"),
     # session settings
     "session.title": ("Session “{name}”", "会话“{name}”"),

@@ -282,3 +282,32 @@ async def test_sending_a_message_interrupts_background_memory_jobs_which_resume_
         with Store(db_path) as store:
             await ui.wait_until(pilot, lambda: store.count_pending_embeddings() == 0, timeout=30)
         assert app.chat.jobs.history[-1].status == "done"
+
+
+async def test_the_settings_screen_offers_the_model_list_and_flags_missing_templates(settings, tmp_path, ui):
+    from textual.widgets import OptionList
+
+    from desktop_app.manifest import catalog
+    from desktop_app.ui.screens.model_chooser import ModelChooser
+    from tests.unit.test_models import write_gguf
+
+    write_gguf(tmp_path / "mine" / "no-template.gguf", name="Bare", template=None)
+    app = ui.scripted_app(settings.model_copy(update={"model_dirs": [tmp_path / "mine"]}))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await ui.wait_for_model(pilot)
+        await pilot.press("f9")
+        await pilot.pause()
+        await pilot.click("#choose-model")
+        await ui.wait_until(pilot, lambda: isinstance(app.screen, ModelChooser) and app.screen.paths)
+        chooser = app.screen
+        labels = [str(o.prompt) for o in chooser.query_one("#model-options", OptionList).options]
+        assert any(label.startswith("tiny") for label in labels)
+        flagged = next(label for label in labels if "no-template.gguf" in label)
+        assert "no chat template" in flagged
+        tiny = catalog()["tiny"]
+        chooser.query_one("#model-options", OptionList).highlighted = chooser.paths.index(tiny.path) \
+            if tiny.installed else labels.index(flagged)
+        await pilot.press("enter")
+        await pilot.pause()
+        chosen = app.screen.query_one("#set-model").value
+        assert chosen.endswith(tiny.file if tiny.installed else "no-template.gguf")

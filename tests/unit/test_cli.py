@@ -99,3 +99,36 @@ def test_doctor_fails_when_the_model_is_missing(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 1
     assert "FAIL" in out and "model file not found" in out
+
+
+@pytest.mark.model
+def test_the_bilingual_default_answers_chinese_in_chinese(tmp_path):
+    """The issue's acceptance line: `paperclip ask "你好，用一句话介绍你自己" --db x.db` answers in
+    Chinese, on the default model (Qwen2.5-Coder-0.5B), through the real entry point."""
+    from desktop_app.bench.answers import language_of
+    from desktop_app.manifest import catalog, install_plan
+
+    default = catalog()[install_plan()["chat"]]
+    if not default.installed:
+        pytest.skip(f"the default model is not installed at {default.path}: run `make models`")
+    result = paperclip("ask", "你好，用一句话介绍你自己", "--db", str(tmp_path / "x.db"), "--max-tokens", "48")
+    assert result.returncode == 0, result.stderr.decode()
+    assert default.file.removesuffix(".gguf") in result.stderr.decode()  # it really ran the default
+    reply = result.stdout.decode().strip()
+    assert reply and language_of(reply) == "zh", reply
+
+
+@pytest.mark.model
+def test_the_default_fills_a_json_schema(tmp_path):
+    from desktop_app.engine.llama import EngineSettings, LlamaEngine
+    from desktop_app.manifest import catalog, install_plan
+
+    default = catalog()[install_plan()["chat"]]
+    if not default.installed:
+        pytest.skip(f"the default model is not installed at {default.path}: run `make models`")
+    engine = LlamaEngine(default.path, EngineSettings(n_ctx=1024, seed=7))
+    schema = {"type": "object", "properties": {"name": {"type": "string"}, "budget": {"type": "integer"}},
+              "required": ["name", "budget"]}
+    value = engine.complete_json([{"role": "user", "content": "提取姓名和预算：我叫小王，预算是8000元。"}], schema,
+                                 max_tokens=48)
+    assert value == {"name": "小王", "budget": 8000}

@@ -73,6 +73,8 @@ class SettingsScreen(ModalScreen[dict | None]):
                         yield Label(t(f"settings.{key}"), classes="form-label", markup=False)
                         yield Input(_shown(value), id=f"set-{key}", classes="form-input", compact=True,
                                     placeholder="default" if key == "embed_model" else "")
+                        if key == "model":
+                            yield Button(t("models.choose"), id="choose-model", classes="form-button", compact=True)
                         if key in ("model", "embed_model"):
                             yield Button(t("dialog.browse"), id=f"browse-{key}", classes="form-button", compact=True)
                 for key, options in CHOICES.items():
@@ -99,6 +101,16 @@ class SettingsScreen(ModalScreen[dict | None]):
             self.action_save()
         elif button == "cancel":
             self.dismiss(None)
+        elif button == "choose-model":
+            from desktop_app.ui.screens.model_chooser import ModelChooser
+
+            field = self.query_one("#set-model", Input)
+
+            def picked(path: Path | None) -> None:
+                if path is not None:
+                    field.value = str(path)
+
+            self.app.push_screen(ModelChooser(self.settings.model_dirs), picked)
         elif button.startswith("browse-"):
             key = button.removeprefix("browse-")
             field = self.query_one(f"#set-{key}", Input)
