@@ -49,7 +49,7 @@ class Settings(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     model: Path | None = Field(default=None, description="chat GGUF; None = the default model")
-    ctx: int = Field(default=4096, ge=0, description="context window in tokens; 0 = trained size")
+    ctx: int = Field(default=0, ge=0, description="context window in tokens; 0 = automatic (model, memory, CPU/GPU)")
     gpu_layers: int | None = Field(default=None, ge=-1,
                                    description="layers offloaded to the GPU; -1 = all; None = all when the build can")
     threads: int | None = Field(default=None, ge=1, description="CPU threads; None = llama.cpp default")

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from desktop_app.memory.plan import LAYER_ORDER, layers_json
 
-DEFAULT_N_CTX = 4096  # when --ctx is 0 (trained size) and no model is loaded to ask
-
 
 def register(subparsers):
     parser = subparsers.add_parser("context", help="show the prompt that would be sent for MESSAGE, per layer")
@@ -50,7 +48,11 @@ def run(args, settings) -> int:
         engine = load_engine(settings, quiet=args.json)
         counter, n_ctx = engine.counter, engine.n_ctx
     else:
-        counter, n_ctx = fallback_counter(), settings.ctx or DEFAULT_N_CTX
+        from desktop_app.engine.hardware import choose, choose_ctx
+
+        # The window the chat would use (read from the GGUF header; the model is not loaded).
+        gpu = choose(settings.threads, settings.gpu_layers).gpu_layers
+        counter, n_ctx = fallback_counter(), choose_ctx(settings.ctx, settings.model_path, gpu)[0]
     with open_store(settings) as store:
         session = resolve_session(store, args)
         pipeline = pipeline_for(store, settings, counter=counter, n_ctx=n_ctx)

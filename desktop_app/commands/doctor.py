@@ -97,6 +97,10 @@ def collect(settings, *, load: bool = True) -> list[dict]:
         if machine.available_memory_bytes else ""
     checks.append(_check("threads", True, f"{machine.threads} ({machine.threads_why}){memory}", essential=False))
     checks.append(_check("gpu layers", True, f"{machine.gpu_layers} ({machine.gpu_why})", essential=False))
+    from desktop_app.engine.hardware import choose_ctx
+
+    n_ctx, why = choose_ctx(settings.ctx, settings.model_path, machine.gpu_layers)
+    checks.append(_check("context window", True, f"{n_ctx} tokens ({why})", essential=False))
     try:
         from desktop_app.engine.tokens import fallback_counter
 

@@ -28,6 +28,7 @@ class GGUFInfo(BaseModel):
     context_length: int | None = None
     quantization: str | None = None
     chat_template_sha256: str | None = None
+    kv_bytes_per_token: int | None = None  # f16 K and V over all layers: what each token of n_ctx costs
 
     @property
     def has_chat_template(self) -> bool:
@@ -113,14 +114,20 @@ def read_gguf_info(path: Path) -> GGUFInfo:
             base = _read_metadata(handle, {"general.architecture"})
             arch = base.get("general.architecture")
             handle.seek(0)
+            shape = {f"{arch}.block_count", f"{arch}.attention.head_count_kv", f"{arch}.attention.head_count",
+                     f"{arch}.embedding_length"}
             meta = _read_metadata(handle, {"general.architecture", "general.name", "general.file_type",
-                                           "tokenizer.chat_template", f"{arch}.context_length"})
+                                           "tokenizer.chat_template", f"{arch}.context_length", *shape})
     except (OSError, ValueError, OverflowError) as exc:
         raise ModelLoadError(f"{path.name}: the GGUF header cannot be read ({exc})") from None
     template, context, file_type = (meta.get("tokenizer.chat_template"), meta.get(f"{arch}.context_length"),
                                     meta.get("general.file_type"))
+    layers, heads = meta.get(f"{arch}.block_count"), meta.get(f"{arch}.attention.head_count")
+    kv_heads, width = meta.get(f"{arch}.attention.head_count_kv", heads), meta.get(f"{arch}.embedding_length")
+    kv_bytes = 2 * layers * kv_heads * (width // heads) * 2 \
+        if all(isinstance(v, int) and v > 0 for v in (layers, heads, kv_heads, width)) else None
     return GGUFInfo(path=path, size=path.stat().st_size, name=meta.get("general.name"), architecture=arch,
                     context_length=int(context) if isinstance(context, int) else None,
                     quantization=FILE_TYPES.get(file_type, str(file_type)) if isinstance(file_type, int) else None,
                     chat_template_sha256=hashlib.sha256(template.encode("utf-8")).hexdigest()
-                    if isinstance(template, str) else None)
+                    if isinstance(template, str) else None, kv_bytes_per_token=kv_bytes)

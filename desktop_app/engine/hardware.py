@@ -45,6 +45,34 @@ def available_memory() -> int | None:
     return None
 
 
+# On the CPU a bigger window mostly means longer waits: pre-fill runs at ~50-150 tokens/s on a
+# laptop core, and after a page-out the prompt is evaluated again. With a GPU it is cheap.
+CPU_CTX_CAP = 4096
+GPU_CTX_CAP = 32768
+KV_MEMORY_SHARE = 0.25  # the KV cache may take at most this share of the available memory
+
+
+def choose_ctx(requested: int, model_path: Path | None, gpu_layers: int) -> tuple[int, str]:
+    """``requested`` when set (> 0); else the model's trained size, capped by memory and by what
+    pre-fill on this hardware makes reasonable. Returns (n_ctx, why)."""
+    if requested > 0:
+        return requested, "set in the config or by --ctx"
+    from desktop_app.engine.errors import ModelLoadError
+    from desktop_app.engine.gguf_info import read_gguf_info
+
+    try:
+        info = read_gguf_info(model_path) if model_path is not None else None
+    except ModelLoadError:
+        info = None
+    trained = (info.context_length if info else None) or CPU_CTX_CAP
+    cap, cap_why = (GPU_CTX_CAP, "GPU") if gpu_layers != 0 else (CPU_CTX_CAP, "CPU pre-fill speed")
+    memory = available_memory()
+    fits = int(memory * KV_MEMORY_SHARE // info.kv_bytes_per_token) if memory and info and info.kv_bytes_per_token \
+        else trained
+    n_ctx = max(512, min(trained, cap, fits))
+    return n_ctx, f"trained {trained}, memory allows {fits}, {cap_why} cap {cap}"
+
+
 def choose(threads: int | None, gpu_layers: int | None) -> HardwareChoice:
     """Resolve the user's ``threads``/``gpu_layers`` (None: automatic) for this machine."""
     from desktop_app.engine.llama import gpu_offload_supported

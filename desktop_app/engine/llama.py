@@ -109,11 +109,12 @@ class LlamaEngine:
     @classmethod
     def from_settings(cls, settings) -> LlamaEngine:
         """Load the model named by the app's ``Settings`` (the one place flags map to llama.cpp)."""
-        from desktop_app.engine.hardware import choose
+        from desktop_app.engine.hardware import choose, choose_ctx
 
         machine = choose(settings.threads, settings.gpu_layers)
+        n_ctx, _ = choose_ctx(settings.ctx, settings.model_path, machine.gpu_layers)
         return cls(settings.model_path, EngineSettings(
-            n_ctx=settings.ctx, n_threads=machine.threads, n_gpu_layers=machine.gpu_layers,
+            n_ctx=n_ctx, n_threads=machine.threads, n_gpu_layers=machine.gpu_layers,
             seed=settings.seed, repeat_penalty=settings.repeat_penalty, top_p=settings.top_p,
         ))
 

@@ -139,8 +139,11 @@ def import_conversations(store, conversations: list[ImportedConversation], *, co
     Returns ``[(session name, turns imported)]``.
     """
     from desktop_app.chat import pipeline_for
+    from desktop_app.engine.hardware import choose, choose_ctx
 
-    pipeline = pipeline_for(store, settings, counter=counter, n_ctx=settings.ctx or 8192)
+    # The window the chat would use, so imported turns page out exactly as typed ones would.
+    n_ctx, _ = choose_ctx(settings.ctx, settings.model_path, choose(settings.threads, settings.gpu_layers).gpu_layers)
+    pipeline = pipeline_for(store, settings, counter=counter, n_ctx=n_ctx)
     total = sum(len(c.turns) for c in conversations) or 1
     done = 0
     imported = []

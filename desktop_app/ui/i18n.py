@@ -171,7 +171,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     # settings
     "settings.title": ("Settings", "设置"),
     "settings.model": ("Chat model (GGUF)", "对话模型（GGUF）"),
-    "settings.ctx": ("Context size (0 = trained)", "上下文长度（0 = 训练长度）"),
+    "settings.ctx": ("Context size (0 = automatic)", "上下文长度（0 = 自动）"),
     "settings.gpu_layers": ("GPU layers (-1 = all)", "GPU 层数（-1 = 全部）"),
     "settings.threads": ("CPU threads (empty = auto)", "CPU 线程（留空 = 自动）"),
     "settings.temperature": ("Temperature", "温度"),

@@ -205,3 +205,28 @@ def test_models_list_and_use_from_the_command_line(fake_home, tmp_path, monkeypa
     assert Path(read_config_file()["model"]).name == "sha256-" + "ab" * 32
     assert main(["models", "use", "no-such-model"]) == 2
     assert "no catalog entry, found model or file" in capsys.readouterr().err
+
+
+def test_the_context_window_comes_from_the_model_memory_and_hardware(tmp_path, monkeypatch):
+    from desktop_app.engine import hardware
+
+    model = write_gguf(tmp_path / "m.gguf", context=32768)
+    monkeypatch.setattr(hardware, "available_memory", lambda: 64 * 2**30)
+    assert hardware.choose_ctx(2048, model, 0) == (2048, "set in the config or by --ctx")
+    n_ctx, why = hardware.choose_ctx(0, model, 0)
+    assert n_ctx == hardware.CPU_CTX_CAP and "trained 32768" in why and "CPU" in why
+    assert hardware.choose_ctx(0, model, -1)[0] == 32768  # with a GPU the trained size, memory permitting
+    small = write_gguf(tmp_path / "small.gguf", context=2048)
+    assert hardware.choose_ctx(0, small, -1)[0] == 2048
+
+
+def test_threads_leave_a_core_free_and_respect_the_setting(monkeypatch):
+    from desktop_app.engine import hardware
+
+    monkeypatch.setattr(hardware, "physical_cores", lambda: 4)
+    monkeypatch.setattr(hardware.os, "cpu_count", lambda: 8)
+    assert hardware.choose(None, 0).threads == 4  # four physical cores of eight hyper-threads
+    assert hardware.choose(3, 0).threads == 3
+    monkeypatch.setattr(hardware.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(hardware, "physical_cores", lambda: 2)
+    assert hardware.choose(None, 0).threads == 1
