@@ -157,3 +157,9 @@ def real_tiny_counter():
     from desktop_app.manifest import catalog
 
     return LlamaEngine(catalog()["tiny"].path, EngineSettings(n_ctx=512)).counter
+
+
+def test_a_server_without_embeddings_says_so_in_one_line(http_engine):
+    with pytest.raises(ServerError) as info:
+        http_engine.embed(["a sentence"])
+    assert "\n" not in str(info.value) and "500" in str(info.value)
