@@ -7,7 +7,9 @@ that adds its parser and sets ``func``. Heavy imports (Textual, llama.cpp) happe
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
+import re
 import sys
 from pathlib import Path
 
@@ -38,8 +40,58 @@ def _common(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML file")
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Argument errors as one line with a suggestion; the usage block only on ``--help``."""
+
+    def error(self, message: str):
+        print(f"paperclip: {explain(message, self)}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _closest(word: str, choices) -> str:
+    match = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"; did you mean {match[0]!r}?" if match else ""
+
+
+def explain(message: str, parser: argparse.ArgumentParser) -> str:
+    """argparse's message, said the way a user can act on it."""
+    invalid = re.match(r"argument (\S+): invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if invalid:
+        what, value, listed = invalid.groups()
+        choices = re.findall(r"'([^']*)'", listed)
+        if what in ("COMMAND", "ACTION", "BENCHMARK"):
+            return f"unknown {what.lower()} {value!r}{_closest(value, choices)} (choose from {', '.join(choices)})"
+        return f"{what}: {value!r} is not one of {', '.join(choices)}{_closest(value, choices)}"
+    unknown = re.match(r"unrecognized arguments: (.*)", message)
+    if unknown:
+        first = unknown.group(1).split()[0]
+        return f"unknown option {first}{_closest(first.split('=')[0], known_options(parser))}"
+    return f"{message} (see `{parser.prog} --help`)"
+
+
+def known_options(parser: argparse.ArgumentParser) -> set[str]:
+    """Every ``--flag`` of the parser and its subcommands."""
+    found: set[str] = set()
+    for action in parser._actions:
+        found.update(s for s in action.option_strings if s.startswith("--"))
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                found |= known_options(sub)
+    return found
+
+
+def check_flags(parser: argparse.ArgumentParser, argv: list[str]) -> None:
+    """Refuse a misspelt ``--flag`` before argparse reads its value as the command."""
+    known = known_options(parser) | {"--help", "--version"}
+    for token in argv:
+        if token == "--":
+            return
+        if token.startswith("--") and token.split("=")[0] not in known:
+            parser.error(f"unrecognized arguments: {token}")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="paperclip", description="Offline assistant with a layered memory core (llama.cpp + SQLite).")
     parser.add_argument("--version", action="version", version=f"paperclip {__version__}")
     _common(parser)
@@ -56,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     from desktop_app.commands.common import CommandError, settings_from_args
 
     parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    check_flags(parser, argv)
     args = parser.parse_args(argv)
     try:
         settings = settings_from_args(args)

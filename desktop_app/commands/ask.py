@@ -31,7 +31,7 @@ def read_message(value: str | None) -> str:
 
 
 def run(args, settings) -> int:
-    from desktop_app.chat import InputRejected, pipeline_for, run_turn
+    from desktop_app.chat import InputRejected, clean_user_text, pipeline_for, run_turn
     from desktop_app.commands.common import CommandError, load_engine, open_store, print_json, resolve_session
     from desktop_app.engine.errors import EngineError
     from desktop_app.engine.guard import LockedEngine, locked_embedder
@@ -52,6 +52,10 @@ def run(args, settings) -> int:
             if not slash.ok:
                 raise CommandError(slash.text.splitlines()[0])
             return 0
+        try:
+            clean_user_text(text)  # refuse empty or binary input before loading a model for it
+        except InputRejected as exc:
+            raise CommandError(str(exc), 2) from None
         if getattr(args, "mode", None):  # --mode for this turn only; /mode sets the session's
             session = session.model_copy(update={"mode": args.mode})
         engine = LockedEngine(load_engine(settings, quiet=args.json))

@@ -132,3 +132,25 @@ def test_the_default_fills_a_json_schema(tmp_path):
     value = engine.complete_json([{"role": "user", "content": "提取姓名和预算：我叫小王，预算是8000元。"}], schema,
                                  max_tokens=48)
     assert value == {"name": "小王", "budget": 8000}
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--modle", "x", "sessions"], "unknown option --modle; did you mean '--mode'?"),
+    (["sesions"], "unknown command 'sesions'; did you mean 'sessions'?"),
+    (["sessions", "--jsn"], "unknown option --jsn; did you mean '--json'?"),
+    (["--mode", "fulll", "sessions"], "--mode: 'fulll' is not one of layered, sliding, summary, retrieval, full; "
+                                      "did you mean 'full'?"),
+    (["models", "lst"], "unknown action 'lst'; did you mean 'list'?"),
+])
+def test_argument_errors_are_one_line_with_a_suggestion(argv, expected, capsys):
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert info.value.code == 2
+    assert err.startswith(f"paperclip: {expected}") and err.count("\n") == 1 and "usage:" not in err
+
+
+def test_help_still_shows_the_usage(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["--help"])
+    assert info.value.code == 0 and "usage: paperclip" in capsys.readouterr().out
