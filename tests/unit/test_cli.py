@@ -154,3 +154,12 @@ def test_help_still_shows_the_usage(capsys):
     with pytest.raises(SystemExit) as info:
         main(["--help"])
     assert info.value.code == 0 and "usage: paperclip" in capsys.readouterr().out
+
+
+def test_the_chat_with_piped_output_prints_a_one_line_hint(monkeypatch, capsys):
+    import desktop_app.ui.app as ui_app
+
+    monkeypatch.setattr(ui_app, "run_app", lambda settings, session_name=None: 0)
+    assert main([]) == 0  # pytest's stdout is not a terminal
+    err = capsys.readouterr().err
+    assert err.startswith("paperclip: stdout is not a terminal") and err.count("\n") == 1

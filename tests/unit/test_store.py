@@ -73,3 +73,15 @@ def test_failed_transaction_leaves_nothing_behind(store):
         store.add_message(session.id, "user", "half")
         raise RuntimeError("boom")
     assert store.list_messages(session.id) == []
+
+
+def test_exports_follow_paperclip_home(isolated_home, monkeypatch, tmp_path):
+    from desktop_app import paths
+    from desktop_app.memory.models import Session
+    from desktop_app.ui.screens.exchange import default_export_path
+
+    session = Session(id=1, name="trip plans", created_at=0, updated_at=0)
+    assert default_export_path(session, "json") == isolated_home / "exports" / "trip-plans.json"
+    monkeypatch.delenv("PAPERCLIP_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert paths.exports_dir() == tmp_path / "paperclip-exports"

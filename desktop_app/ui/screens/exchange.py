@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, ProgressBar, Select
 from textual.worker import get_current_worker
 
+from desktop_app import paths
 from desktop_app.memory.models import Session
 from desktop_app.ui.i18n import t
 
@@ -28,7 +29,7 @@ FORMATS = {"markdown": ".md", "json": ".json"}
 
 def default_export_path(session: Session, fmt: str, folder: Path | None = None) -> Path:
     safe = re.sub(r"[^\w.-]+", "-", session.name, flags=re.UNICODE).strip("-") or f"session-{session.id}"
-    return (folder or Path.home() / "paperclip-exports") / f"{safe}{FORMATS[fmt]}"
+    return (folder or paths.exports_dir()) / f"{safe}{FORMATS[fmt]}"
 
 
 def export_session(store, session_id: int, fmt: str, path: Path) -> Path:
