@@ -47,17 +47,30 @@ def default_db_path() -> Path:
     return data_dir() / "paperclip.db"
 
 
+def in_checkout() -> bool:
+    """Running from a source checkout (``make run``, an editable install) rather than a wheel."""
+    return (REPO_ROOT / "models" / "manifest.toml").is_file() and (REPO_ROOT / "assets").is_dir()
+
+
 def models_dir() -> Path:
-    """Folder with GGUF files: ``models/`` of the checkout, unless overridden."""
+    """Folder with GGUF files: ``models/`` of a checkout, else ``models`` in the data dir
+    (a ``pip``/``pipx`` install has no checkout to put them in)."""
     if value := os.environ.get("PAPERCLIP_MODELS_DIR"):
         return Path(value).expanduser()
-    return REPO_ROOT / "models"
+    return REPO_ROOT / "models" if in_checkout() else data_dir() / "models"
+
+
+def _data_dir(in_wheel: str, checkout_folder: str) -> Path:
+    # The wheel maps assets/ and models/manifest.toml to the data packages desktop_app.assets and
+    # desktop_app.catalog (pyproject.toml), installed next to this file.
+    return REPO_ROOT / checkout_folder if in_checkout() else Path(__file__).resolve().parent / in_wheel
 
 
 def manifest_file() -> Path:
-    """The manifest of default models always ships with the checkout."""
-    return REPO_ROOT / "models" / "manifest.toml"
+    """The model catalog: ``models/manifest.toml`` of a checkout, or the wheel's copy."""
+    return _data_dir("catalog", "models") / "manifest.toml"
 
 
 def assets_dir() -> Path:
-    return REPO_ROOT / "assets"
+    """Styles and prompt templates: ``assets/`` of a checkout, or the wheel's copy."""
+    return _data_dir("assets", "assets")
