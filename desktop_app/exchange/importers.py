@@ -11,7 +11,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from desktop_app.exchange.export import EXPORT_FORMAT
+from desktop_app.memory.models import MemoryItem
 
 
 class ImportFormatError(ValueError):
@@ -24,6 +27,7 @@ class ImportedConversation:
     turns: list[dict] = field(default_factory=list)
     mode: str | None = None
     system_prompt: str | None = None
+    memory: list[MemoryItem] | None = None  # a Paperclip export's memory state, restored as it was
 
 
 def read_json_file(path: Path) -> object:
@@ -102,9 +106,19 @@ def parse_paperclip(data: dict) -> list[ImportedConversation]:
     for m in data.get("messages") or []:
         if m.get("role") in ("user", "assistant", "system") and isinstance(m.get("content"), str):
             turns.append({"role": m["role"], "content": m["content"], "id": m.get("ext_id") or str(m.get("id")),
-                          "time": m.get("time")})
+                          "time": m.get("time"), "old_id": m.get("id"), "stopped": bool(m.get("stopped"))})
+    memory = None
+    if isinstance(data.get("memory"), list):
+        memory = []
+        for number, raw in enumerate(data["memory"], start=1):
+            try:
+                memory.append(MemoryItem.model_validate({**raw, "session_id": 0}))
+            except (ValidationError, TypeError) as exc:
+                first = exc.errors()[0] if isinstance(exc, ValidationError) else {"loc": (), "msg": str(exc)}
+                where = ".".join(str(p) for p in first["loc"])
+                raise ImportFormatError(f"memory item {number}: {where} {first['msg']}".strip()) from None
     return [ImportedConversation(title=session.get("name") or "imported", turns=turns, mode=session.get("mode"),
-                                 system_prompt=session.get("system_prompt"))]
+                                 system_prompt=session.get("system_prompt"), memory=memory)]
 
 
 def normalise_time(value) -> float | None:
@@ -156,12 +170,20 @@ def import_conversations(store, conversations: list[ImportedConversation], *, co
             session = store.create_session(unique_session_name(store, conv.title))
         if conv.mode or conv.system_prompt:
             session = store.update_session_settings(session.id, mode=conv.mode, system_prompt=conv.system_prompt)
+        message_ids: dict[int, int] = {}
         for turn in conv.turns:
-            pipeline.import_message(session, turn["role"], turn["content"], created_at=turn.get("time"),
-                                    ext_id=turn.get("id"))
+            # A Paperclip export brings its memory state: restore it instead of re-extracting.
+            result = pipeline.import_message(session, turn["role"], turn["content"], created_at=turn.get("time"),
+                                             ext_id=turn.get("id"), remember=conv.memory is None,
+                                             stopped=bool(turn.get("stopped")))
+            message = getattr(result, "message", result)
+            if isinstance(turn.get("old_id"), int) and message is not None:
+                message_ids[turn["old_id"]] = message.id
             done += 1
             if progress:
                 progress(done, total)
+        if conv.memory:
+            store.restore_items(session.id, conv.memory, message_ids)
         imported.append((session.name, len(conv.turns)))
     return imported
 

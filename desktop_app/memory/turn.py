@@ -213,11 +213,17 @@ class TurnPipeline:
 
     # -- transcripts -----------------------------------------------------------------------
     def import_message(self, session: Session, role: str, content: str, *, created_at: float | None = None,
-                       ext_id: str | None = None) -> RecordedInput | RecordedReply | Message:
-        """One transcript line, as if it had been typed: the user's words write memory, replies page out."""
-        if role == "user":
+                       ext_id: str | None = None, remember: bool = True,
+                       stopped: bool = False) -> RecordedInput | RecordedReply | Message:
+        """One transcript line, as if it had been typed: the user's words write memory (unless the
+        transcript brings its own memory state, ``remember=False``), replies page out."""
+        if role == "user" and remember:
             return self.record_input(session, content, created_at=created_at, ext_id=ext_id)
+        if role == "user":
+            message = self.store.add_message(session.id, "user", content, token_count=self.counter.count(content),
+                                             created_at=created_at, ext_id=ext_id)
+            return RecordedInput(session=session, message=message)
         if role == "assistant":
-            return self.record_reply(session, content, created_at=created_at, ext_id=ext_id)
+            return self.record_reply(session, content, created_at=created_at, ext_id=ext_id, stopped=stopped)
         return self.store.add_message(session.id, role, content, token_count=self.counter.count(content),
                                       created_at=created_at, ext_id=ext_id)

@@ -104,3 +104,71 @@ def test_a_bad_time_in_any_conversation_fails_the_whole_file_before_storing(tmp_
         read_conversations(path.read_bytes(), path.name, path=path)
     good = read_conversations(json.dumps(CHATGPT_EXPORT).encode(), "c.json", path=tmp_path / "c.json")
     assert isinstance(good[0].turns[0]["time"], float)
+
+
+def _normalised(export: dict) -> dict:
+    """An export with the row ids replaced by positions, so two databases compare equal."""
+    message_pos = {m["id"]: n for n, m in enumerate(export["messages"])}
+    item_pos = {i["id"]: n for n, i in enumerate(export["memory"])}
+    skip = {"id", "session_id", "source_message_id", "supersedes"}
+    return {
+        "messages": [{k: v for k, v in m.items() if k not in ("id", "ext_id")} for m in export["messages"]],
+        "memory": [{**{k: v for k, v in i.items() if k not in skip},
+                    "source": message_pos.get(i["source_message_id"]), "supersedes": item_pos.get(i["supersedes"])}
+                   for i in export["memory"]],
+        "session": export["session"] | {"name": None, "created_at": None},
+    }
+
+
+def test_export_import_export_keeps_every_memory_item_as_it_was(store, tmp_path):
+    """Rules, /fact, /directive, pins, corrections (supersede chains), revocations and pending
+    items survive a JSON export → import → export, with their origins and versions."""
+    import json
+    import time
+
+    from desktop_app.chat import pipeline_for
+    from desktop_app.config import load_settings
+    from desktop_app.engine.tokens import fallback_counter
+    from desktop_app.exchange.export import session_to_dict
+    from desktop_app.exchange.importers import import_conversations, read_conversations
+    from desktop_app.memory.controls import run_command
+
+    settings = load_settings({"db": tmp_path / "a.db"})
+    pipeline = pipeline_for(store, settings, counter=fallback_counter(), n_ctx=4096)
+    session = store.session_named("roundtrip")
+    for text, reply in [("My budget is 5000 dollars.", "Noted."), ("Always answer in Chinese.", "好的。"),
+                        ("Never modify the source CSV.", "OK."), ("Actually my budget is 8000 dollars.", "Noted."),
+                        ("From now on answer in English.", "OK.")]:
+        pipeline.import_message(session, "user", text)
+        pipeline.import_message(session, "assistant", reply)
+    now = time.time()
+    run_command(store, store.get_session(session.id), "fact", "dog: Rex", now)
+    run_command(store, store.get_session(session.id), "directive", "Sign every email as Priya.", now)
+    pinned = next(i for i in store.list_items(session.id, statuses=("active",)) if "CSV" in i.value)
+    run_command(store, store.get_session(session.id), "pin", str(pinned.id), now)
+    first = session_to_dict(store, store.get_session(session.id))
+    kinds = {(i["kind"], i["status"], i["origin"]) for i in first["memory"]}
+    assert {"superseded", "active"} <= {s for _, s, _ in kinds} and {"command", "rule"} <= {o for _, _, o in kinds}
+    assert any(i["pinned"] for i in first["memory"]) and any(i["supersedes"] for i in first["memory"])
+
+    raw = json.dumps(first, ensure_ascii=False).encode("utf-8")
+    conversations = read_conversations(raw, "export.json", fmt="paperclip")
+    [(name, _)] = import_conversations(store, conversations, counter=fallback_counter(), settings=settings)
+    second = session_to_dict(store, store.find_session(name))
+    assert _normalised(second) == _normalised(first)
+    assert store.state_version(store.find_session(name).id) >= max(i["state_version"] for i in first["memory"])
+
+
+def test_a_bad_memory_item_in_an_export_is_refused_whole(store):
+    import json
+
+    import pytest
+
+    from desktop_app.exchange.importers import ImportFormatError, read_conversations
+
+    export = {"format": "paperclip-session", "version": 1, "session": {"name": "x"},
+              "messages": [{"id": 1, "role": "user", "content": "hi", "time": 1.7e9}],
+              "memory": [{"id": 1, "kind": "wish", "subject": "s", "value": "v", "status": "active",
+                          "origin": "rule", "state_version": 1, "created_at": 1.7e9, "updated_at": 1.7e9}]}
+    with pytest.raises(ImportFormatError, match="memory item 1: kind"):
+        read_conversations(json.dumps(export).encode(), "x.json", fmt="paperclip")

@@ -86,6 +86,39 @@ class ItemQueries:
         ).fetchall()
         return [int(r[0]) for r in rows]
 
+    # -- restoring an export ------------------------------------------------------------------
+    def restore_items(self, session_id: int, items: list[MemoryItem], message_ids: dict[int, int]) -> dict[int, int]:
+        """Put an exported session's memory items back as they were — kind, status, pin, origin,
+        versions, times, details and the supersede chain — with message and item ids remapped to
+        the new rows (``message_ids``: old → new). One transaction; returns old → new item ids.
+
+        The one write that bypasses ``apply_patch``: it restores state that was validated when
+        it was made, including superseded and revoked items no patch could create."""
+        new_ids: dict[int, int] = {}
+        with self.transaction():
+            for item in sorted(items, key=lambda i: i.id):
+                cur = self.conn.execute(
+                    """INSERT INTO memory_items (session_id, kind, subject, value, status, pinned, origin,
+                           source_message_id, source_quote, supersedes, details, state_version, reference_count,
+                           last_referenced_at, created_at, updated_at)
+                       VALUES (:sid, :kind, :subject, :value, :status, :pinned, :origin, :src, :quote, NULL,
+                               :details, :version, :refs, :referenced, :created, :updated)""",
+                    {"sid": session_id, "kind": item.kind, "subject": item.subject, "value": item.value,
+                     "status": item.status, "pinned": int(item.pinned), "origin": item.origin,
+                     "src": message_ids.get(item.source_message_id) if item.source_message_id else None,
+                     "quote": item.source_quote, "details": json.dumps(item.details, ensure_ascii=False),
+                     "version": item.state_version, "refs": item.reference_count,
+                     "referenced": item.last_referenced_at, "created": item.created_at, "updated": item.updated_at})
+                new_ids[item.id] = int(cur.lastrowid)
+            for item in items:
+                if item.supersedes is not None and item.supersedes in new_ids:
+                    self.conn.execute("UPDATE memory_items SET supersedes = :sup WHERE id = :id",
+                                      {"sup": new_ids[item.supersedes], "id": new_ids[item.id]})
+            top = max((i.state_version for i in items), default=0)
+            self.conn.execute("UPDATE sessions SET state_version = max(state_version, :v) WHERE id = :id",
+                              {"v": top, "id": session_id})
+        return new_ids
+
     # -- writing (only from apply_patch, inside its transaction) ----------------------------
     def _bump_state_version(self, session_id: int) -> int:
         self.conn.execute(
