@@ -121,8 +121,7 @@ def save_config(settings: Settings, path: Path | None = None) -> Path:
     """Write the non-default settings to the TOML file (paths as strings)."""
     path = path or paths.config_file()
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = {k: (str(v) if isinstance(v, Path) else v)
-            for k, v in settings.model_dump(exclude_defaults=True).items() if v is not None}
+    data = {k: v for k, v in settings.model_dump(mode="json", exclude_defaults=True).items() if v is not None}
     tmp = path.with_suffix(".tmp")
     tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
     tmp.replace(path)

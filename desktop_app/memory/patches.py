@@ -156,10 +156,12 @@ def _apply_add(store, session_id: int, op: AddItem, version: int, now: float) ->
         message = store.get_message(op.source_message_id)
         if message.session_id != session_id:
             raise PatchRejected(f"message {op.source_message_id} belongs to another session")
+    # A correction or a newer value keeps the pin of what it replaces: the user pinned the subject.
+    pinned = op.pinned or (old is not None and old.pinned)
     new_id = store._insert_item(
         session_id, kind=op.kind, subject=op.subject, value=op.value, status=op.status, origin=op.origin,
         source_message_id=op.source_message_id, source_quote=op.source_quote, supersedes=op.supersedes,
-        details=op.details, pinned=op.pinned, version=version, now=now)
+        details=op.details, pinned=pinned, version=version, now=now)
     store._log_change(session_id, version, new_id, "add" if old is None else "supersede",
                       op.model_dump(), now)
     if old is not None and op.status == "active":

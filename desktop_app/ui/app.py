@@ -69,7 +69,7 @@ class PaperclipApp(App[int]):
 
         self.settings = self.settings.model_copy(update=changes)
         self.chat.settings = self.settings
-        stored = {**read_config_file(), **{k: (str(v) if isinstance(v, Path) else v) for k, v in changes.items()}}
+        stored = {**read_config_file(), **changes}
         path = save_config(Settings(**{k: v for k, v in stored.items() if v is not None}))
         if "theme" in changes:
             self.apply_theme(self.settings.theme)

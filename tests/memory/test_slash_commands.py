@@ -132,3 +132,22 @@ def test_show_prints_the_supersede_chain(conversation):
     chain = [c["value"] for c in result.data["chain"]]
     assert chain == ["预算不超过5000元", "预算不超过8000元", "预算不超过6500元"]
     assert [c["status"] for c in result.data["chain"]] == ["superseded", "superseded", "active"]
+
+
+def test_a_correction_keeps_the_pin_and_the_chain(conversation):
+    import time
+
+    from desktop_app.memory.controls import run_command
+
+    chat = conversation()
+    chat.say("My budget is 5000 dollars.")
+    [budget] = chat.active()
+    run_command(chat.store, chat.session, "pin", str(budget.id), time.time())
+    result = run_command(chat.store, chat.store.get_session(chat.sid), "correct", f"{budget.id} 6000 dollars",
+                         time.time())
+    new = chat.store.get_item(result.data["id"])
+    assert new.pinned and new.supersedes == budget.id and new.origin == "user"
+    assert chat.store.get_item(budget.id).status == "superseded"
+    chat.say("Actually the budget is 7000 dollars.")
+    newest = next(i for i in chat.active() if "7000" in i.value)
+    assert newest.pinned, "a newer value stated in the chat keeps the pin too"

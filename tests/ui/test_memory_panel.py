@@ -179,3 +179,17 @@ async def test_forgetting_a_topic_lists_what_goes_and_keeps_the_rest(settings, d
         session = store.latest_session()
         assert [i.value for i in store.list_items(session.id)] == ["Never modify the source CSV"]
         assert all("Kyoto" not in m.content for m in store.list_messages(session.id))
+
+
+async def test_pinning_in_the_panel_shows_the_pin_at_once(settings, ui):
+    app = ui.scripted_app(settings, ScriptedEngine("Fine."))
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "Never modify the source CSV.")
+        panel = await open_panel_on(pilot, "CSV")
+        assert "★" not in panel_text(app)
+        await pilot.press("p")
+        await ui.settle(pilot)
+        assert "★" in panel_text(app)
+        item = next(i for i in panel.state.items if "CSV" in i.value)
+        assert item.pinned and panel.highlighted_item_id() == item.id, "the highlight stays on the item"

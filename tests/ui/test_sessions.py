@@ -207,3 +207,29 @@ async def test_long_history_shows_the_last_page_and_loads_earlier_pages(settings
         await pilot.press("shift+pageup")
         await pilot.pause()
         assert log.scroll_y < log.max_scroll_y
+
+
+async def test_the_delete_dialog_answers_to_y_and_n_and_shows_its_focus(settings, db_path, ui):
+    from textual.widgets import Button
+
+    with Store(db_path) as store:
+        store.create_session("keep")
+        store.create_session("doomed")
+    app = ui.scripted_app(settings, session_name="doomed")
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await pilot.press("f8")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmDialog)
+        assert app.focused is dialog.query_one("#cancel", Button), "the safe answer has the focus"
+        assert "(y)" in str(dialog.query_one("#confirm", Button).label)
+        assert "n / Esc" in str(dialog.query_one("#cancel", Button).label)
+        await pilot.press("n")
+        await ui.settle(pilot)
+        assert session_names(db_path) == ["doomed", "keep"] or set(session_names(db_path)) == {"doomed", "keep"}
+        await pilot.press("f8")
+        await pilot.pause()
+        await pilot.press("y")
+        await ui.settle(pilot)
+        assert session_names(db_path) == ["keep"] and app.chat.session.name == "keep"

@@ -311,3 +311,25 @@ async def test_the_settings_screen_offers_the_model_list_and_flags_missing_templ
         await pilot.pause()
         chosen = app.screen.query_one("#set-model").value
         assert chosen.endswith(tiny.file if tiny.installed else "no-template.gguf")
+
+
+async def test_the_settings_screen_edits_every_user_key(settings, ui, tmp_path):
+    from desktop_app import paths
+
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=(140, 50)) as pilot:
+        await ui.wait_for_model(pilot)
+        await pilot.press("f9")
+        await pilot.pause()
+        screen = app.screen
+        for key in ("max_tokens", "repeat_penalty", "top_p", "seed", "system_prompt", "model_dirs", "engine"):
+            assert screen.query_one(f"#set-{key}", Input)
+        screen.query_one("#set-max_tokens", Input).value = "256"
+        screen.query_one("#set-repeat_penalty", Input).value = "1.05"
+        screen.query_one("#set-model_dirs", Input).value = f"{tmp_path / 'a'}, {tmp_path / 'b'}"
+        await pilot.press("ctrl+s")
+        await ui.settle(pilot)
+        assert app.settings.max_tokens == 256 and app.settings.repeat_penalty == 1.05
+        assert app.settings.model_dirs == [tmp_path / "a", tmp_path / "b"]
+    saved = tomllib.loads(paths.config_file().read_text(encoding="utf-8"))
+    assert saved["max_tokens"] == 256 and saved["model_dirs"] == [str(tmp_path / "a"), str(tmp_path / "b")]

@@ -133,3 +133,23 @@ async def test_a_superseded_fact_is_restored_when_the_correction_is_discarded(se
         changes = store.session_changes(session.id)
         assert changes[-1].action == "rollback" and changes[-1].item_id is None
         assert [c.action for c in store.item_changes(1)] == ["add"]  # its "superseded" change was undone
+
+
+async def test_the_selected_message_is_visibly_highlighted(settings, ui):
+    from desktop_app.ui.widgets.chat_log import ChatLog
+
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "first question")
+        await pilot.press("ctrl+up")
+        await pilot.pause()
+        log = app.chat.query_one(ChatLog)
+        selected = log.selected
+        assert selected is not None and selected.has_class("-selected")
+        title = selected.query_one(".message-title")
+        assert title.styles.text_style.reverse and selected.styles.border_left[0] == "thick"
+        await pilot.press("up")
+        await pilot.pause()
+        assert log.selected is not selected and not selected.has_class("-selected")
+        assert log.selected.query_one(".message-title").styles.text_style.reverse

@@ -59,9 +59,10 @@ class NameDialog(ModalScreen[str | None]):
 
 
 class ConfirmDialog(ModalScreen[bool]):
-    """Yes/no for something that cannot be undone; the safe answer has the focus."""
+    """Yes/no for something that cannot be undone; the safe answer has the (visible) focus, and
+    the keys are on the buttons: ``y`` confirms, ``n`` or Esc cancels."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("y", "confirm", "Yes", show=False)]
+    BINDINGS = [Binding("escape,n", "cancel", "Cancel"), Binding("y", "confirm", "Yes", show=False)]
 
     def __init__(self, question: str, confirm_label: str | None = None) -> None:
         super().__init__(classes="dialog")
@@ -72,8 +73,8 @@ class ConfirmDialog(ModalScreen[bool]):
         with Vertical(classes="dialog-box"):
             yield Label(self.question, classes="dialog-title", markup=False)
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self.confirm_label, variant="error", id="confirm")
-                yield Button(t("dialog.cancel"), id="cancel")
+                yield Button(f"{self.confirm_label} (y)", variant="error", id="confirm")
+                yield Button(f"{t('dialog.cancel')} (n / Esc)", id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#cancel", Button).focus()

@@ -22,12 +22,20 @@ from textual.widgets import Button, Input, Label, Select
 from desktop_app.config import CONTEXT_MODES, Settings
 from desktop_app.ui.i18n import t
 
-MODEL_KEYS = ("model", "ctx", "gpu_layers", "threads")
-CHOICES = {"mode": CONTEXT_MODES, "lang": ("en", "zh"), "theme": ("dark", "light")}
-TEXT_FIELDS = ("model", "ctx", "gpu_layers", "threads", "temperature", "embed_model")
+# Every key of config.toml a user may want to change (db stays a flag: moving it here would
+# switch databases under the open session).
+MODEL_KEYS = ("model", "ctx", "gpu_layers", "threads", "engine", "engine_model", "allow_remote")
+CHOICES = {"mode": CONTEXT_MODES, "lang": ("en", "zh"), "theme": ("dark", "light"), "allow_remote": ("false", "true")}
+TEXT_FIELDS = ("model", "ctx", "gpu_layers", "threads", "temperature", "max_tokens", "repeat_penalty", "top_p",
+               "seed", "system_prompt", "embed_model", "model_dirs", "engine", "engine_model")
+OPTIONAL_TEXT = ("system_prompt", "engine", "engine_model")  # empty = unset
 
 
 def _shown(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
     return "" if value is None else str(value)
 
 
@@ -40,6 +48,12 @@ def form_changes(settings: Settings, raw: dict[str, str]) -> dict[str, Any]:
             values[key] = Path(text).expanduser() if text else None
         elif key in ("threads", "gpu_layers"):
             values[key] = int(text) if text else None
+        elif key in OPTIONAL_TEXT:
+            values[key] = text or None
+        elif key == "model_dirs":
+            values[key] = [Path(part.strip()).expanduser() for part in text.split(",") if part.strip()]
+        elif key == "allow_remote":
+            values[key] = text == "true"
         else:
             values[key] = text
     try:
@@ -80,7 +94,7 @@ class SettingsScreen(ModalScreen[dict | None]):
                 for key, options in CHOICES.items():
                     with Horizontal(classes="form-row"):
                         yield Label(t(f"settings.{key}"), classes="form-label", markup=False)
-                        yield Select([(o, o) for o in options], value=getattr(s, key), allow_blank=False,
+                        yield Select([(o, o) for o in options], value=_shown(getattr(s, key)), allow_blank=False,
                                      id=f"set-{key}", classes="form-input", compact=True)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("dialog.save") + " (Ctrl+S)", variant="primary", id="save")
