@@ -18,7 +18,7 @@ from desktop_app.memory.models import MemoryItem
 from desktop_app.memory.patches import AddItem, PatchRejected, SetPinned, SetStatus, apply_patch, propose
 from desktop_app.memory.render import stamp
 from desktop_app.memory.text import canonical_subject, clip, keywords, term_set, topic_subject
-from desktop_app.memory.updates import apply_candidate, confirm_ops, corrected_value, remember_message
+from desktop_app.memory.updates import apply_candidate, confirm_ops, corrected_value, pending_revocation_of, remember_message
 
 SLASH_COMMANDS = ("remember", "directive", "fact", "forget", "correct", "pin", "unpin", "bookmark", "memory",
                   "confirm", "reject", "mode", "show")
@@ -207,7 +207,11 @@ def confirm(store, session, arg, now, *, accept: bool = True) -> SlashResult:
     if arg:
         item = _own(store, session, _item_id(arg))
         if item.status != "pending":
-            raise MemoryCommandError(f"#{item.id} is {item.status}, not pending")
+            # "/confirm 5" about rule #5 that a pending revocation names: answer that question.
+            proposal = pending_revocation_of(pending, item.id)
+            if proposal is None:
+                raise MemoryCommandError(f"#{item.id} is {item.status}, not pending")
+            item = proposal
     elif pending:
         item = pending[-1]
     else:

@@ -184,7 +184,12 @@ def _revoke(store, session_id, cand, active, current, src, origin, now) -> Memor
         if score > 0:
             scored.append((score, item))
     scored.sort(key=lambda pair: (-pair[0], -pair[1].id))
-    clear = scored and (len(scored) == 1 or scored[0][0] >= scored[1][0] + 2) and scored[0][0] >= 2
+    # The same rule in both languages: two shared terms, or — when the user names a rule ("那条…
+    # 规则", "the rule about …") and only one rule shares anything — one. (A Chinese bigram like
+    # 结论 carries what one English word does; 先给 is grammar and does not count.)
+    names_rule = bool(RULE_REFERENCE.search(cand.quote or cand.value))
+    alone = len(scored) == 1 or (len(scored) > 1 and scored[0][0] >= scored[1][0] + 2)
+    clear = bool(scored) and alone and (scored[0][0] >= 2 or (names_rule and len(scored) == 1))
     if clear:
         target = scored[0][1]
         _commit(store, session_id, [SetStatus(item_id=target.id, status="revoked", action="revoke",
@@ -198,10 +203,23 @@ def _revoke(store, session_id, cand, active, current, src, origin, now) -> Memor
               source_message_id=src, status="pending", details={"proposal": "revoke", "candidates": options})
     result = _commit(store, session_id, [op], "unclear revocation", now)
     pid = result.added_ids[0]
+    if len(options) == 1:  # one id in the question: /confirm and /reject accept the rule's own id
+        rule = next((i for i in active if i.id == options[0]), None)
+        return MemoryOutcome(action="pending", item_ids=[pid], notice=(
+            f"Drop rule #{options[0]} “{clip(rule.value if rule else '', 60)}”? "
+            f"/confirm {options[0]} drops it, /reject {options[0]} keeps it."))
     listed = ", ".join(f"#{i}" for i in options)
-    hint = f"/confirm {pid}" if len(options) == 1 else "/forget ID"
     return MemoryOutcome(action="pending", item_ids=[pid], notice=(
-        f"Which rule should I drop? Candidates: {listed}. Use {hint} (or /reject {pid} to keep them)."))
+        f"Which rule should I drop? Candidates: {listed}. Use /forget ID (or /reject {pid} to keep them all)."))
+
+
+RULE_REFERENCE = re.compile(r"规则|要求|那条|这条|那个规定|\brule\b|\binstruction\b", re.I)
+
+
+def pending_revocation_of(items: list[MemoryItem], rule_id: int) -> MemoryItem | None:
+    """The pending revocation whose one candidate is rule ``rule_id`` (so /confirm RULE works)."""
+    return next((i for i in reversed(items) if i.status == "pending" and i.details.get("proposal") == "revoke"
+                 and i.details.get("candidates") == [rule_id]), None)
 
 
 def _latest_pending(current: list[MemoryItem]) -> MemoryItem | None:

@@ -1,5 +1,9 @@
 """Directives and facts follow different update rules; user corrections win."""
 
+import re
+
+import pytest
+
 
 def prompt_text(plan) -> str:
     return "\n".join(m["content"] for m in plan.messages)
@@ -108,3 +112,36 @@ def test_open_questions_are_never_presented_as_facts(conversation):
     header = state.splitlines()[state.splitlines().index(line) - 1]
     assert "never present these as facts" in header
     assert "Berlin" in prompt_text(plan)
+
+
+
+@pytest.mark.parametrize("lang, rule, revocation", [
+    ("zh", "以后每次回答都先给结论。", "取消之前那条先给结论的规则"),
+    ("en", "From now on, always give the conclusion first.", "Drop the rule about the conclusion."),
+])
+def test_a_revocation_naming_its_one_rule_applies_in_both_languages(conversation, lang, rule, revocation):
+    chat = conversation(lang=lang)
+    chat.say(rule)
+    [directive] = chat.active("directive")
+    chat.say(revocation)
+    assert [o.action for o in chat.outcomes] == ["revoked"]
+    assert chat.store.get_item(directive.id).status == "revoked"
+
+
+def test_an_unclear_revocation_asks_with_one_id_which_confirm_and_reject_accept(conversation):
+    import time
+
+    from desktop_app.memory.controls import run_command
+
+    chat = conversation(lang="zh")
+    chat.say("以后每次回答都先给结论。")
+    [directive] = chat.active("directive")
+    chat.say("取消结论")
+    [outcome] = chat.outcomes
+    assert outcome.action == "pending"
+    assert re.findall(r"#?(\d+)", outcome.notice) == [str(directive.id)] * 3, outcome.notice
+    run_command(chat.store, chat.store.get_session(chat.sid), "reject", str(directive.id), time.time())
+    assert chat.store.get_item(directive.id).status == "active", "/reject keeps the rule"
+    chat.say("取消结论")
+    run_command(chat.store, chat.store.get_session(chat.sid), "confirm", str(directive.id), time.time())
+    assert chat.store.get_item(directive.id).status == "revoked"
