@@ -59,18 +59,22 @@ class LlamaEmbedder:
     """A loaded embedding GGUF; ``embed`` returns L2-normalised float32 vectors."""
 
     def __init__(self, model_path: Path | str, *, n_threads: int | None = DEFAULT_THREADS,
-                 n_batch: int = DEFAULT_BATCH, n_gpu_layers: int = 0):
+                 n_batch: int = DEFAULT_BATCH, n_gpu_layers: int = 0, share_terminal: bool = False):
         self.model_path = Path(model_path)
         check_gguf_file(self.model_path)
         started = time.perf_counter()
         try:
             from llama_cpp import Llama
 
+            if share_terminal:  # the TUI draws meanwhile: no fd redirection (engine/quiet.py)
+                from desktop_app.engine.quiet import silence_llama_logs
+
+                silence_llama_logs()
             # n_ubatch must equal n_batch with embedding=True: llama.cpp aborts the process
             # when a non-causal batch is split into smaller micro-batches.
             self._llama = Llama(model_path=str(self.model_path), embedding=True, n_ctx=max(512, n_batch),
                                 n_batch=n_batch, n_ubatch=n_batch, n_threads=n_threads,
-                                n_gpu_layers=n_gpu_layers, verbose=False)
+                                n_gpu_layers=n_gpu_layers, verbose=share_terminal)
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelLoadError(f"could not load embedding model {self.model_path.name}: "
                                  f"{str(exc).splitlines()[0]}") from None
@@ -111,9 +115,9 @@ class LlamaEmbedder:
         return len(self._llama.tokenize(text.encode("utf-8", "replace")))
 
 
-def load_embedder(settings=None) -> LlamaEmbedder:
+def load_embedder(settings=None, *, share_terminal: bool = False) -> LlamaEmbedder:
     """The configured embedding model, or :class:`ModelLoadError` naming the file."""
     path = embed_model_path(settings)
     if not path.exists():
         raise ModelLoadError(f"embedding model not found: {path} (run `make models` or pass --embed-model)")
-    return LlamaEmbedder(path)
+    return LlamaEmbedder(path, share_terminal=share_terminal)

@@ -30,6 +30,8 @@ class EngineSettings:
     # Small models loop without these; users can tune them in config.toml.
     repeat_penalty: float = 1.15
     top_p: float = 0.9
+    # True where another thread draws on the terminal (the TUI): see engine/quiet.py.
+    share_terminal: bool = False
 
 
 def check_gguf_file(path: Path) -> None:
@@ -73,6 +75,10 @@ class LlamaEngine:
         try:
             from llama_cpp import Llama
 
+            if self.settings.share_terminal:
+                from desktop_app.engine.quiet import silence_llama_logs
+
+                silence_llama_logs()
             self._llama = Llama(
                 model_path=str(self.model_path),
                 n_ctx=self.settings.n_ctx,
@@ -84,7 +90,7 @@ class LlamaEngine:
                 n_gpu_layers=self.settings.n_gpu_layers,
                 n_batch=self.settings.n_batch,
                 seed=self.settings.seed if self.settings.seed >= 0 else 0xFFFFFFFF,
-                verbose=False,
+                verbose=self.settings.share_terminal,  # False redirects fds 1/2 while loading
             )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelLoadError(f"could not load {self.model_path.name}: {str(exc).splitlines()[0]}") from None
@@ -107,7 +113,7 @@ class LlamaEngine:
         self.last_completion_tokens = 0
 
     @classmethod
-    def from_settings(cls, settings) -> LlamaEngine:
+    def from_settings(cls, settings, *, share_terminal: bool = False) -> LlamaEngine:
         """Load the model named by the app's ``Settings`` (the one place flags map to llama.cpp)."""
         from desktop_app.engine.hardware import choose, choose_ctx
 
@@ -116,6 +122,7 @@ class LlamaEngine:
         return cls(settings.model_path, EngineSettings(
             n_ctx=n_ctx, n_threads=machine.threads, n_gpu_layers=machine.gpu_layers,
             seed=settings.seed, repeat_penalty=settings.repeat_penalty, top_p=settings.top_p,
+            share_terminal=share_terminal,
         ))
 
     # -- prompts ------------------------------------------------------------------------

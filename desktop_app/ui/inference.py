@@ -45,14 +45,14 @@ def default_engine_factory(settings: Settings) -> ChatEngine:
         return HttpEngine.from_settings(settings)
     from desktop_app.engine.llama import LlamaEngine
 
-    return LlamaEngine.from_settings(settings)
+    return LlamaEngine.from_settings(settings, share_terminal=True)
 
 
 def default_embedder_factory(settings: Settings):
     """The llama.cpp embedding model recall uses for vectors (loaded by the jobs worker)."""
     from desktop_app.engine.embedder import load_embedder
 
-    return load_embedder(settings)
+    return load_embedder(settings, share_terminal=True)
 
 
 def load_embedder_once(settings: Settings, factory: EmbedderFactory):

@@ -135,3 +135,30 @@ async def test_end_to_end_with_the_real_default_model(db_path, ui):
     stored = ui.stored_messages(db_path)
     assert [m.role for m in stored] == ["user", "assistant"]
     assert stored[-1].content == reply.content
+
+
+@pytest.mark.model
+def test_the_tui_loads_models_without_redirecting_the_terminal(monkeypatch, tmp_path):
+    """llama-cpp-python's verbose=False points fds 1 and 2 at /dev/null while it loads; Textual
+    draws on fd 2 from the UI thread meanwhile, so frames were lost and the screen froze until a
+    key was pressed. The TUI's factories load without touching the descriptors, and quietly."""
+    import os
+
+    from desktop_app.config import load_settings
+    from desktop_app.manifest import catalog
+    from desktop_app.ui.inference import default_embedder_factory, default_engine_factory
+
+    tiny = catalog()["tiny"]
+    if not tiny.installed:
+        pytest.skip("tiny model missing: run `make models`")
+    redirected = []
+    real_dup2 = os.dup2
+    monkeypatch.setattr(os, "dup2", lambda fd, fd2, *a, **k: (redirected.append(fd2), real_dup2(fd, fd2, *a, **k))[1])
+    settings = load_settings({"model": tiny.path, "db": tmp_path / "x.db", "ctx": 512})
+    engine = default_engine_factory(settings)
+    try:
+        embedder = default_embedder_factory(settings)
+    except Exception:  # no embedding model installed: the chat model alone still shows it
+        embedder = None
+    assert redirected == [], "no file descriptor may be redirected while the TUI draws"
+    assert engine.n_ctx == 512 and (embedder is None or embedder.dim > 0)
