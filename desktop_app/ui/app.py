@@ -17,7 +17,7 @@ from textual.screen import Screen
 from desktop_app import paths
 from desktop_app.config import Settings
 from desktop_app.memory.store import Store
-from desktop_app.ui.i18n import set_lang, t
+from desktop_app.ui.i18n import set_lang, t, translate_bindings
 from desktop_app.ui.inference import EmbedderFactory, EngineFactory, default_embedder_factory, default_engine_factory
 from desktop_app.ui.palette import PaperclipCommands
 from desktop_app.ui.screens.chat import ChatScreen
@@ -47,6 +47,11 @@ class PaperclipApp(App[int]):
         # The UI thread's own connection; worker threads open theirs.
         self.store = Store(settings.db_path)
         self.chat = ChatScreen(settings, self.store, self.engine_factory, session_name)
+        # The app's own footer entries (Ctrl+Q, the palette) in the user's language too; English
+        # keeps Textual's own labels.
+        if settings.lang != "en":
+            translate_bindings(self)
+            self.COMMAND_PALETTE_DISPLAY = t("bind.command_palette")
 
     def get_default_screen(self) -> ChatScreen:
         return self.chat

@@ -87,6 +87,7 @@ async def test_new_rename_and_delete_through_key_bindings(settings, db_path, ui)
         assert "work plans" in session_names(db_path)
 
         await pilot.press("f8")
+        await pilot.pause()
         await pilot.click("#confirm")
         await ui.settle(pilot)
         assert session_names(db_path) == ["default"]

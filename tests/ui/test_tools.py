@@ -142,6 +142,9 @@ async def test_chinese_ui_text(settings, ui):
         assert "还没有消息" in str(app.chat.query_one(ChatLog).query_one(".empty-hint").render())
         descriptions = {b.description for bs in app.chat._bindings.key_to_bindings.values() for b in bs}
         assert {"记忆", "上下文", "搜索", "帮助"} <= descriptions
+        # The app's own entries too: Ctrl+Q and the command palette.
+        app_descriptions = {b.description for bs in app._bindings.key_to_bindings.values() for b in bs}
+        assert "退出" in app_descriptions and app.COMMAND_PALETTE_DISPLAY == "命令面板"
 
 
 async def test_command_palette_has_an_entry_for_every_action(settings, ui):
