@@ -193,3 +193,21 @@ async def test_pinning_in_the_panel_shows_the_pin_at_once(settings, ui):
         assert "★" in panel_text(app)
         item = next(i for i in panel.state.items if "CSV" in i.value)
         assert item.pinned and panel.highlighted_item_id() == item.id, "the highlight stays on the item"
+
+
+async def test_f4_puts_the_focus_on_the_panel_so_its_keys_work_at_once(settings, ui):
+    from desktop_app.ui.widgets.chat_input import ChatInput
+
+    app = ui.scripted_app(settings, ScriptedEngine("Fine."))
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "Never modify the source CSV.")
+        await pilot.press("f4")
+        await pilot.pause()
+        assert app.focused is app.chat.query_one("#memory-list", OptionList)
+        await pilot.press("p")
+        await ui.settle(pilot)
+        assert "★" in panel_text(app)
+        await pilot.press("f4")
+        await pilot.pause()
+        assert isinstance(app.focused, ChatInput), "closing the panel gives the focus back to the message box"

@@ -52,6 +52,10 @@ class MemoryActions:
     def action_toggle_memory(self) -> None:
         from desktop_app.ui.widgets.session_list import Sidebar
 
+        from textual.widgets import OptionList
+
+        from desktop_app.ui.widgets.chat_input import ChatInput
+
         panel, sidebar = self.query_one(MemoryPanel), self.query_one(Sidebar)
         panel.display = not panel.display
         if panel.display:
@@ -59,9 +63,13 @@ class MemoryActions:
             self._sidebar_hidden_for_panel = sidebar.display and self.size.width < ROOMY_WIDTH
             if self._sidebar_hidden_for_panel:
                 sidebar.display = False
-        elif getattr(self, "_sidebar_hidden_for_panel", False):
-            sidebar.display = True
-            self._sidebar_hidden_for_panel = False
+            # The panel's keys (p, c, r, d, y/n …) work at once: its list takes the focus.
+            panel.query_one("#memory-list", OptionList).focus()
+        else:
+            if getattr(self, "_sidebar_hidden_for_panel", False):
+                sidebar.display = True
+                self._sidebar_hidden_for_panel = False
+            self.query_one(ChatInput).focus()
 
     def refresh_memory(self) -> None:
         """Re-read the panel's state (a few small queries; WAL reads never wait on writers)."""

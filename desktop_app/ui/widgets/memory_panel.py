@@ -106,8 +106,14 @@ class MemoryPanel(Vertical):
         if keep is not None:
             try:
                 listing.highlighted = listing.get_option_index(f"i{keep}")
+                return
             except Exception:  # forgotten meanwhile
                 pass
+        # Otherwise the first item, so the panel's keys act on something as soon as it has focus.
+        first = next((i for i in range(listing.option_count)
+                      if (listing.get_option_at_index(i).id or "").startswith("i")), None)
+        if first is not None:
+            listing.highlighted = first
 
     def _options(self, state: PanelState) -> list[Option | None]:
         options: list[Option | None] = []
