@@ -50,11 +50,10 @@ class MemoryActions:
 
     # -- the panel ---------------------------------------------------------------------------
     def action_toggle_memory(self) -> None:
-        from desktop_app.ui.widgets.session_list import Sidebar
-
         from textual.widgets import OptionList
 
         from desktop_app.ui.widgets.chat_input import ChatInput
+        from desktop_app.ui.widgets.session_list import Sidebar
 
         panel, sidebar = self.query_one(MemoryPanel), self.query_one(Sidebar)
         panel.display = not panel.display
