@@ -124,3 +124,17 @@ async def test_a_broken_import_file_says_why_and_keeps_the_dialog_open(settings,
         await pilot.click("#import")
         await ui.wait_until(pilot, lambda: "not valid JSON" in notifications.text())
         assert isinstance(app.screen, ImportScreen) and not app.screen.running
+
+
+async def test_enter_exports_to_the_suggested_file_under_paperclip_home(settings, ui, isolated_home):
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "hello")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.focused is app.screen.query_one("#export")
+        await pilot.press("enter")
+        await ui.settle(pilot)
+    written = isolated_home / "exports" / "default.md"
+    assert written.exists() and "hello" in written.read_text(encoding="utf-8")

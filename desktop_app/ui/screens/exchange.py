@@ -56,9 +56,10 @@ def read_conversations(path: Path):
 
 
 class ExportScreen(ModalScreen[Path | None]):
-    """Choose the format and the file; dismisses with the written path."""
+    """Choose the format and the file; dismisses with the written path. Enter in the file field
+    or Ctrl+S exports (the Export button has the focus when the dialog opens)."""
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "export", "Export", priority=True)]
 
     def __init__(self, session: Session) -> None:
         super().__init__(classes="dialog")
@@ -76,6 +77,18 @@ class ExportScreen(ModalScreen[Path | None]):
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("export.button"), variant="primary", id="export")
                 yield Button(t("dialog.cancel"), id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#export", Button).focus()
+
+    @on(Input.Submitted, "#export-path")
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_export()
+
+    def action_export(self) -> None:
+        if not self.query_one("#export", Button).disabled:
+            self.start()
 
     @on(Select.Changed, "#export-format")
     def _format(self, event: Select.Changed) -> None:
