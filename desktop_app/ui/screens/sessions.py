@@ -49,12 +49,14 @@ class SessionActions:
     async def open_session(self, session: Session) -> None:
         self.session = session
         self.app.sub_title = session.name
+        # The meter follows the session at once (no await in between): a model that finished
+        # loading before the session opened found no session to read the last prompt from.
+        self.show_context()
         log = self.query_one(ChatLog)
         await log.show_messages(self.store.list_messages(session.id))
         log.show_versions(self.store.version_notes(session.id))
         self.refresh_sessions()
         self.refresh_memory()
-        self.show_context()
 
     def refresh_sessions(self) -> None:
         sessions = self.store.list_sessions()
