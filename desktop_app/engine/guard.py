@@ -39,10 +39,6 @@ class ModelGuard:
             self._lock.release()
 
     @property
-    def busy(self) -> bool:
-        return self._lock.locked()
-
-    @property
     def wanted(self) -> bool:
         """Someone is waiting for the model: background work should stop at its next check."""
         with self._count:
@@ -117,10 +113,6 @@ class LockedEmbedder:
 
     def __getattr__(self, name: str):
         return getattr(self.inner, name)
-
-
-def locked_engine(engine) -> LockedEngine | None:
-    return None if engine is None else LockedEngine(engine)
 
 
 def locked_embedder(embedder) -> LockedEmbedder | None:

@@ -74,7 +74,7 @@ class HttpTokenCounter:
 
 
 class HttpEngine:
-    """A model served over HTTP; satisfies ``ChatEngine`` (and ``Embedder`` when the server embeds)."""
+    """A model served over HTTP; satisfies ``ChatEngine``, and embeds when the server offers it."""
 
     def __init__(self, base_url: str, *, model: str | None = None, n_ctx: int | None = None,
                  api_key: str | None = None, allow_remote: bool = False, timeout: float = 60.0):
@@ -102,7 +102,6 @@ class HttpEngine:
         self.load_seconds = 0.0
         self.n_ctx = n_ctx or self._server_n_ctx() or DEFAULT_N_CTX
         self.counter = HttpTokenCounter(self)
-        self.model_id_for_vectors = f"http:{self.model_id}"
 
     @classmethod
     def from_settings(cls, settings) -> HttpEngine:

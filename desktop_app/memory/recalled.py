@@ -16,6 +16,7 @@ PAGE_FAULT_HITS = 3  # at least this many are fetched when the input points back
 # similar to the input: the nearest vector is not necessarily a related one.
 MIN_VECTOR_ONLY_SIMILARITY = 0.5
 
+
 def recall_for_prompt(store, session_id: int, user_text: str, *, embedder=None, budget_tokens: int,
                       counter, exclude_ids: Iterable[int] = (), enabled: bool = True, limit: int = MAX_PROMPT_HITS,
                       weights: RecallWeights | None = None) -> list[RecallHit]:
@@ -36,8 +37,8 @@ def recall_for_prompt(store, session_id: int, user_text: str, *, embedder=None, 
     hits = search(store, session_id, user_text, k=wanted, embedder=embedder, weights=weights, exclude=excluded)
     picked: list[RecallHit] = []
     used = 0
-    for hit in hits:
-        if hit.message_id in excluded or not (fault or _has_evidence(hit)):
+    for hit in hits:  # search() has already left out the excluded turns
+        if not (fault or _has_evidence(hit)):
             continue
         cost = counter.count(format_hit(hit)) + 2
         if used + cost > budget_tokens:

@@ -117,10 +117,7 @@ class TurnPipeline:
         """Store the user's message, then apply what the rules extract from it (validated patches)."""
         message = self.store.add_message(session.id, "user", text, token_count=self.counter.count(text),
                                          created_at=created_at, ext_id=ext_id)
-        return RecordedInput(session=session, message=message, memory=self.remember(message))
-
-    def remember(self, message: Message) -> list[MemoryOutcome]:
-        return remember_input(self.store, message)
+        return RecordedInput(session=session, message=message, memory=remember_input(self.store, message))
 
     def resume_input(self, session: Session) -> RecordedInput:
         """The session's last message as the input again (regenerate): nothing new is written."""

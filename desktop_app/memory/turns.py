@@ -25,11 +25,3 @@ def item_turns(items: Iterable[MemoryItem], turn_of_message: dict[int, int]) -> 
     """Item id → the turn number of the message it came from (items without a source are left out)."""
     return {i.id: turn_of_message[i.source_message_id] for i in items
             if i.source_message_id is not None and i.source_message_id in turn_of_message}
-
-
-def turn_count(messages: Iterable[Message]) -> int:
-    """How many turns the given (ordered) messages reach: the last one's turn number."""
-    last = 0
-    for message in messages:
-        last = message.turn
-    return last

@@ -20,7 +20,7 @@ from textual.message import Message
 from desktop_app.chat import InputRejected, pipeline_for, regenerate_turn, run_turn
 from desktop_app.config import Settings
 from desktop_app.engine.errors import EngineError
-from desktop_app.engine.guard import LockedEmbedder, LockedEngine
+from desktop_app.engine.guard import LockedEngine
 from desktop_app.engine.protocol import ChatEngine, StopCheck
 from desktop_app.memory.jobs import JobContext, JobQueue
 from desktop_app.ui.messages import (
@@ -54,10 +54,6 @@ def default_embedder_factory(settings: Settings):
 
     return load_embedder(settings, share_terminal=True)
 
-
-def load_embedder_once(settings: Settings, factory: EmbedderFactory):
-    """The embedder behind its lock, ready to share between the turn and the jobs."""
-    return LockedEmbedder(factory(settings))
 
 
 def one_line(exc: BaseException) -> str:

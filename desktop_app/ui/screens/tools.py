@@ -103,12 +103,14 @@ class ToolActions:
     def memory_jobs_worker(self) -> list:
         """The chat is idle: run the queued jobs; a new message interrupts them (``jobs.interrupt``)."""
         worker = get_current_worker()
-        from desktop_app.ui.inference import load_embedder_once, one_line, run_memory_jobs
+        from desktop_app.engine.guard import LockedEmbedder
+        from desktop_app.ui.inference import one_line, run_memory_jobs
 
         factory = getattr(self.app, "embedder_factory", None)
         if self.embedder is None and factory is not None and not self.embedder_error:
             try:
-                self.embedder = load_embedder_once(self.settings, factory)
+                # Behind its lock: the turn's recall and the jobs share this one context.
+                self.embedder = LockedEmbedder(factory(self.settings))
             except Exception as exc:  # recall still works on full text and bookmarks
                 self.embedder_error = one_line(exc)
         try:
