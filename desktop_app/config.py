@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from desktop_app import paths
 from desktop_app.manifest import catalog, install_plan, load_manifest
+from desktop_app.memory.model_jobs import MemoryModelMode
 from desktop_app.memory.plan import MODES, ContextMode
 
 CONTEXT_MODES = MODES  # the context modes are defined once, in the memory core
@@ -68,6 +69,8 @@ class Settings(BaseModel):
     engine: str | None = Field(default=None, description="URL of an OpenAI-compatible server; None = in-process")
     engine_model: str | None = Field(default=None, description="the server's model id; None = its first")
     allow_remote: bool = Field(default=False, description="allow an engine URL outside this machine/LAN")
+    memory_model: MemoryModelMode = Field(
+        default="auto", description="model memory work: off = rules only; auto = when the model passes a JSON self-test")
 
     @property
     def model_path(self) -> Path:
@@ -80,7 +83,7 @@ class Settings(BaseModel):
 
 _ENV_PREFIX = "PAPERCLIP_"
 _ENV_KEYS = ("model", "ctx", "gpu_layers", "threads", "temperature", "max_tokens", "embed_model",
-             "mode", "lang", "theme", "db")
+             "mode", "lang", "theme", "db", "memory_model")
 
 
 def read_config_file(path: Path | None = None) -> dict[str, Any]:

@@ -19,3 +19,7 @@ class JSONOutputError(EngineError):
 
 class ServerError(EngineError):
     """An OpenAI-compatible server is down, refused the request, or does not have the model."""
+
+
+class GenerationStopped(EngineError):
+    """A structured (JSON) call was stopped between tokens because the chat needs the model."""

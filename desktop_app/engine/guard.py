@@ -84,9 +84,10 @@ class LockedEngine:
             return self.inner.count_message_tokens(messages)
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
-                      temperature: float = 0.0) -> dict:
+                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict:
         with self.guard.hold():
-            return self.inner.complete_json(messages, schema, max_tokens=max_tokens, temperature=temperature)
+            return self.inner.complete_json(messages, schema, max_tokens=max_tokens, temperature=temperature,
+                                            should_stop=should_stop)
 
 
 class LockedEmbedder:

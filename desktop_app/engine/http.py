@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 import numpy as np
 
-from desktop_app.engine.errors import ContextFullError, ModelLoadError, ServerError
+from desktop_app.engine.errors import ContextFullError, GenerationStopped, ModelLoadError, ServerError
 from desktop_app.engine.llama import parse_json_reply
 from desktop_app.engine.protocol import ChatMessage, StopCheck
 from desktop_app.engine.tokens import fallback_counter
@@ -199,11 +199,18 @@ class HttpEngine:
         return sum(self.counter.count(m["content"]) + MESSAGE_OVERHEAD for m in messages)
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
-                      temperature: float = 0.0) -> dict:
+                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict:
+        """One non-streamed request (a server call is bounded by ``max_tokens``; ``should_stop``
+        is checked before it is sent)."""
+        if should_stop is not None and should_stop():
+            raise GenerationStopped("stopped before the request was sent")
         body = {"model": self.model_id, "messages": list(messages), "max_tokens": max_tokens,
                 "temperature": temperature, "response_format": {"type": "json_object", "schema": schema}}
         result = self._post(self.base + "/chat/completions", body)
         choice = (result.get("choices") or [{}])[0]
+        usage = result.get("usage") or {}
+        self.last_prompt_tokens = int(usage.get("prompt_tokens") or 0)
+        self.last_completion_tokens = int(usage.get("completion_tokens") or 0)
         return parse_json_reply((choice.get("message") or {}).get("content") or "", choice.get("finish_reason"))
 
     # -- embeddings ------------------------------------------------------------------------

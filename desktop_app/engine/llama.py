@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from desktop_app.engine.errors import ContextFullError, JSONOutputError, ModelLoadError
+from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ModelLoadError
 from desktop_app.engine.protocol import ChatMessage, StopCheck
 
 GGUF_MAGIC = b"GGUF"
@@ -180,20 +180,39 @@ class LlamaEngine:
             raise
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
-                      temperature: float = 0.0) -> dict:
+                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict:
         """A reply constrained to ``schema`` (llama.cpp grammar), parsed.
 
         ``response_format={"type": "json_object", "schema": …}`` is the form llama-cpp-python
         honours ("json_schema" is silently ignored), and a grammar does not bound the length:
-        ``max_tokens`` does. Output cut off by it, or otherwise unparsable, is a JSONOutputError."""
+        ``max_tokens`` does. Output cut off by it, or otherwise unparsable, is a JSONOutputError.
+        Streamed, so ``should_stop`` is checked between tokens (GenerationStopped)."""
+        pieces: list[str] = []
+        finish = None
+        self.last_prompt_tokens = self.count_message_tokens(messages)
         try:
-            result = self._llama.create_chat_completion(
-                messages=list(messages), max_tokens=max_tokens, temperature=temperature,
+            stream = self._llama.create_chat_completion(
+                messages=list(messages), max_tokens=max_tokens, temperature=temperature, stream=True,
                 response_format={"type": "json_object", "schema": schema})
+            for chunk in stream:
+                if should_stop is not None and should_stop():
+                    stream.close()
+                    raise GenerationStopped("the chat needs the model")
+                choice = chunk["choices"][0]
+                piece = choice.get("delta", {}).get("content")
+                if piece:
+                    pieces.append(piece)
+                finish = choice.get("finish_reason") or finish
         except ValueError as exc:
             raise ContextFullError(f"the prompt does not fit the {self.n_ctx}-token context window: {exc}") from None
-        return parse_json_reply(result["choices"][0]["message"].get("content") or "",
-                                result["choices"][0].get("finish_reason"))
+        self.last_completion_tokens = len(pieces)
+        return parse_json_reply("".join(pieces), finish)
+
+    def sibling(self, n_ctx: int = 2048) -> LlamaEngine:
+        """A second context on the same weights (mmap shares their memory) for background memory
+        work, so it never evicts the chat's evaluated prefix."""
+        settings = replace(self.settings, n_ctx=min(n_ctx, self.n_ctx) or n_ctx, n_threads=self.n_threads)
+        return LlamaEngine(self.model_path, settings)
 
     def reset_cache(self) -> None:
         """Forget the evaluated prefix (the next call pre-fills from scratch)."""

@@ -45,6 +45,7 @@ class ChatEngine(Protocol):
         ...
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
-                      temperature: float = 0.0) -> dict:
-        """A reply constrained to the JSON ``schema``, parsed (``JSONOutputError`` when it is not)."""
+                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict:
+        """A reply constrained to the JSON ``schema``, parsed (``JSONOutputError`` when it is not;
+        ``GenerationStopped`` when ``should_stop()`` turned true between tokens)."""
         ...

@@ -42,9 +42,16 @@ class ScriptedEngine:
         return sum(self.counter.count(m["content"]) + 4 for m in messages)
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
-                      temperature: float = 0.0) -> dict:
+                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict:
         """The scripted reply, parsed as JSON (script a JSON string to drive schema callers)."""
+        from desktop_app.engine.errors import GenerationStopped
         from desktop_app.engine.llama import parse_json_reply
 
         self.calls.append([dict(m) for m in messages])
-        return parse_json_reply(self._reply(messages) if callable(self._reply) else self._reply)
+        self.release.wait()
+        if should_stop is not None and should_stop():
+            raise GenerationStopped("stopped by the script's stop check")
+        text = self._reply(messages) if callable(self._reply) else self._reply
+        self.last_prompt_tokens = self.count_message_tokens(messages)
+        self.last_completion_tokens = self.counter.count(text)
+        return parse_json_reply(text)

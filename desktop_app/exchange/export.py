@@ -14,7 +14,7 @@ EXPORT_VERSION = 1
 def session_to_dict(store, session) -> dict[str, Any]:
     """Everything a session holds: messages, memory items (with history), bookmarks, summary."""
     messages = store.list_messages(session.id)
-    items = store.list_items(session.id) if hasattr(store, "list_items") else []
+    items = store.list_items(session.id, include_profile=False) if hasattr(store, "list_items") else []
     bookmarks = store.list_bookmarks(session.id) if hasattr(store, "list_bookmarks") else []
     summary = store.latest_summary(session.id) if hasattr(store, "latest_summary") else None
     return {
@@ -42,7 +42,9 @@ def session_to_markdown(store, session) -> str:
         stamp = (iso(m.created_at) or "").replace("T", " ").replace("+00:00", " UTC")
         suffix = " _(stopped)_" if m.stopped else ""
         lines += [f"## {who} · {stamp}{suffix}", "", m.content, ""]
-    items = store.list_items(session.id, statuses=("active", "pending")) if hasattr(store, "list_items") else []
+    items = []
+    if hasattr(store, "list_items"):
+        items = store.list_items(session.id, statuses=("active", "pending"), include_profile=False)
     if items:
         lines += ["---", "", "## Memory", ""]
         for item in items:

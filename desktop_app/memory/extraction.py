@@ -98,6 +98,41 @@ _ADDRESSES_RULE = _rx(r"规则|要求|回答|回复|用(中|英)文", r"\brule\b
                       r"\bdoing that\b", r"\b(english|chinese)\b")
 
 
+HYPOTHETICAL = _rx(r"^(if|suppose|imagine|assuming|what if|say)\b", r"\bif (i|we) (had|were|could)\b", r"\bi wish\b",
+                   r"\bwould (be|have)\b.*\bif\b", r"^(假如|如果|要是|假设|万一|倘若|设想)", r"就好了", r"的话[，,]")
+# Words the user passes on from someone else, or pasted material: never the user's own rule.
+REPORTED = _rx(r"\b(said|says|told (me|us)|wrote|writes|asked|mentioned|claims?)\b\s*[,:]?\s*[\"'“‘]",
+               r"\b(said|says|told (me|us)|wrote) (that|to)\b", r"\baccording to\b",
+               r"(说|写道|写着|表示|提到|要求|转告)[：:，,]?\s*[“\"「『]", r"(邮件|短信|通知|群里|文件)(里|中|上)?(说|写|提到)")
+# Quoted passages; an ASCII apostrophe counts only outside words (not "I'm … don't").
+_QUOTED = re.compile(r"[“「『‘][^”」』’]{4,}[”」』’]|\"[^\"]{4,}\"|(?<![A-Za-z])'[^']{4,}'(?![A-Za-z])")
+_PASTED = re.compile(r"(?im)^\s*>.*$")
+# Requests: ask the assistant to do something now ("plan it within my budget"), not state a value.
+REQUEST = _rx(r"^(please\s+)?(can|could|would|will) you\b", r"^please\b", r"^(help me|give me|show me|tell me|find|plan|"
+              r"write|draft|make|list|suggest|recommend|summari[sz]e|translate|check|explain)\b",
+              r"^(请|帮我|给我|麻烦|能不能|可以帮|你能|推荐|列出|写一|整理|总结|翻译|解释)")
+
+
+def is_hypothetical(sentence: str) -> bool:
+    return HYPOTHETICAL.search(sentence.strip(_TRIM)) is not None
+
+
+def is_reported(sentence: str, message: str = "") -> bool:
+    """Reported speech or quoted/pasted material (``message``: where the sentence sits)."""
+    body = sentence.strip()
+    if REPORTED.search(body):
+        return True
+    squashed = body.strip(_TRIM)
+    for quoted in _QUOTED.findall(message or body):
+        if squashed and squashed in quoted:
+            return True
+    return any(squashed and squashed in line for line in _PASTED.findall(message))
+
+
+def is_request(sentence: str) -> bool:
+    return REQUEST.search(sentence.strip(_TRIM)) is not None
+
+
 def is_question(quote: str) -> bool:
     """A question mark, an interrogative opening (en) or a question particle/word (zh)."""
     return quote.rstrip().endswith(("?", "？")) or QUESTION.search(quote.strip(_TRIM)) is not None
@@ -111,18 +146,25 @@ def extract(text: str) -> list[Candidate]:
     if DENY.match(stripped):
         return [Candidate(action="reject", quote=stripped)]
     out: list[Candidate] = []
-    for sentence in split_sentences(text):
+    for sentence in split_sentences(_unquoted(text)):
         candidate = classify(sentence)
         if candidate is not None:
             out.append(candidate)
     return out
 
 
+def _unquoted(text: str) -> str:
+    """``text`` without pasted lines ("> …") and quoted passages: someone else's words write nothing."""
+    text = _PASTED.sub(" ", text)
+    return _QUOTED.sub(" ", text)
+
+
 def classify(sentence: str) -> Candidate | None:
-    """The one candidate a sentence makes, or None for chit-chat and questions."""
+    """The one candidate a sentence makes, or None for chit-chat, questions, hypotheticals and
+    words reported from someone else."""
     quote = sentence.strip()
     body = quote.strip(_TRIM)
-    if len(body) < 2:
+    if len(body) < 2 or is_hypothetical(body) or REPORTED.search(quote):
         return None
     canonical = canonical_subject(body)
     question = is_question(quote)

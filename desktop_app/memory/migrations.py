@@ -323,6 +323,22 @@ def m006_turn_numbers(conn) -> None:
     )
 
 
+def m007_profile_scope(conn) -> None:
+    """Memory across sessions: one hidden session of kind ``profile`` owns the items every
+    session sees (the user's name, allergies, family, lasting preferences). Chat sessions are
+    kind ``chat``; session lists show only those. Deleting a chat session leaves the profile."""
+    run_script(
+        conn,
+        """
+        ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'chat' CHECK (kind IN ('chat', 'profile'));
+        INSERT INTO sessions (id, name, kind, created_at, updated_at)
+            VALUES (0, '\u00b7profile', 'profile', (julianday('now') - 2440587.5) * 86400,
+                    (julianday('now') - 2440587.5) * 86400);
+        CREATE UNIQUE INDEX sessions_one_profile ON sessions(kind) WHERE kind = 'profile';
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_messages,
     m002_memory_pages_bookmarks,
@@ -330,6 +346,7 @@ MIGRATIONS: list[Migration] = [
     m004_message_versions,
     m005_recall_rescoring,
     m006_turn_numbers,
+    m007_profile_scope,
 ]
 
 

@@ -54,6 +54,10 @@ class Message(BaseModel):
 MemoryKind = Literal["directive", "fact", "constraint", "preference", "decision", "goal", "open_question"]
 ItemStatus = Literal["active", "superseded", "revoked", "pending"]
 Origin = Literal["rule", "user", "command", "model", "import"]
+Scope = Literal["session", "profile"]
+# Subjects that describe the user, not the task: they go to the profile every session sees.
+PROFILE_SUBJECTS: tuple[str, ...] = ("name", "location", "occupation", "allergy", "diet", "address", "family",
+                                     "pets", "health")
 MEMORY_KINDS: tuple[str, ...] = ("directive", "fact", "constraint", "preference", "decision", "goal",
                                  "open_question")
 # Kinds that are "hard": they go to the anchor zone and are replayed next to the input.
@@ -73,6 +77,7 @@ class MemoryItem(BaseModel):
     status: ItemStatus
     pinned: bool = False
     origin: str
+    scope: Scope = "session"  # "profile": owned by the hidden profile session, seen by every session
     source_message_id: int | None = None
     source_quote: str | None = None
     supersedes: int | None = None

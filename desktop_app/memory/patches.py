@@ -13,10 +13,10 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from desktop_app.memory.models import ItemStatus, MemoryKind
+from desktop_app.memory.models import ItemStatus, MemoryKind, Scope
 
 # Who may overrule whom: an inferred change cannot silently replace an explicit user statement.
-ORIGIN_RANK = {"model": 0, "rule": 1, "import": 1, "user": 2, "command": 2}
+ORIGIN_RANK = {"model": 1, "rule": 1, "import": 1, "user": 2, "command": 2}
 
 # Allowed status transitions; anything else is an invalid patch.
 _TRANSITIONS = {
@@ -44,6 +44,10 @@ class AddItem(BaseModel):
     supersedes: int | None = None
     details: dict = {}
     pinned: bool = False
+    scope: Scope | None = None  # None: the scope of what it supersedes, else the session
+    # A model pass may restate a rule item *from the same message* in normal form ("budget:
+    # 300 EUR" for "my budget is 300 euros"): that refines, it does not overrule the user.
+    refines: bool = False
 
     @field_validator("subject", "value")
     @classmethod
@@ -82,7 +86,16 @@ class SetDetails(BaseModel):
     details: dict
 
 
-PatchOp = Annotated[AddItem | SetStatus | SetPinned | SetDetails, Field(discriminator="op")]
+class SetScope(BaseModel):
+    """Move an item to the profile (every session sees it) or into this session only."""
+
+    model_config = ConfigDict(extra="forbid")
+    op: Literal["scope"] = "scope"
+    item_id: int
+    scope: Scope
+
+
+PatchOp = Annotated[AddItem | SetStatus | SetPinned | SetDetails | SetScope, Field(discriminator="op")]
 
 
 class MemoryPatch(BaseModel):
@@ -132,8 +145,9 @@ def apply_patch(store, patch: MemoryPatch, *, now: float | None = None) -> Patch
 
 
 def _owned(store, session_id: int, item_id: int):
+    """The item, when this session may change it: its own, or one of the profile's."""
     item = store.get_item(item_id)
-    if item is None or item.session_id != session_id:
+    if item is None or (item.session_id != session_id and item.scope != "profile"):
         raise PatchRejected(f"no memory item #{item_id} in this session")
     return item
 
@@ -148,7 +162,8 @@ def _apply_add(store, session_id: int, op: AddItem, version: int, now: float) ->
     if op.supersedes is not None:
         old = _owned(store, session_id, op.supersedes)
         _transition(old, "superseded")
-        if ORIGIN_RANK.get(op.origin, 0) < ORIGIN_RANK.get(old.origin, 0) and op.status == "active":
+        refining = op.refines and old.source_message_id is not None and old.source_message_id == op.source_message_id
+        if ORIGIN_RANK.get(op.origin, 0) < ORIGIN_RANK.get(old.origin, 0) and op.status == "active" and not refining:
             raise PatchRejected(
                 f"item #{old.id} was stated explicitly ({old.origin}); an inferred ({op.origin}) change "
                 "cannot replace it without confirmation")
@@ -158,12 +173,13 @@ def _apply_add(store, session_id: int, op: AddItem, version: int, now: float) ->
             raise PatchRejected(f"message {op.source_message_id} belongs to another session")
     # A correction or a newer value keeps the pin of what it replaces: the user pinned the subject.
     pinned = op.pinned or (old is not None and old.pinned)
+    scope = op.scope or (old.scope if old is not None else "session")
+    owner = store.profile_id() if scope == "profile" else session_id
     new_id = store._insert_item(
-        session_id, kind=op.kind, subject=op.subject, value=op.value, status=op.status, origin=op.origin,
+        owner, kind=op.kind, subject=op.subject, value=op.value, status=op.status, origin=op.origin,
         source_message_id=op.source_message_id, source_quote=op.source_quote, supersedes=op.supersedes,
         details=op.details, pinned=pinned, version=version, now=now)
-    store._log_change(session_id, version, new_id, "add" if old is None else "supersede",
-                      op.model_dump(), now)
+    store._log_change(session_id, version, new_id, "add" if old is None else "supersede", op.model_dump(), now)
     if old is not None and op.status == "active":
         store._set_item_status(old.id, "superseded", version, now)
         store._log_change(session_id, version, old.id, "superseded", {"by": new_id}, now)
@@ -189,6 +205,11 @@ def _apply_change(store, session_id: int, op, version: int, now: float) -> None:
     elif isinstance(op, SetDetails):
         store._set_item_details(item.id, op.details, version, now)
         store._log_change(session_id, version, item.id, "details", op.model_dump(), now)
+    elif isinstance(op, SetScope):
+        if item.status not in ("active", "pending"):
+            raise PatchRejected(f"item #{item.id} is {item.status}; only current items can move")
+        store._set_item_owner(item.id, store.profile_id() if op.scope == "profile" else session_id, version, now)
+        store._log_change(session_id, version, item.id, f"scope:{op.scope}", op.model_dump(), now)
 
 
 def propose(store, session_id: int, ops: list, *, reason: str = "") -> MemoryPatch:

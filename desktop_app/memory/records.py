@@ -20,6 +20,20 @@ class RecallLog(BaseModel):
     hits: list[RecallHit] = Field(default_factory=list)
 
 
+class MemoryWork(BaseModel):
+    """What model memory work cost for one turn (shown by the inspector)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0
+
+    def plus(self, other: MemoryWork) -> MemoryWork:
+        return MemoryWork(calls=self.calls + other.calls, prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+                          completion_tokens=self.completion_tokens + other.completion_tokens,
+                          seconds=round(self.seconds + other.seconds, 3))
+
+
 class TurnRecord(BaseModel):
     """One turn as logged: layers (tokens, items), exclusions and why, memory changes, paging."""
 
@@ -35,6 +49,7 @@ class TurnRecord(BaseModel):
     paging: PagingEvent | None = None
     recall: RecallLog = Field(default_factory=RecallLog)
     first_token_seconds: float | None = None
+    memory_work: MemoryWork | None = None  # model memory work for this turn, added when its jobs ran
 
     @classmethod
     def of(cls, plan: ContextPlan, *, memory: list[MemoryOutcome], paging: PagingEvent | None,

@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from desktop_app.engine.protocol import TokenCounter
 from desktop_app.memory.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.jobs import JobQueue, ReembedJob
+from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
 from desktop_app.memory.models import Message, Session
 from desktop_app.memory.paging import PagingEvent, page_out_if_needed
 from desktop_app.memory.plan import DEFAULT_MODE, MODES, ContextPlan
@@ -58,10 +59,12 @@ class TurnOptions(BaseModel):
     lang: str = "en"
     mode: str = DEFAULT_MODE
     system_prompt: str | None = None  # the configured default; a session's own prompt wins
+    memory_model: str = "auto"  # off | auto | always (desktop_app.memory.model_jobs)
 
     @classmethod
     def from_settings(cls, settings) -> TurnOptions:
-        return cls(lang=settings.lang, mode=settings.mode, system_prompt=settings.system_prompt)
+        return cls(lang=settings.lang, mode=settings.mode, system_prompt=settings.system_prompt,
+                   memory_model=settings.memory_model)
 
 
 class RecordedInput(BaseModel):
@@ -70,6 +73,7 @@ class RecordedInput(BaseModel):
     session: Session
     message: Message
     memory: list[MemoryOutcome] = []
+    fresh: bool = True  # False when an earlier message is answered again (nothing new to remember)
 
     @property
     def turn(self) -> int:
@@ -124,7 +128,7 @@ class TurnPipeline:
         last = self.store.last_messages(session.id, 1)
         if not last or last[0].role != "user":
             raise InputRejected("there is no message of yours to answer again")
-        return RecordedInput(session=session, message=last[0], memory=[])
+        return RecordedInput(session=session, message=last[0], memory=[], fresh=False)
 
     # -- stage 2 -------------------------------------------------------------------------
     def plan(self, recorded: RecordedInput, *, mode: str | None = None, now: float | None = None) -> ContextPlan:
@@ -199,14 +203,22 @@ class TurnPipeline:
         return record
 
     # -- stage 5 -------------------------------------------------------------------------
-    def queue_jobs(self, session: Session) -> int:
-        """Queue the background memory work this turn calls for; it runs when the chat is idle."""
+    def queue_jobs(self, session: Session, recorded: RecordedInput | None = None) -> int:
+        """Queue the background memory work this turn calls for; it runs when the chat is idle:
+        the model's pass over the user's message (unless ``memory_model`` is off) and the
+        embeddings of the new turns."""
         if self.jobs is None:
             return 0
         queued = 0
+        if recorded is not None and recorded.fresh and recorded.message.role == "user" \
+                and self.options.memory_model != "off":
+            queued += self.jobs.submit(ExtractJob(session.id, [recorded.message.id], self.memory_model()))
         if self.embedder is not None:
             queued += self.jobs.submit(ReembedJob(session_id=session.id))
         return queued
+
+    def memory_model(self) -> MemoryModel:
+        return MemoryModel(self.options.memory_model, lang=self.options.lang)
 
     # -- transcripts -----------------------------------------------------------------------
     def import_message(self, session: Session, role: str, content: str, *, created_at: float | None = None,

@@ -11,9 +11,13 @@ from contextlib import contextmanager
 
 from desktop_app.memory.models import MemoryChange, MemoryItem
 
+_ITEM_COLUMNS = "m.*, (s.kind = 'profile') AS in_profile"
+_ITEMS = "memory_items m JOIN sessions s ON s.id = m.session_id"
+
 
 def _item(row) -> MemoryItem:
     data = dict(row)
+    data["scope"] = "profile" if data.pop("in_profile", 0) else "session"
     data["pinned"] = bool(data["pinned"])
     data["details"] = json.loads(data["details"]) if data["details"] else {}
     return MemoryItem(**data)
@@ -30,14 +34,16 @@ class ItemQueries:
 
     # -- reading -------------------------------------------------------------------------
     def get_item(self, item_id: int) -> MemoryItem | None:
-        row = self.conn.execute("SELECT * FROM memory_items WHERE id = :id", {"id": item_id}).fetchone()
+        row = self.conn.execute(f"SELECT {_ITEM_COLUMNS} FROM {_ITEMS} WHERE m.id = :id", {"id": item_id}).fetchone()
         return _item(row) if row else None
 
     def list_items(self, session_id: int, *, statuses: tuple[str, ...] | None = None,
-                   kinds: tuple[str, ...] | None = None) -> list[MemoryItem]:
-        """Items of a session in id order, optionally filtered by status and kind."""
+                   kinds: tuple[str, ...] | None = None, include_profile: bool = True) -> list[MemoryItem]:
+        """Items a session sees in id order — its own and the profile's (unless
+        ``include_profile`` is False) — optionally filtered by status and kind."""
+        where = "(m.session_id = :sid OR s.kind = 'profile')" if include_profile else "m.session_id = :sid"
         rows = self.conn.execute(
-            "SELECT * FROM memory_items WHERE session_id = :sid ORDER BY id", {"sid": session_id}
+            f"SELECT {_ITEM_COLUMNS} FROM {_ITEMS} WHERE {where} ORDER BY m.id", {"sid": session_id}
         ).fetchall()
         items = [_item(r) for r in rows]
         return [i for i in items
@@ -47,15 +53,15 @@ class ItemQueries:
         """The session's items whose source is one of ``message_ids`` (a page being archived)."""
         ids = json.dumps(sorted({int(i) for i in message_ids}))
         rows = self.conn.execute(
-            """SELECT * FROM memory_items WHERE session_id = :sid
-                 AND source_message_id IN (SELECT value FROM json_each(:ids)) ORDER BY id""",
+            f"""SELECT {_ITEM_COLUMNS} FROM {_ITEMS} WHERE (m.session_id = :sid OR s.kind = 'profile')
+                 AND m.source_message_id IN (SELECT value FROM json_each(:ids)) ORDER BY m.id""",
             {"sid": session_id, "ids": ids}).fetchall()
         return [_item(r) for r in rows]
 
     def items_superseding(self, item_id: int) -> list[MemoryItem]:
         """Items whose ``supersedes`` link points at ``item_id`` (the next links of a chain)."""
         rows = self.conn.execute(
-            "SELECT * FROM memory_items WHERE supersedes = :id ORDER BY id", {"id": item_id}
+            f"SELECT {_ITEM_COLUMNS} FROM {_ITEMS} WHERE m.supersedes = :id ORDER BY m.id", {"id": item_id}
         ).fetchall()
         return [_item(r) for r in rows]
 
@@ -145,6 +151,13 @@ class ItemQueries:
         self.conn.execute(
             "UPDATE memory_items SET status = :status, state_version = :v, updated_at = :now WHERE id = :id",
             {"status": status, "v": version, "now": now, "id": item_id},
+        )
+
+    def _set_item_owner(self, item_id: int, owner_session_id: int, version: int, now: float) -> None:
+        """Move an item between a session and the profile (``owner_session_id`` = the profile's id)."""
+        self.conn.execute(
+            "UPDATE memory_items SET session_id = :owner, state_version = :v, updated_at = :now WHERE id = :id",
+            {"owner": owner_session_id, "v": version, "now": now, "id": item_id},
         )
 
     def _set_item_pinned(self, item_id: int, pinned: bool, version: int, now: float) -> None:

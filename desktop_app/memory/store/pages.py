@@ -7,7 +7,7 @@ import json
 from pydantic import ValidationError
 
 from desktop_app.memory.models import Bookmark, Message, Page, Summary, SummaryContent
-from desktop_app.memory.records import TurnLogEntry, TurnRecord
+from desktop_app.memory.records import MemoryWork, TurnLogEntry, TurnRecord
 from desktop_app.memory.store.sessions import _message
 
 
@@ -129,6 +129,17 @@ class PageQueries:
              "record": record.model_dump_json(), "now": now},
         )
         return int(cur.lastrowid)
+
+    def add_memory_work(self, user_message_id: int, work: dict) -> None:
+        """Add the cost of model memory work to the record of the turn that asked for it."""
+        row = self.conn.execute("SELECT id, record FROM turn_log WHERE user_message_id = :mid ORDER BY id DESC LIMIT 1",
+                                {"mid": user_message_id}).fetchone()
+        if row is None:
+            return
+        record = TurnRecord.model_validate_json(row["record"])
+        total = (record.memory_work or MemoryWork()).plus(MemoryWork(**work))
+        self.conn.execute("UPDATE turn_log SET record = :record WHERE id = :id",
+                          {"record": record.model_copy(update={"memory_work": total}).model_dump_json(), "id": row["id"]})
 
     def list_turn_log(self, session_id: int, *, limit: int = 50) -> list[TurnLogEntry]:
         """The latest ``limit`` turn records, oldest first."""

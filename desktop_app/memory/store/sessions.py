@@ -61,7 +61,7 @@ class SessionQueries:
 
     def find_session(self, name: str) -> Session | None:
         row = self.conn.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.name = :name", {"name": name}
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.name = :name AND s.kind = 'chat'", {"name": name}
         ).fetchone()
         return _session(row) if row else None
 
@@ -75,15 +75,22 @@ class SessionQueries:
         return self.create_session(name)
 
     def list_sessions(self) -> list[Session]:
-        """All sessions, most recently active first."""
+        """All chat sessions, most recently active first (the hidden profile is not one)."""
         rows = self.conn.execute(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions s ORDER BY s.updated_at DESC, s.id DESC"
+            f"SELECT {_SESSION_COLUMNS} FROM sessions s WHERE s.kind = 'chat' ORDER BY s.updated_at DESC, s.id DESC"
         ).fetchall()
         return [_session(r) for r in rows]
 
     def latest_session(self) -> Session | None:
         sessions = self.list_sessions()
         return sessions[0] if sessions else None
+
+    def profile_id(self) -> int:
+        """The hidden session that owns the profile: memory items every session sees."""
+        row = self.conn.execute("SELECT id FROM sessions WHERE kind = 'profile'").fetchone()
+        if row is None:
+            raise LookupError("the profile is missing from this database (schema older than 7?)")
+        return int(row[0])
 
     def rename_session(self, session_id: int, new_name: str) -> Session:
         new_name = new_name.strip()
@@ -109,8 +116,8 @@ class SessionQueries:
         return self.get_session(session_id)
 
     def delete_session(self, session_id: int) -> None:
-        """Delete a session and everything that belongs to it (cascades)."""
-        self.conn.execute("DELETE FROM sessions WHERE id = :id", {"id": session_id})
+        """Delete a session and everything that belongs to it (cascades); the profile stays."""
+        self.conn.execute("DELETE FROM sessions WHERE id = :id AND kind = 'chat'", {"id": session_id})
 
     # -- messages -----------------------------------------------------------------------
     def add_message(self, session_id: int, role: str, content: str, *, token_count: int = 0,

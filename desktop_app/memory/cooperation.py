@@ -1,0 +1,195 @@
+"""Merging what the model proposes with what the rules already wrote, into one patch.
+
+The rules run first and instantly (the floor). The model pass, in the background, then:
+- **deduplicates**: an entry the state already holds writes nothing;
+- **refines**: an item the rules took from the same message is restated in normal form
+  ("budget: 300 EUR" for "my budget is 300 euros"), or split into one item per subject, but
+  only when every number of the rule item survives in what replaces it — nothing a rule
+  wrote is dropped silently;
+- **fills in** what the rules missed;
+- **supersedes** the older item of the same subject ("venue capacity: 150" → "…: 120"), or
+  asks first when that item was stated explicitly by the user, or is a standing rule the
+  entry does not clearly replace;
+- **revokes** the one rule a cancellation clearly names; an unclear one goes to pending and
+  the assistant asks.
+
+Everything is pure: :func:`merge_ops` reads the vetted entries, the message and the state,
+and returns the operations; the caller applies them as one patch against ``state_version``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import BaseModel
+
+from desktop_app.memory.models import PROFILE_SUBJECTS, MemoryItem, Message
+from desktop_app.memory.patches import ORIGIN_RANK, AddItem, SetStatus
+from desktop_app.memory.text import canonical_subject, clip, numbers, term_set
+from desktop_app.memory.vetting import Vetted
+
+REVOCABLE = ("directive", "constraint", "preference", "decision")
+SESSION_ONLY_KINDS = ("decision", "goal", "open_question")
+_NORM = re.compile(r"[\s，,。.!！?？；;：:\"'“”]+")
+
+
+class MergePlan(BaseModel):
+    """The operations of one model pass, and a line for each entry saying what became of it."""
+
+    ops: list = []
+    notes: list[str] = []
+
+
+def subject_key(subject: str) -> str:
+    """The key items are matched by: a canonical subject ("budget") or the lowercased words."""
+    return canonical_subject(subject) or " ".join(subject.lower().split())
+
+
+def presented(subject: str, value: str) -> str:
+    """The value as stored: "subject: value", unless the value already starts with its subject."""
+    return value if _norm(value).startswith(_norm(subject)) else f"{subject}: {value}"
+
+
+def _norm(text: str) -> str:
+    return _NORM.sub("", text.lower())
+
+
+def _subject_terms(text: str) -> set[str]:
+    return term_set(text.split(":", 1)[-1] if text.startswith(("fact:", "directive:", "constraint:")) else text)
+
+
+def same_subject(item: MemoryItem, key: str, subject: str) -> bool:
+    """Whether ``item`` is about the subject an entry names (key, canonical form, or most words)."""
+    if item.subject == key or subject_key(item.subject) == key:
+        return True
+    mine, theirs = _subject_terms(subject), _subject_terms(item.subject) | _subject_terms(item.value.split(":", 1)[0])
+    if not mine or not theirs:
+        return False
+    return len(mine & theirs) * 2 >= max(len(mine), 2) and len(mine & theirs) * 3 >= len(theirs)
+
+
+def _compatible(item: MemoryItem, kind: str) -> bool:
+    if (item.kind == "directive") != (kind == "directive"):
+        return False
+    return item.kind not in ("goal", "open_question") or item.kind == kind
+
+
+def _overlaps(item: MemoryItem, quote: str) -> bool:
+    mine, theirs = _norm(quote), _norm(item.source_quote or item.value)
+    return bool(mine) and bool(theirs) and (mine in theirs or theirs in mine or len(term_set(quote) & term_set(theirs)) >= 2)
+
+
+def _scope(entry, key: str) -> str:
+    if entry.kind in SESSION_ONLY_KINDS:
+        return "session"
+    return "profile" if entry.scope == "profile" or key in PROFILE_SUBJECTS else "session"
+
+
+def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -> MergePlan:
+    """The patch operations for the vetted entries of ``message`` given the state ``items``
+    (active and pending, as the session sees them)."""
+    plan = MergePlan()
+    active = [i for i in items if i.status == "active"]
+    replaced: set[int] = set()
+    written: list[str] = []  # normalised values this pass already adds
+    own = [i for i in active if i.source_message_id == message.id and i.origin in ("rule", "user")]
+    coverage = _coverage(vetted, own)
+    for v in vetted:
+        entry = v.proposal
+        if v.verdict == "drop":
+            plan.notes.append(f"dropped “{clip(entry.quote, 40)}”: {v.reason}")
+            continue
+        key = subject_key(entry.subject)
+        value = presented(entry.subject, entry.value)
+        if entry.change == "cancel":
+            _cancel(plan, entry, active, message, replaced)
+            continue
+        if _norm(value) in written or _duplicate(items, key, entry):
+            plan.notes.append(f"already known: {clip(value, 50)}")
+            continue
+        status = "pending" if v.verdict == "pending" else "active"
+        base = {"kind": entry.kind, "subject": key, "value": value, "origin": "model",
+                "source_message_id": message.id, "source_quote": entry.quote, "scope": _scope(entry, key)}
+        mine = next((i for i in own if i.id not in replaced and _overlaps(i, entry.quote)), None)
+        if mine is not None and mine.kind == "open_question" and entry.kind != "open_question":
+            plan.notes.append(f"kept as speculation: {clip(mine.value, 50)}")
+            continue
+        if mine is not None and coverage.get(mine.id, False):
+            kind = mine.kind if mine.is_hard and entry.kind not in ("directive", "constraint") else entry.kind
+            scope = "profile" if mine.scope == "profile" else base["scope"]
+            plan.ops.append(AddItem(**{**base, "kind": kind, "scope": scope, "status": "active"},
+                                    supersedes=mine.id, refines=True, pinned=mine.pinned))
+            replaced.add(mine.id)
+            written.append(_norm(value))
+            plan.notes.append(f"normal form of #{mine.id}: {clip(value, 50)}")
+            continue
+        if mine is not None and subject_key(mine.subject) == key:
+            plan.notes.append(f"kept the rule item #{mine.id} (it holds values the entry lacks)")
+            continue
+        older = next((i for i in reversed(active) if i.id not in replaced and i.source_message_id != message.id
+                      and _compatible(i, entry.kind) and same_subject(i, key, entry.subject)), None)
+        if older is not None:
+            explicit = ORIGIN_RANK.get(older.origin, 0) > ORIGIN_RANK["model"]
+            unclear_rule = older.kind == "directive" and entry.change != "update"
+            status = "pending" if explicit or unclear_rule or status == "pending" else "active"
+            plan.ops.append(AddItem(**{**base, "subject": older.subject, "status": status,
+                                       "scope": "profile" if older.scope == "profile" else base["scope"]},
+                                    supersedes=older.id))
+            if status == "active":
+                replaced.add(older.id)
+            written.append(_norm(value))
+            verb = "replaces" if status == "active" else "asks to replace"
+            plan.notes.append(f"{verb} #{older.id}: {clip(value, 50)}")
+            continue
+        plan.ops.append(AddItem(**base, status=status))
+        written.append(_norm(value))
+        plan.notes.append(f"{'new' if status == 'active' else 'pending'}: {clip(value, 50)}")
+    return plan
+
+
+def _coverage(vetted: list[Vetted], own: list[MemoryItem]) -> dict[int, bool]:
+    """For each rule item of the message: do the entries overlapping it keep all its numbers?"""
+    out = {}
+    for item in own:
+        kept = [v.proposal for v in vetted if v.verdict != "drop" and v.proposal.change != "cancel"
+                and _overlaps(item, v.proposal.quote)]
+        values = " ".join(p.value + " " + p.subject for p in kept)
+        out[item.id] = bool(kept) and all(n in numbers(values) for n in numbers(item.value))
+    return out
+
+
+def _duplicate(items: list[MemoryItem], key: str, entry) -> bool:
+    """The state already says this: same subject and the same value (numbers and words)."""
+    value_terms, value_numbers = term_set(entry.value), set(numbers(entry.value))
+    for item in items:
+        if item.status not in ("active", "pending"):
+            continue
+        if _norm(item.value).endswith(_norm(entry.value)) and (subject_key(item.subject) == key or not value_numbers):
+            return True
+        if subject_key(item.subject) == key and value_terms and value_terms <= term_set(item.value) \
+                and value_numbers <= set(numbers(item.value)):
+            return True
+    return False
+
+
+def _cancel(plan: MergePlan, entry, active: list[MemoryItem], message: Message, replaced: set[int]) -> None:
+    words = term_set(f"{entry.subject} {entry.value} {entry.quote}")
+    key = subject_key(entry.subject)
+    scored = sorted(((len(words & (term_set(i.value) | _subject_terms(i.subject))) + (3 if subject_key(i.subject) == key else 0), i)
+                     for i in active if i.kind in REVOCABLE and i.source_message_id != message.id
+                     and i.id not in replaced), key=lambda pair: (-pair[0], -pair[1].id))
+    scored = [pair for pair in scored if pair[0] > 0]
+    if not scored:
+        plan.notes.append(f"nothing to cancel for “{clip(entry.quote, 40)}”")
+        return
+    if len(scored) == 1 or scored[0][0] >= scored[1][0] + 2:
+        target = scored[0][1]
+        plan.ops.append(SetStatus(item_id=target.id, status="revoked", action="revoke", reason=entry.quote))
+        replaced.add(target.id)
+        plan.notes.append(f"revoked #{target.id}: {clip(target.value, 50)}")
+        return
+    options = [item.id for _, item in scored[:4]]
+    plan.ops.append(AddItem(kind="directive", subject="revoke", value=f"revoke? {clip(entry.quote, 200)}",
+                            status="pending", origin="model", source_message_id=message.id, source_quote=entry.quote,
+                            details={"proposal": "revoke", "candidates": options}))
+    plan.notes.append(f"asks which rule to drop: {', '.join(f'#{i}' for i in options)}")

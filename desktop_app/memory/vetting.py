@@ -1,0 +1,118 @@
+"""The program's final say over what the model proposes (seed 003): every entry is checked
+against the user's own message before anything is written.
+
+An entry is *dropped* when its quote is not a span of the user's message, when the quoted
+sentence is a question, a hypothetical, a request that only uses a value, or words the user
+reports from someone else, or when the value carries a number, date or id the quote does not
+hold, or says things the quote does not. A directive without standing-rule evidence is kept
+as *pending* (the assistant asks). Supersede and revoke targets are resolved later, against
+the state (:mod:`desktop_app.memory.cooperation`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel
+
+from desktop_app.memory.extraction import PROHIBIT, STANDING, is_hypothetical, is_question, is_reported, is_request
+from desktop_app.memory.proposals import Proposal
+from desktop_app.memory.text import numbers, split_sentences, term_set
+
+_SPAN_NOISE = re.compile(r"[\s\"'“”‘’「」『』《》（）()\[\]]+")
+_EDGE_PUNCT = "，,。.!！?？；;：:、 "
+# A rule about how to reply or behave that holds beyond this message (beyond STANDING/PROHIBIT).
+_RULE_EVIDENCE = re.compile(
+    r"\bevery\b|\beach\b|\ball\b|\bany\b|\bwhenever\b|\bkeep\b|\bstick to\b|\bonly\b|\bby default\b|\baddress me\b|"
+    r"\bsign (off|as)\b|\bcall me\b|\bformat\b|\buse\b|\bwrite\b|\bput\b|\bgive me\b|\bskip\b|\bavoid\b|"
+    r"每|所有|一律|都|总|一直|默认|称呼|叫我|只用|只要|先.+再|统一|格式|用.+写|别|不要|避免|省略",
+    re.IGNORECASE)
+# A Chinese numeral word in a quote stands for the digit in a value ("两只猫" → "2只猫").
+_ZH_DIGITS = {"一": "1", "二": "2", "两": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8",
+              "九": "9", "十": "10"}
+
+Verdict = Literal["accept", "pending", "drop"]
+
+
+class Vetted(BaseModel):
+    """One proposal with the program's verdict and the reason for it."""
+
+    proposal: Proposal
+    verdict: Verdict
+    reason: str = ""
+    sentence: str = ""  # the sentence of the user's message the quote lies in
+
+
+def _squash(text: str) -> str:
+    return _SPAN_NOISE.sub("", text).lower()
+
+
+def quote_span(quote: str, message: str) -> bool:
+    """Whether ``quote`` is a span of ``message`` (ignoring spaces, quotation marks, edge punctuation)."""
+    needle = _squash(quote.strip(_EDGE_PUNCT))
+    return len(needle) >= 2 and needle in _squash(message)
+
+
+def _sentence_of(quote: str, message: str) -> str:
+    needle = _squash(quote.strip(_EDGE_PUNCT))
+    for sentence in split_sentences(message):
+        squashed = _squash(sentence)
+        if needle in squashed or (squashed and squashed in needle):
+            return sentence
+    return message
+
+
+def _quote_numbers(quote: str) -> set[str]:
+    found = set(numbers(quote))
+    found |= {digit for word, digit in _ZH_DIGITS.items() if word in quote}
+    return found
+
+
+def ungrounded_numbers(value: str, quote: str) -> list[str]:
+    """Numbers (dates, ids, amounts) in ``value`` that the quote does not hold."""
+    held = _quote_numbers(quote)
+    compact = quote.replace(",", "").replace(" ", "")
+    return [n for n in numbers(value) if n not in held and n.replace(",", "") not in compact]
+
+
+def grounded(value: str, quote: str, subject: str) -> bool:
+    """At least half of the value's content terms occur in the quote (the subject may supply one)."""
+    value_terms = term_set(value) - {n for n in numbers(value)}
+    if not value_terms:
+        return True
+    source = term_set(quote) | {t for t in term_set(subject) if len(value_terms) > 1}
+    lowered = quote.lower()
+    hits = sum(1 for t in value_terms if t in source or t in lowered)
+    return hits * 2 >= len(value_terms)
+
+
+def vet(proposal: Proposal, message: str) -> Vetted:
+    """The verdict on one proposal for the user message ``message``."""
+    def verdict(kind: Verdict, reason: str, sentence: str = "") -> Vetted:
+        return Vetted(proposal=proposal, verdict=kind, reason=reason, sentence=sentence)
+
+    if not quote_span(proposal.quote, message):
+        return verdict("drop", "the quote is not the user's words")
+    sentence = _sentence_of(proposal.quote, message)
+    if is_question(sentence) and proposal.change != "cancel":
+        return verdict("drop", "a question writes nothing", sentence)
+    if is_hypothetical(sentence):
+        return verdict("drop", "a hypothetical writes nothing", sentence)
+    if is_reported(sentence, message):
+        return verdict("drop", "words quoted from someone else write nothing", sentence)
+    if is_request(sentence) and proposal.kind not in ("directive", "goal"):
+        return verdict("drop", "a request that uses a value does not change it", sentence)
+    missing = ungrounded_numbers(proposal.value, sentence) + ungrounded_numbers(proposal.subject, sentence)
+    if missing:
+        return verdict("drop", f"{', '.join(missing)} is not in the quote", sentence)
+    if proposal.change != "cancel" and not grounded(proposal.value, sentence, proposal.subject):
+        return verdict("drop", "the value says what the quote does not", sentence)
+    if proposal.kind == "directive" and proposal.change != "cancel" and not (
+            STANDING.search(sentence) or PROHIBIT.search(sentence) or _RULE_EVIDENCE.search(sentence)):
+        return verdict("pending", "a rule without standing-rule evidence: the user confirms it", sentence)
+    return verdict("accept", "", sentence)
+
+
+def vet_all(proposals: list[Proposal], message: str) -> list[Vetted]:
+    return [vet(p, message) for p in proposals]
