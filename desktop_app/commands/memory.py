@@ -17,10 +17,12 @@ ACTIONS = {
     "confirm": "accept a pending item (default: the latest)",
     "reject": "drop a pending item (default: the latest)",
     "bookmark": "bookmark the latest user message with 2-4 keywords",
+    "scope": "move an item to the profile (all sessions) or into this session",
     "log": "the per-turn records (layers, tokens, paging)",
 }
 _NEEDS = {"show": "ID", "forget": "ID|TOPIC", "pin": "ID", "unpin": "ID", "correct": "ID VALUE",
-          "remember": "TEXT", "directive": "TEXT", "fact": "TEXT", "bookmark": "WORDS"}
+          "remember": "TEXT", "directive": "TEXT", "fact": "TEXT", "bookmark": "WORDS",
+          "scope": "ID profile|session"}
 
 
 def register(subparsers):
@@ -65,7 +67,7 @@ def run(args, settings) -> int:
             if args.json:
                 print_json([item_json(i) for i in items])
             for item in [] if args.json else items:
-                print(f"#{item.id} {item.status:<10} [{item.kind}] {item.value}")
+                print(f"#{item.id} {item.status:<10} [{item.kind}] {item.scope:<7} {item.origin:<7} {item.value}")
             return 0
         name = {"list": "memory"}.get(args.action, args.action)
         try:

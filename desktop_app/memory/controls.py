@@ -15,13 +15,13 @@ from pydantic import BaseModel
 from desktop_app.memory.assembly import MODES
 from desktop_app.memory.extraction import Candidate
 from desktop_app.memory.models import MemoryItem
-from desktop_app.memory.patches import AddItem, PatchRejected, SetPinned, SetStatus, apply_patch, propose
+from desktop_app.memory.patches import AddItem, PatchRejected, SetPinned, SetScope, SetStatus, apply_patch, propose
 from desktop_app.memory.render import stamp
 from desktop_app.memory.text import canonical_subject, clip, keywords, term_set, topic_subject
 from desktop_app.memory.updates import apply_candidate, confirm_ops, corrected_value, pending_revocation_of, remember_message
 
 SLASH_COMMANDS = ("remember", "directive", "fact", "forget", "correct", "pin", "unpin", "bookmark", "memory",
-                  "confirm", "reject", "mode", "show")
+                  "confirm", "reject", "mode", "show", "scope")
 
 
 class SlashResult(BaseModel):
@@ -56,7 +56,7 @@ def run_command(store, session, name: str, arg: str, now: float) -> SlashResult:
     """Dispatch one memory command (shared by the chat input and the CLI)."""
     handlers = {"remember": remember, "directive": add_directive, "fact": add_fact, "forget": forget,
                 "correct": correct, "pin": pin, "unpin": unpin, "bookmark": bookmark, "memory": overview,
-                "confirm": confirm, "reject": reject, "mode": set_mode, "show": show}
+                "confirm": confirm, "reject": reject, "mode": set_mode, "show": show, "scope": set_scope}
     return handlers[name](store, session, arg, now)
 
 
@@ -75,7 +75,7 @@ def _item_id(arg: str) -> int:
 
 def _own(store, session, item_id: int) -> MemoryItem:
     item = store.get_item(item_id)
-    if item is None or item.session_id != session.id:
+    if item is None or (item.session_id != session.id and item.scope != "profile"):
         raise MemoryCommandError(f"no memory item #{item_id} in session {session.name!r}")
     return item
 
@@ -257,7 +257,7 @@ def overview(store, session, arg, now) -> SlashResult:
         if shown:
             lines.append(f"{title}:")
             lines += [f"  #{i.id} {clip(i.value, 90)}{' 📌' if i.pinned else ''}"
-                      f" (turn {turn_of.get(i.source_message_id, '-')})" for i in shown]
+                      f" ({_where(i, turn_of)})" for i in shown]
     pending = [i for i in items if i.status == "pending"]
     if pending:
         lines.append("Waiting for your confirmation (/confirm ID or /reject ID):")
@@ -271,6 +271,28 @@ def overview(store, session, arg, now) -> SlashResult:
                        data={"state_version": store.state_version(session.id),
                              "items": [item_json(i, turn_of) for i in items],
                              "bookmarks": [b.model_dump() for b in marks], "pages": len(pages)})
+
+
+def _where(item: MemoryItem, turn_of: dict[int, int]) -> str:
+    """Scope, origin and source turn: "profile · model · turn 3"."""
+    turn = turn_of.get(item.source_message_id) if item.source_message_id else None
+    return " · ".join(x for x in (item.scope, item.origin, f"turn {turn}" if turn else "") if x)
+
+
+def set_scope(store, session, arg, now) -> SlashResult:
+    """/scope ID profile|session — move an item to the profile (every session sees it) or into this session."""
+    parts = _need(arg, "/scope ID profile|session").split()
+    if len(parts) != 2 or parts[1] not in ("profile", "session"):
+        raise MemoryCommandError("usage: /scope ID profile|session")
+    item = _own(store, session, _item_id(parts[0]))
+    if item.scope == parts[1]:
+        return SlashResult(command="scope", text=f"#{item.id} is already in the {parts[1]} scope",
+                           data={"item": item_json(item)})
+    _commit(store, session, [SetScope(item_id=item.id, scope=parts[1])], f"/scope {parts[1]}", now)
+    moved = store.get_item(item.id)
+    where = "every session sees it" if parts[1] == "profile" else f"only {session.name!r} sees it"
+    return SlashResult(command="scope", text=f"Moved #{item.id} to the {parts[1]} scope: {where}",
+                       data={"item": item_json(moved)})
 
 
 def _turns(store, session) -> dict[int, int]:
@@ -289,7 +311,8 @@ def show(store, session, arg, now) -> SlashResult:
         cursor = newer[-1]
         chain.append(cursor)
     lines = [f"#{item.id} [{item.kind}] {item.status}: {item.value}",
-             f"  subject {item.subject}; origin {item.origin}; pinned {item.pinned}; v{item.state_version}",
+             f"  subject {item.subject}; scope {item.scope}; origin {item.origin}; pinned {item.pinned}; "
+             f"v{item.state_version}",
              f"  source: turn {turn_of.get(item.source_message_id, '-')} “{clip(item.source_quote or '', 80)}”",
              "Chain (oldest first):"]
     lines += [f"  {'→' if c.id == item.id else ' '} #{c.id} {c.status:<10} {stamp(c.updated_at)}  {clip(c.value, 70)}"

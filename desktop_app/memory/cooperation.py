@@ -179,10 +179,12 @@ def _cancel(plan: MergePlan, entry, active: list[MemoryItem], message: Message, 
                      for i in active if i.kind in REVOCABLE and i.source_message_id != message.id
                      and i.id not in replaced), key=lambda pair: (-pair[0], -pair[1].id))
     scored = [pair for pair in scored if pair[0] > 0]
-    if not scored:
-        plan.notes.append(f"nothing to cancel for “{clip(entry.quote, 40)}”")
-        return
-    if len(scored) == 1 or scored[0][0] >= scored[1][0] + 2:
+    if not scored:  # "drop that rule": which one? the latest rules are the candidates
+        scored = [(0, i) for i in reversed(active) if i.kind == "directive" and i.source_message_id != message.id]
+        if not scored:
+            plan.notes.append(f"nothing to cancel for “{clip(entry.quote, 40)}”")
+            return
+    if scored[0][0] > 0 and (len(scored) == 1 or scored[0][0] >= scored[1][0] + 2):
         target = scored[0][1]
         plan.ops.append(SetStatus(item_id=target.id, status="revoked", action="revoke", reason=entry.quote))
         replaced.add(target.id)

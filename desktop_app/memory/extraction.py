@@ -180,6 +180,10 @@ def classify(sentence: str) -> Candidate | None:
                          canonical=canonical is not None)
     if question and not (STANDING.search(body) and REPLY_BEHAVIOUR.search(body)):
         return None  # a polite request for a standing reply rule still counts ("could you always …?")
+    if is_request(body) and not (STANDING.search(body) or PROHIBIT.search(body)):
+        # "Plan it within my budget" uses the budget; it does not state one. It may set the goal.
+        return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True) \
+            if GOAL.search(body) else None
     if STEP_DONE.search(body) and not STANDING.search(body):
         return Candidate(action="step_done", kind="goal", subject="goal", value=body, quote=quote)
     if GOAL.search(body):

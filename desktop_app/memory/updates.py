@@ -17,7 +17,7 @@ import time
 from pydantic import BaseModel
 
 from desktop_app.memory.extraction import Candidate, extract
-from desktop_app.memory.models import MemoryItem
+from desktop_app.memory.models import PROFILE_SUBJECTS, MemoryItem
 from desktop_app.memory.patches import ORIGIN_RANK, AddItem, SetDetails, SetStatus, apply_patch, propose
 from desktop_app.memory.text import clip, numbers, term_set
 
@@ -70,9 +70,11 @@ def apply_candidate(store, session_id: int, cand: Candidate, *, source_message_i
 
 def _new(cand: Candidate, kind: str, subject: str, value: str, *, origin: str, source_message_id: int | None,
          status: str = "active", supersedes: int | None = None, details: dict | None = None) -> AddItem:
+    # Facts about the user themself (name, home, allergies, diet, job) go to the profile.
+    scope = "profile" if subject in PROFILE_SUBJECTS and kind in ("fact", "preference", "directive") else None
     return AddItem(kind=kind, subject=subject, value=value, status=status, origin=origin,
                    source_message_id=source_message_id, source_quote=cand.quote, supersedes=supersedes,
-                   details=details or {})
+                   details=details or {}, scope=scope)
 
 
 def _commit(store, session_id: int, ops: list, reason: str, now: float):

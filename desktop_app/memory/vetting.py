@@ -77,9 +77,10 @@ def ungrounded_numbers(value: str, quote: str) -> list[str]:
 
 
 def grounded(value: str, quote: str, subject: str) -> bool:
-    """At least half of the value's content terms occur in the quote (the subject may supply one)."""
-    value_terms = term_set(value) - {n for n in numbers(value)}
-    if not value_terms:
+    """The value says what the quote says: its numbers are there (checked apart), or at least
+    half of its content words are (the subject may supply words when there are several)."""
+    value_terms = term_set(value) - set(numbers(value))
+    if not value_terms or numbers(value):
         return True
     source = term_set(quote) | {t for t in term_set(subject) if len(value_terms) > 1}
     lowered = quote.lower()

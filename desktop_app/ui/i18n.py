@@ -105,6 +105,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "memory.summary": ("Rolling summary", "滚动摘要"),
     "memory.no_summary": ("(none yet — made when old turns are paged out)", "（暂无 — 旧对话分页归档时生成）"),
     "memory.turn": ("turn {n}", "第{n}轮"),
+    "memory.profile": ("profile · all sessions", "档案 · 所有会话"),
+    "memory.origin.rule": ("by rule", "规则"),
+    "memory.origin.model": ("by model", "模型"),
+    "memory.origin.user": ("by you", "你"),
+    "memory.origin.command": ("by command", "命令"),
+    "memory.origin.import": ("imported", "导入"),
     "memory.not_item": ("Select a memory item first.", "请先选择一条记忆。"),
     "memory.not_pending": ("#{id} is not waiting for confirmation.", "#{id} 不是待确认项。"),
     "memory.correct_title": ("Correct #{id} ({kind})", "更正 #{id}（{kind}）"),
@@ -242,6 +248,8 @@ SLASH_HELP: dict[str, tuple[str, str]] = {
     "/forget ID|topic": ("revoke an item (the panel's Forget deletes it)", "撤销一条记忆（面板中的“遗忘”会彻底删除）"),
     "/bookmark WORDS": ("bookmark your last message", "给你的上一条消息加书签"),
     "/show ID": ("an item with its versions and history", "查看一条记忆的版本与历史"),
+    "/scope ID profile|session": ("profile: every session sees the item; session: only this one",
+                                  "profile：所有会话都能看到；session：只有本会话"),
     "/mode [NAME]": ("show or set this session's context mode", "查看或设置本会话的上下文模式"),
 }
 

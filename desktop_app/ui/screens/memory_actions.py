@@ -88,7 +88,7 @@ class MemoryActions:
                                             empty_error=t("memory.topic_placeholder")), self.forget_topic)
             return
         item = self.store.get_item(item_id) if item_id is not None else None
-        if item is None or item.session_id != self.session.id:
+        if item is None or (item.session_id != self.session.id and item.scope != "profile"):
             self.notify(t("memory.not_item"), markup=False, severity="warning")
             return
         if action == "open":
@@ -109,6 +109,8 @@ class MemoryActions:
                 lambda value: value and self.memory_command("correct", f"{item.id} {value}"))
         elif action == "forget":
             self.plan_forget(lambda store: store.plan_forget_item(item.id))
+        elif action == "scope":
+            self.memory_command("scope", f"{item.id} {'session' if item.scope == 'profile' else 'profile'}")
 
     async def show_memory_notices(self, record: TurnRecord | None) -> None:
         """After a turn: what memory did that the user should know or answer (pending rules)."""

@@ -61,8 +61,11 @@ def item_prompt(item: MemoryItem, turn: int | None) -> Text:
     if item.pinned:
         text.append("★ ", style="bold")
     text.append(item.value)
-    where = t("memory.turn", n=turn) if turn else item.origin
-    text.append(f"\n   {where} · {short_time(item.created_at)}", style="dim")
+    where = [t("memory.turn", n=turn)] if turn else []
+    where += [t(f"memory.origin.{item.origin}")]
+    if item.scope == "profile":
+        where.insert(0, t("memory.profile"))
+    text.append(f"\n   {' · '.join(where)} · {short_time(item.created_at)}", style="dim")
     return text
 
 
@@ -77,6 +80,7 @@ class MemoryPanel(Vertical):
         Binding("r", "item('revoke')", "Revoke"),
         Binding("d,delete", "item('forget')", "Forget"),
         Binding("t", "forget_topic", "Forget topic"),
+        Binding("s", "item('scope')", "Profile/session"),
     ]
 
     class ActionRequested(Message):

@@ -1,0 +1,276 @@
+"""Cooperative memory without a model: a scripted engine returns fixed JSON (also malformed
+JSON and entries that must be refused), and the program vets, merges and applies it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from desktop_app.engine.scripted import ScriptedEngine
+from desktop_app.memory.controls import run_command
+from desktop_app.memory.jobs import JobContext
+from desktop_app.memory.model_jobs import ExtractJob, MemoryModel, worth_proposing
+from desktop_app.memory.patches import AddItem, apply_patch, propose
+from desktop_app.memory.proposals import Proposal
+from desktop_app.memory.vetting import vet
+
+
+
+def entry(quote, subject, value, kind="fact", scope="session", change="new") -> dict:
+    return {"quote": quote, "subject": subject, "value": value, "kind": kind, "scope": scope, "change": change}
+
+
+def scripted(*replies):
+    """An engine whose JSON replies are ``replies`` in turn (dicts are dumped, strings sent as they are)."""
+    queue = [r if isinstance(r, str) else json.dumps({"items": r}, ensure_ascii=False) for r in replies]
+    engine = ScriptedEngine(lambda messages: queue.pop(0) if len(queue) > 1 else queue[0])
+    return engine
+
+
+def model_pass(convo, engine, *, mode: str = "always"):
+    job = ExtractJob(convo.sid, [convo.recorded.message.id], MemoryModel(mode))
+    outcome = job.run(JobContext(store=convo.store, should_stop=lambda: False, engine=engine))
+    return outcome, job
+
+
+def active(store, sid):
+    return {i.value: i for i in store.list_items(sid, statuses=("active",))}
+
+
+# -- vetting --------------------------------------------------------------------------------
+@pytest.mark.parametrize("message, proposal, verdict", [
+    ("Our office has 40 desks.", entry("Our office has 40 desks", "office desks", "40 desks"), "accept"),
+    ("Our office has 40 desks.", entry("We have 50 desks", "office desks", "50 desks"), "drop"),  # not a span
+    ("Our office has 40 desks.", entry("Our office has 40 desks", "office desks", "45 desks"), "drop"),  # number
+    ("What's my budget again?", entry("What's my budget again?", "budget", "budget"), "drop"),  # question
+    ("预算是多少来着？", entry("预算是多少来着", "预算", "10000"), "drop"),
+    ("If I had 10k I would buy a boat.", entry("If I had 10k I would buy a boat", "money", "10k"), "drop"),
+    ("假如预算是一万的话，能去哪？", entry("假如预算是一万的话", "预算", "一万"), "drop"),
+    ("My boss said 'always CC him on everything'.",
+     entry("always CC him on everything", "cc", "always CC him", kind="directive"), "drop"),  # someone else's words
+    ("Please plan a 7-day itinerary within my budget.",
+     entry("Please plan a 7-day itinerary within my budget", "budget", "7 days"), "drop"),  # a request uses a value
+    ("What's the weather like on Mars?", entry("What's the weather like on Mars?", "weather", "warm"), "drop"),
+    ("孩子今年上三年级，数学比较弱。", entry("孩子今年上三年级", "孩子年级", "三年级", scope="profile"), "accept"),
+    ("孩子今年上三年级，数学比较弱。", entry("孩子今年上三年级", "年龄", "33岁"), "drop"),
+    ("Sign off every email as Priya, not Ms. Raman.",
+     entry("Sign off every email as Priya, not Ms. Raman.", "sign-off", "Priya", kind="directive"), "accept"),
+    ("Bullet points look nice.", entry("Bullet points look nice", "format", "bullet points", kind="directive"),
+     "pending"),  # a rule without standing-rule evidence: the user confirms it
+])
+def test_every_entry_is_checked_against_the_users_own_words(message, proposal, verdict):
+    assert vet(Proposal(**proposal), message).verdict == verdict
+
+
+def test_the_pre_filter_skips_greetings_acknowledgements_and_pure_questions():
+    assert not worth_proposing("thanks!")
+    assert not worth_proposing("好的")
+    assert not worth_proposing("What's the capital of Peru?")
+    assert worth_proposing("Just so you know, shellfish makes me sick.")
+
+
+# -- merging with the rules -------------------------------------------------------------------
+def test_a_compound_sentence_becomes_one_item_per_subject_and_a_later_change_touches_only_its_own(store, settings, conversation):
+    convo = conversation()
+    convo.user("My name is Bob and my budget is 300 euros.")
+    [rule_item] = store.list_items(convo.sid, statuses=("active",))  # the rules keep the sentence as one item
+    engine = scripted([entry("My name is Bob", "name", "Bob", scope="profile"),
+                       entry("my budget is 300 euros", "budget", "300 EUR", kind="constraint")])
+    outcome, _ = model_pass(convo, engine)
+    assert outcome.status == "done"
+    now = active(store, convo.sid)
+    assert set(now) == {"name: Bob", "budget: 300 EUR"}
+    assert now["name: Bob"].scope == "profile" and now["name: Bob"].origin == "model"
+    assert store.get_item(rule_item.id).status == "superseded", "refined, kept in history — not dropped"
+    convo.user("Actually my budget is 450 euros.")
+    now = active(store, convo.sid)
+    assert "name: Bob" in now, "superseding the budget never touches the name"
+    assert any("450" in v for v in now) and not any("300" in v for v in now)
+
+
+def test_a_rule_item_is_kept_when_the_model_loses_one_of_its_numbers(store, settings, conversation):
+    convo = conversation()
+    convo.user("预算不超过5000元，3月20日之前交。")
+    before = set(active(store, convo.sid))
+    model_pass(convo, scripted([entry("预算不超过5000元", "预算", "不超过", kind="constraint")]))
+    assert before <= set(active(store, convo.sid)), "nothing a rule wrote disappears"
+
+
+def test_the_model_fills_in_what_the_rules_missed_and_supersedes_a_changed_value(store, settings, conversation):
+    convo = conversation()
+    assert convo.user("The venue holds 150 guests.") == [] or True
+    model_pass(convo, scripted([entry("The venue holds 150 guests", "venue capacity", "150 guests")]))
+    assert "venue capacity: 150 guests" in active(store, convo.sid)
+    convo.user("They just told me the venue can only take 120.")
+    engine = scripted([entry("the venue can only take 120", "venue capacity", "120 guests", kind="constraint",
+                             change="update")])
+    model_pass(convo, engine)
+    now = active(store, convo.sid)
+    assert "venue capacity: 120 guests" in now and not any("150" in v for v in now)
+    assert "Known subjects: venue capacity" in engine.calls[-1][-1]["content"], "memory's subjects reach the model"
+
+
+def test_a_clear_cancellation_revokes_the_rule_and_an_unclear_one_asks(store, settings, conversation):
+    convo = conversation()
+    convo.user("Write all code examples in Rust from now on.")
+    [rust] = [i for i in store.list_items(convo.sid) if "Rust" in i.value]
+    convo.user("Switch the examples back to Python.")
+    model_pass(convo, scripted([entry("Switch the examples back to Python.", "code examples", "Python",
+                                      kind="directive", change="cancel")]))
+    assert store.get_item(rust.id).status == "revoked"
+    convo.user("Always answer in bullet points.")
+    convo.user("Always keep answers under 100 words.")
+    convo.user("Drop that rule.")
+    model_pass(convo, scripted([entry("Drop that rule", "rule", "none", kind="directive", change="cancel")]))
+    pending = store.list_items(convo.sid, statuses=("pending",))
+    assert pending and pending[-1].details.get("proposal") == "revoke", "unclear: the assistant asks"
+
+
+def test_a_request_that_names_a_value_does_not_change_it(store, settings, conversation):
+    convo = conversation()
+    convo.user("My budget is 300 euros.")
+    before = set(active(store, convo.sid))
+    convo.user("Please plan a 7-day itinerary within my budget")
+    model_pass(convo, scripted([entry("Please plan a 7-day itinerary within my budget", "budget", "7-day itinerary")]))
+    assert set(active(store, convo.sid)) == before
+    assert not store.list_items(convo.sid, statuses=("pending",))
+
+
+# -- invalid output and races --------------------------------------------------------------------
+def test_invalid_json_is_retried_once_with_a_shorter_prompt(store, settings, conversation):
+    convo = conversation()
+    convo.user("我家有两只猫。")
+    engine = scripted("{not json", [entry("我家有两只猫", "宠物", "两只猫", scope="profile")])
+    outcome, _ = model_pass(convo, engine)
+    assert outcome.status == "done" and "宠物: 两只猫" in active(store, convo.sid)
+    assert len(engine.calls) == 2 and len(engine.calls[1]) < len(engine.calls[0]), "the retry is shorter"
+
+
+def test_invalid_json_twice_leaves_the_rules_result_and_loses_nothing(store, settings, conversation):
+    convo = conversation()
+    convo.user("From now on answer in Chinese.")
+    before = store.list_items(convo.sid)
+    outcome, job = model_pass(convo, scripted('{"items": [{"quote": 1}]}'))
+    assert outcome.status == "done" and any("invalid twice" in n for n in job.notes)
+    assert store.list_items(convo.sid) == before
+
+
+def test_a_patch_made_stale_by_the_user_is_rejected_whole_and_planned_again(store, settings, conversation):
+    convo = conversation()
+    convo.user("Our office has 40 desks and the lease ends in September.")
+    reply = json.dumps({"items": [entry("Our office has 40 desks", "office desks", "40 desks"),
+                                  entry("the lease ends in September", "lease end", "September", kind="constraint")]})
+
+    def meanwhile(messages):  # the user changes memory while the model is thinking
+        if not getattr(meanwhile, "done", False):
+            meanwhile.done = True
+            run_command(store, store.get_session(convo.sid), "fact", "parking: 3 spaces", 0.0)
+        return reply
+
+    version = store.state_version(convo.sid)
+    outcome, job = model_pass(convo, ScriptedEngine(meanwhile))
+    assert outcome.status == "done"
+    values = set(active(store, convo.sid))
+    assert {"office desks: 40 desks", "lease end: September"} <= values and any("parking" in v for v in values)
+    assert store.state_version(convo.sid) == version + 2, "the user's change and one applied patch"
+
+
+def test_a_stale_patch_never_half_applies(store, settings, conversation):
+    from desktop_app.memory.patches import MemoryPatch, PatchRejected
+
+    session = store.session_named("s")
+    op = AddItem(kind="fact", subject="a", value="a: 1")
+    apply_patch(store, propose(store, session.id, [op]))
+    with pytest.raises(PatchRejected, match="stale"):
+        apply_patch(store, MemoryPatch(session_id=session.id, expected_version=0,
+                                       ops=[AddItem(kind="fact", subject="b", value="b: 2"), op]))
+    assert [i.value for i in store.list_items(session.id)] == ["a: 1"]
+
+
+def test_the_chat_needing_the_model_postpones_the_pass(store, settings, conversation):
+    convo = conversation()
+    convo.user("Our office has 40 desks.")
+    job = ExtractJob(convo.sid, [convo.recorded.message.id], MemoryModel("always"))
+    engine = scripted([entry("Our office has 40 desks", "office desks", "40 desks")])
+    outcome = job.run(JobContext(store=store, should_stop=lambda: bool(engine.calls), engine=engine))
+    assert outcome.status == "postponed" and not any("desks: 40" in v for v in active(store, convo.sid))
+
+
+def test_auto_mode_falls_back_to_the_rules_when_the_model_fails_the_json_self_test(store, settings, conversation):
+    convo = conversation()
+    convo.user("Our office has 40 desks.")
+    outcome, _ = model_pass(convo, ScriptedEngine("I am a tiny model and I write prose."), mode="auto")
+    assert outcome.status == "done" and "rules only" in outcome.detail
+    outcome, _ = model_pass(convo, scripted([entry("Our office has 40 desks", "office desks", "40 desks")]),
+                            mode="off")
+    assert "rules only" in outcome.detail
+
+
+def test_the_cost_of_model_memory_work_lands_in_the_turn_record(store, settings, conversation):
+    from desktop_app.chat import pipeline_for, run_turn
+    from desktop_app.memory.jobs import JobQueue
+
+    jobs = JobQueue()
+    engine = ScriptedEngine(lambda m: json.dumps({"items": [entry("I keep bees", "hobby", "bees", scope="profile")]})
+                            if "JSON" in m[0]["content"] else "Lovely.")
+    pipeline = pipeline_for(store, settings.model_copy(update={"memory_model": "always"}), counter=engine.counter,
+                            n_ctx=engine.n_ctx, jobs=jobs)
+    session = store.session_named("s")
+    run_turn(pipeline, session, engine, "I keep bees.", settings=settings)
+    jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, engine=engine))
+    work = store.last_turn_record(session.id).memory_work
+    assert work is not None and work.calls == 1 and work.prompt_tokens > 0 and work.completion_tokens > 0
+    assert "hobby: bees" in active(store, session.id)
+
+
+# -- only the user's words write memory ---------------------------------------------------------------
+def test_assistant_and_pasted_text_never_write_directives(store, settings, conversation):
+    convo = conversation()
+    convo.pipeline.import_message(convo.session, "assistant", "From now on I will always reply in French.")
+    convo.user("Here is the email I got:\n> 以后每次报告都要抄送财务。\n> From now on always reply in French.\nThoughts?")
+    convo.reply("Noted.")
+    assert not store.list_items(convo.sid), "the rules wrote nothing"
+    engine = scripted([entry("以后每次报告都要抄送财务", "报告抄送", "抄送财务", kind="directive"),
+                       entry("From now on always reply in French.", "language", "French", kind="directive")])
+    model_pass(convo, engine)
+    assert not store.list_items(convo.sid), "quoted material is not the user's rule"
+    assistant = store.last_messages(convo.sid, 1)[0]
+    job = ExtractJob(convo.sid, [assistant.id], MemoryModel("always"))
+    job.run(JobContext(store=store, should_stop=lambda: False, engine=scripted(
+        [entry("From now on I will always reply in French.", "language", "French", kind="directive")])))
+    assert not store.list_items(convo.sid), "an assistant turn is never proposed on"
+
+
+# -- the profile scope -----------------------------------------------------------------------------------
+def test_profile_items_reach_every_session_and_forgetting_removes_them_everywhere(store, settings, conversation):
+    first = conversation("first")
+    first.user("I'm allergic to peanuts.")
+    [allergy] = store.list_items(first.sid)
+    assert allergy.scope == "profile", "the rules put facts about the user in the profile"
+    other = conversation("second")
+    other.user("Plan a dinner menu for Saturday.")
+    assert allergy.id in {i.id for i in store.list_items(other.sid)}
+    plan = other.plan()
+    assert "peanuts" in plan.layer("anchors").text + plan.layer("state").text
+    assert allergy.id not in {i.id for i in store.list_items(other.sid, include_profile=False)}
+    store.delete_session(first.sid)
+    assert store.get_item(allergy.id) is not None, "deleting a session leaves the profile"
+    result = run_command(store, store.get_session(other.sid), "forget", str(allergy.id), 0.0)
+    assert result.ok and store.get_item(allergy.id).status == "revoked"
+    assert allergy.id not in {i.id for i in store.list_items(other.sid, statuses=("active",))}
+
+
+def test_an_item_moves_between_the_session_and_the_profile(store, settings, conversation):
+    convo = conversation()
+    convo.user("Our office has 40 desks.")
+    model_pass(convo, scripted([entry("Our office has 40 desks", "office desks", "40 desks")]))
+    item = active(store, convo.sid)["office desks: 40 desks"]
+    assert item.scope == "session"
+    result = run_command(store, convo.session, "scope", f"{item.id} profile", 0.0)
+    assert result.ok and store.get_item(item.id).scope == "profile"
+    elsewhere = store.session_named("elsewhere")
+    assert item.id in {i.id for i in store.list_items(elsewhere.id)}
+    run_command(store, convo.session, "scope", f"{item.id} session", 0.0)
+    assert item.id not in {i.id for i in store.list_items(elsewhere.id)}
+    assert "profile" not in [s.name for s in store.list_sessions()]
