@@ -17,6 +17,9 @@ def isolated_home(tmp_path, monkeypatch) -> Path:
     for key in ("PAPERCLIP_DATA_DIR", "PAPERCLIP_CONFIG_DIR", "PAPERCLIP_MODEL", "PAPERCLIP_CTX",
                 "PAPERCLIP_DB", "PAPERCLIP_MODE", "PAPERCLIP_LANG", "PAPERCLIP_EMBED_MODEL"):
         monkeypatch.delenv(key, raising=False)
+    # The model's memory pass costs seconds per turn with a real model: tests that exercise it
+    # turn it on themselves (tests/memory/test_cooperation.py, the end-to-end test).
+    monkeypatch.setenv("PAPERCLIP_MEMORY_MODEL", "off")
     return home
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import time
 
 
 def register(subparsers):
@@ -11,6 +12,8 @@ def register(subparsers):
     parser.add_argument("--max-tokens", dest="max_tokens", type=int, default=None, help="longest reply")
     parser.add_argument("--temperature", type=float, default=None)
     parser.add_argument("--json", action="store_true", help="print the stored turn as JSON after streaming")
+    parser.add_argument("--no-wait", dest="no_wait", action="store_true",
+                        help="exit after the reply; the model's memory pass waits for the next run")
     parser.set_defaults(func=run)
     return parser
 
@@ -36,7 +39,7 @@ def run(args, settings) -> int:
     from desktop_app.engine.errors import EngineError
     from desktop_app.engine.guard import LockedEngine, locked_embedder
     from desktop_app.memory.controls import handle_slash
-    from desktop_app.memory.jobs import JobContext, JobQueue
+    from desktop_app.memory.jobs import JobQueue
 
     text = read_message(args.message)
     updates = {k: v for k, v in (("max_tokens", args.max_tokens), ("temperature", args.temperature)) if v is not None}
@@ -75,8 +78,10 @@ def run(args, settings) -> int:
             raise CommandError(str(exc), 2) from None
         except EngineError as exc:
             raise CommandError(str(exc)) from None
-        # The chat is idle once the reply is out: the background memory work runs before exiting.
-        jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, embedder=embedder, engine=engine))
+        # The chat is idle once the reply is out: the background memory work (this turn's, and
+        # whatever an earlier run left in the backlog) runs before exiting, unless --no-wait.
+        if not args.no_wait:
+            finish_memory_jobs(store, jobs, pipeline, session, engine=engine, embedder=embedder, quiet=args.json)
         if args.json:
             print_json({
                 "session": session.name,
@@ -92,6 +97,24 @@ def run(args, settings) -> int:
             if result.plan.over_warning:
                 print(f"warning: the prompt uses {result.plan.usage:.0%} of the context window", file=sys.stderr)
     return 0
+
+
+def finish_memory_jobs(store, jobs, pipeline, session, *, engine, embedder, quiet: bool) -> None:
+    """Drain the memory jobs with progress on stderr, so a script sees the final memory."""
+    from desktop_app.memory.jobs import JobContext
+    from desktop_app.memory.model_jobs import queue_backlog
+
+    queue_backlog(store, jobs, pipeline.memory_model(), session.id)
+    if not len(jobs):
+        return
+    started = time.perf_counter()
+    if not quiet:
+        print("memory: updating…", file=sys.stderr, end="", flush=True)
+    outcomes = jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, embedder=embedder,
+                                                        engine=engine))
+    if not quiet:
+        done = sum(o.status == "done" for o in outcomes)
+        print(f" {done} job(s) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
 
 
 def _embedder_for_recall(store, settings, *, quiet: bool):

@@ -9,6 +9,7 @@ loses nothing and stores nothing. Memory extraction and paging run as if typed.
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 
@@ -17,6 +18,10 @@ def register(subparsers):
     parser.add_argument("file", type=Path, help="JSON Lines file (or - for stdin), conversations.json, or export")
     parser.add_argument("--format", choices=("auto", "jsonl", "chatgpt", "paperclip"), default="auto")
     parser.add_argument("--json", action="store_true", help="print a JSON summary")
+    parser.add_argument("--memory-model", dest="memory_model", choices=("off", "auto", "always"), default=None,
+                        help="the model's memory pass over the imported user turns (default: the setting)")
+    parser.add_argument("--no-wait", dest="no_wait", action="store_true",
+                        help="skip the model's memory pass now; the next run (ask, the app) does it")
     parser.set_defaults(func=run)
     return parser
 
@@ -29,6 +34,49 @@ def _read_conversations(args, name: str, raw: bytes):
         return read_conversations(raw, name, path=None if name == "stdin" else args.file, fmt=args.format)
     except ImportFormatError as exc:
         raise CommandError(f"{exc}; nothing was imported", 2) from None
+
+
+def model_pass(store, settings, new_turns: dict[int, list[int]], *, wait: bool) -> None:
+    """The model's memory pass over imported user turns: batched, pre-filtered, with progress
+    and an ETA on stderr. Without ``wait`` the turns stay in the backlog for the next run."""
+    from desktop_app.commands.common import load_engine
+    from desktop_app.engine.errors import EngineError
+    from desktop_app.memory.jobs import JobContext
+    from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
+
+    total = sum(len(ids) for ids in new_turns.values())
+    if not total:
+        return
+    for sid, ids in new_turns.items():
+        store.add_to_backlog(sid, ids)
+    if not wait:
+        print(f"memory: {total} imported turns wait for the model's pass (the next run does it)", file=sys.stderr)
+        return
+    try:
+        engine = load_engine(settings, quiet=True)
+    except EngineError as exc:
+        print(f"memory: no model pass ({exc}); the rules' memory stands, the turns wait in the backlog",
+              file=sys.stderr)
+        return
+    gate = MemoryModel(settings.memory_model, lang=settings.lang)
+    started, done_before = time.perf_counter(), 0
+
+    def progress(done: int, of: int) -> None:
+        finished = done_before + done
+        elapsed = time.perf_counter() - started
+        eta = elapsed / finished * (total - finished) if finished else 0
+        print(f"\rmemory: {finished}/{total} turns, {finished / max(elapsed, 1e-9):.2f} turns/s, "
+              f"about {eta:.0f} s left", file=sys.stderr, end="", flush=True)
+
+    for sid, ids in new_turns.items():
+        job = ExtractJob(sid, ids, gate, progress=progress)
+        outcome = job.run(JobContext(store=store, should_stop=lambda: False, engine=engine))
+        done_before += len(ids)
+        if outcome.status != "done":
+            print(f"\nmemory: {outcome.detail}", file=sys.stderr)
+    elapsed = time.perf_counter() - started
+    print(f"\rmemory: the model read {total} imported turns in {elapsed:.1f} s "
+          f"({total / max(elapsed, 1e-9):.2f} turns/s)        ", file=sys.stderr)
 
 
 def run(args, settings) -> int:
@@ -44,6 +92,7 @@ def run(args, settings) -> int:
     conversations = _read_conversations(args, name, raw)
     session_name = getattr(args, "session", None)
     with open_store(settings) as store:
+        before = store.last_message_id()
         if session_name is None and len(conversations) == 1 and args.format in ("auto", "jsonl") \
                 and conversations[0].title == "imported":
             from desktop_app.commands.common import resolve_session
@@ -56,6 +105,10 @@ def run(args, settings) -> int:
 
         # Vectors for the new turns (skipped quietly without sqlite-vec or the embedding model).
         index_new_turns(store, settings, log=lambda line: print(line, file=sys.stderr))
+        mode = args.memory_model or settings.memory_model
+        if mode != "off":
+            model_pass(store, settings.model_copy(update={"memory_model": mode}), store.user_messages_after(before),
+                       wait=not args.no_wait)
     if args.json:
         print_json({"sessions": [{"session": n, "imported": c} for n, c in imported],
                     "imported": sum(c for _, c in imported)})

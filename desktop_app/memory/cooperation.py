@@ -104,7 +104,7 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
         if entry.change == "cancel":
             _cancel(plan, entry, active, message, replaced)
             continue
-        if _norm(value) in written or _duplicate(items, key, entry):
+        if _norm(value) in written or _duplicate(items, key, entry, message):
             plan.notes.append(f"already known: {clip(value, 50)}")
             continue
         status = "pending" if v.verdict == "pending" else "active"
@@ -127,7 +127,8 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
             plan.notes.append(f"kept the rule item #{mine.id} (it holds values the entry lacks)")
             continue
         older = next((i for i in reversed(active) if i.id not in replaced and i.source_message_id != message.id
-                      and _compatible(i, entry.kind) and same_subject(i, key, entry.subject)), None)
+                      and _compatible(i, entry.kind) and same_subject(i, key, entry.subject)
+                      and _same_shape(i, entry.value)), None)
         if older is not None:
             explicit = ORIGIN_RANK.get(older.origin, 0) > ORIGIN_RANK["model"]
             unclear_rule = older.kind == "directive" and entry.change != "update"
@@ -158,18 +159,28 @@ def _coverage(vetted: list[Vetted], own: list[MemoryItem]) -> dict[int, bool]:
     return out
 
 
-def _duplicate(items: list[MemoryItem], key: str, entry) -> bool:
-    """The state already says this: same subject and the same value (numbers and words)."""
+def _duplicate(items: list[MemoryItem], key: str, entry, message: Message) -> bool:
+    """The state already says this: the same subject with the same value (numbers and words),
+    or the very same presented value. Rule items of this message are refined, not matched here."""
     value_terms, value_numbers = term_set(entry.value), set(numbers(entry.value))
+    shown = _norm(presented(entry.subject, entry.value))
     for item in items:
         if item.status not in ("active", "pending"):
             continue
-        if _norm(item.value).endswith(_norm(entry.value)) and (subject_key(item.subject) == key or not value_numbers):
+        if item.source_message_id == message.id and item.origin in ("rule", "user") and _norm(item.value) != shown:
+            continue
+        if _norm(item.value) == shown:
             return True
         if subject_key(item.subject) == key and value_terms and value_terms <= term_set(item.value) \
                 and value_numbers <= set(numbers(item.value)):
             return True
     return False
+
+
+def _same_shape(old: MemoryItem, value: str) -> bool:
+    """A new value can replace an old one of the same shape: both with numbers, or both without
+    ("day: Friday" is not replaced by "4 now" because a model named the subject wrongly)."""
+    return bool(numbers(old.value.split(":", 1)[-1])) == bool(numbers(value))
 
 
 def _cancel(plan: MergePlan, entry, active: list[MemoryItem], message: Message, replaced: set[int]) -> None:

@@ -326,7 +326,8 @@ def m006_turn_numbers(conn) -> None:
 def m007_profile_scope(conn) -> None:
     """Memory across sessions: one hidden session of kind ``profile`` owns the items every
     session sees (the user's name, allergies, family, lasting preferences). Chat sessions are
-    kind ``chat``; session lists show only those. Deleting a chat session leaves the profile."""
+    kind ``chat``; session lists show only those. Deleting a chat session leaves the profile.
+    And the backlog of user messages the model's memory pass has yet to read."""
     run_script(
         conn,
         """
@@ -335,6 +336,12 @@ def m007_profile_scope(conn) -> None:
             VALUES (0, '\u00b7profile', 'profile', (julianday('now') - 2440587.5) * 86400,
                     (julianday('now') - 2440587.5) * 86400);
         CREATE UNIQUE INDEX sessions_one_profile ON sessions(kind) WHERE kind = 'profile';
+        -- User messages the model's memory pass has not read yet (it runs in the background;
+        -- a process that exits first, or `ask --no-wait`, leaves them here for the next run).
+        CREATE TABLE memory_backlog (
+            message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE
+        );
         """,
     )
 

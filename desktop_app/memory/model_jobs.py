@@ -15,6 +15,7 @@ so a model too small to fill the template leaves memory to the rules.
 from __future__ import annotations
 
 import logging
+import re
 import threading
 import time
 from typing import Literal
@@ -48,10 +49,16 @@ _GREETING = ("hi", "hello", "hey", "thanks", "thank you", "ok", "okay", "cool", 
              "good night", "bye", "你好", "谢谢", "好的", "嗯", "哈哈", "早上好", "晚安", "再见", "收到", "明白")
 
 
+_LAUGHTER = re.compile(r"^(哈+|呵+|嘿+|嘻+|(ha)+|(he)+|lol|lmao|😂|🤣|[!！。.,，~～\s])+")
+
+
 def worth_proposing(text: str) -> bool:
-    """The cheap pre-filter: greetings, acknowledgements and pure questions skip the model."""
+    """The cheap pre-filter: greetings, acknowledgements, laughter and pure questions skip the model."""
     body = text.strip().lower().strip(" .!！。~～?？")
     if len(body) < 4 or body in _GREETING or AFFIRM.match(body) or DENY.match(body):
+        return False
+    rest = _LAUGHTER.sub("", body)
+    if len(rest) < 4 or rest.strip(" ，,。.!！") in _GREETING or rest.startswith(("太好笑", "笑死", "so funny")):
         return False
     sentences = split_sentences(text)
     return any(not is_question(s) for s in sentences)
@@ -135,10 +142,11 @@ class ExtractJob(MemoryJob):
 
     name = "extract"
 
-    def __init__(self, session_id: int, message_ids: list[int], gate: MemoryModel):
+    def __init__(self, session_id: int, message_ids: list[int], gate: MemoryModel, *, progress=None):
         super().__init__(session_id)
         self.message_ids = list(message_ids)
         self.gate = gate
+        self.progress = progress  # called with (turns done, turns) after each model call
         self.done: set[int] = set()  # messages finished before an interruption
         self.notes: list[str] = []
 
@@ -148,9 +156,10 @@ class ExtractJob(MemoryJob):
 
     def run(self, ctx: JobContext) -> JobOutcome:
         engine = ctx.engine
-        if not self.gate.usable(engine, ctx.should_stop):
-            return self.outcome("done", "model memory is off or the model failed the JSON self-test; rules only")
         store = ctx.store
+        if not self.gate.usable(engine, ctx.should_stop):
+            store.remove_from_backlog(self.message_ids)
+            return self.outcome("done", "model memory is off or the model failed the JSON self-test; rules only")
         todo = [m for m in store.get_messages(i for i in self.message_ids if i not in self.done)
                 if m.role == "user" and worth_proposing(m.content)]
         applied = 0
@@ -160,11 +169,15 @@ class ExtractJob(MemoryJob):
                     return self.outcome("postponed", f"{len(self.done)} of {len(self.message_ids)} turns done")
                 applied += self._run_batch(store, engine, group, ctx.should_stop)
                 self.done.update(m.id for m in group)
+                store.remove_from_backlog(m.id for m in group)
+                if self.progress is not None:
+                    self.progress(len(self.done), len(self.message_ids))
         except GenerationStopped:
             return self.outcome("postponed", "the chat needed the model")
         except (ContextFullError, ServerError) as exc:
             return self.outcome("failed", f"{exc}; the rules' result stands")
         self.done.update(self.message_ids)
+        store.remove_from_backlog(self.message_ids)
         return self.outcome("done", "; ".join(self.notes[-6:]) or f"{applied} change(s)")
 
     def _run_batch(self, store, engine, group: list, should_stop) -> int:
@@ -202,6 +215,14 @@ class ExtractJob(MemoryJob):
                     self.notes.append(f"patch rejected: {exc}")
                     return 0
         return 0
+
+
+def queue_backlog(store, jobs, gate: MemoryModel, session_id: int | None = None, *, progress=None) -> int:
+    """Queue the model's pass over every message left in the backlog (by an earlier run)."""
+    queued = 0
+    for sid, ids in store.backlog(session_id).items():
+        queued += jobs.submit(ExtractJob(sid, ids, gate, progress=progress))
+    return queued
 
 
 def _known_subjects(items) -> list[str]:

@@ -212,6 +212,7 @@ class TurnPipeline:
         queued = 0
         if recorded is not None and recorded.fresh and recorded.message.role == "user" \
                 and self.options.memory_model != "off":
+            self.store.add_to_backlog(session.id, [recorded.message.id])
             queued += self.jobs.submit(ExtractJob(session.id, [recorded.message.id], self.memory_model()))
         if self.embedder is not None:
             queued += self.jobs.submit(ReembedJob(session_id=session.id))

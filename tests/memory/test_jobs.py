@@ -101,6 +101,7 @@ def context_for(store, embedder=None, engine=None):
 def test_a_turn_queues_reembedding_and_an_idle_run_embeds_the_new_turns(store, settings):
     embedder = LockedEmbedder(SlowEmbedder(delay=0))
     engine = ScriptedEngine("Noted.")
+    settings = settings.model_copy(update={"memory_model": "auto"})  # the default (tests turn it off)
     jobs = JobQueue()
     pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, embedder=embedder, jobs=jobs)
     session = store.session_named("s")
@@ -198,6 +199,7 @@ def test_a_job_and_a_turn_never_use_a_model_at_the_same_time(db_path, settings):
 
     raw_embedder, raw_engine = SlowEmbedder(delay=0.005), ProbeEngine("a reply of several words " * 3)
     embedder, engine = LockedEmbedder(raw_embedder), LockedEngine(raw_engine)
+    settings = settings.model_copy(update={"memory_model": "auto"})
     jobs = JobQueue()
     with Store(db_path) as store:
         session = store.session_named("s")

@@ -92,6 +92,24 @@ class ItemQueries:
         ).fetchall()
         return [int(r[0]) for r in rows]
 
+    # -- the model pass's backlog ---------------------------------------------------------------
+    def add_to_backlog(self, session_id: int, message_ids) -> None:
+        self.conn.executemany("INSERT OR IGNORE INTO memory_backlog (message_id, session_id) VALUES (?, ?)",
+                              [(int(m), session_id) for m in message_ids])
+
+    def remove_from_backlog(self, message_ids) -> None:
+        self.conn.executemany("DELETE FROM memory_backlog WHERE message_id = ?", [(int(m),) for m in message_ids])
+
+    def backlog(self, session_id: int | None = None) -> dict[int, list[int]]:
+        """User messages waiting for the model's memory pass, by session (oldest first)."""
+        rows = self.conn.execute(
+            "SELECT session_id, message_id FROM memory_backlog WHERE :sid IS NULL OR session_id = :sid "
+            "ORDER BY message_id", {"sid": session_id}).fetchall()
+        out: dict[int, list[int]] = {}
+        for row in rows:
+            out.setdefault(int(row[0]), []).append(int(row[1]))
+        return out
+
     # -- restoring an export ------------------------------------------------------------------
     def restore_items(self, session_id: int, items: list[MemoryItem], message_ids: dict[int, int]) -> dict[int, int]:
         """Put an exported session's memory items back as they were — kind, status, pin, origin,

@@ -141,6 +141,19 @@ class SessionQueries:
             )
         return self.get_message(cur.lastrowid)
 
+    def last_message_id(self) -> int:
+        """The highest message id in the file (0 when empty): what an import adds lies above it."""
+        return int(self.conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0])
+
+    def user_messages_after(self, message_id: int) -> dict[int, list[int]]:
+        """User messages above ``message_id``, by session: the turns an import just added."""
+        rows = self.conn.execute("SELECT session_id, id FROM messages WHERE id > :id AND role = 'user' ORDER BY id",
+                                 {"id": message_id}).fetchall()
+        out: dict[int, list[int]] = {}
+        for row in rows:
+            out.setdefault(int(row[0]), []).append(int(row[1]))
+        return out
+
     def get_message(self, message_id: int) -> Message:
         row = self.conn.execute("SELECT * FROM messages WHERE id = :id", {"id": message_id}).fetchone()
         if row is None:
