@@ -9,6 +9,8 @@ model in here: everything arrives in :class:`AssemblyInput`.
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import TokenCounter
@@ -33,6 +35,14 @@ from desktop_app.memory.text import clip, term_set
 MAX_ANCHORS = 4
 MIN_ANCHORS = 2  # the anchor zone always holds at least two hard items when there are two
 MAX_REPLAY = 3
+MAX_STATE_REPLAY = 12
+# The input asks about the state itself ("summarise my constraints", "what's the plan", "你记得什么"):
+# small models read the tail, so the whole current state is replayed right before the input.
+STATE_QUESTION = re.compile(
+    r"\bconstraints?\b|\brules?\b|\brequirements?\b|\bthe plan\b|\bfinal plan\b|\bsummari[sz]e\b|\bsummary\b|"
+    r"\bwhat do you (know|remember)\b|\bremind me\b|\beverything (so far|we)\b|\brecap\b|"
+    r"约束|限制|规则|要求|计划|方案|总结|汇总|概括|你(还)?记得|你知道我|回顾|梳理", re.IGNORECASE)
+STATE_KINDS = ("goal", "directive", "constraint", "decision", "fact", "preference")
 SLIDING_MAX_MESSAGES = 20
 
 
@@ -237,9 +247,14 @@ def _state_text(items: list[MemoryItem], inp: AssemblyInput, t: dict) -> str:
 
 def _recalled(inp, room: int, counter, excluded, t) -> Layer:
     words = term_set(inp.input_text)
-    hard = [i for i in inp.items if i.status == "active" and i.is_hard]
-    matches = sorted(((len(words & term_set(i.value)), i) for i in hard), key=lambda p: (-p[0], -p[1].id))
-    replay = [i for score, i in matches if score > 0][:MAX_REPLAY]
+    if STATE_QUESTION.search(inp.input_text):
+        order = {kind: n for n, kind in enumerate(STATE_KINDS)}
+        live = [i for i in inp.items if i.status == "active" and i.kind in order]
+        replay = sorted(live, key=lambda i: (order[i.kind], i.id))[:MAX_STATE_REPLAY]
+    else:
+        hard = [i for i in inp.items if i.status == "active" and i.is_hard]
+        matches = sorted(((len(words & term_set(i.value)), i) for i in hard), key=lambda p: (-p[0], -p[1].id))
+        replay = [i for score, i in matches if score > 0][:MAX_REPLAY]
     lines: list[str] = []
     items: list[LayerItem] = []
     if replay:
@@ -248,11 +263,21 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
         items += [LayerItem(type="replay", id=i.id, value=i.value) for i in replay]
     current = {i.id: i for i in inp.items}
     notes = supersession_notes(inp.history, current, inp.lang)
+    # A turn that stated a value since superseded, or a rule since revoked, is not recalled as if
+    # it were live (small models ignore the note beside it); the state holds what is current.
+    live_sources = {i.source_message_id for i in inp.items if i.status == "active"}
+    stale = {i.source_message_id for i in inp.history if i.source_message_id} - live_sources
     page_lines: list[str] = []
     for page in inp.recalled:
+        turns = [tv for tv in page.turns if tv.id not in stale]
+        if len(turns) < len(page.turns):
+            excluded.append(Exclusion(layer="recalled", id=page.page_id, reason="turn states a superseded or revoked item",
+                                      score=page.score))
+        if not turns:
+            continue
         for with_partners in (True, False):  # the matching turns with their replies, else alone
             block = [f"[{turn_label(tv.turn, tv.created_at, inp.lang)}] {tv.role}: {clip(annotate(tv, notes), 300)}"
-                     for tv in _matching_turns(page.turns, words, with_partners)]
+                     for tv in _matching_turns(turns, words, with_partners)]
             trial = "\n".join([*lines, t["recalled"], *page_lines, *block])
             if counter.count(trial) + MESSAGE_OVERHEAD <= room:
                 break
@@ -262,7 +287,7 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
             continue
         page_lines += block
         items.append(LayerItem(type="page", page_id=page.page_id, score=round(page.score, 3), source=page.source,
-                               turns=[page.turns[0].turn, page.turns[-1].turn] if page.turns else [],
+                               turns=[turns[0].turn, turns[-1].turn],
                                hits=page.hits))
     if page_lines:
         lines = [t["recalled"], *page_lines, *lines]

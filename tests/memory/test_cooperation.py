@@ -274,3 +274,27 @@ def test_an_item_moves_between_the_session_and_the_profile(store, settings, conv
     run_command(store, convo.session, "scope", f"{item.id} session", 0.0)
     assert item.id not in {i.id for i in store.list_items(elsewhere.id)}
     assert "profile" not in [s.name for s in store.list_sessions()]
+
+
+# -- answering from memory: the state next to the input -----------------------------------------------
+def test_asking_for_the_constraints_replays_the_current_state_last_and_never_recalls_revoked_text(store, settings,
+                                                                                                conversation):
+    convo = conversation(n_ctx=1024)
+    convo.say("The trip budget is 2000 euros.")
+    convo.say("Always answer in bullet points.")
+    for n in range(6):
+        convo.say(f"Tell me something about harbour cranes and tide tables, part {n}.", "Cranes lift containers. " * 12)
+    convo.say("Actually the trip budget is 2600 euros.")
+    convo.say("Stop the bullet points rule.")
+    for n in range(8):
+        convo.say(f"Chit-chat about weather and budget airlines, round {n}.", "Weather chatter. " * 15)
+    assert convo.paging, "the early turns were paged out"
+    plan = convo.say("Summarise my constraints and give me the final plan.")
+    tail = plan.messages[-1]["content"] if plan.messages[-1]["role"] == "user" else ""
+    recalled = plan.layer("recalled").text
+    assert "2600" in recalled and "2000 euros" not in recalled.split("Reminder")[-1]
+    replay = [i for i in plan.layer("recalled").items if i.type == "replay"]
+    assert any("2600" in (i.value or "") for i in replay), "the current value sits right before the input"
+    assert not any("bullet" in (i.value or "").lower() for i in replay), "the revoked rule is not replayed"
+    assert "Always answer in bullet points" not in recalled, "revoked text is not recalled as if live"
+    assert "Summarise my constraints" in tail or plan.layer("input").text

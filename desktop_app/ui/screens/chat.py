@@ -229,6 +229,11 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
     async def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if await self.finish_store_job(event):
             return
+        if event.worker.group == "memory-jobs" and event.state == WorkerState.SUCCESS:
+            outcomes = event.worker.result or []
+            if any(o.job == "extract" and o.status == "done" for o in outcomes):
+                self.refresh_memory()  # what the model's pass added shows in the panel
+            return
         # generate_reply reports its own failures; this catches what escaped it, so the
         # screen never stays stuck in "generating".
         if event.worker.group == "inference" and event.state == WorkerState.ERROR and self.generating:

@@ -93,11 +93,36 @@ class ToolActions:
     def run_memory_jobs(self) -> None:
         """Queue re-embedding of every session's new turns and drain the queue while idle."""
         from desktop_app.memory.jobs import ReembedJob
+        from desktop_app.memory.model_jobs import MemoryModel, queue_backlog
 
         if getattr(self.app, "embedder_factory", None) is not None and not getattr(self, "embedder_error", None):
             self.jobs.submit(ReembedJob(session_id=None))
+        if self.settings.memory_model != "off" and self.engine is not None:
+            # Turns an earlier run (or `ask --no-wait`, an import) left for the model's memory pass.
+            queue_backlog(self.store, self.jobs, MemoryModel(self.settings.memory_model, lang=self.settings.lang))
         if len(self.jobs) and not self.generating:
             self.memory_jobs_worker()
+
+    def memory_engine(self):
+        """The engine memory jobs use: a second llama.cpp context on the chat model's weights
+        (so the chat's evaluated prefix survives), made on first use; a server or a scripted
+        engine serves both. Runs in the jobs worker."""
+        from desktop_app.engine.guard import LockedEngine
+
+        engine = self.engine
+        if engine is None or self.settings.memory_model == "off":
+            return engine
+        inner = getattr(engine, "inner", engine)
+        if not hasattr(inner, "sibling"):
+            return engine
+        cached = getattr(self, "_memory_engine", None)
+        if cached is None or cached[0] is not inner:
+            try:
+                cached = (inner, LockedEngine(inner.sibling()))
+            except Exception:  # no memory for a second context: share the chat's
+                cached = (inner, engine)
+            self._memory_engine = cached
+        return cached[1]
 
     @work(thread=True, exclusive=True, group="memory-jobs", exit_on_error=False)
     def memory_jobs_worker(self) -> list:
@@ -114,7 +139,7 @@ class ToolActions:
             except Exception as exc:  # recall still works on full text and bookmarks
                 self.embedder_error = one_line(exc)
         try:
-            return run_memory_jobs(self.settings, self.jobs, engine=self.engine, embedder=self.embedder,
+            return run_memory_jobs(self.settings, self.jobs, engine=self.memory_engine(), embedder=self.embedder,
                                    should_stop=lambda: worker.is_cancelled or self.generating)
         except Exception as exc:
             self.embedder_error = one_line(exc)
