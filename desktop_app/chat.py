@@ -110,7 +110,7 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     elapsed = time.perf_counter() - started
     reply = pipeline.record_reply(session, "".join(pieces), stopped=stopped) if pieces or stopped else None
     record = pipeline.log(recorded, plan, reply, first_token_seconds=first_token)
-    pipeline.queue_jobs(session, recorded)
+    pipeline.queue_jobs(session, recorded, reply)
     gen_seconds = elapsed - (first_token or 0.0)
     return TurnResult(recorded, reply.message if reply else None, stopped, plan, record, first_token, gen_seconds,
                       len(pieces))

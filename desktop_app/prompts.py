@@ -16,6 +16,9 @@ REQUIRED = {
     "layers": ("key", "anchors", "goal", "done", "state", "pending", "open", "recalled", "replay", "turn",
                "superseded", "revoked"),
     "summary": ("title", "topics", "decisions", "constraints", "facts", "preferences", "open_questions", "turn"),
+    "extract": ("system", "known", "examples"),
+    "bookmark": ("system", "page"),
+    "summary_model": ("system", "page", "retry"),
 }
 
 

@@ -29,7 +29,7 @@ from desktop_app.memory.render import (
     text_for,
     turn_label,
 )
-from desktop_app.memory.summary import render_summary
+from desktop_app.memory.summary import render_summary, stale_values
 from desktop_app.memory.text import clip, term_set
 
 MAX_ANCHORS = 4
@@ -108,7 +108,8 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
     if inp.mode in ("layered", "summary"):
         # In layered mode items already in anchors/state are not repeated in the summary.
         in_state = {x.id for name in ("anchors", "state") for x in layers[name].items}
-        text, shown = render_summary(inp.summary, set(current) - in_state, lang=inp.lang)
+        text, shown = render_summary(inp.summary, set(current) - in_state, lang=inp.lang,
+                                     stale=stale_values(inp.items, inp.history))
         text = _fit_lines(text, budgets.summary, counter)
         layers["summary"] = Layer(tokens=_cost(text, counter), text=text,
                                   items=[LayerItem(text=e.text, turn=e.turn, item_id=e.item_id)

@@ -336,6 +336,9 @@ def m007_profile_scope(conn) -> None:
             VALUES (0, '\u00b7profile', 'profile', (julianday('now') - 2440587.5) * 86400,
                     (julianday('now') - 2440587.5) * 86400);
         CREATE UNIQUE INDEX sessions_one_profile ON sessions(kind) WHERE kind = 'profile';
+        -- Who wrote a page bookmark's words: the rules at page-out, or the model's pass after it.
+        ALTER TABLE bookmarks ADD COLUMN author TEXT NOT NULL DEFAULT 'rule' CHECK (author IN ('rule', 'model', 'user'));
+        UPDATE bookmarks SET author = 'user' WHERE origin = 'user';
         -- User messages the model's memory pass has not read yet (it runs in the background;
         -- a process that exits first, or `ask --no-wait`, leaves them here for the next run).
         CREATE TABLE memory_backlog (

@@ -135,6 +135,7 @@ class Bookmark(BaseModel):
     keywords: list[str]
     description: str
     origin: Literal["auto", "user"]
+    author: Literal["rule", "model", "user"] = "rule"  # who chose the words of an automatic bookmark
     created_at: float
 
 
@@ -157,6 +158,7 @@ class SummaryContent(BaseModel):
     open_questions: list[SummaryEntry] = []
     first_turn: int | None = None
     last_turn: int | None = None
+    author: str = "rule"  # "model" once the model's checked summary replaced the rule fields
 
 
 class Summary(BaseModel):

@@ -9,7 +9,7 @@ not rendered, so the summary never presents an old value as current.
 from __future__ import annotations
 
 from desktop_app.memory.models import Bookmark, MemoryItem, Message, SummaryContent, SummaryEntry
-from desktop_app.memory.text import clip
+from desktop_app.memory.text import clip, numbers
 from desktop_app.prompts import summary_labels
 
 MAX_TOPICS = 12
@@ -46,6 +46,12 @@ def fold_page(previous: SummaryContent | None, page_messages: list[Message], pag
     return content
 
 
+def stale_values(current: list[MemoryItem], history: list[MemoryItem]) -> frozenset[str]:
+    """Numbers only superseded or revoked items hold: a summary line with one is out of date."""
+    live = {n for i in current for n in numbers(i.value)}
+    return frozenset(n for i in history for n in numbers(i.value) if n not in live)
+
+
 def _bound(content: SummaryContent) -> None:
     if len(content.topics) > MAX_TOPICS:
         old = content.topics[: len(content.topics) - MAX_TOPICS + 1]
@@ -59,11 +65,13 @@ def _bound(content: SummaryContent) -> None:
 
 
 def render_summary(content: SummaryContent | None, current_ids: set[int], *, lang: str = "en",
-                   max_lines: int | None = None) -> tuple[str, list[SummaryEntry]]:
+                   max_lines: int | None = None, stale: frozenset[str] | set[str] = frozenset()
+                   ) -> tuple[str, list[SummaryEntry]]:
     """Text of the summary and the entries it shows.
 
-    Entries tied to an item that is no longer current (``current_ids``) are left out. With
-    ``max_lines`` the oldest topic lines go first, so the newest context survives.
+    Entries tied to an item that is no longer current (``current_ids``) are left out, and so
+    are untied lines (the model's, topic lines) that carry a ``stale`` value — a number only
+    superseded or revoked items hold. With ``max_lines`` the oldest topic lines go first.
     """
     if content is None or (not content.topics and content.first_turn is None):
         return "", []
@@ -71,7 +79,8 @@ def render_summary(content: SummaryContent | None, current_ids: set[int], *, lan
     shown: list[SummaryEntry] = []
     sections: list[tuple[str, list[SummaryEntry]]] = []
     for field in ("topics", "decisions", "constraints", "facts", "preferences", "open_questions"):
-        entries = [e for e in getattr(content, field) if e.item_id is None or e.item_id in current_ids]
+        entries = [e for e in getattr(content, field) if (e.item_id is None or e.item_id in current_ids)
+                   and not (e.item_id is None and stale & set(numbers(e.text)))]
         if entries:
             sections.append((field, entries))
     lines = [labels["title"].format(a=content.first_turn, b=content.last_turn)]

@@ -22,6 +22,7 @@ from desktop_app.memory.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.jobs import JobQueue, ReembedJob
 from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
 from desktop_app.memory.models import Message, Session
+from desktop_app.memory.page_jobs import BookmarkJob, SummaryJob
 from desktop_app.memory.paging import PagingEvent, page_out_if_needed
 from desktop_app.memory.plan import DEFAULT_MODE, MODES, ContextPlan
 from desktop_app.memory.recalled import recalled_pages
@@ -203,17 +204,22 @@ class TurnPipeline:
         return record
 
     # -- stage 5 -------------------------------------------------------------------------
-    def queue_jobs(self, session: Session, recorded: RecordedInput | None = None) -> int:
+    def queue_jobs(self, session: Session, recorded: RecordedInput | None = None,
+                   reply: RecordedReply | None = None) -> int:
         """Queue the background memory work this turn calls for; it runs when the chat is idle:
-        the model's pass over the user's message (unless ``memory_model`` is off) and the
-        embeddings of the new turns."""
+        the model's pass over the user's message, and after a page-out its bookmark and summary
+        (unless ``memory_model`` is off), and the embeddings of the new turns."""
         if self.jobs is None:
             return 0
         queued = 0
-        if recorded is not None and recorded.fresh and recorded.message.role == "user" \
-                and self.options.memory_model != "off":
+        model_on = self.options.memory_model != "off"
+        if recorded is not None and recorded.fresh and recorded.message.role == "user" and model_on:
             self.store.add_to_backlog(session.id, [recorded.message.id])
             queued += self.jobs.submit(ExtractJob(session.id, [recorded.message.id], self.memory_model()))
+        if reply is not None and reply.paging is not None and model_on:
+            event = reply.paging
+            queued += self.jobs.submit(BookmarkJob(session.id, event.page_id, event.bookmark_id, self.memory_model()))
+            queued += self.jobs.submit(SummaryJob(session.id, event.page_id, self.memory_model()))
         if self.embedder is not None:
             queued += self.jobs.submit(ReembedJob(session_id=session.id))
         return queued

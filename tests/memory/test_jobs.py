@@ -227,4 +227,5 @@ def test_a_job_and_a_turn_never_use_a_model_at_the_same_time(db_path, settings):
     assert raw_embedder.most_inside == 1 and raw_engine.most_inside == 1
     # The interrupted job waits at the front for the next idle time; the turn queued its own after it.
     assert [(job.name, job.session_id) for job in jobs.pending()] == [
-        ("reembed", None), ("extract", session.id), ("reembed", session.id)]
+        ("reembed", None), ("extract", session.id), ("bookmark", session.id), ("summary", session.id),
+        ("reembed", session.id)]

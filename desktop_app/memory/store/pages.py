@@ -86,6 +86,16 @@ class PageQueries:
         row = self.conn.execute("SELECT * FROM bookmarks WHERE id = :id", {"id": cur.lastrowid}).fetchone()
         return _bookmark(row)
 
+    def get_bookmark(self, bookmark_id: int) -> Bookmark | None:
+        row = self.conn.execute("SELECT * FROM bookmarks WHERE id = :id", {"id": bookmark_id}).fetchone()
+        return _bookmark(row) if row else None
+
+    def rewrite_bookmark(self, bookmark_id: int, *, keywords: list[str], description: str, author: str) -> None:
+        """Replace an automatic bookmark's words (the model's pass); the full-text index follows."""
+        self.conn.execute(
+            "UPDATE bookmarks SET keywords = :kw, description = :desc, author = :author WHERE id = :id",
+            {"kw": json.dumps(keywords, ensure_ascii=False), "desc": description, "author": author, "id": bookmark_id})
+
     def list_bookmarks(self, session_id: int) -> list[Bookmark]:
         rows = self.conn.execute(
             "SELECT * FROM bookmarks WHERE session_id = :sid ORDER BY id", {"sid": session_id}

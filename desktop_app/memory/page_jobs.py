@@ -1,0 +1,218 @@
+"""Model work on archived pages: bookmarks and the rolling summary (seed 004 §3, seed 001 §4.2).
+
+Page-out stays instant and rule-based; these jobs run afterwards, while the chat is idle, and
+only *replace* the rule result when the model's version passes the program's checks:
+
+* :class:`BookmarkJob` — 2–4 keywords and a one-line description in the page's language; at
+  least one keyword must occur in the page (or in the subjects of its items), else the rule
+  bookmark stands;
+* :class:`SummaryJob` — old summary + evicted page → new summary, in the fixed fields. It must
+  keep every number, date and id of the page's active items, must not state speculation as a
+  fact, and a vague attribution ("用户表示 …", "the user mentioned …") earns one retry. A
+  summary that fails stays unused: the rule summary stands and the failure is logged.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+
+from pydantic import BaseModel, Field, ValidationError
+
+from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ServerError
+from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
+from desktop_app.memory.records import MemoryWork
+from desktop_app.memory.text import clip, numbers, term_set
+from desktop_app.prompts import templates
+
+log = logging.getLogger(__name__)
+
+PAGE_CHARS = 1800  # of the page's text the model reads (user turns first)
+BOOKMARK_SCHEMA = {
+    "type": "object",
+    "properties": {"keywords": {"type": "array", "minItems": 2, "maxItems": 4, "items": {"type": "string", "maxLength": 24}},
+                   "description": {"type": "string", "maxLength": 100}},
+    "required": ["keywords", "description"],
+}
+SUMMARY_FIELDS = ("decisions", "constraints", "facts", "preferences", "open_questions")
+SUMMARY_SCHEMA = {
+    "type": "object",
+    "properties": {field: {"type": "array", "maxItems": 8, "items": {"type": "string", "maxLength": 140}}
+                   for field in SUMMARY_FIELDS},
+    "required": list(SUMMARY_FIELDS),
+}
+VAGUE = re.compile(r"用户(表示|说|提到|认为|称)|对方(表示|说)|\bthe user (mentioned|said|stated|indicated|noted)\b|"
+                   r"\buser (mentioned|said|stated)\b", re.IGNORECASE)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _page_text(messages, limit: int = PAGE_CHARS) -> str:
+    lines = [f"{m.role}: {clip(m.content, 400)}" for m in messages]
+    text = "\n".join(lines)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _is_chinese(text: str) -> bool:
+    letters = sum(ch.isascii() and ch.isalpha() for ch in text)
+    return len(_CJK.findall(text)) >= letters / 2 if text else False
+
+
+class ModelBookmark(BaseModel):
+    keywords: list[str] = Field(min_length=2, max_length=4)
+    description: str = Field(min_length=2, max_length=160)
+
+
+def check_bookmark(mark: ModelBookmark, page_text: str, subjects: list[str]) -> str | None:
+    """Why the model's bookmark cannot replace the rule one (None: it can)."""
+    words = [" ".join(k.split()) for k in mark.keywords if k.strip()]
+    if len({w.lower() for w in words}) < 2:
+        return "fewer than two distinct keywords"
+    haystack = (page_text + " " + " ".join(subjects)).lower()
+    if not any(w.lower() in haystack for w in words):
+        return "no keyword occurs in the page"
+    if _is_chinese(page_text) != _is_chinese(mark.description):
+        return "the description is not in the page's language"
+    return None
+
+
+class BookmarkJob(MemoryJob):
+    """The model rewrites a page's rule bookmark, when its words pass the checks."""
+
+    name = "bookmark"
+
+    def __init__(self, session_id: int, page_id: int, bookmark_id: int, gate):
+        super().__init__(session_id)
+        self.page_id, self.bookmark_id, self.gate = page_id, bookmark_id, gate
+
+    @property
+    def key(self) -> tuple:
+        return (self.name, self.page_id)
+
+    def run(self, ctx: JobContext) -> JobOutcome:
+        store, engine = ctx.store, ctx.engine
+        if not self.gate.usable(engine, ctx.should_stop):
+            return self.outcome("done", "rules only")
+        mark, messages = store.get_bookmark(self.bookmark_id), store.page_messages(self.page_id)
+        if mark is None or mark.author != "rule" or not messages:
+            return self.outcome("done", "nothing to rewrite")
+        spec = templates(self.gate.lang)["bookmark"]
+        text = _page_text(messages)
+        turns = [m.turn_number for m in messages]
+        prompt = [{"role": "system", "content": spec["system"]},
+                  {"role": "user", "content": spec["page"].format(a=min(turns), b=max(turns), text=text)}]
+        started = time.perf_counter()
+        try:
+            proposed = ModelBookmark.model_validate(engine.complete_json(prompt, BOOKMARK_SCHEMA, max_tokens=96,
+                                                                        should_stop=ctx.should_stop))
+        except GenerationStopped:
+            return self.outcome("postponed", "the chat needed the model")
+        except (JSONOutputError, ValidationError, ContextFullError, ServerError) as exc:
+            log.warning("model bookmark for page %s: %s", self.page_id, str(exc).splitlines()[0])
+            return self.outcome("rejected", "invalid reply; the rule bookmark stands")
+        finally:
+            _record_work(store, messages, engine, time.perf_counter() - started)
+        subjects = [i.subject for i in store.items_from_messages(self.session_id, [m.id for m in messages])]
+        problem = check_bookmark(proposed, text, subjects)
+        if problem:
+            log.info("model bookmark for page %s refused: %s", self.page_id, problem)
+            return self.outcome("rejected", f"{problem}; the rule bookmark stands")
+        store.rewrite_bookmark(self.bookmark_id, keywords=[k.strip() for k in proposed.keywords][:4],
+                               description=clip(proposed.description, 100), author="model")
+        return self.outcome("done", f"bookmark: {', '.join(proposed.keywords)}")
+
+
+def _record_work(store, messages, engine, seconds: float) -> None:
+    last_user = next((m for m in reversed(messages) if m.role == "user"), None)
+    if last_user is not None:
+        store.add_memory_work(last_user.id, MemoryWork(
+            calls=1, prompt_tokens=getattr(engine, "last_prompt_tokens", 0) or 0,
+            completion_tokens=getattr(engine, "last_completion_tokens", 0) or 0, seconds=round(seconds, 3)).model_dump())
+
+
+def summary_problems(fields: dict[str, list[str]], page_items, open_items) -> list[str]:
+    """What keeps the model's summary from replacing the rule one (empty: nothing)."""
+    text = "\n".join(line for field in SUMMARY_FIELDS for line in fields.get(field, []))
+    problems = []
+    held = set(numbers(text))
+    for item in page_items:
+        missing = [n for n in numbers(item.value) if n not in held]
+        if missing:
+            problems.append(f"#{item.id}'s {', '.join(missing)} is missing")
+    stated = "\n".join(line for field in ("decisions", "constraints", "facts") for line in fields.get(field, []))
+    for item in open_items:
+        words = term_set(item.value) - set(numbers(item.value))
+        if words and len(words & term_set(stated)) * 2 > len(words) + 1:
+            problems.append(f"the open question #{item.id} is stated as settled")
+    if VAGUE.search(text):
+        problems.append("vague attribution")
+    return problems
+
+
+class SummaryJob(MemoryJob):
+    """The model folds an archived page into the rolling summary (incremental, fixed fields)."""
+
+    name = "summary"
+
+    def __init__(self, session_id: int, page_id: int, gate):
+        super().__init__(session_id)
+        self.page_id, self.gate = page_id, gate
+
+    @property
+    def key(self) -> tuple:
+        return (self.name, self.page_id)
+
+    def run(self, ctx: JobContext) -> JobOutcome:
+        from desktop_app.memory.models import SummaryEntry
+
+        store, engine = ctx.store, ctx.engine
+        if not self.gate.usable(engine, ctx.should_stop):
+            return self.outcome("done", "rules only")
+        messages = store.page_messages(self.page_id)
+        latest = store.latest_summary(self.session_id)
+        if not messages or latest is None or latest.through_message_id != messages[-1].id:
+            return self.outcome("done", "the summary moved on; the rule summary stands")
+        items = store.items_from_messages(self.session_id, [m.id for m in messages])
+        page_items = [i for i in items if i.status == "active" and i.kind in ("directive", "constraint", "fact",
+                                                                                 "decision", "preference")]
+        open_items = [i for i in items if i.status == "active" and i.kind == "open_question"]
+        spec = templates(self.gate.lang)["summary_model"]
+        previous = {f: [e.text for e in getattr(latest.content, f)] for f in SUMMARY_FIELDS}
+        base = spec["page"].format(old=json_lines(previous), text=_page_text(messages))
+        fields, problems = None, ["no reply"]
+        started = time.perf_counter()
+        try:
+            for attempt in (1, 2):
+                hint = "" if attempt == 1 else "\n" + spec["retry"].format(problems="; ".join(problems))
+                prompt = [{"role": "system", "content": spec["system"]}, {"role": "user", "content": base + hint}]
+                try:
+                    reply = engine.complete_json(prompt, SUMMARY_SCHEMA, max_tokens=400, should_stop=ctx.should_stop)
+                except JSONOutputError as exc:
+                    problems = [str(exc).splitlines()[0]]
+                    continue
+                fields = {f: [clip(str(x), 140) for x in reply.get(f, []) if str(x).strip()] for f in SUMMARY_FIELDS}
+                problems = summary_problems(fields, page_items, open_items)
+                if not problems:
+                    break
+        except GenerationStopped:
+            return self.outcome("postponed", "the chat needed the model")
+        except (ContextFullError, ServerError) as exc:
+            problems = [str(exc).splitlines()[0]]
+        finally:
+            _record_work(store, messages, engine, time.perf_counter() - started)
+        if problems or fields is None:
+            log.warning("model summary for page %s refused: %s", self.page_id, "; ".join(problems))
+            return self.outcome("rejected", f"{'; '.join(problems)}; the rule summary stands")
+        content = latest.content.model_copy(deep=True)
+        turn = messages[0].turn_number
+        for field in SUMMARY_FIELDS:
+            setattr(content, field, [SummaryEntry(text=line, turn=turn) for line in fields[field]])
+        content.author = "model"
+        store.save_summary(self.session_id, content, latest.through_message_id, time.time())
+        return self.outcome("done", "model summary in use")
+
+
+def json_lines(fields: dict[str, list[str]]) -> str:
+    import json
+
+    return json.dumps(fields, ensure_ascii=False)
