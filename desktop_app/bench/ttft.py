@@ -38,7 +38,10 @@ def register(subparsers):
     parser = subparsers.add_parser("ttft", help="time to first token at turns 5/50/100, layered vs full (real model)")
     parser.add_argument("--turns", type=int, default=105, help="turns per mode (at least 100 for the last checkpoint)")
     parser.add_argument("--reply-tokens", dest="reply_tokens", type=int, default=16, help="max tokens per reply")
-    parser.add_argument("--modes", default="layered,full")
+    parser.add_argument("--modes", default="layered,full",
+                        help="context modes; 'layered+memory' runs the model's memory pass after each turn on a second "
+                             "context, 'layered+shared' on the chat's own context (what the second context avoids)")
+    parser.add_argument("--checkpoints", default=None, help="turns to report, e.g. 5,20,30 (default 5,50,100)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
     return parser
@@ -50,12 +53,22 @@ def user_turn(turn: int, lang: str = "en") -> str:
     return IMPORTANT.get(turn) or chat[(turn * 7) % len(chat)]
 
 
-def drive(engine, store, settings, mode: str, turns: int, progress=None) -> TtftResult:
-    """Run ``turns`` real turns in a fresh session in ``mode``; TTFT per turn from ``run_turn``."""
-    from desktop_app.chat import pipeline_for, run_turn
+def drive(engine, store, settings, mode: str, turns: int, progress=None, checkpoints=CHECKPOINTS) -> TtftResult:
+    """Run ``turns`` real turns in a fresh session in ``mode``; TTFT per turn from ``run_turn``.
 
-    pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
-    session = store.create_session(f"ttft-{mode}-{int(time.time())}", mode=mode)
+    ``layered+memory`` / ``layered+shared``: after each reply the queued memory jobs (the
+    model's pass, bookmarks, summaries) run before the next turn, as in the app's idle time —
+    on a second context on the same weights, or on the chat's own context."""
+    from desktop_app.chat import pipeline_for, run_turn
+    from desktop_app.memory.jobs import JobContext, JobQueue
+
+    label, _, memory = mode.partition("+")
+    jobs = JobQueue() if memory else None
+    if memory:
+        settings = settings.model_copy(update={"memory_model": "always"})
+    memory_engine = engine.sibling() if memory == "memory" else engine
+    pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, jobs=jobs)
+    session = store.create_session(f"ttft-{mode}-{int(time.time())}", mode=label)
     engine.reset_cache()
     ttft: list[float] = []
     prompt: list[int] = []
@@ -69,6 +82,10 @@ def drive(engine, store, settings, mode: str, turns: int, progress=None) -> Ttft
         text = _prompt_text(engine, result.plan.messages)
         evaluated.append(engine.counter.count(text[_common_prefix(previous, text):]))
         previous = text + (result.reply.content if result.reply else "")
+        if jobs is not None:
+            jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, engine=memory_engine))
+            if memory == "shared":
+                previous = ""  # the chat context evaluated the memory prompt last: nothing is reused
         if progress and turn % 10 == 0:
             progress(f"{mode}: turn {turn}/{turns}, prompt {prompt[-1]} tokens, TTFT {ttft[-1] * 1000:.0f} ms")
     elapsed = time.perf_counter() - started
@@ -76,7 +93,7 @@ def drive(engine, store, settings, mode: str, turns: int, progress=None) -> Ttft
     def around(values: list, turn: int):
         return statistics.median(values[max(0, turn - 1 - WINDOW): turn + WINDOW])
 
-    marks = [c for c in CHECKPOINTS if c <= turns]
+    marks = [c for c in checkpoints if c <= turns]
     return TtftResult(mode=mode, turns=turns, ttft={c: around(ttft, c) for c in marks},
                       prompt_tokens={c: prompt[c - 1] for c in marks},
                       evaluated_tokens={c: int(around(evaluated, c)) for c in marks},
@@ -100,12 +117,12 @@ def _common_prefix(a: str, b: str) -> int:
 
 def format_table(results: list[TtftResult]) -> str:
     marks = sorted({c for r in results for c in r.ttft})
-    head = f"{'mode':<8} " + " ".join(f"{'TTFT@' + str(c):>9}" for c in marks) + " " + \
+    head = f"{'mode':<15} " + " ".join(f"{'TTFT@' + str(c):>9}" for c in marks) + " " + \
         " ".join(f"{'tok@' + str(c):>8}" for c in marks) + " " + \
         " ".join(f"{'eval@' + str(c):>8}" for c in marks) + f" {'pages':>5} {'run s':>6}"
     lines = [head, "-" * len(head)]
     for r in results:
-        lines.append(f"{r.mode:<8} " + " ".join(f"{r.ttft[c] * 1000:>7.0f}ms" for c in marks) + " "
+        lines.append(f"{r.mode:<15} " + " ".join(f"{r.ttft[c] * 1000:>7.0f}ms" for c in marks) + " "
                      + " ".join(f"{r.prompt_tokens[c]:>8}" for c in marks) + " "
                      + " ".join(f"{r.evaluated_tokens[c]:>8}" for c in marks) + f" {r.pages:>5} {r.seconds:>6.0f}")
     return "\n".join(lines)
@@ -116,6 +133,7 @@ def run(args, settings) -> int:
     from desktop_app.memory.store import Store
 
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    checkpoints = tuple(int(c) for c in args.checkpoints.split(",")) if args.checkpoints else CHECKPOINTS
     if args.turns < 5:
         raise CommandError("--turns must be at least 5", 2)
     # Full mode must still fit after 100+ turns: 8192 (SmolLM2's trained size) unless --ctx says otherwise.
@@ -126,7 +144,7 @@ def run(args, settings) -> int:
     results = []
     with tempfile.TemporaryDirectory() as tmp, Store(getattr(args, "db", None) or Path(tmp) / "ttft.db") as store:
         for mode in modes:
-            results.append(drive(engine, store, settings, mode, args.turns,
+            results.append(drive(engine, store, settings, mode, args.turns, checkpoints=checkpoints,
                                  progress=None if args.json else lambda line: print(line, file=sys.stderr)))
     if args.json:
         print_json({"model": engine.model_name, "n_ctx": engine.n_ctx, "results": [r.model_dump() for r in results]})

@@ -31,7 +31,7 @@ def _rx(*patterns: str) -> re.Pattern[str]:
 
 
 REVOKE = _rx(r"取消", r"不用再", r"不必再", r"不再需要", r"之前那条(规则|要求)?", r"忘掉", r"忘记(那条|这条|之前)",
-             r"作废", r"撤销", r"\bstop\b", r"\bno longer\b", r"forget (the|that|this|my) (rule|instruction)",
+             r"作废", r"撤销", r"\bstop\b", r"\bno longer\b", r"forget (the|that|this|my)\b.{0,40}\b(rule|instruction)s?\b", r"\bdrop (the|that)\b.{0,40}\brule\b",
              r"\bcancel\b", r"never mind", r"scratch that", r"drop the (rule|requirement)",
              r"(don't|do not) need to .* anymore", r"\bno need to\b")
 CORRECT = _rx(r"^不对", r"^错了", r"应该是", r"更正", r"纠正", r"\bactually\b", r"\bcorrection\b",
