@@ -201,7 +201,7 @@ def _anchors(inp, goal, goal_words, budgets, counter, excluded) -> tuple[Layer, 
     for item in hard[MAX_ANCHORS:]:
         excluded.append(Exclusion(layer="anchors", id=item.id, reason=f"only {MAX_ANCHORS} anchors; shown in state"))
     text = "\n".join(lines)
-    items = [LayerItem(id=i.id, kind=i.kind, value=i.value, pinned=i.pinned) for i in kept]
+    items = [LayerItem(id=i.id, kind=i.kind, value=i.value, pinned=i.pinned, scope=_profile(i)) for i in kept]
     if goal:
         items.insert(0, LayerItem(id=goal.id, kind="goal", value=goal.value))
     anchored = {i.id for i in kept} | ({goal.id} if goal else set())
@@ -225,6 +225,7 @@ def _state(inp, anchored, goal_words, budgets, counter, excluded) -> Layer:
         kept.append(item)
     text = _state_text(kept, inp, t)
     items = [LayerItem(id=i.id, kind=i.kind, status=i.status, value=i.value, turn=inp.item_turns.get(i.id),
+                       scope=_profile(i),
                        score=round(scores[i.id], 3))
              for i in sorted(kept, key=lambda i: (KIND_ORDER.get(i.kind, 9), i.id))]
     return Layer(tokens=_cost(text, counter), text=text, items=items)
@@ -246,6 +247,11 @@ def _state_text(items: list[MemoryItem], inp: AssemblyInput, t: dict) -> str:
     return "\n".join(lines)
 
 
+def _profile(item: MemoryItem) -> str | None:
+    """The scope a layer item shows: only profile items are marked (``context --json`` stays lean)."""
+    return "profile" if item.scope == "profile" else None
+
+
 def _recalled(inp, room: int, counter, excluded, t) -> Layer:
     words = term_set(inp.input_text)
     if STATE_QUESTION.search(inp.input_text):
@@ -261,7 +267,7 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
     if replay:
         lines.append(t["replay"])
         lines += [key_line(i, inp.item_turns.get(i.id), inp.lang) for i in replay]
-        items += [LayerItem(type="replay", id=i.id, value=i.value) for i in replay]
+        items += [LayerItem(type="replay", id=i.id, value=i.value, scope=_profile(i)) for i in replay]
     current = {i.id: i for i in inp.items}
     notes = supersession_notes(inp.history, current, inp.lang)
     # A turn that stated a value since superseded, or a rule since revoked, is not recalled as if

@@ -23,6 +23,7 @@ import re
 
 from pydantic import BaseModel
 
+from desktop_app.memory.extraction import negated
 from desktop_app.memory.models import PROFILE_SUBJECTS, MemoryItem, Message
 from desktop_app.memory.patches import ORIGIN_RANK, AddItem, SetStatus
 from desktop_app.memory.text import canonical_subject, clip, numbers, term_set
@@ -79,8 +80,13 @@ def _overlaps(item: MemoryItem, quote: str) -> bool:
     return bool(mine) and bool(theirs) and (mine in theirs or theirs in mine or len(term_set(quote) & term_set(theirs)) >= 2)
 
 
+# Canonical subjects that belong to a task, whatever the model says: never the profile.
+TASK_SUBJECTS = ("budget", "deadline", "length", "format", "audience")
+
+
 def _scope(entry, key: str) -> str:
-    if entry.kind in SESSION_ONLY_KINDS:
+    """The profile takes facts about the user, never task limits, decisions, goals or speculation."""
+    if entry.kind in (*SESSION_ONLY_KINDS, "constraint") or key in TASK_SUBJECTS:
         return "session"
     return "profile" if entry.scope == "profile" or key in PROFILE_SUBJECTS else "session"
 
@@ -132,7 +138,9 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
         if older is not None:
             explicit = ORIGIN_RANK.get(older.origin, 0) > ORIGIN_RANK["model"]
             unclear_rule = older.kind == "directive" and entry.change != "update"
-            status = "pending" if explicit or unclear_rule or status == "pending" else "active"
+            # A profile item is every session's: an inferred change to it is asked first.
+            shared = older.scope == "profile"
+            status = "pending" if explicit or unclear_rule or shared or status == "pending" else "active"
             plan.ops.append(AddItem(**{**base, "subject": older.subject, "status": status,
                                        "scope": "profile" if older.scope == "profile" else base["scope"]},
                                     supersedes=older.id))
@@ -155,7 +163,8 @@ def _coverage(vetted: list[Vetted], own: list[MemoryItem]) -> dict[int, bool]:
         kept = [v.proposal for v in vetted if v.verdict != "drop" and v.proposal.change != "cancel"
                 and _overlaps(item, v.proposal.quote)]
         values = " ".join(p.value + " " + p.subject for p in kept)
-        out[item.id] = bool(kept) and all(n in numbers(values) for n in numbers(item.value))
+        same_polarity = all(negated(p.value) == negated(item.value) for p in kept) if negated(item.value) else True
+        out[item.id] = bool(kept) and same_polarity and all(n in numbers(values) for n in numbers(item.value))
     return out
 
 
@@ -195,7 +204,8 @@ def _cancel(plan: MergePlan, entry, active: list[MemoryItem], message: Message, 
         if not scored:
             plan.notes.append(f"nothing to cancel for “{clip(entry.quote, 40)}”")
             return
-    if scored[0][0] > 0 and (len(scored) == 1 or scored[0][0] >= scored[1][0] + 2):
+    clear = scored[0][0] >= 3 or (scored[0][0] >= 2 and (len(scored) == 1 or scored[0][0] >= scored[1][0] + 2))
+    if clear and scored[0][1].scope != "profile":
         target = scored[0][1]
         plan.ops.append(SetStatus(item_id=target.id, status="revoked", action="revoke", reason=entry.quote))
         replaced.add(target.id)

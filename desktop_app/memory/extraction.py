@@ -98,19 +98,32 @@ _ADDRESSES_RULE = _rx(r"规则|要求|回答|回复|用(中|英)文", r"\brule\b
                       r"\bdoing that\b", r"\b(english|chinese)\b")
 
 
-HYPOTHETICAL = _rx(r"^(if|suppose|imagine|assuming|what if|say)\b", r"\bif (i|we) (had|were|could)\b", r"\bi wish\b",
+HYPOTHETICAL = _rx(r"^(if|suppose|imagine|assuming|what if)\b", r"\bif (i|we) (had|were|could)\b", r"\bi wish\b",
                    r"\bwould (be|have)\b.*\bif\b", r"^(假如|如果|要是|假设|万一|倘若|设想)", r"就好了", r"的话[，,]")
 # Words the user passes on from someone else, or pasted material: never the user's own rule.
-REPORTED = _rx(r"\b(said|says|told (me|us)|wrote|writes|asked|mentioned|claims?)\b\s*[,:]?\s*[\"'“‘]",
-               r"\b(said|says|told (me|us)|wrote) (that|to)\b", r"\baccording to\b",
+REPORTED = _rx(r"\b(said|says|told (me|us)|wrote|writes|asked|mentioned|claims?)\b\s*[,:]?\s*[\"“‘]",
+               r"\b(said|says|told (me|us)|wrote|writes)\b\s*[,:]?\s*'(?=\w)",
+               r"\b(he|she|they|my (boss|manager|colleague|client|wife|husband|mother|father|friend|teacher)|the (boss|client"
+               r"|manager|email|memo|note|notice))\s+(said|says|told (me|us)|wrote|writes|asked)\b",
                r"(说|写道|写着|表示|提到|要求|转告)[：:，,]?\s*[“\"「『]", r"(邮件|短信|通知|群里|文件)(里|中|上)?(说|写|提到)")
 # Quoted passages; an ASCII apostrophe counts only outside words (not "I'm … don't").
 _QUOTED = re.compile(r"[“「『‘][^”」』’]{4,}[”」』’]|\"[^\"]{4,}\"|(?<![A-Za-z])'[^']{4,}'(?![A-Za-z])")
 _PASTED = re.compile(r"(?im)^\s*>.*$")
-# Requests: ask the assistant to do something now ("plan it within my budget"), not state a value.
-REQUEST = _rx(r"^(please\s+)?(can|could|would|will) you\b", r"^please\b", r"^(help me|give me|show me|tell me|find|plan|"
-              r"write|draft|make|list|suggest|recommend|summari[sz]e|translate|check|explain)\b",
-              r"^(请|帮我|给我|麻烦|能不能|可以帮|你能|推荐|列出|写一|整理|总结|翻译|解释)")
+# Requests: ask the assistant to do something now, not state a value …
+REQUEST = _rx(r"^(please\s+)?(can|could|would|will) you(?![-\w])", r"^please(?![-\w])",
+              r"^(help me|give me|show me|tell me|find|plan|write|draft|list|suggest|recommend|summari[sz]e|translate|"
+              r"explain)(?![-\w])", r"^(请|帮我|给我|麻烦|能不能|可以帮|你能|推荐|列出|写一|整理|总结|翻译|解释)")
+# … that only *uses* a stored value: "plan it within my budget", "按我的预算推荐几家酒店".
+USES_VALUE = _rx(r"\b(within|under|inside|according to|based on|in line with|fits?|fitting|for) (my|our|the) "
+                 r"(budget|limit|plan|deadline|schedule|preferences?|requirements?|constraints?)\b",
+                 r"(按|按照|根据|照|在|符合)(我|我们)?(的)?(平时的)?(预算|口味|要求|计划|偏好|习惯|时间)")
+_NEGATION_EN = re.compile(r"\b(not|no|never|without|avoid|none|nothing|nor)\b|n't\b|\bno longer\b|\banymore\b", re.I)
+_NEGATION_ZH = re.compile(r"不|别|没|无|勿|禁|忌|免")
+
+
+def negated(text: str) -> bool:
+    """Whether ``text`` says no (a value that drops the "not" says the opposite)."""
+    return bool(_NEGATION_EN.search(text) or _NEGATION_ZH.search(text))
 
 
 def is_hypothetical(sentence: str) -> bool:
@@ -123,14 +136,17 @@ def is_reported(sentence: str, message: str = "") -> bool:
     if REPORTED.search(body):
         return True
     squashed = body.strip(_TRIM)
-    for quoted in _QUOTED.findall(message or body):
-        if squashed and squashed in quoted:
-            return True
+    if REPORTED.search(message or body):
+        for quoted in _QUOTED.findall(message or body):
+            if squashed and squashed in quoted:
+                return True
     return any(squashed and squashed in line for line in _PASTED.findall(message))
 
 
 def is_request(sentence: str) -> bool:
-    return REQUEST.search(sentence.strip(_TRIM)) is not None
+    """A request that only uses a stored value ("plan it within my budget"): it states none."""
+    body = sentence.strip(_TRIM)
+    return REQUEST.search(body) is not None and USES_VALUE.search(body) is not None
 
 
 def is_question(quote: str) -> bool:
@@ -154,9 +170,10 @@ def extract(text: str) -> list[Candidate]:
 
 
 def _unquoted(text: str) -> str:
-    """``text`` without pasted lines ("> …") and quoted passages: someone else's words write nothing."""
+    """``text`` without pasted lines ("> …") and, where someone else is quoted, the quoted
+    passages: their words write nothing (``Call me "Captain Li"`` keeps its quote)."""
     text = _PASTED.sub(" ", text)
-    return _QUOTED.sub(" ", text)
+    return _QUOTED.sub(" ", text) if REPORTED.search(text) else text
 
 
 def classify(sentence: str) -> Candidate | None:

@@ -327,13 +327,14 @@ def m007_profile_scope(conn) -> None:
     """Memory across sessions: one hidden session of kind ``profile`` owns the items every
     session sees (the user's name, allergies, family, lasting preferences). Chat sessions are
     kind ``chat``; session lists show only those. Deleting a chat session leaves the profile.
+    Its name is empty, which no chat session can have, so it never collides with one.
     And the backlog of user messages the model's memory pass has yet to read."""
     run_script(
         conn,
         """
         ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'chat' CHECK (kind IN ('chat', 'profile'));
         INSERT INTO sessions (id, name, kind, created_at, updated_at)
-            VALUES (0, '\u00b7profile', 'profile', (julianday('now') - 2440587.5) * 86400,
+            VALUES (0, '', 'profile', (julianday('now') - 2440587.5) * 86400,
                     (julianday('now') - 2440587.5) * 86400);
         CREATE UNIQUE INDEX sessions_one_profile ON sessions(kind) WHERE kind = 'profile';
         -- Who wrote a page bookmark's words: the rules at page-out, or the model's pass after it.

@@ -109,6 +109,8 @@ class MemoryModel:
         name = str(getattr(engine, "model_path", None) or getattr(engine, "model_name", "?"))
         with self._lock:
             if name not in self._verdicts:
+                # Only a clear verdict is kept: a stop or a server error propagates and the test
+                # runs again next time.
                 self._verdicts[name] = self_test(engine, lang=self.lang, should_stop=should_stop)
                 log.info("memory model self-test of %s: %s", name, "passed" if self._verdicts[name] else "failed")
             return self._verdicts[name]
@@ -142,10 +144,13 @@ class ExtractJob(MemoryJob):
 
     name = "extract"
 
-    def __init__(self, session_id: int, message_ids: list[int], gate: MemoryModel, *, progress=None):
+    def __init__(self, session_id: int, message_ids: list[int], gate: MemoryModel, *, progress=None,
+                 from_backlog: bool = False):
         super().__init__(session_id)
         self.message_ids = list(message_ids)
         self.gate = gate
+        # Queued from the backlog: read only messages still in it (another job may have read one).
+        self.from_backlog = from_backlog
         self.progress = progress  # called with (turns done, turns) after each model call
         self.done: set[int] = set()  # messages finished before an interruption
         self.notes: list[str] = []
@@ -157,10 +162,19 @@ class ExtractJob(MemoryJob):
     def run(self, ctx: JobContext) -> JobOutcome:
         engine = ctx.engine
         store = ctx.store
-        if not self.gate.usable(engine, ctx.should_stop):
+        try:
+            usable = self.gate.usable(engine, ctx.should_stop)
+        except GenerationStopped:
+            return self.outcome("postponed", "the chat needed the model")
+        except (ContextFullError, ServerError) as exc:
+            return self.outcome("failed", f"{exc}; the rules' result stands")
+        if not usable:
             store.remove_from_backlog(self.message_ids)
             return self.outcome("done", "model memory is off or the model failed the JSON self-test; rules only")
-        todo = [m for m in store.get_messages(i for i in self.message_ids if i not in self.done)
+        # Only what is still waiting: a message another job (the backlog's) already read is skipped.
+        waiting = set(store.backlog(self.session_id).get(self.session_id, [])) if self.from_backlog else None
+        todo = [m for m in store.get_messages(i for i in self.message_ids
+                                              if i not in self.done and (waiting is None or i in waiting))
                 if m.role == "user" and worth_proposing(m.content)]
         applied = 0
         try:
@@ -221,7 +235,7 @@ def queue_backlog(store, jobs, gate: MemoryModel, session_id: int | None = None,
     """Queue the model's pass over every message left in the backlog (by an earlier run)."""
     queued = 0
     for sid, ids in store.backlog(session_id).items():
-        queued += jobs.submit(ExtractJob(sid, ids, gate, progress=progress))
+        queued += jobs.submit(ExtractJob(sid, ids, gate, progress=progress, from_backlog=True))
     return queued
 
 

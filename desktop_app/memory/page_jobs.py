@@ -91,8 +91,9 @@ class BookmarkJob(MemoryJob):
 
     def run(self, ctx: JobContext) -> JobOutcome:
         store, engine = ctx.store, ctx.engine
-        if not self.gate.usable(engine, ctx.should_stop):
-            return self.outcome("done", "rules only")
+        gate = _gate(self, engine, ctx)
+        if gate is not None:
+            return gate
         mark, messages = store.get_bookmark(self.bookmark_id), store.page_messages(self.page_id)
         if mark is None or mark.author != "rule" or not messages:
             return self.outcome("done", "nothing to rewrite")
@@ -120,6 +121,16 @@ class BookmarkJob(MemoryJob):
         store.rewrite_bookmark(self.bookmark_id, keywords=[k.strip() for k in proposed.keywords][:4],
                                description=clip(proposed.description, 100), author="model")
         return self.outcome("done", f"bookmark: {', '.join(proposed.keywords)}")
+
+
+def _gate(job, engine, ctx) -> JobOutcome | None:
+    """None when the model may do the job; else the outcome (rules only, postponed, failed)."""
+    try:
+        return None if job.gate.usable(engine, ctx.should_stop) else job.outcome("done", "rules only")
+    except GenerationStopped:
+        return job.outcome("postponed", "the chat needed the model")
+    except (ContextFullError, ServerError) as exc:
+        return job.outcome("failed", str(exc).splitlines()[0])
 
 
 def _record_work(store, messages, engine, seconds: float) -> None:
@@ -166,8 +177,9 @@ class SummaryJob(MemoryJob):
         from desktop_app.memory.models import SummaryEntry
 
         store, engine = ctx.store, ctx.engine
-        if not self.gate.usable(engine, ctx.should_stop):
-            return self.outcome("done", "rules only")
+        gate = _gate(self, engine, ctx)
+        if gate is not None:
+            return gate
         messages = store.page_messages(self.page_id)
         latest = store.latest_summary(self.session_id)
         if not messages or latest is None or latest.through_message_id != messages[-1].id:
@@ -177,7 +189,9 @@ class SummaryJob(MemoryJob):
                                                                                  "decision", "preference")]
         open_items = [i for i in items if i.status == "active" and i.kind == "open_question"]
         spec = templates(self.gate.lang)["summary_model"]
-        previous = {f: [e.text for e in getattr(latest.content, f)] for f in SUMMARY_FIELDS}
+        current = {i.id for i in store.list_items(self.session_id, statuses=("active", "pending"))}
+        previous = {f: [e.text for e in getattr(latest.content, f) if e.item_id is None or e.item_id in current]
+                    for f in SUMMARY_FIELDS}
         base = spec["page"].format(old=json_lines(previous), text=_page_text(messages))
         fields, problems = None, ["no reply"]
         started = time.perf_counter()
@@ -205,11 +219,33 @@ class SummaryJob(MemoryJob):
             return self.outcome("rejected", f"{'; '.join(problems)}; the rule summary stands")
         content = latest.content.model_copy(deep=True)
         turn = messages[0].turn_number
+        known = [i for i in store.list_items(self.session_id) if i.kind != "goal"]
         for field in SUMMARY_FIELDS:
-            setattr(content, field, [SummaryEntry(text=line, turn=turn) for line in fields[field]])
+            # Each line is tied to the item whose values it states, so a later supersede or
+            # forget hides it like a rule line; untied lines are hidden by their stale values.
+            setattr(content, field, [SummaryEntry(text=line, turn=turn, item_id=_item_of(line, known))
+                                     for line in fields[field]])
         content.author = "model"
-        store.save_summary(self.session_id, content, latest.through_message_id, time.time())
+        with store.transaction():
+            now_latest = store.latest_summary(self.session_id)
+            if now_latest is None or now_latest.id != latest.id:
+                return self.outcome("done", "the summary moved on meanwhile; the rule summary stands")
+            store.save_summary(self.session_id, content, latest.through_message_id, time.time())
         return self.outcome("done", "model summary in use")
+
+
+def _item_of(line: str, items) -> int | None:
+    """The item a summary line restates: the newest whose numbers it holds, else the newest
+    sharing two or more words with it."""
+    held, words = set(numbers(line)), term_set(line)
+    for item in sorted(items, key=lambda i: -i.id):
+        values = set(numbers(item.value))
+        if values and values <= held:
+            return item.id
+    for item in sorted(items, key=lambda i: -i.id):
+        if not numbers(item.value) and len(words & term_set(item.value)) >= 2:
+            return item.id
+    return None
 
 
 def json_lines(fields: dict[str, list[str]]) -> str:

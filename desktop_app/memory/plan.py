@@ -36,6 +36,7 @@ class LayerItem(BaseModel):
     status: str | None = None
     value: str | None = None
     pinned: bool | None = None
+    scope: str | None = None  # "profile" for an item every session sees (None: this session's)
     text: str | None = None  # a summary line
     item_id: int | None = None  # the memory item a summary line stands for
     message_id: int | None = None

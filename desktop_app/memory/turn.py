@@ -215,7 +215,8 @@ class TurnPipeline:
         model_on = self.options.memory_model != "off"
         if recorded is not None and recorded.fresh and recorded.message.role == "user" and model_on:
             self.store.add_to_backlog(session.id, [recorded.message.id])
-            queued += self.jobs.submit(ExtractJob(session.id, [recorded.message.id], self.memory_model()))
+            queued += self.jobs.submit(ExtractJob(session.id, [recorded.message.id], self.memory_model(),
+                                                  from_backlog=True))
         if reply is not None and reply.paging is not None and model_on:
             event = reply.paging
             queued += self.jobs.submit(BookmarkJob(session.id, event.page_id, event.bookmark_id, self.memory_model()))

@@ -225,7 +225,9 @@ def pending_revocation_of(items: list[MemoryItem], rule_id: int) -> MemoryItem |
 
 
 def _latest_pending(current: list[MemoryItem]) -> MemoryItem | None:
-    pending = [i for i in current if i.status == "pending"]
+    """The question a bare "yes"/"no" answers: this session's latest (a pending profile item is
+    confirmed by id, so a "yes" in another session cannot settle it)."""
+    pending = [i for i in current if i.status == "pending" and i.scope != "profile"]
     return pending[-1] if pending else None
 
 

@@ -16,7 +16,15 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.memory.extraction import PROHIBIT, STANDING, is_hypothetical, is_question, is_reported, is_request
+from desktop_app.memory.extraction import (
+    PROHIBIT,
+    STANDING,
+    is_hypothetical,
+    is_question,
+    is_reported,
+    is_request,
+    negated,
+)
 from desktop_app.memory.proposals import Proposal
 from desktop_app.memory.text import numbers, split_sentences, term_set
 
@@ -88,6 +96,27 @@ def grounded(value: str, quote: str, subject: str) -> bool:
     return hits * 2 >= len(value_terms)
 
 
+_NEGATOR_EN = r"(?:not|never|no|without|n't|no longer)"
+_NEGATOR_ZH = r"[不别没无勿]"
+
+
+def drops_negation(proposal: Proposal, sentence: str) -> bool:
+    """The value states what the sentence negates: the quote cut the "not" away, or a value word
+    follows a negation in it while the value itself says no "no"."""
+    if not negated(sentence):
+        return False
+    if not negated(proposal.quote):
+        return negated(sentence.replace(proposal.quote, ""))  # the negation sits outside the quote
+    if negated(proposal.value):
+        return False
+    for term in term_set(proposal.value) - set(numbers(proposal.value)):
+        word = re.escape(term)
+        if re.search(rf"\b{_NEGATOR_EN}\s+(?:\w+\s+){{0,2}}{word}", proposal.quote, re.IGNORECASE) or \
+                re.search(rf"{_NEGATOR_ZH}.{{0,2}}{word}", proposal.quote):
+            return True
+    return False
+
+
 def vet(proposal: Proposal, message: str) -> Vetted:
     """The verdict on one proposal for the user message ``message``."""
     def verdict(kind: Verdict, reason: str, sentence: str = "") -> Vetted:
@@ -96,7 +125,7 @@ def vet(proposal: Proposal, message: str) -> Vetted:
     if not quote_span(proposal.quote, message):
         return verdict("drop", "the quote is not the user's words")
     sentence = _sentence_of(proposal.quote, message)
-    if is_question(sentence) and proposal.change != "cancel":
+    if is_question(sentence):
         return verdict("drop", "a question writes nothing", sentence)
     if is_hypothetical(sentence):
         return verdict("drop", "a hypothetical writes nothing", sentence)
@@ -109,6 +138,9 @@ def vet(proposal: Proposal, message: str) -> Vetted:
         return verdict("drop", f"{', '.join(missing)} is not in the quote", sentence)
     if proposal.change != "cancel" and not grounded(proposal.value, sentence, proposal.subject):
         return verdict("drop", "the value says what the quote does not", sentence)
+    if proposal.change != "cancel" and drops_negation(proposal, sentence):
+        # "I'm not vegetarian anymore" stored as "vegetarian", "我不吃辣" as "吃辣": the opposite.
+        return verdict("drop", "the entry drops the sentence's negation", sentence)
     if proposal.kind == "directive" and proposal.change != "cancel" and not (
             STANDING.search(sentence) or PROHIBIT.search(sentence) or _RULE_EVIDENCE.search(sentence)):
         return verdict("pending", "a rule without standing-rule evidence: the user confirms it", sentence)

@@ -167,6 +167,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                              "全文与书签，按此前的对话现在重新计算"),
     "inspector.memory": ("New memory written by this turn", "本轮写入的新记忆"),
     "inspector.no_memory": ("nothing new", "无"),
+    "inspector.memory_work": ("model memory work: {calls} call(s), {tokens} tokens, {seconds} s",
+                              "模型记忆工作：{calls} 次调用，{tokens} 个 token，{seconds} 秒"),
     "inspector.warnings": ("Warnings", "警告"),
     # search
     "search.title": ("Search all sessions", "搜索全部会话"),

@@ -162,8 +162,9 @@ class BranchQueries:
         windows = self._processing_windows(session_id, [m.id for m in tail if m.role == "user"])
         changes = [c for c in self.session_changes(session_id) if c.item_id is not None]
         sourced = {int(r[0]) for r in self.conn.execute(
-            "SELECT id FROM memory_items WHERE session_id = :sid AND source_message_id >= :first",
-            {"sid": session_id, "first": min(tail_ids)}) }
+            """SELECT id FROM memory_items WHERE (session_id = :sid AND source_message_id >= :first)
+                  OR source_message_id IN (SELECT value FROM json_each(:tail))""",
+            {"sid": session_id, "first": min(tail_ids), "tail": json.dumps(sorted(tail_ids))}) }
         undone = [c for c in changes
                   if c.item_id in sourced or any(lo < c.state_version <= hi for lo, hi in windows)]
         if not undone:
@@ -173,7 +174,8 @@ class BranchQueries:
         touched = sorted({c.item_id for c in undone} - created)
         version = self._bump_state_version(session_id)
         for item_id in touched:
-            kept = [c for c in changes if c.item_id == item_id and c.id not in undone_ids]
+            # All of the item's history, from every session (a profile item changes in several).
+            kept = [c for c in self.item_changes(item_id) if c.id not in undone_ids]
             status, pinned, details = replay_item(kept)
             if status is None:  # its creation was undone after all
                 created.add(item_id)

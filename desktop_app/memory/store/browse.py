@@ -98,8 +98,12 @@ class BrowseQueries:
         sources = {i.source_message_id for i in chain if i.source_message_id}
         messages = self._with_replies(sorted(sources))
         needles = sorted({text for i in chain for text in (i.value, i.source_quote) if text})
-        return ForgetPlan(session_id=item.session_id, what=f"#{item.id} {item.value}", items=chain,
-                          messages=messages, bookmarks=self._bookmarks_on(item.session_id, messages, []),
+        owner = item.session_id
+        if item.scope == "profile" and sources:
+            # A profile item's words live in the chat session it was said in: clean that one.
+            owner = self.get_message(min(sources)).session_id
+        return ForgetPlan(session_id=owner, what=f"#{item.id} {item.value}", items=chain,
+                          messages=messages, bookmarks=self._bookmarks_on(owner, messages, []),
                           needles=needles)
 
     def plan_forget_topic(self, session_id: int, topic: str) -> ForgetPlan:

@@ -111,9 +111,12 @@ class ToolActions:
 
         engine = self.engine
         if engine is None or self.settings.memory_model == "off":
+            self._memory_engine = None  # the model went away: let its second context go too
             return engine
         inner = getattr(engine, "inner", engine)
-        if not hasattr(inner, "sibling"):
+        # On a GPU a second context would load the weights twice into VRAM (and pre-fill is fast
+        # there): share the chat's context instead.
+        if not hasattr(inner, "sibling") or getattr(getattr(inner, "settings", None), "n_gpu_layers", 0):
             return engine
         cached = getattr(self, "_memory_engine", None)
         if cached is None or cached[0] is not inner:

@@ -75,11 +75,13 @@ def _describe(layer: str, item: LayerItem) -> str:
         span = f"turns {turns[0]}–{turns[-1]}" if turns else ""
         return f"page {item.page_id} {span} score {item.score} via {item.source or '?'}"
     if item.type == "replay":
-        return f"replayed #{item.id} {item.value or ''}"
+        profile = f" ({t('memory.profile')})" if item.scope == "profile" else ""
+        return f"replayed #{item.id} {item.value or ''}{profile}"
     if item.id is not None:
         score = f" · score {item.score}" if item.score is not None else ""
         pin = " ★" if item.pinned else ""
-        return f"#{item.id} [{item.kind or '?'}] {item.value or ''}{pin}{score}"
+        profile = f" ({t('memory.profile')})" if item.scope == "profile" else ""
+        return f"#{item.id} [{item.kind or '?'}] {item.value or ''}{pin}{score}{profile}"
     if item.text is not None:
         return item.text
     if item.message_id is not None:
@@ -178,6 +180,10 @@ def new_memory(record: TurnRecord) -> Text:
     for outcome in record.memory:
         ids = ", ".join(f"#{i}" for i in outcome.item_ids)
         text.append(f"  {outcome.action} {ids}  {outcome.notice}\n")
+    work = record.memory_work
+    if work is not None:
+        text.append("  " + t("inspector.memory_work", calls=work.calls, tokens=work.prompt_tokens + work.completion_tokens,
+                             seconds=f"{work.seconds:.1f}") + "\n", style="dim")
     text.rstrip()
     return text
 
