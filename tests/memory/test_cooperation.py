@@ -58,9 +58,36 @@ def active(store, sid):
      entry("Sign off every email as Priya, not Ms. Raman.", "sign-off", "Priya", kind="directive"), "accept"),
     ("Bullet points look nice.", entry("Bullet points look nice", "format", "bullet points", kind="directive"),
      "pending"),  # a rule without standing-rule evidence: the user confirms it
+    ("I'm not vegetarian anymore.", entry("vegetarian", "diet", "vegetarian", scope="profile"), "drop"),
+    ("I'm not vegetarian anymore.", entry("I'm not vegetarian anymore", "diet", "vegetarian"), "drop"),
+    ("我不吃辣。", entry("我不吃辣", "饮食", "吃辣"), "drop"),
+    ("我不吃辣。", entry("我不吃辣", "饮食", "不吃辣"), "accept"),
+    ("Could you cancel the hotel booking?", entry("cancel the hotel booking", "hotel", "none", change="cancel"),
+     "drop"),  # a question never revokes
 ])
+
 def test_every_entry_is_checked_against_the_users_own_words(message, proposal, verdict):
     assert vet(Proposal(**proposal), message).verdict == verdict
+
+
+@pytest.mark.parametrize("text", ["请记住我对花生过敏", "Please remember my budget is 300 EUR", "Check-in is at 3pm on May 5",
+                                  "Make sure the venue holds at least 120 people", "Say it in Chinese from now on",
+                                  "According to my doctor, I am allergic to penicillin", 'Call me "Captain Li" from now on'])
+def test_the_rules_still_write_ordinary_statements_that_start_like_requests_or_quote(text):
+    from desktop_app.memory.extraction import extract
+
+    assert extract(text), text
+
+
+def test_a_bare_yes_in_another_session_does_not_settle_a_pending_profile_item(store, settings, conversation):
+    first = conversation("first")
+    first.user("My name is Ana.")
+    model_pass(first, scripted([entry("My name is Ana", "name", "Ana", scope="profile")]))
+    first.user("Actually call me Anita.")
+    other = conversation("second")
+    other.user("yes")
+    assert not [i for i in store.list_items(other.sid, statuses=("active",)) if i.value == "yes"]
+    assert all(i.status != "revoked" or i.value != "Ana" for i in store.list_items(other.sid))
 
 
 def test_the_pre_filter_skips_greetings_acknowledgements_and_pure_questions():
