@@ -16,7 +16,6 @@ from desktop_app.memory.proposals import Proposal
 from desktop_app.memory.vetting import vet
 
 
-
 def entry(quote, subject, value, kind="fact", scope="session", change="new") -> dict:
     return {"quote": quote, "subject": subject, "value": value, "kind": kind, "scope": scope, "change": change}
 
