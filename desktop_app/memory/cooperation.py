@@ -23,7 +23,7 @@ import re
 
 from pydantic import BaseModel
 
-from desktop_app.memory.extraction import negated
+from desktop_app.memory.extraction import DECISION, SPECULATION, negated, rx
 from desktop_app.memory.models import PROFILE_SUBJECTS, MemoryItem, Message
 from desktop_app.memory.patches import ORIGIN_RANK, AddItem, SetStatus
 from desktop_app.memory.text import canonical_subject, clip, numbers, term_set
@@ -32,6 +32,28 @@ from desktop_app.memory.vetting import Vetted
 REVOCABLE = ("directive", "constraint", "preference", "decision")
 SESSION_ONLY_KINDS = ("decision", "goal", "open_question")
 _NORM = re.compile(r"[\s，,。.!！?？；;：:\"'“”]+")
+
+
+# Cues in the user's own sentence that settle a kind the small model often gets wrong.
+LIKES = rx(r"\b(like|love|enjoy|prefer|hate|can't stand|fan of|into|favou?rite|rather)\b",
+           r"喜欢|爱吃|爱喝|讨厌|偏爱|受不了|最爱|更想|不爱")
+AIMS = rx(r"\b(want to|trying to|plan to|planning to|hoping to|aim to|goal|working on|going to)\b",
+          r"打算|想要|准备|目标|计划|争取|希望能")
+
+
+def settle_kind(kind: str, sentence: str) -> str:
+    """The kind the sentence's own words say, where the model only said "fact"."""
+    if kind != "fact":
+        return kind
+    if SPECULATION.search(sentence):
+        return "open_question"
+    if DECISION.search(sentence):
+        return "decision"
+    if LIKES.search(sentence):
+        return "preference"
+    if AIMS.search(sentence):
+        return "goal"
+    return kind
 
 
 class MergePlan(BaseModel):
@@ -114,27 +136,34 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
             plan.notes.append(f"already known: {clip(value, 50)}")
             continue
         status = "pending" if v.verdict == "pending" else "active"
+        entry = entry.model_copy(update={"kind": settle_kind(entry.kind, v.sentence or entry.quote)})
         base = {"kind": entry.kind, "subject": key, "value": value, "origin": "model",
                 "source_message_id": message.id, "source_quote": entry.quote, "scope": _scope(entry, key)}
         mine = next((i for i in own if i.id not in replaced and _overlaps(i, entry.quote)), None)
         if mine is not None and mine.kind == "open_question" and entry.kind != "open_question":
             plan.notes.append(f"kept as speculation: {clip(mine.value, 50)}")
             continue
+        older = _older(active, replaced, message, entry, key)
         if mine is not None and coverage.get(mine.id, False):
-            kind = mine.kind if mine.is_hard and entry.kind not in ("directive", "constraint") else entry.kind
-            scope = "profile" if mine.scope == "profile" else base["scope"]
-            plan.ops.append(AddItem(**{**base, "kind": kind, "scope": scope, "status": "active"},
-                                    supersedes=mine.id, refines=True, pinned=mine.pinned))
-            replaced.add(mine.id)
-            written.append(_norm(value))
-            plan.notes.append(f"normal form of #{mine.id}: {clip(value, 50)}")
-            continue
-        if mine is not None and subject_key(mine.subject) == key:
+            if older is not None and mine.status == "active":
+                # The rules kept this message's change as a new item ("it: 11:40"); the model knows
+                # which earlier value it changes: the restated value replaces that one, and the
+                # rule item it restates is superseded too.
+                plan.ops.append(SetStatus(item_id=mine.id, status="superseded", action="supersede",
+                                          reason="restated by the model's pass"))
+                replaced.add(mine.id)
+            else:
+                kind = mine.kind if mine.is_hard and entry.kind not in ("directive", "constraint") else entry.kind
+                scope = "profile" if mine.scope == "profile" else base["scope"]
+                plan.ops.append(AddItem(**{**base, "kind": kind, "scope": scope, "status": mine.status},
+                                        supersedes=mine.id, refines=True, pinned=mine.pinned))
+                replaced.add(mine.id)
+                written.append(_norm(value))
+                plan.notes.append(f"normal form of #{mine.id}: {clip(value, 50)}")
+                continue
+        elif mine is not None and subject_key(mine.subject) == key:
             plan.notes.append(f"kept the rule item #{mine.id} (it holds values the entry lacks)")
             continue
-        older = next((i for i in reversed(active) if i.id not in replaced and i.source_message_id != message.id
-                      and _compatible(i, entry.kind) and same_subject(i, key, entry.subject)
-                      and _same_shape(i, entry.value)), None)
         if older is not None:
             explicit = ORIGIN_RANK.get(older.origin, 0) > ORIGIN_RANK["model"]
             unclear_rule = older.kind == "directive" and entry.change != "update"
@@ -154,6 +183,19 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
         written.append(_norm(value))
         plan.notes.append(f"{'new' if status == 'active' else 'pending'}: {clip(value, 50)}")
     return plan
+
+
+def _older(active: list[MemoryItem], replaced: set[int], message: Message, entry, key: str) -> MemoryItem | None:
+    """The earlier item an entry gives a new value for: the same subject and shape; for an
+    explicit update, else the one recent item of that shape sharing a word of its subject."""
+    pool = [i for i in reversed(active) if i.id not in replaced and i.source_message_id != message.id
+            and _compatible(i, entry.kind) and _same_shape(i, entry.value)]
+    found = next((i for i in pool if same_subject(i, key, entry.subject)), None)
+    if found is not None or entry.change != "update":
+        return found
+    words = _subject_terms(entry.subject)
+    sharing = [i for i in pool if words & (_subject_terms(i.subject) | _subject_terms(i.value.split(":", 1)[0]))]
+    return sharing[0] if len(sharing) == 1 else None
 
 
 def _coverage(vetted: list[Vetted], own: list[MemoryItem]) -> dict[int, bool]:

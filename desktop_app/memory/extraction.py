@@ -26,8 +26,12 @@ class Candidate(BaseModel):
     canonical: bool = False  # subject came from SUBJECT_ALIASES (safe to supersede/conflict by it)
 
 
-def _rx(*patterns: str) -> re.Pattern[str]:
+def rx(*patterns: str) -> re.Pattern[str]:
+    """One case-insensitive pattern of alternatives."""
     return re.compile("|".join(patterns), re.IGNORECASE)
+
+
+_rx = rx
 
 
 REVOKE = _rx(r"取消", r"不用再", r"不必再", r"不再需要", r"之前那条(规则|要求)?", r"忘掉", r"忘记(那条|这条|之前)",
@@ -103,9 +107,15 @@ HYPOTHETICAL = _rx(r"^(if|suppose|imagine|assuming|what if)\b", r"\bif (i|we) (h
 # Words the user passes on from someone else, or pasted material: never the user's own rule.
 REPORTED = _rx(r"\b(said|says|told (me|us)|wrote|writes|asked|mentioned|claims?)\b\s*[,:]?\s*[\"“‘]",
                r"\b(said|says|told (me|us)|wrote|writes)\b\s*[,:]?\s*'(?=\w)",
-               r"\b(he|she|they|my (boss|manager|colleague|client|wife|husband|mother|father|friend|teacher)|the (boss|client"
-               r"|manager|email|memo|note|notice))\s+(said|says|told (me|us)|wrote|writes|asked)\b",
-               r"(说|写道|写着|表示|提到|要求|转告)[：:，,]?\s*[“\"「『]", r"(邮件|短信|通知|群里|文件)(里|中|上)?(说|写|提到)")
+               r"\b(reads|keeps saying|kept saying|always says|likes to say)\b",
+               r"(说|写道|写着|表示|提到|要求|转告)[：:，,]?\s*[“\"「『]", r"(邮件|短信|通知|群里|文件|牌子|标牌)(里|中|上)?(说|写|提到)",
+               r"这话谁信|常说|总说|老说")
+# Relayed without quoting ("the sign said no diving", "my boss told me to …"): someone else's
+# rule, never the user's — though the facts it relays ("they told me the venue takes 120") count.
+RELAYED = _rx(r"\b(he|she|they|my (boss|manager|colleague|client|wife|husband|mother|father|friend|teacher)|the (boss|client"
+              r"|manager|email|memo|note|notice))\s+(said|says|told (me|us)|wrote|writes|asked)\b",
+              r"^(the|a|an|my|our|his|her|their)\s+[\w'-]+(\s+[\w'-]+){0,4}\s+(said|says|reads|wrote|told (me|us))\b",
+              r"^(老板|领导|同事|客户|老师|我妈|我爸|朋友|他|她|他们)(说|让|要求|叫)")
 # Quoted passages; an ASCII apostrophe counts only outside words (not "I'm … don't").
 _QUOTED = re.compile(r"[“「『‘][^”」』’]{4,}[”」』’]|\"[^\"]{4,}\"|(?<![A-Za-z])'[^']{4,}'(?![A-Za-z])")
 _PASTED = re.compile(r"(?im)^\s*>.*$")
@@ -114,8 +124,9 @@ REQUEST = _rx(r"^(please\s+)?(can|could|would|will) you(?![-\w])", r"^please(?![
               r"^(help me|give me|show me|tell me|find|plan|write|draft|list|suggest|recommend|summari[sz]e|translate|"
               r"explain)(?![-\w])", r"^(请|帮我|给我|麻烦|能不能|可以帮|你能|推荐|列出|写一|整理|总结|翻译|解释)")
 # … that only *uses* a stored value: "plan it within my budget", "按我的预算推荐几家酒店".
-USES_VALUE = _rx(r"\b(within|under|inside|according to|based on|in line with|fits?|fitting|for) (my|our|the) "
-                 r"(budget|limit|plan|deadline|schedule|preferences?|requirements?|constraints?)\b",
+USES_VALUE = _rx(r"\b(within|under|inside|according to|based on|in line with|fits?|fitting|for|using|in) (my|our|the) "
+                 r"(usual |normal )?(budget|limit|plan|deadline|schedule|preferences?|requirements?|constraints?|style|"
+                 r"taste)\b",
                  r"(按|按照|根据|照|在|符合)(我|我们)?(的)?(平时的)?(预算|口味|要求|计划|偏好|习惯|时间)")
 _NEGATION_EN = re.compile(r"\b(not|no|never|without|avoid|none|nothing|nor)\b|n't\b|\bno longer\b|\banymore\b", re.I)
 _NEGATION_ZH = re.compile(r"不|别|没|无|勿|禁|忌|免")
@@ -130,10 +141,13 @@ def is_hypothetical(sentence: str) -> bool:
     return HYPOTHETICAL.search(sentence.strip(_TRIM)) is not None
 
 
-def is_reported(sentence: str, message: str = "") -> bool:
-    """Reported speech or quoted/pasted material (``message``: where the sentence sits)."""
+def is_reported(sentence: str, message: str = "", *, kind: str = "directive") -> bool:
+    """Reported speech or quoted/pasted material (``message``: where the sentence sits); for a
+    fact, decision or open question, words merely relayed without quotes still count as the user's."""
     body = sentence.strip()
     if REPORTED.search(body):
+        return True
+    if kind not in ("fact", "decision", "open_question") and RELAYED.search(body.strip(_TRIM)):
         return True
     squashed = body.strip(_TRIM)
     if REPORTED.search(message or body):
@@ -143,10 +157,25 @@ def is_reported(sentence: str, message: str = "") -> bool:
     return any(squashed and squashed in line for line in _PASTED.findall(message))
 
 
+_ASKS = _rx(r"推荐|帮我|给我|写|列|找|整理|安排|规划|\b(draft|write|plan|recommend|suggest|find|list|make)\b")
+# A standing rule is addressed to the assistant or about the user's own world; "traffic is
+# always terrible" is a remark about the world, not a rule.
+_PERSONAL = _rx(r"\b(i|me|my|mine|we|us|our|you|your|please)\b", r"我|你|您|咱|请")
+_IMPERATIVE = _rx(r"^(always|never|don't|do not|please|write|use|keep|answer|reply|respond|stop|avoid|include|add|give|"
+                  r"make|put|sign|call|format|start|end|be|try|skip|send|say|speak|explain|list|show|from now on|"
+                  r"going forward|every time|whenever|no)\b", r"^(以后|今后|每次|从现在|一律|所有|别|不要|不许|禁止|记得|务必)")
+
+
+def addressed(sentence: str) -> bool:
+    """Said to the assistant or about the user (personal words, or an imperative opening)."""
+    body = sentence.strip(_TRIM)
+    return bool(_PERSONAL.search(body) or _IMPERATIVE.search(body))
+
+
 def is_request(sentence: str) -> bool:
     """A request that only uses a stored value ("plan it within my budget"): it states none."""
     body = sentence.strip(_TRIM)
-    return REQUEST.search(body) is not None and USES_VALUE.search(body) is not None
+    return USES_VALUE.search(body) is not None and (REQUEST.search(body) is not None or _ASKS.search(body) is not None)
 
 
 def is_question(quote: str) -> bool:
@@ -183,6 +212,7 @@ def classify(sentence: str) -> Candidate | None:
     body = quote.strip(_TRIM)
     if len(body) < 2 or is_hypothetical(body) or REPORTED.search(quote):
         return None
+    relayed = RELAYED.search(body) is not None
     canonical = canonical_subject(body)
     question = is_question(quote)
     if REVOKE.search(body) and not CHANGE.search(body) and not (question and not _ADDRESSES_RULE.search(body)):
@@ -207,6 +237,8 @@ def classify(sentence: str) -> Candidate | None:
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     reply_rule = REPLY_BEHAVIOUR.search(body) is not None
     has_limit = bool(LIMIT.search(body) and (numbers(body) or DATE.search(body))) or bool(DATE.search(body) and LIMIT.search(body))
+    if (STANDING.search(body) or PROHIBIT.search(body)) and (relayed or not addressed(body)) and not has_limit:
+        return None  # someone else's rule, or a remark about the world ("大城市的生活节奏总是很快")
     if (STANDING.search(body) or PROHIBIT.search(body)) and reply_rule:
         return _hard("directive", body, quote, canonical)
     if has_limit:

@@ -49,6 +49,8 @@ _GREETING = ("hi", "hello", "hey", "thanks", "thank you", "ok", "okay", "cool", 
              "good night", "bye", "你好", "谢谢", "好的", "嗯", "哈哈", "早上好", "晚安", "再见", "收到", "明白")
 
 
+_ACKS = re.compile(r"^((thanks|thank you|great|perfect|nice( one)?|cool|awesome|ok(ay)?|got it|sounds good|that's "
+                   r"(perfect|great|fine)|谢谢|辛苦了|好的|收到|明白|太好了|不错)[，,。.!！~\s]*)+", re.I)
 _LAUGHTER = re.compile(r"^(哈+|呵+|嘿+|嘻+|(ha)+|(he)+|lol|lmao|😂|🤣|[!！。.,，~～\s])+")
 
 
@@ -57,8 +59,8 @@ def worth_proposing(text: str) -> bool:
     body = text.strip().lower().strip(" .!！。~～?？")
     if len(body) < 4 or body in _GREETING or AFFIRM.match(body) or DENY.match(body):
         return False
-    rest = _LAUGHTER.sub("", body)
-    if len(rest) < 4 or rest.strip(" ，,。.!！") in _GREETING or rest.startswith(("太好笑", "笑死", "so funny")):
+    rest = _ACKS.sub("", _LAUGHTER.sub("", body)).strip(" ，,。.!！~")
+    if len(rest) < 4 or rest in _GREETING or rest.startswith(("太好笑", "笑死", "so funny")):
         return False
     sentences = split_sentences(text)
     return any(not is_question(s) for s in sentences)

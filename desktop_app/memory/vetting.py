@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from desktop_app.memory.extraction import (
     PROHIBIT,
     STANDING,
+    addressed,
     is_hypothetical,
     is_question,
     is_reported,
@@ -117,6 +118,20 @@ def drops_negation(proposal: Proposal, sentence: str) -> bool:
     return False
 
 
+_CHATTER = re.compile(r"^(thank(s| you)|haha+|hehe+|lol|nice|great|cool|ok(ay)?|谢谢|哈哈+|好的|辛苦了?)$", re.I)
+
+
+def _says_nothing(proposal: Proposal) -> bool:
+    """A value with no number that adds nothing to its subject ("冬天" about 冬天, "thank you")."""
+    value = proposal.value.strip(" .!！。")
+    if _CHATTER.match(value) or _CHATTER.match(proposal.subject.strip(" .!！。")):
+        return True
+    if numbers(value):
+        return False
+    rest = term_set(value) - term_set(proposal.subject)
+    return not rest and len(value) <= len(proposal.subject) + 2
+
+
 def vet(proposal: Proposal, message: str) -> Vetted:
     """The verdict on one proposal for the user message ``message``."""
     def verdict(kind: Verdict, reason: str, sentence: str = "") -> Vetted:
@@ -129,7 +144,7 @@ def vet(proposal: Proposal, message: str) -> Vetted:
         return verdict("drop", "a question writes nothing", sentence)
     if is_hypothetical(sentence):
         return verdict("drop", "a hypothetical writes nothing", sentence)
-    if is_reported(sentence, message):
+    if is_reported(sentence, message, kind=proposal.kind):
         return verdict("drop", "words quoted from someone else write nothing", sentence)
     if is_request(sentence) and proposal.kind not in ("directive", "goal"):
         return verdict("drop", "a request that uses a value does not change it", sentence)
@@ -141,6 +156,10 @@ def vet(proposal: Proposal, message: str) -> Vetted:
     if proposal.change != "cancel" and drops_negation(proposal, sentence):
         # "I'm not vegetarian anymore" stored as "vegetarian", "我不吃辣" as "吃辣": the opposite.
         return verdict("drop", "the entry drops the sentence's negation", sentence)
+    if proposal.kind not in ("open_question",) and _says_nothing(proposal):
+        return verdict("drop", "the value only repeats the subject", sentence)
+    if proposal.kind == "directive" and proposal.change != "cancel" and not addressed(sentence):
+        return verdict("drop", "a remark about the world is not a rule", sentence)
     if proposal.kind == "directive" and proposal.change != "cancel" and not (
             STANDING.search(sentence) or PROHIBIT.search(sentence) or _RULE_EVIDENCE.search(sentence)):
         return verdict("pending", "a rule without standing-rule evidence: the user confirms it", sentence)

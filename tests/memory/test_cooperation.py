@@ -55,8 +55,13 @@ def active(store, sid):
     ("孩子今年上三年级，数学比较弱。", entry("孩子今年上三年级", "年龄", "33岁"), "drop"),
     ("Sign off every email as Priya, not Ms. Raman.",
      entry("Sign off every email as Priya, not Ms. Raman.", "sign-off", "Priya", kind="directive"), "accept"),
-    ("Bullet points look nice.", entry("Bullet points look nice", "format", "bullet points", kind="directive"),
+    ("I'd like bullet points.", entry("I'd like bullet points", "format", "bullet points", kind="directive"),
      "pending"),  # a rule without standing-rule evidence: the user confirms it
+    ("Bullet points look nice.", entry("Bullet points look nice", "format", "bullet points", kind="directive"),
+     "drop"),  # a remark, not addressed to anyone
+    ("The sign at the pool said no diving after 8pm.",
+     entry("no diving after 8pm", "pool", "no diving after 8pm", kind="constraint"), "drop"),
+    ("They told me the venue can only take 120.", entry("the venue can only take 120", "venue", "120 guests"), "accept"),
     ("I'm not vegetarian anymore.", entry("vegetarian", "diet", "vegetarian", scope="profile"), "drop"),
     ("I'm not vegetarian anymore.", entry("I'm not vegetarian anymore", "diet", "vegetarian"), "drop"),
     ("我不吃辣。", entry("我不吃辣", "饮食", "吃辣"), "drop"),
