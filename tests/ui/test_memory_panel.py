@@ -211,3 +211,31 @@ async def test_f4_puts_the_focus_on_the_panel_so_its_keys_work_at_once(settings,
         await pilot.press("f4")
         await pilot.pause()
         assert isinstance(app.focused, ChatInput), "closing the panel gives the focus back to the message box"
+
+
+async def test_the_models_memory_pass_runs_while_idle_and_the_panel_shows_origin_and_scope(settings, ui):
+    """With memory_model on, the scripted engine's JSON fills in what the rules missed; the
+    panel marks it 'by model', the profile item for all sessions, and `s` moves it."""
+    import json
+
+    entries = {"items": [{"quote": "shellfish makes me sick", "subject": "shellfish", "value": "makes me sick",
+                          "kind": "fact", "scope": "profile", "change": "new"}]}
+
+    def reply(messages):
+        return json.dumps(entries) if "JSON" in messages[0]["content"] else "Good to know."
+
+    engine = ScriptedEngine(reply)
+    app = ui.scripted_app(settings.model_copy(update={"memory_model": "always"}), engine)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "Just so you know, shellfish makes me sick.")
+        store = app.chat.store
+        await ui.wait_until(pilot, lambda: any(i.origin == "model" for i in store.list_items(app.chat.session.id)))
+        await pilot.press("f4")
+        await ui.wait_until(pilot, lambda: "by model" in panel_text(app))
+        assert "profile · all sessions" in panel_text(app)
+        panel = await open_panel_on(pilot, "makes me sick")
+        await pilot.press("s")
+        await ui.wait_until(pilot, lambda: all(i.scope == "session" for i in store.list_items(app.chat.session.id)
+                                               if "sick" in i.value))
+        assert panel.display
