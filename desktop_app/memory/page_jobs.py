@@ -76,24 +76,40 @@ def check_bookmark(mark: ModelBookmark, page_text: str, subjects: list[str]) -> 
     return None
 
 
-class BookmarkJob(MemoryJob):
-    """The model rewrites a page's rule bookmark, when its words pass the checks."""
+class PageJob(MemoryJob):
+    """Model work on one archived page; runs only when the ``memory_model`` gate lets it."""
 
-    name = "bookmark"
-
-    def __init__(self, session_id: int, page_id: int, bookmark_id: int, gate):
+    def __init__(self, session_id: int, page_id: int, gate):
         super().__init__(session_id)
-        self.page_id, self.bookmark_id, self.gate = page_id, bookmark_id, gate
+        self.page_id, self.gate = page_id, gate
 
     @property
     def key(self) -> tuple:
         return (self.name, self.page_id)
 
     def run(self, ctx: JobContext) -> JobOutcome:
-        store, engine = ctx.store, ctx.engine
-        gate = _gate(self, engine, ctx)
-        if gate is not None:
-            return gate
+        try:
+            usable = self.gate.usable(ctx.engine, ctx.should_stop)
+        except GenerationStopped:
+            return self.outcome("postponed", "the chat needed the model")
+        except (ContextFullError, ServerError) as exc:
+            return self.outcome("failed", str(exc).splitlines()[0])
+        return self.work(ctx.store, ctx.engine, ctx) if usable else self.outcome("done", "rules only")
+
+    def work(self, store, engine, ctx: JobContext) -> JobOutcome:
+        raise NotImplementedError
+
+
+class BookmarkJob(PageJob):
+    """The model rewrites a page's rule bookmark, when its words pass the checks."""
+
+    name = "bookmark"
+
+    def __init__(self, session_id: int, page_id: int, bookmark_id: int, gate):
+        super().__init__(session_id, page_id, gate)
+        self.bookmark_id = bookmark_id
+
+    def work(self, store, engine, ctx: JobContext) -> JobOutcome:
         mark, messages = store.get_bookmark(self.bookmark_id), store.page_messages(self.page_id)
         if mark is None or mark.author != "rule" or not messages:
             return self.outcome("done", "nothing to rewrite")
@@ -123,16 +139,6 @@ class BookmarkJob(MemoryJob):
         return self.outcome("done", f"bookmark: {', '.join(proposed.keywords)}")
 
 
-def _gate(job, engine, ctx) -> JobOutcome | None:
-    """None when the model may do the job; else the outcome (rules only, postponed, failed)."""
-    try:
-        return None if job.gate.usable(engine, ctx.should_stop) else job.outcome("done", "rules only")
-    except GenerationStopped:
-        return job.outcome("postponed", "the chat needed the model")
-    except (ContextFullError, ServerError) as exc:
-        return job.outcome("failed", str(exc).splitlines()[0])
-
-
 def _record_work(store, messages, engine, seconds: float) -> None:
     last_user = next((m for m in reversed(messages) if m.role == "user"), None)
     if last_user is not None:
@@ -160,26 +166,14 @@ def summary_problems(fields: dict[str, list[str]], page_items, open_items) -> li
     return problems
 
 
-class SummaryJob(MemoryJob):
+class SummaryJob(PageJob):
     """The model folds an archived page into the rolling summary (incremental, fixed fields)."""
 
     name = "summary"
 
-    def __init__(self, session_id: int, page_id: int, gate):
-        super().__init__(session_id)
-        self.page_id, self.gate = page_id, gate
-
-    @property
-    def key(self) -> tuple:
-        return (self.name, self.page_id)
-
-    def run(self, ctx: JobContext) -> JobOutcome:
+    def work(self, store, engine, ctx: JobContext) -> JobOutcome:
         from desktop_app.memory.models import SummaryEntry
 
-        store, engine = ctx.store, ctx.engine
-        gate = _gate(self, engine, ctx)
-        if gate is not None:
-            return gate
         messages = store.page_messages(self.page_id)
         latest = store.latest_summary(self.session_id)
         if not messages or latest is None or latest.through_message_id != messages[-1].id:
