@@ -137,6 +137,9 @@ def _supersede(store, session_id, cand, old: MemoryItem, value: str, kind: str, 
 
 def _correct(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
     target = _same_subject(cand.model_copy(update={"kind": "fact"}), active) if cand.subject else None
+    if target is not None and numbers(cand.value) and not numbers(target.value):
+        # A new number corrects the item of that subject that holds one ("budget: 4000", not "budget: Porto").
+        target = next((i for i in reversed(active) if i.subject == target.subject and numbers(i.value)), target)
     if target is None and cand.subject and not cand.canonical:
         target = _by_words(active, cand.subject.split(":", 1)[-1])
     elif target is None and not cand.subject:

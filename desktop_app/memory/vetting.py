@@ -27,7 +27,7 @@ from desktop_app.memory.extraction import (
     negated,
 )
 from desktop_app.memory.proposals import Proposal
-from desktop_app.memory.text import numbers, split_sentences, term_set
+from desktop_app.memory.text import canonical_subject, keywords, numbers, split_sentences, term_set
 
 _SPAN_NOISE = re.compile(r"[\s\"'“”‘’「」『』《》（）()\[\]]+")
 _EDGE_PUNCT = "，,。.!！?？；;：:、 "
@@ -132,6 +132,17 @@ def _says_nothing(proposal: Proposal) -> bool:
     return not rest and len(value) <= len(proposal.subject) + 2
 
 
+def regrounded(proposal: Proposal, sentence: str) -> Proposal:
+    """A canonical subject the sentence never names ("budget" for "The offsite will be in
+    Porto") is replaced by the sentence's own telling word, so the entry cannot overwrite the
+    budget; other subjects are the model's labels and stay."""
+    claimed = canonical_subject(proposal.subject)
+    if claimed is None or canonical_subject(sentence) == claimed or canonical_subject(proposal.quote) == claimed:
+        return proposal
+    words = [w for w in keywords([proposal.quote], k=3) if w.lower() not in proposal.value.lower() and not w.isdigit()]
+    return proposal.model_copy(update={"subject": words[0] if words else "note"})
+
+
 def vet(proposal: Proposal, message: str) -> Vetted:
     """The verdict on one proposal for the user message ``message``."""
     def verdict(kind: Verdict, reason: str, sentence: str = "") -> Vetted:
@@ -148,6 +159,7 @@ def vet(proposal: Proposal, message: str) -> Vetted:
         return verdict("drop", "words quoted from someone else write nothing", sentence)
     if is_request(sentence) and proposal.kind not in ("directive", "goal"):
         return verdict("drop", "a request that uses a value does not change it", sentence)
+    proposal = regrounded(proposal, sentence)
     missing = ungrounded_numbers(proposal.value, sentence) + ungrounded_numbers(proposal.subject, sentence)
     if missing:
         return verdict("drop", f"{', '.join(missing)} is not in the quote", sentence)
