@@ -13,7 +13,7 @@ from desktop_app import paths
 
 LANGS = ("en", "zh")
 REQUIRED = {
-    "layers": ("key", "anchors", "goal", "done", "state", "pending", "open", "recalled", "replay", "turn",
+    "layers": ("key", "anchors", "goal", "done", "state", "pending", "open", "recalled", "replay", "replay_state", "turn",
                "superseded", "revoked"),
     "summary": ("title", "topics", "decisions", "constraints", "facts", "preferences", "open_questions", "turn"),
     "extract": ("system", "known", "examples"),

@@ -27,7 +27,8 @@ class Script(BaseModel):
     facts: list[tuple[int, str]]  # (turn, what the user says) — constraints, changes, revocations
     question: str
     current: list[list[str]]  # each inner list: one current value (any spelling counts)
-    stale: list[str]  # superseded or revoked wording that must not appear
+    stale: list[str]  # superseded values that must not appear
+    revoked: list[str] = []  # a revoked rule's words: counted apart (saying it was dropped is fine)
 
 
 EN_CHAT = ["What's a good stretch for a stiff neck?", "Any tips for brewing green tea?", "Tell me a fun fact about owls.",
@@ -43,11 +44,11 @@ SCRIPTS = [
            facts=[(1, "We're planning a team offsite; the budget is 4000 euros."), (3, "The offsite will be in Porto."),
                   (5, "Always include a packing list in your answers."), (9, "Actually the budget is 5500 euros."),
                   (12, "We are 14 people in total."), (15, "Forget the packing list rule.")],
-           current=[["5500", "5,500"], ["Porto"], ["14"]], stale=["4000", "4,000", "packing list"]),
+           current=[["5500", "5,500"], ["Porto"], ["14"]], stale=["4000", "4,000"], revoked=["packing list"]),
     Script(id="zh-50", lang="zh", turns=50, question="总结一下我的约束条件，并给出最终方案。",
            facts=[(1, "我们在筹备公司年会，预算是6万元。"), (6, "年会地点定在杭州。"), (10, "以后每次回复都加上时间表。"),
                   (20, "预算改成8万元。"), (28, "参加人数是120人。"), (40, "时间表那条规则取消吧，不需要了。")],
-           current=[["8万", "80000", "80,000", "八万"], ["杭州"], ["120"]], stale=["6万", "60000", "时间表"]),
+           current=[["8万", "80000", "80,000", "八万"], ["杭州"], ["120"]], stale=["6万", "60000"], revoked=["时间表"]),
 ]
 
 
@@ -93,6 +94,7 @@ def run(args, settings) -> int:
     engine = LockedEngine(load_engine(settings, quiet=True))
     gate = None if args.rules_only else MemoryModel("always", lang=settings.lang)
     rows: dict[str, list[bool]] = {mode: [] for mode in MODES}
+    mentions = dict.fromkeys(MODES, 0)
     details: list[str] = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="paperclip-bench-constraints-") as tmp, Store(Path(tmp) / "bench.sqlite3") as store:
@@ -121,9 +123,10 @@ def run(args, settings) -> int:
     print(f"Answer level: {len(SCRIPTS)} sessions × {len(seeds)} seeds, temperature {args.temperature}, "
           f"{engine.model_name}, memory {'rules only' if gate is None else 'rules + model'} "
           f"({time.perf_counter() - started:.0f} s)\n")
-    print("| mode | correct | % |\n|---|---|---|")
+    print("| mode | correct (all current values, no superseded one) | % | replies naming a revoked rule |\n|---|---|---|---|")
     for mode in MODES:
-        print(f"| {mode} | {sum(rows[mode])}/{len(rows[mode])} | {100 * sum(rows[mode]) / max(1, len(rows[mode])):.0f} % |")
+        print(f"| {mode} | {sum(rows[mode])}/{len(rows[mode])} | {100 * sum(rows[mode]) / max(1, len(rows[mode])):.0f} % "
+              f"| {mentions[mode]} |")
     return 0
 
 

@@ -254,7 +254,8 @@ def _profile(item: MemoryItem) -> str | None:
 
 def _recalled(inp, room: int, counter, excluded, t) -> Layer:
     words = term_set(inp.input_text)
-    if STATE_QUESTION.search(inp.input_text):
+    state_question = STATE_QUESTION.search(inp.input_text) is not None
+    if state_question:
         order = {kind: n for n, kind in enumerate(STATE_KINDS)}
         live = [i for i in inp.items if i.status == "active" and i.kind in order]
         replay = sorted(live, key=lambda i: (order[i.kind], i.id))[:MAX_STATE_REPLAY]
@@ -264,10 +265,14 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
         replay = [i for score, i in matches if score > 0][:MAX_REPLAY]
     lines: list[str] = []
     items: list[LayerItem] = []
-    if replay:
+    if replay and state_question:
+        # Plain lines: small models copy the format they see, so no ids, kinds or timestamps here.
+        lines.append(t["replay_state"])
+        lines += [f"- {i.value}" for i in replay]
+    elif replay:
         lines.append(t["replay"])
         lines += [key_line(i, inp.item_turns.get(i.id), inp.lang) for i in replay]
-        items += [LayerItem(type="replay", id=i.id, value=i.value, scope=_profile(i)) for i in replay]
+    items += [LayerItem(type="replay", id=i.id, value=i.value, scope=_profile(i)) for i in replay]
     current = {i.id: i for i in inp.items}
     notes = supersession_notes(inp.history, current, inp.lang)
     # A turn that stated a value since superseded, or a rule since revoked, is not recalled as if

@@ -106,11 +106,19 @@ def _overlaps(item: MemoryItem, quote: str) -> bool:
 TASK_SUBJECTS = ("budget", "deadline", "length", "format", "audience")
 
 
+_ABOUT_ME = rx(r"\b(i|i'm|i've|me|my|mine)\b", r"我(?!们)|俺")
+_ABOUT_US = rx(r"\b(we|we're|our|us|the team|the group)\b", r"我们|咱们|大家|团队")
+
+
 def _scope(entry, key: str) -> str:
-    """The profile takes facts about the user, never task limits, decisions, goals or speculation."""
+    """The profile takes facts about the user, never task limits, decisions, goals or speculation,
+    and never what a group plans ("we are 14 people"): the quote must speak of the user."""
     if entry.kind in (*SESSION_ONLY_KINDS, "constraint") or key in TASK_SUBJECTS:
         return "session"
-    return "profile" if entry.scope == "profile" or key in PROFILE_SUBJECTS else "session"
+    if key in PROFILE_SUBJECTS:
+        return "profile"
+    personal = _ABOUT_ME.search(entry.quote) is not None and _ABOUT_US.search(entry.quote) is None
+    return "profile" if entry.scope == "profile" and personal else "session"
 
 
 def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -> MergePlan:
