@@ -32,6 +32,7 @@ class TtftResult(BaseModel):
     evaluated_tokens: dict[int, int]  # prompt tokens not covered by the reused prefix (median around it)
     pages: int
     seconds: float
+    worst: float = 0.0  # the slowest first token of the run
 
 
 def register(subparsers):
@@ -84,7 +85,8 @@ def drive(engine, store, settings, mode: str, turns: int, progress=None, checkpo
         previous = text + (result.reply.content if result.reply else "")
         if jobs is not None:
             jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, engine=memory_engine))
-            if memory == "shared":
+            record = store.last_turn_record(session.id)
+            if memory == "shared" and record is not None and record.memory_work is not None:
                 previous = ""  # the chat context evaluated the memory prompt last: nothing is reused
         if progress and turn % 10 == 0:
             progress(f"{mode}: turn {turn}/{turns}, prompt {prompt[-1]} tokens, TTFT {ttft[-1] * 1000:.0f} ms")
@@ -97,7 +99,7 @@ def drive(engine, store, settings, mode: str, turns: int, progress=None, checkpo
     return TtftResult(mode=mode, turns=turns, ttft={c: around(ttft, c) for c in marks},
                       prompt_tokens={c: prompt[c - 1] for c in marks},
                       evaluated_tokens={c: int(around(evaluated, c)) for c in marks},
-                      pages=len(store.list_pages(session.id)), seconds=elapsed)
+                      pages=len(store.list_pages(session.id)), seconds=elapsed, worst=max(ttft))
 
 
 def _prompt_text(engine, messages) -> str:
@@ -119,12 +121,13 @@ def format_table(results: list[TtftResult]) -> str:
     marks = sorted({c for r in results for c in r.ttft})
     head = f"{'mode':<15} " + " ".join(f"{'TTFT@' + str(c):>9}" for c in marks) + " " + \
         " ".join(f"{'tok@' + str(c):>8}" for c in marks) + " " + \
-        " ".join(f"{'eval@' + str(c):>8}" for c in marks) + f" {'pages':>5} {'run s':>6}"
+        " ".join(f"{'eval@' + str(c):>8}" for c in marks) + f" {'worst':>8} {'pages':>5} {'run s':>6}"
     lines = [head, "-" * len(head)]
     for r in results:
         lines.append(f"{r.mode:<15} " + " ".join(f"{r.ttft[c] * 1000:>7.0f}ms" for c in marks) + " "
                      + " ".join(f"{r.prompt_tokens[c]:>8}" for c in marks) + " "
-                     + " ".join(f"{r.evaluated_tokens[c]:>8}" for c in marks) + f" {r.pages:>5} {r.seconds:>6.0f}")
+                     + " ".join(f"{r.evaluated_tokens[c]:>8}" for c in marks)
+                     + f" {r.worst * 1000:>6.0f}ms {r.pages:>5} {r.seconds:>6.0f}")
     return "\n".join(lines)
 
 
