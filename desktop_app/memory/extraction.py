@@ -31,31 +31,29 @@ def rx(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(patterns), re.IGNORECASE)
 
 
-_rx = rx
 
-
-REVOKE = _rx(r"取消", r"不用再", r"不必再", r"不再需要", r"之前那条(规则|要求)?", r"忘掉", r"忘记(那条|这条|之前)",
+REVOKE = rx(r"取消", r"不用再", r"不必再", r"不再需要", r"之前那条(规则|要求)?", r"忘掉", r"忘记(那条|这条|之前)",
              r"作废", r"撤销", r"\bstop\b", r"\bno longer\b", r"forget (the|that|this|my)\b.{0,40}\b(rule|instruction)s?\b", r"\bdrop (the|that)\b.{0,40}\brule\b",
              r"\bcancel\b", r"never mind", r"scratch that", r"drop the (rule|requirement)",
              r"(don't|do not) need to .* anymore", r"\bno need to\b")
-CORRECT = _rx(r"^不对", r"^错了", r"应该是", r"更正", r"纠正", r"\bactually\b", r"\bcorrection\b",
+CORRECT = rx(r"^不对", r"^错了", r"应该是", r"更正", r"纠正", r"\bactually\b", r"\bcorrection\b",
               r"\bi meant\b", r"that's wrong", r"\bnot\b.*\bbut\b")
-CHANGE = _rx(r"改成", r"改为", r"换成", r"调整为", r"调整到", r"变成", r"提高到", r"降到", r"延到", r"提前到",
+CHANGE = rx(r"改成", r"改为", r"换成", r"调整为", r"调整到", r"变成", r"提高到", r"降到", r"延到", r"提前到",
              r"change (it|that|this)? ?to\b", r"\bchanged? .* to\b", r"\bswitch(ed)? to\b", r"\bmove(d)? .* to\b",
              r"\bincrease(d)? .* to\b", r"\braise(d)? .* to\b", r"\bcut .* to\b", r"\bnow\b.*\binstead\b")
-STANDING = _rx(r"以后", r"今后", r"每次", r"从现在开始", r"从现在起", r"请始终", r"始终", r"一直", r"总是", r"永远",
+STANDING = rx(r"以后", r"今后", r"每次", r"从现在开始", r"从现在起", r"请始终", r"始终", r"一直", r"总是", r"永远",
                r"from now on", r"\balways\b", r"every time", r"going forward", r"\bwhenever\b", r"\bnever\b")
-PROHIBIT = _rx(r"不要", r"不许", r"不准", r"不得", r"禁止", r"别(再)?", r"绝不", r"千万不能", r"不能",
+PROHIBIT = rx(r"不要", r"不许", r"不准", r"不得", r"禁止", r"别(再)?", r"绝不", r"千万不能", r"不能",
                r"\bnever\b", r"\bdon't\b", r"\bdo not\b", r"\bmust not\b", r"\bmustn't\b", r"\bforbidden\b")
-REPLY_BEHAVIOUR = _rx(r"回答", r"回复", r"答复", r"用(中文|英文|英语)", r"称呼我", r"语气", r"输出", r"格式",
+REPLY_BEHAVIOUR = rx(r"回答", r"回复", r"答复", r"用(中文|英文|英语)", r"称呼我", r"语气", r"输出", r"格式",
                       r"\banswer", r"\brepl(y|ies)", r"\brespond", r"\bwrite (in|to me)", r"\bcall me\b",
                       r"\buse (chinese|english)", r"\bin (chinese|english)\b", r"\bformat\b", r"\btone\b",
                       r"\bemoji", r"\bexplain", r"\bbullet")
-LIMIT = _rx(r"预算", r"不超过", r"不能超过", r"最多", r"至少", r"上限", r"下限", r"以内", r"以下", r"截止", r"之前(完成|交)",
+LIMIT = rx(r"预算", r"不超过", r"不能超过", r"最多", r"至少", r"上限", r"下限", r"以内", r"以下", r"截止", r"之前(完成|交)",
             r"期限", r"\bbudget\b", r"\blimit\b", r"\bat most\b", r"\bat least\b", r"\bno more than\b",
             r"\bmax(imum)?\b", r"\bmin(imum)?\b", r"\bunder\b", r"\bwithin\b", r"\bdeadline\b", r"\bdue\b",
             r"\bby (monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d)")
-DATE = _rx(r"\d{1,2}月\d{1,2}[日号]", r"\d{4}-\d{2}-\d{2}", r"周[一二三四五六日天]",
+DATE = rx(r"\d{1,2}月\d{1,2}[日号]", r"\d{4}-\d{2}-\d{2}", r"周[一二三四五六日天]",
            r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b")
 FACT_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(r"我叫\s*(?P<value>[^\s，,。！!]+)"), "name"),
@@ -73,46 +71,46 @@ FACT_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(r"(?P<subject>[^，,。！!]{1,12}?)(应该是|是|为)(?P<value>[^，,。！!]*\d[^，,。！!]*)"), None),
     (re.compile(r"\b(?:the |our )?(?P<subject>[a-z][a-z \-]{1,30}?) (?:is|are) (?P<value>[^,.!]*\d[^,.!]*)", re.I), None),
 )
-PREFERENCE = _rx(r"我(更)?喜欢", r"我偏好", r"我倾向", r"我更想", r"\bi (really )?(prefer|like|love)\b", r"\bi'd rather\b")
-DECISION = _rx(r"决定", r"就按", r"选定", r"定了", r"我们用", r"采用", r"就用", r"let's go with", r"we'll go with",
+PREFERENCE = rx(r"我(更)?喜欢", r"我偏好", r"我倾向", r"我更想", r"\bi (really )?(prefer|like|love)\b", r"\bi'd rather\b")
+DECISION = rx(r"决定", r"就按", r"选定", r"定了", r"我们用", r"采用", r"就用", r"let's go with", r"we'll go with",
                r"\bwe decided\b", r"\bdecided to\b", r"\bwe(?:'ll| will) use\b", r"\blet's use\b")
-GOAL = _rx(r"目标是", r"任务是", r"我们要做", r"我想(要)?(做|写|规划|设计|开发)", r"帮我(规划|写|做|设计|制定|准备|整理)",
+GOAL = rx(r"目标是", r"任务是", r"我们要做", r"我想(要)?(做|写|规划|设计|开发)", r"帮我(规划|写|做|设计|制定|准备|整理)",
            r"\bmy goal is\b", r"\bthe task is\b", r"\bour goal is\b", r"\bhelp me (plan|write|build|design|prepare)\b",
            r"\bi want to (build|write|plan|create|design|prepare)\b", r"\blet's (plan|build|write)\b")
-STEP_DONE = _rx(r"完成了", r"已完成", r"搞定了", r"做完了", r"\bdone with\b", r"\bfinished\b", r"\bcompleted\b",
+STEP_DONE = rx(r"完成了", r"已完成", r"搞定了", r"做完了", r"\bdone with\b", r"\bfinished\b", r"\bcompleted\b",
                 r"\bis done\b")
-SPECULATION = _rx(r"可能", r"也许", r"或许", r"大概", r"不确定", r"还没(决定|定)", r"待定", r"要不要", r"是否",
+SPECULATION = rx(r"可能", r"也许", r"或许", r"大概", r"不确定", r"还没(决定|定)", r"待定", r"要不要", r"是否",
                   r"\bmaybe\b", r"\bperhaps\b", r"\bprobably\b", r"\bnot sure\b", r"\bundecided\b", r"\btbd\b",
                   r"\bmight\b", r"\bwhether\b", r"\bwondering\b")
-AFFIRM = _rx(r"^(是的?|对|确认|好的?|可以|没错|yes|yep|confirm(ed)?|ok(ay)?|sure|correct)[。.!！]?$")
-DENY = _rx(r"^(不是?|不要|否|算了|no|nope|reject|don't)[。.!！]?$")
+AFFIRM = rx(r"^(是的?|对|确认|好的?|可以|没错|yes|yep|confirm(ed)?|ok(ay)?|sure|correct)[。.!！]?$")
+DENY = rx(r"^(不是?|不要|否|算了|no|nope|reject|don't)[。.!！]?$")
 
 _COPULA = re.compile(r"是|为|：|:|\bis\b|\bare\b|\bwill be\b", re.IGNORECASE)
 _TRIM = " ，,。.!！?？；;：:\"'“”"
 
 
 # Questions ask about memory; they never write it ("what is the budget?", "预算是多少？").
-QUESTION = _rx(r"^(what|when|where|who|whom|which|how|why|is|are|was|were|do|does|did|can|could|should|will|"
+QUESTION = rx(r"^(what|when|where|who|whom|which|how|why|is|are|was|were|do|does|did|can|could|should|will|"
                r"would|have|has)\b", r"(吗|呢|么)$", r"多少", r"什么", r"几(个|天|点|号|月)", r"怎么", r"哪(里|儿|个|些)?",
                r"是不是", r"有没有")
 
 
 # A revocation phrased as a question must name what it revokes ("can you stop answering in English?").
-_ADDRESSES_RULE = _rx(r"规则|要求|回答|回复|用(中|英)文", r"\brule\b", r"\binstruction\b", r"\b(answer|reply|respond)",
+_ADDRESSES_RULE = rx(r"规则|要求|回答|回复|用(中|英)文", r"\brule\b", r"\binstruction\b", r"\b(answer|reply|respond)",
                       r"\bdoing that\b", r"\b(english|chinese)\b")
 
 
-HYPOTHETICAL = _rx(r"^(if|suppose|imagine|assuming|what if)\b", r"\bif (i|we) (had|were|could)\b", r"\bi wish\b",
+HYPOTHETICAL = rx(r"^(if|suppose|imagine|assuming|what if)\b", r"\bif (i|we) (had|were|could)\b", r"\bi wish\b",
                    r"\bwould (be|have)\b.*\bif\b", r"^(假如|如果|要是|假设|万一|倘若|设想)", r"就好了", r"的话[，,]")
 # Words the user passes on from someone else, or pasted material: never the user's own rule.
-REPORTED = _rx(r"\b(said|says|told (me|us)|wrote|writes|asked|mentioned|claims?)\b\s*[,:]?\s*[\"“‘]",
+REPORTED = rx(r"\b(said|says|told (me|us)|wrote|writes|asked|mentioned|claims?)\b\s*[,:]?\s*[\"“‘]",
                r"\b(said|says|told (me|us)|wrote|writes)\b\s*[,:]?\s*'(?=\w)",
                r"\b(reads|keeps saying|kept saying|always says|likes to say)\b",
                r"(说|写道|写着|表示|提到|要求|转告)[：:，,]?\s*[“\"「『]", r"(邮件|短信|通知|群里|文件|牌子|标牌)(里|中|上)?(说|写|提到)",
                r"这话谁信|常说|总说|老说")
 # Relayed without quoting ("the sign said no diving", "my boss told me to …"): someone else's
 # rule, never the user's — though the facts it relays ("they told me the venue takes 120") count.
-RELAYED = _rx(r"\b(he|she|they|my (boss|manager|colleague|client|wife|husband|mother|father|friend|teacher)|the (boss|client"
+RELAYED = rx(r"\b(he|she|they|my (boss|manager|colleague|client|wife|husband|mother|father|friend|teacher)|the (boss|client"
               r"|manager|email|memo|note|notice))\s+(said|says|told (me|us)|wrote|writes|asked)\b",
               r"^(the|a|an|my|our|his|her|their)\s+[\w'-]+(\s+[\w'-]+){0,4}\s+(said|says|reads|wrote|told (me|us))\b",
               r"^(老板|领导|同事|客户|老师|我妈|我爸|朋友|他|她|他们)(说|让|要求|叫)")
@@ -120,11 +118,11 @@ RELAYED = _rx(r"\b(he|she|they|my (boss|manager|colleague|client|wife|husband|mo
 _QUOTED = re.compile(r"[“「『‘][^”」』’]{4,}[”」』’]|\"[^\"]{4,}\"|(?<![A-Za-z])'[^']{4,}'(?![A-Za-z])")
 _PASTED = re.compile(r"(?im)^\s*>.*$")
 # Requests: ask the assistant to do something now, not state a value …
-REQUEST = _rx(r"^(please\s+)?(can|could|would|will) you(?![-\w])", r"^please(?![-\w])",
+REQUEST = rx(r"^(please\s+)?(can|could|would|will) you(?![-\w])", r"^please(?![-\w])",
               r"^(help me|give me|show me|tell me|find|plan|write|draft|list|suggest|recommend|summari[sz]e|translate|"
               r"explain)(?![-\w])", r"^(请|帮我|给我|麻烦|能不能|可以帮|你能|推荐|列出|写一|整理|总结|翻译|解释)")
 # … that only *uses* a stored value: "plan it within my budget", "按我的预算推荐几家酒店".
-USES_VALUE = _rx(r"\b(within|under|inside|according to|based on|in line with|fits?|fitting|for|using|in) (my|our|the) "
+USES_VALUE = rx(r"\b(within|under|inside|according to|based on|in line with|fits?|fitting|for|using|in) (my|our|the) "
                  r"(usual |normal )?(budget|limit|plan|deadline|schedule|preferences?|requirements?|constraints?|style|"
                  r"taste)\b",
                  r"(按|按照|根据|照|在|符合)(我|我们)?(的)?(平时的)?(预算|口味|要求|计划|偏好|习惯|时间)")
@@ -157,11 +155,11 @@ def is_reported(sentence: str, message: str = "", *, kind: str = "directive") ->
     return any(squashed and squashed in line for line in _PASTED.findall(message))
 
 
-_ASKS = _rx(r"推荐|帮我|给我|写|列|找|整理|安排|规划|\b(draft|write|plan|recommend|suggest|find|list|make)\b")
+_ASKS = rx(r"推荐|帮我|给我|写|列|找|整理|安排|规划|\b(draft|write|plan|recommend|suggest|find|list|make)\b")
 # A standing rule is addressed to the assistant or about the user's own world; "traffic is
 # always terrible" is a remark about the world, not a rule.
-_PERSONAL = _rx(r"\b(i|me|my|mine|we|us|our|you|your|please)\b", r"我|你|您|咱|请")
-_IMPERATIVE = _rx(r"^(always|never|don't|do not|please|write|use|keep|answer|reply|respond|stop|avoid|include|add|give|"
+_PERSONAL = rx(r"\b(i|me|my|mine|we|us|our|you|your|please)\b", r"我|你|您|咱|请")
+_IMPERATIVE = rx(r"^(always|never|don't|do not|please|write|use|keep|answer|reply|respond|stop|avoid|include|add|give|"
                   r"make|put|sign|call|format|start|end|be|try|skip|send|say|speak|explain|list|show|from now on|"
                   r"going forward|every time|whenever|no)\b", r"^(以后|今后|每次|从现在|一律|所有|别|不要|不许|禁止|记得|务必)")
 

@@ -83,9 +83,7 @@ def ask_model(engine, text: str, known: list[str], *, lang: str, should_stop=Non
             last_error = str(exc)
             proposals = None
         finally:
-            work = work.plus(MemoryWork(calls=1, prompt_tokens=getattr(engine, "last_prompt_tokens", 0) or 0,
-                                        completion_tokens=getattr(engine, "last_completion_tokens", 0) or 0,
-                                        seconds=time.perf_counter() - started))
+            work = work.plus(MemoryWork.of_call(engine, time.perf_counter() - started))
         if proposals is not None:
             return proposals, work
     raise ProposalError(f"the model's memory entries were invalid twice ({last_error}); the rules' result stands")
@@ -208,9 +206,8 @@ class ExtractJob(MemoryJob):
         store.add_memory_work(group[-1].id, work.model_dump())
         applied = 0
         for message in group:
-            mine = [p for p in proposals if quote_span(p.quote, message.content)]
-            if len(group) == 1:
-                mine = proposals  # vetting drops entries whose quote is not this message's
+            # One message: vetting drops entries whose quote is not its own; several: split by quote.
+            mine = proposals if len(group) == 1 else [p for p in proposals if quote_span(p.quote, message.content)]
             applied += self._apply(store, message, mine)
         return applied
 

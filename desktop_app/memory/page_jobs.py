@@ -14,6 +14,7 @@ only *replace* the rule result when the model's version passes the program's che
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import time
@@ -142,9 +143,7 @@ class BookmarkJob(PageJob):
 def _record_work(store, messages, engine, seconds: float) -> None:
     last_user = next((m for m in reversed(messages) if m.role == "user"), None)
     if last_user is not None:
-        store.add_memory_work(last_user.id, MemoryWork(
-            calls=1, prompt_tokens=getattr(engine, "last_prompt_tokens", 0) or 0,
-            completion_tokens=getattr(engine, "last_completion_tokens", 0) or 0, seconds=round(seconds, 3)).model_dump())
+        store.add_memory_work(last_user.id, MemoryWork.of_call(engine, seconds).model_dump())
 
 
 def summary_problems(fields: dict[str, list[str]], page_items, open_items) -> list[str]:
@@ -186,7 +185,7 @@ class SummaryJob(PageJob):
         current = {i.id for i in store.list_items(self.session_id, statuses=("active", "pending"))}
         previous = {f: [e.text for e in getattr(latest.content, f) if e.item_id is None or e.item_id in current]
                     for f in SUMMARY_FIELDS}
-        base = spec["page"].format(old=json_lines(previous), text=_page_text(messages))
+        base = spec["page"].format(old=json.dumps(previous, ensure_ascii=False), text=_page_text(messages))
         fields, problems = None, ["no reply"]
         started = time.perf_counter()
         try:
@@ -241,8 +240,3 @@ def _item_of(line: str, items) -> int | None:
             return item.id
     return None
 
-
-def json_lines(fields: dict[str, list[str]]) -> str:
-    import json
-
-    return json.dumps(fields, ensure_ascii=False)

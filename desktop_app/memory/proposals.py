@@ -60,11 +60,6 @@ class Proposal(BaseModel):
             raise ValueError("must not be blank")
         return text
 
-    @property
-    def action(self) -> str:
-        """The issue's vocabulary: add / supersede / revoke."""
-        return {"new": "add", "update": "supersede", "cancel": "revoke"}[self.change]
-
 
 class ProposalError(ValueError):
     """The model's reply does not fit the template (it is retried once, then the rules stand)."""

@@ -28,6 +28,12 @@ class MemoryWork(BaseModel):
     completion_tokens: int = 0
     seconds: float = 0.0
 
+    @classmethod
+    def of_call(cls, engine, seconds: float) -> MemoryWork:
+        """One model call, with the token counts the engine kept of it."""
+        return cls(calls=1, prompt_tokens=getattr(engine, "last_prompt_tokens", 0) or 0,
+                   completion_tokens=getattr(engine, "last_completion_tokens", 0) or 0, seconds=round(seconds, 3))
+
     def plus(self, other: MemoryWork) -> MemoryWork:
         return MemoryWork(calls=self.calls + other.calls, prompt_tokens=self.prompt_tokens + other.prompt_tokens,
                           completion_tokens=self.completion_tokens + other.completion_tokens,
