@@ -71,6 +71,12 @@ class Settings(BaseModel):
     allow_remote: bool = Field(default=False, description="allow an engine URL outside this machine/LAN")
     memory_model: MemoryModelMode = Field(
         default="auto", description="model memory work: off = rules only; auto = when the model passes a JSON self-test")
+    head_updates: Literal["fold", "live"] = Field(
+        default="fold", description="memory changes reach the prompt: fold = a changes block before the input, folded "
+                                    "into the head at page-outs (keeps the evaluated prefix); live = rewrite the head")
+    warm_idle: bool = Field(default=True, description="evaluate the next prompt's head while the user reads and types")
+    kv_cache_mb: int = Field(default=512, ge=0,
+                             description="evaluated state saved per session, so reopening starts warm; 0 = off")
 
     @property
     def model_path(self) -> Path:

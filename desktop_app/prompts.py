@@ -14,7 +14,8 @@ from desktop_app import paths
 LANGS = ("en", "zh")
 REQUIRED = {
     "layers": ("key", "anchors", "goal", "done", "state", "pending", "open", "recalled", "replay", "replay_state", "turn",
-               "superseded", "revoked"),
+               "superseded", "revoked", "changes", "change_changed", "change_revoked", "change_confirmed",
+               "change_new", "change_pending", "change_open"),
     "summary": ("title", "topics", "decisions", "constraints", "facts", "preferences", "open_questions", "turn"),
     "extract": ("system", "known", "examples"),
     "bookmark": ("system", "page"),

@@ -1,10 +1,12 @@
 """Prompt assembly: a pure function of state, turns, recalled pages, budgets and ``now``.
 
-Order (DESIGN.md): system · anchors · state · summary · recent · recalled · input. The first
-four form the system message (stable head, so llama.cpp reuses the evaluated prefix); recent
-turns follow as chat messages, append-only between page-outs; recalled pages and replayed
-constraints sit right before the input, in the final user message. No clock, database or
-model in here: everything arrives in :class:`AssemblyInput`.
+Order (DESIGN.md): system · anchors · state · summary · recent · recalled · changes · input.
+The first four form the system message (stable head, so llama.cpp reuses the evaluated
+prefix); recent turns follow as chat messages, append-only between page-outs; recalled pages,
+replayed constraints and the memory changed since the head was folded sit right before the
+input, in the final user message. With a folded head (``AssemblyInput.head``) the head shows
+memory as it was at the fold, byte for byte, until the next one (``memory.fold``). No clock,
+database or model in here: everything arrives in :class:`AssemblyInput`.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import TokenCounter
 from desktop_app.memory.budget import MESSAGE_OVERHEAD, WARN_SHARE, LayerBudgets, compute_budgets
+from desktop_app.memory.fold import HeadChange, HeadFold, changes_since
 from desktop_app.memory.models import MemoryItem, SummaryContent
 from desktop_app.memory.plan import MODES, ContextPlan, Exclusion, Layer, LayerItem, empty_layers
 from desktop_app.memory.recall.models import RecallHit
@@ -77,6 +80,7 @@ class AssemblyInput(BaseModel):
     recalled: list[RecalledPage] = []
     current_turn: int = 1
     now: float
+    head: HeadFold | None = None  # layered: the head shows this fold; changes since go before the input
 
 
 def importance(item: MemoryItem, item_turn: int | None, current_turn: int, focus: set[str]) -> float:
@@ -97,19 +101,21 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
     excluded: list[Exclusion] = []
     layers = empty_layers()
     layers["system"] = Layer(tokens=budgets.system, text=inp.system_prompt)
-    current = {i.id: i for i in inp.items}
-    goal = next((i for i in inp.items if i.kind == "goal" and i.status == "active"), None)
-    goal_words = term_set(goal.value) if goal else set()
     layered = inp.mode == "layered"
+    # The head's view of memory: the fold's snapshot (no input words, no clock), else the live state.
+    view = _head_view(inp) if layered and inp.head is not None else inp
+    current = {i.id: i for i in view.items}
+    goal = next((i for i in view.items if i.kind == "goal" and i.status == "active"), None)
+    goal_words = term_set(goal.value) if goal else set()
 
     if layered:
-        layers["anchors"], anchored = _anchors(inp, goal, goal_words, budgets, counter, excluded)
-        layers["state"] = _state(inp, anchored, goal_words, budgets, counter, excluded)
+        layers["anchors"], anchored = _anchors(view, goal, goal_words, budgets, counter, excluded)
+        layers["state"] = _state(view, anchored, goal_words, budgets, counter, excluded)
     if inp.mode in ("layered", "summary"):
         # In layered mode items already in anchors/state are not repeated in the summary.
         in_state = {x.id for name in ("anchors", "state") for x in layers[name].items}
-        text, shown = render_summary(inp.summary, set(current) - in_state, lang=inp.lang,
-                                     stale=stale_values(inp.items, inp.history))
+        stale = frozenset(inp.head.stale) if view is not inp else stale_values(inp.items, inp.history)
+        text, shown = render_summary(view.summary, set(current) - in_state, lang=inp.lang, stale=stale)
         text = _fit_lines(text, budgets.summary, counter)
         layers["summary"] = Layer(tokens=_cost(text, counter), text=text,
                                   items=[LayerItem(text=e.text, turn=e.turn, item_id=e.item_id)
@@ -124,8 +130,14 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
         spare = sum(max(0, getattr(budgets, name) - layers[name].tokens) for name in ("anchors", "state", "summary"))
         room += min(spare, budgets.recalled)
         layers["recalled"] = _recalled(inp, room, counter, excluded, t)
+    if view is not inp:
+        layers["changes"] = _changes(changes_since(inp.head, inp.items, inp.history, inp.item_turns), inp,
+                                     budgets.changes, counter, excluded, t)
 
-    notes = supersession_notes(inp.history, current, inp.lang) if layered else {}
+    if view is not inp:
+        notes = inp.head.notes  # as at the fold: recent turns keep their bytes too
+    else:
+        notes = supersession_notes(inp.history, current, inp.lang) if layered else {}
     if inp.mode == "full":
         turns = inp.all_turns
     elif inp.mode == "sliding":
@@ -140,7 +152,7 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
 
     head = "\n\n".join(x for x in (inp.system_prompt, layers["anchors"].text, layers["state"].text,
                                    layers["summary"].text) if x)
-    tail = "\n\n".join(x for x in (layers["recalled"].text, input_text) if x)
+    tail = "\n\n".join(x for x in (layers["recalled"].text, layers["changes"].text, input_text) if x)
     messages = [{"role": "system", "content": head}, *recent_messages, {"role": "user", "content": tail}]
     assert messages[0]["content"].startswith(inp.system_prompt), "the system prompt was altered"
     total = sum(layer.tokens for layer in layers.values())
@@ -152,6 +164,57 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
     return ContextPlan(mode=inp.mode, messages=messages, layers=layers, total_tokens=total, budget=budgets.total,
                        n_ctx=inp.n_ctx, excluded=excluded, warnings=warnings,
                        counter_name=getattr(counter, "name", "?"))
+
+
+def _head_view(inp: AssemblyInput) -> AssemblyInput:
+    """What the head renders from: the folded items and summary, as at the fold's turn; no
+    input words (so the state's order never moves with the message)."""
+    head = inp.head
+    return inp.model_copy(update={"items": head.items, "summary": head.summary, "input_text": "",
+                                  "current_turn": max(1, head.turn), "state_version": head.state_version})
+
+
+def _changes(changes: list[HeadChange], inp: AssemblyInput, budget: int, counter, excluded, t) -> Layer:
+    """The memory changed since the fold, one line each, newest last (they override the head)."""
+    if not changes:
+        return Layer()
+    lines = [t["changes"].format(n=inp.head.turn + 1)]
+    items: list[LayerItem] = []
+    for change in changes:
+        line = "- " + _change_line(change, inp, t)
+        if counter.count("\n".join([*lines, line])) + 2 > budget and len(items) >= 1:
+            excluded.append(Exclusion(layer="changes", id=change.item.id, reason="changes budget full; folds next turn"))
+            continue
+        lines.append(line)
+        items.append(LayerItem(type=change.change, id=change.item.id, kind=change.item.kind, value=change.item.value,
+                               status=change.item.status, turn=change.turn, scope=_profile(change.item)))
+    text = "\n".join(lines)
+    return Layer(tokens=counter.count(text) + 2, text=text, items=items)
+
+
+def _change_line(change: HeadChange, inp: AssemblyInput, t) -> str:
+    item = change.item
+    value = item.value
+    if item.kind == "goal":
+        value = goal_line(item, inp.lang)
+    elif item.kind == "open_question":
+        value = t["change_open"].format(value=item.value)
+    elif item.is_hard:
+        value = f"{t['key']}{'' if inp.lang == 'zh' else ' '}{item.value}"
+    turn = change.turn or inp.current_turn
+    if change.change == "changed":
+        line = t["change_changed"].format(value=value, old=change.was.value, n=turn)
+    elif change.change == "revoked":
+        line = t["change_revoked"].format(value=item.value)
+    elif change.change == "confirmed":
+        line = t["change_confirmed"].format(value=value)
+    elif change.change == "updated":
+        line = value
+    else:
+        line = t["change_new"].format(value=value, n=turn)
+    if item.status == "pending":
+        line += ("" if inp.lang == "zh" else " ") + t["change_pending"]
+    return line
 
 
 def _cost(text: str, counter: TokenCounter) -> int:

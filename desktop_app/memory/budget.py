@@ -15,7 +15,8 @@ HIGH_WATERMARK = 0.85
 LOW_WATERMARK = 0.60
 MESSAGE_OVERHEAD = 4  # role markers and separators the chat template adds per message
 
-LAYER_SHARES = {"anchors": 0.08, "state": 0.14, "summary": 0.08, "recalled": 0.10, "input": 0.15, "recent": 0.45}
+LAYER_SHARES = {"anchors": 0.08, "state": 0.14, "summary": 0.08, "recalled": 0.10, "changes": 0.06, "input": 0.09,
+                "recent": 0.45}
 
 
 class SystemPromptTooLarge(ValueError):
@@ -32,6 +33,7 @@ class LayerBudgets(BaseModel):
     state: int
     summary: int
     recalled: int
+    changes: int  # memory changed since the head was folded (before the input)
     input: int
     recent: int
 

@@ -144,6 +144,7 @@ def forget(store, session, arg, now) -> SlashResult:
         status_op = SetStatus(item_id=item.id, status="revoked",
                               action="reject" if item.status == "pending" else "revoke", reason="/forget")
         _commit(store, session, [status_op], "/forget", now)
+        store.drop_fold(session.id)  # the user's explicit edit: the prompt head is refolded at the next message
         return SlashResult(command="forget", text=f"Forgot #{item.id}: {clip(item.value, 80)} (history kept)",
                            data={"ids": [item.id]}, changed=True)
     words = term_set(arg)
@@ -178,6 +179,7 @@ def pin(store, session, arg, now, *, pinned: bool = True) -> SlashResult:
     """/pin ID — keep the item in the anchor zone (``/unpin ID`` undoes it)."""
     item = _own(store, session, _item_id(_need(arg, "/pin ID")))
     _commit(store, session, [SetPinned(item_id=item.id, pinned=pinned)], "/pin", now)
+    store.drop_fold(session.id)
     verb = "Pinned" if pinned else "Unpinned"
     return SlashResult(command="pin" if pinned else "unpin", text=f"{verb} #{item.id}: {clip(item.value, 80)}",
                        data={"id": item.id, "pinned": pinned}, changed=True)

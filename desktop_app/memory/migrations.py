@@ -350,6 +350,24 @@ def m007_profile_scope(conn) -> None:
     )
 
 
+def m008_context_heads(conn) -> None:
+    """The memory the prompt head shows, frozen at the last fold (desktop_app.memory.fold): one
+    row per session, replaced at each fold; changes since then go before the input instead."""
+    run_script(
+        conn,
+        """
+        CREATE TABLE context_heads (
+            session_id INTEGER PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+            state_version INTEGER NOT NULL,
+            turn INTEGER NOT NULL,
+            reason TEXT NOT NULL,
+            content TEXT NOT NULL,
+            created_at REAL NOT NULL
+        );
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_messages,
     m002_memory_pages_bookmarks,
@@ -358,6 +376,7 @@ MIGRATIONS: list[Migration] = [
     m005_recall_rescoring,
     m006_turn_numbers,
     m007_profile_scope,
+    m008_context_heads,
 ]
 
 

@@ -15,7 +15,7 @@ from desktop_app.memory.budget import WARN_SHARE
 from desktop_app.memory.recall.models import RecallHit
 
 # DESIGN.md's prompt order: stable head first, volatile tail last (what keeps the KV cache warm).
-LayerName = Literal["system", "anchors", "state", "summary", "recent", "recalled", "input"]
+LayerName = Literal["system", "anchors", "state", "summary", "recent", "recalled", "changes", "input"]
 LAYER_ORDER: tuple[str, ...] = get_args(LayerName)
 ContextMode = Literal["layered", "sliding", "summary", "retrieval", "full"]
 MODES: tuple[str, ...] = get_args(ContextMode)
@@ -30,7 +30,7 @@ class LayerItem(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    type: Literal["page", "replay"] | None = None
+    type: Literal["page", "replay", "new", "changed", "updated", "revoked", "confirmed"] | None = None
     id: int | None = None
     kind: str | None = None
     status: str | None = None

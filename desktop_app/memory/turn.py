@@ -19,6 +19,8 @@ from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import TokenCounter
 from desktop_app.memory.assembly import AssemblyInput, assemble_context
+from desktop_app.memory.budget import compute_budgets
+from desktop_app.memory.fold import HeadFold, changes_since, fold, needs_fold, visible
 from desktop_app.memory.jobs import JobQueue, ReembedJob
 from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
 from desktop_app.memory.models import Message, Session
@@ -61,11 +63,12 @@ class TurnOptions(BaseModel):
     mode: str = DEFAULT_MODE
     system_prompt: str | None = None  # the configured default; a session's own prompt wins
     memory_model: str = "auto"  # off | auto | always (desktop_app.memory.model_jobs)
+    head_updates: str = "fold"  # fold | live (desktop_app.memory.fold)
 
     @classmethod
     def from_settings(cls, settings) -> TurnOptions:
         return cls(lang=settings.lang, mode=settings.mode, system_prompt=settings.system_prompt,
-                   memory_model=settings.memory_model)
+                   memory_model=settings.memory_model, head_updates=settings.head_updates)
 
 
 class RecordedInput(BaseModel):
@@ -122,6 +125,8 @@ class TurnPipeline:
         """Store the user's message, then apply what the rules extract from it (validated patches)."""
         message = self.store.add_message(session.id, "user", text, token_count=self.counter.count(text),
                                          created_at=created_at, ext_id=ext_id)
+        if self.folds and self.store.latest_fold(session.id) is None:
+            self.fold(session, "start", turn=message.turn_number - 1, now=message.created_at)
         return RecordedInput(session=session, message=message, memory=remember_input(self.store, message))
 
     def resume_input(self, session: Session) -> RecordedInput:
@@ -151,6 +156,9 @@ class TurnPipeline:
         if mode in ("full", "sliding"):
             all_turns = [t for t in turn_views(store.list_messages(session.id), self.counter) if t.id != message.id]
         summary = store.latest_summary(session.id) if mode in ("layered", "summary") else None
+        head = None
+        if mode == "layered" and self.folds and (head := store.latest_fold(session.id)) is not None:
+            head = visible(head, {i.id for i in everything})
         recalled = []
         if mode in ("layered", "retrieval"):
             recalled = recalled_pages(store, session.id, message.content,
@@ -162,7 +170,7 @@ class TurnPipeline:
             history=history, item_turns=item_turns(everything, sources),
             summary=summary.content if summary else None, recent=turn_views(unpaged, self.counter),
             all_turns=all_turns, recalled=recalled, current_turn=recorded.turn,
-            now=time.time() if now is None else now)
+            now=time.time() if now is None else now, head=head)
 
     def preview(self, session: Session, text: str, *, mode: str | None = None,
                 now: float | None = None) -> tuple[ContextPlan, RecordedInput]:
@@ -183,9 +191,48 @@ class TurnPipeline:
         return RecordedReply(message=message, paging=self.page_out(session, now=now) if page_out else None)
 
     def page_out(self, session: Session, *, now: float | None = None) -> PagingEvent | None:
-        return page_out_if_needed(self.store, session.id, counter=self.counter, n_ctx=self.n_ctx,
-                                  system_prompt=self.system_prompt(session),
-                                  now=time.time() if now is None else now)
+        now = time.time() if now is None else now
+        event = page_out_if_needed(self.store, session.id, counter=self.counter, n_ctx=self.n_ctx,
+                                   system_prompt=self.system_prompt(session), now=now)
+        if event is not None and self.folds:
+            self.fold(session, "page_out", now=now)  # the head is rewritten anyway: memory joins it
+        elif self.folds:
+            self.fold_if_crowded(session, now=now)  # after the reply, so warming pays for it while idle
+        return event
+
+    # -- the folded head (desktop_app.memory.fold) -------------------------------------------
+    @property
+    def folds(self) -> bool:
+        return self.options.head_updates == "fold"
+
+    def fold(self, session: Session, reason: str, *, turn: int | None = None, now: float | None = None) -> HeadFold:
+        """Freeze the current memory and summary as what the prompt head shows from now on."""
+        store = self.store
+        everything = store.list_items(session.id)
+        items = [i for i in everything if i.status in ("active", "pending")]
+        history = [i for i in everything if i.status in ("superseded", "revoked")]
+        unpaged = store.unpaged_messages(session.id)
+        if turn is None:
+            turn = max((m.turn_number for m in unpaged), default=0)
+        summary = store.latest_summary(session.id)
+        head = fold(items, history, state_version=store.state_version(session.id), turn=turn,
+                    summary=summary.content if summary else None, recent_ids={m.id for m in unpaged},
+                    lang=self.options.lang, reason=reason)
+        store.save_fold(session.id, head, time.time() if now is None else now)
+        return head
+
+    def fold_if_crowded(self, session: Session, *, now: float | None = None) -> HeadFold | None:
+        """Fold when the changes block would outgrow its budget (else the news waits for a page-out)."""
+        head = self.store.latest_fold(session.id)
+        everything = self.store.list_items(session.id)
+        head = visible(head, {i.id for i in everything}) if head else None
+        items = [i for i in everything if i.status in ("active", "pending")]
+        history = [i for i in everything if i.status in ("superseded", "revoked")]
+        changes = changes_since(head, items, history, {}) if head else []
+        text = "\n".join(i.item.value for i in changes)
+        budget = compute_budgets(self.n_ctx, self.counter.count(self.system_prompt(session))).changes
+        reason = needs_fold(head, changes, tokens=self.counter.count(text) + 8 * len(changes), budget=budget)
+        return self.fold(session, reason, now=now) if reason else None
 
     # -- stage 4 -------------------------------------------------------------------------
     def log(self, recorded: RecordedInput, plan: ContextPlan, reply: RecordedReply | None, *,

@@ -6,7 +6,7 @@ import pytest
 
 from desktop_app.cli import main
 
-LAYERS = ["system", "anchors", "state", "summary", "recent", "recalled", "input"]
+LAYERS = ["system", "anchors", "state", "summary", "recent", "recalled", "changes", "input"]
 
 
 def run_json(capsys, *argv):
@@ -36,14 +36,17 @@ def test_context_json_follows_the_design_contract_and_stores_nothing(db, capsys)
     assert data["total_tokens"] == sum(layer["tokens"] for layer in data["layers"].values())
     assert data["budget"] == 1536 and data["mode"] == "layered"
     assert data["messages"][0]["role"] == "system" and data["messages"][-1]["content"].endswith("Remind me of the budget.")
-    assert "8000" in data["layers"]["anchors"]["text"]
+    # Memory written since the head was folded (at the first message) reaches the prompt before the input.
+    changes = data["layers"]["changes"]["text"]
+    assert "8000" in changes and "was:" in changes and "5000" in changes
+    assert data["messages"][-1]["content"].index("8000") < data["messages"][-1]["content"].index("Remind me")
     after = run_json(capsys, "sessions", "--db", str(db), "--json")
     assert len(after[0]["messages"]) == 6  # the previewed message was rolled back
 
 
 def test_context_previews_extraction_of_the_message_itself(db, capsys):
     data = run_json(capsys, "context", "Never invite competitors.", "--json", "--db", str(db), "--session", "s")
-    assert "Never invite competitors" in data["layers"]["anchors"]["text"]
+    assert "KEY Never invite competitors" in data["layers"]["changes"]["text"]
     assert data["memory_changes"][0]["action"] == "added"
     listed = run_json(capsys, "memory", "list", "--json", "--db", str(db), "--session", "s")
     assert all("competitors" not in i["value"] for i in listed["data"]["items"])

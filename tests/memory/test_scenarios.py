@@ -93,7 +93,8 @@ def test_run_turn_uses_the_layered_prompt_and_logs_the_turn(store, settings):
     assert engine.calls[-1] == result.plan.messages
     log = store.list_turn_log(session.id, limit=100)
     assert len(log) == 14
-    assert set(log[-1].record.layers) == {"system", "anchors", "state", "summary", "recent", "recalled", "input"}
+    assert set(log[-1].record.layers) == {"system", "anchors", "state", "summary", "recent", "recalled", "changes",
+                                          "input"}
     assert any(row.record.paging for row in log), "a page-out should be logged"
     assert log[0].record.memory[0].action == "added"
 

@@ -80,7 +80,7 @@ def test_pin_moves_an_item_into_the_anchor_zone(conversation):
     chat = conversation()
     chat.say("My dog is called Rex.")
     [fact] = chat.active()
-    slash(chat, f"/pin {fact.id}")
+    slash(chat, f"/pin {fact.id}")  # an explicit edit: the head is refolded at the next message
     chat.user("Hi again.")
     assert "Rex" in chat.plan().layers["anchors"].text
 

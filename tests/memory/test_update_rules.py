@@ -25,6 +25,11 @@ def test_a_conflicting_directive_waits_for_confirmation(conversation):
     outcomes = chat.user("From now on, always answer in Chinese.")
     assert outcomes[0].action == "pending" and "/confirm" in outcomes[0].notice
     plan = chat.plan()
+    changes = plan.layers["changes"].text.splitlines()
+    assert any("answer in English" in line and "pending" not in line for line in changes)
+    assert any("answer in Chinese" in line and "ask the user before relying on it" in line for line in changes)
+    chat.pipeline.fold(chat.store.get_session(chat.sid), "page_out")
+    plan = chat.plan()
     assert "answer in English" in plan.layers["anchors"].text
     assert "ask the user to confirm" in plan.layers["state"].text
     assert "answer in Chinese" in plan.layers["state"].text
@@ -53,7 +58,7 @@ def test_a_clear_revocation_revokes_the_named_rule(conversation):
     assert outcomes[0].action == "revoked"
     assert [i.kind for i in chat.active()] == ["constraint"]
     assert "中文回答" not in chat.plan().layers["anchors"].text
-    assert "已撤销" in chat.plan().layers["recent"].text
+    assert "已失效：以后每次都用中文回答" in chat.plan().layers["changes"].text  # the raw turn still shows it
 
 
 def test_an_unclear_revocation_asks_which_rule(conversation):
@@ -91,6 +96,9 @@ def test_the_goal_tracks_completed_steps_and_is_anchored(conversation):
     chat.say("I finished the guest list.")
     [goal] = chat.active("goal")
     assert goal.details["steps_done"] == ["I finished the guest list"]
+    changes = chat.say("What should I do next?").layers["changes"].text
+    assert "Current goal" in changes and "guest list" in changes
+    chat.pipeline.fold(chat.store.get_session(chat.sid), "page_out")
     anchors = chat.say("What should I do next?").layers["anchors"].text
     assert "Current goal" in anchors and "guest list" in anchors
 
@@ -106,6 +114,9 @@ def test_repeating_a_rule_does_not_duplicate_it_but_counts_the_reference(convers
 def test_open_questions_are_never_presented_as_facts(conversation):
     chat = conversation()
     chat.say("Maybe we should move the event to Berlin?")
+    plan = chat.say("Any news?")
+    assert "open question, not a fact: " in plan.layers["changes"].text
+    chat.pipeline.fold(chat.store.get_session(chat.sid), "page_out")
     plan = chat.say("Any news?")
     state = plan.layers["state"].text
     line = next(row for row in state.splitlines() if "Berlin" in row)

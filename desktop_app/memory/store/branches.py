@@ -134,6 +134,9 @@ class BranchQueries:
                  "content": json.dumps(content, ensure_ascii=False), "now": now})
             report.version_id = int(cur.lastrowid)
             report.pages = self._unpage_from(session_id, ids[0])
+            # A folded prompt head that saw discarded turns goes too; the next message folds afresh.
+            self.conn.execute("DELETE FROM context_heads WHERE session_id = :sid AND turn >= :turn",
+                              {"sid": session_id, "turn": tail[0].turn_number})
             self.conn.execute("DELETE FROM messages WHERE session_id = :sid AND id >= :first",
                               {"sid": session_id, "first": ids[0]})
             report.messages = len(tail)

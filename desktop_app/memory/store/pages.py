@@ -6,6 +6,7 @@ import json
 
 from pydantic import ValidationError
 
+from desktop_app.memory.fold import HeadFold
 from desktop_app.memory.models import Bookmark, Message, Page, Summary, SummaryContent
 from desktop_app.memory.records import MemoryWork, TurnLogEntry, TurnRecord
 from desktop_app.memory.store.sessions import _message
@@ -128,6 +129,31 @@ class PageQueries:
             )
         row = self.conn.execute("SELECT * FROM summaries WHERE id = :id", {"id": cur.lastrowid}).fetchone()
         return _summary(row)
+
+    # -- the prompt head's folded memory ---------------------------------------------------
+    def latest_fold(self, session_id: int) -> HeadFold | None:
+        row = self.conn.execute("SELECT content FROM context_heads WHERE session_id = :sid",
+                                {"sid": session_id}).fetchone()
+        if row is None:
+            return None
+        try:
+            return HeadFold.model_validate_json(row[0])
+        except ValidationError:  # written by another version: the next message folds afresh
+            return None
+
+    def drop_fold(self, session_id: int) -> None:
+        """Forget the folded head: the next message folds the memory as it is then."""
+        self.conn.execute("DELETE FROM context_heads WHERE session_id = :sid", {"sid": session_id})
+
+    def save_fold(self, session_id: int, head: HeadFold, now: float) -> None:
+        """Replace the session's folded head (one row per session)."""
+        self.conn.execute(
+            """INSERT INTO context_heads (session_id, state_version, turn, reason, content, created_at)
+               VALUES (:sid, :version, :turn, :reason, :content, :now)
+               ON CONFLICT(session_id) DO UPDATE SET state_version = excluded.state_version, turn = excluded.turn,
+                   reason = excluded.reason, content = excluded.content, created_at = excluded.created_at""",
+            {"sid": session_id, "version": head.state_version, "turn": head.turn, "reason": head.reason,
+             "content": head.model_dump_json(), "now": now})
 
     # -- turn log --------------------------------------------------------------------------
     def add_turn_log(self, session_id: int, *, user_message_id: int | None, reply_message_id: int | None,
