@@ -12,11 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from desktop_app.config import Settings
-from desktop_app.engine.protocol import ChatEngine, StopCheck
+from desktop_app.engine.protocol import ChatEngine, Progress, StopCheck
 from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.models import Message, Session
 from desktop_app.memory.plan import ContextPlan
-from desktop_app.memory.records import TurnRecord
+from desktop_app.memory.records import PrefillLog, TurnRecord
 from desktop_app.memory.turn import (
     MAX_INPUT_CHARS,
     InputRejected,
@@ -30,6 +30,14 @@ __all__ = ["MAX_INPUT_CHARS", "InputRejected", "TurnResult", "answer", "clean_us
            "regenerate_turn", "run_turn"]
 
 OnPlan = Callable[[ContextPlan, RecordedInput], None]
+
+
+def prefill_log(engine) -> PrefillLog | None:
+    """What the engine's last pre-fill reused, when it keeps an evaluated prefix (llama.cpp)."""
+    reused, total = getattr(engine, "last_reused_tokens", None), getattr(engine, "last_prompt_tokens", None)
+    if not isinstance(reused, int) or not isinstance(total, int) or not total:
+        return None
+    return PrefillLog(prompt_tokens=total, reused=reused)
 
 
 def pipeline_for(store, settings: Settings, *, counter, n_ctx: int, embedder=None,
@@ -63,28 +71,28 @@ class TurnResult:
 
 def run_turn(pipeline: TurnPipeline, session: Session, engine: ChatEngine, user_text: str, *, settings: Settings,
              should_stop: StopCheck | None = None, on_token: Callable[[str], None] | None = None,
-             on_plan: OnPlan | None = None) -> TurnResult:
+             on_plan: OnPlan | None = None, on_prefill: Progress | None = None) -> TurnResult:
     """Run one full turn. The user message is stored before generation starts, the reply
     when generation ends — also when stopped early (flagged ``stopped``) or on error
     (whatever had streamed is kept, flagged stopped, then the error propagates)."""
     recorded = pipeline.record_input(session, clean_user_text(user_text))
     return answer(pipeline, recorded, engine, settings=settings, should_stop=should_stop, on_token=on_token,
-                  on_plan=on_plan)
+                  on_plan=on_plan, on_prefill=on_prefill)
 
 
 def regenerate_turn(pipeline: TurnPipeline, session: Session, engine: ChatEngine, *, settings: Settings,
                     should_stop: StopCheck | None = None, on_token: Callable[[str], None] | None = None,
-                    on_plan: OnPlan | None = None) -> TurnResult:
+                    on_plan: OnPlan | None = None, on_prefill: Progress | None = None) -> TurnResult:
     """Answer the session's last message again (the UI has archived the old reply as a version).
 
     The user message and the memory it wrote stay as they are; only a new reply is written."""
     return answer(pipeline, pipeline.resume_input(session), engine, settings=settings, should_stop=should_stop,
-                  on_token=on_token, on_plan=on_plan)
+                  on_token=on_token, on_plan=on_plan, on_prefill=on_prefill)
 
 
 def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, *, settings: Settings,
            should_stop: StopCheck | None = None, on_token: Callable[[str], None] | None = None,
-           on_plan: OnPlan | None = None) -> TurnResult:
+           on_plan: OnPlan | None = None, on_prefill: Progress | None = None) -> TurnResult:
     """Plan, stream, record and log the reply to the recorded input (see ``run_turn``)."""
     session = recorded.session
     plan = pipeline.plan(recorded)
@@ -96,7 +104,8 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     stopped = False
     try:
         for piece in engine.stream_chat(plan.messages, max_tokens=settings.max_tokens,
-                                        temperature=settings.temperature, should_stop=should_stop):
+                                        temperature=settings.temperature, should_stop=should_stop,
+                                        progress=on_prefill):
             if first_token is None:
                 first_token = time.perf_counter() - started
             pieces.append(piece)
@@ -109,7 +118,7 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
         raise
     elapsed = time.perf_counter() - started
     reply = pipeline.record_reply(session, "".join(pieces), stopped=stopped) if pieces or stopped else None
-    record = pipeline.log(recorded, plan, reply, first_token_seconds=first_token)
+    record = pipeline.log(recorded, plan, reply, first_token_seconds=first_token, prefill=prefill_log(engine))
     pipeline.queue_jobs(session, recorded, reply)
     gen_seconds = elapsed - (first_token or 0.0)
     return TurnResult(recorded, reply.message if reply else None, stopped, plan, record, first_token, gen_seconds,

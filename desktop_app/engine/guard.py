@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from desktop_app.engine.protocol import ChatMessage, StopCheck
+from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, WarmResult
 
 
 class ModelGuard:
@@ -73,11 +73,24 @@ class LockedEngine:
         return getattr(self.inner, name)
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None) -> Iterator[str]:
+                    should_stop: StopCheck | None = None, progress: Progress | None = None) -> Iterator[str]:
         """Stream under the lock; it is released when the stream ends or is closed."""
         with self.guard.hold():
             yield from self.inner.stream_chat(messages, max_tokens=max_tokens, temperature=temperature,
-                                              should_stop=should_stop)
+                                              should_stop=should_stop, progress=progress)
+
+    def warm(self, messages: Sequence[ChatMessage], *, should_stop: StopCheck | None = None,
+             progress: Progress | None = None) -> WarmResult:
+        with self.guard.hold():
+            return self.inner.warm(messages, should_stop=should_stop, progress=progress)
+
+    def save_state(self, path):
+        with self.guard.hold():
+            return self.inner.save_state(path)
+
+    def load_state(self, path):
+        with self.guard.hold():
+            return self.inner.load_state(path)
 
     def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:
         with self.guard.hold():

@@ -155,7 +155,7 @@ class HttpEngine:
 
     # -- the ChatEngine protocol -----------------------------------------------------------
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None) -> Iterator[str]:
+                    should_stop: StopCheck | None = None, progress=None) -> Iterator[str]:
         """Stream the reply over SSE; a stop closes the connection (the server stops generating).
 
         The prompt is measured first: some servers (llama_cpp.server) answer an over-long

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ModelLoadError
-from desktop_app.engine.protocol import ChatMessage, StopCheck
+from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, WarmResult
 
 GGUF_MAGIC = b"GGUF"
 
@@ -111,6 +111,8 @@ class LlamaEngine:
         self.counter = LlamaTokenCounter(self._llama, self.model_name)
         self.last_prompt_tokens = 0
         self.last_completion_tokens = 0
+        self.last_reused_tokens = 0  # of the last prompt: tokens the evaluated prefix already held
+        self.chunk = PrefillChunk(self.settings.n_batch)
 
     @classmethod
     def from_settings(cls, settings, *, share_terminal: bool = False) -> LlamaEngine:
@@ -128,9 +130,13 @@ class LlamaEngine:
     # -- prompts ------------------------------------------------------------------------
     def format_prompt(self, messages: Sequence[ChatMessage]) -> str:
         """The exact text the chat template makes of ``messages`` (generation prompt added)."""
+        return self._formatted(messages)[0]
+
+    def _formatted(self, messages: Sequence[ChatMessage]) -> tuple[str, bool]:
+        """The prompt text and whether the template added BOS itself (as llama-cpp-python's handler sees it)."""
         if not self.chat_template:
             parts = [f"<|im_start|>{m['role']}\n{m['content']}<|im_end|>\n" for m in messages]
-            return "".join(parts) + "<|im_start|>assistant\n"
+            return "".join(parts) + "<|im_start|>assistant\n", False
         from llama_cpp.llama_chat_format import Jinja2ChatFormatter
 
         formatter = Jinja2ChatFormatter(
@@ -138,7 +144,87 @@ class LlamaEngine:
             eos_token=self._token_text(self._llama.token_eos()),
             bos_token=self._token_text(self._llama.token_bos()),
         )
-        return formatter(messages=list(messages)).prompt
+        result = formatter(messages=list(messages))
+        return result.prompt, bool(result.added_special)
+
+    def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
+        """The tokens ``create_chat_completion`` will evaluate for ``messages`` (same template, same flags)."""
+        prompt, added_special = self._formatted(messages)
+        return self._llama.tokenize(prompt.encode("utf-8", "replace"), add_bos=not added_special, special=True)
+
+    def prefix_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
+        """The tokens every prompt that continues ``messages`` with a user message starts with: the
+        common part of two such prompts, so it ends where the next input begins."""
+        one = self.prompt_tokens([*messages, {"role": "user", "content": "a"}])
+        two = self.prompt_tokens([*messages, {"role": "user", "content": "b"}])
+        return one[: common_prefix(one, two)]
+
+    # -- the evaluated prefix (llama.cpp's KV cache) ---------------------------------------
+    def cached_tokens(self) -> list[int]:
+        """The tokens the context has evaluated, in order (what the next call can reuse)."""
+        return [int(t) for t in self._llama.input_ids[: self._llama.n_tokens]]
+
+    def prefill(self, tokens: Sequence[int], *, should_stop: StopCheck | None = None,
+                progress: Progress | None = None) -> WarmResult:
+        """Evaluate ``tokens`` after the longest prefix already evaluated, in chunks short enough
+        (≈0.25 s each) that ``should_stop`` is checked often; a stop keeps what was evaluated."""
+        started = time.perf_counter()
+        llama = self._llama
+        reused = common_prefix(self.cached_tokens(), tokens)
+        if reused < llama.n_tokens:
+            llama._ctx.kv_cache_seq_rm(-1, reused, -1)
+            llama.n_tokens = reused
+        done = reused
+        while done < len(tokens):
+            if should_stop is not None and should_stop():
+                break
+            size = self.chunk.size
+            t0 = time.perf_counter()
+            llama.eval(tokens[done: done + size])
+            self.chunk.observe(min(size, len(tokens) - done), time.perf_counter() - t0)
+            done = min(len(tokens), done + size)
+            if progress is not None:
+                progress(done - reused, len(tokens) - reused)
+        return WarmResult(total=len(tokens), reused=reused, evaluated=done - reused, complete=done >= len(tokens),
+                          seconds=time.perf_counter() - started)
+
+    def warm(self, messages: Sequence[ChatMessage], *, should_stop: StopCheck | None = None,
+             progress: Progress | None = None) -> WarmResult:
+        """Evaluate the prefix the next turn will send after ``messages`` (idle-time warming)."""
+        return self.prefill(self.prefix_tokens(messages), should_stop=should_stop, progress=progress)
+
+    def save_state(self, path: Path) -> list[int]:
+        """Write the evaluated tokens and their KV cells to ``path`` (llama.cpp's sequence file)."""
+        import llama_cpp
+
+        tokens = self.cached_tokens()
+        array = (llama_cpp.llama_token * max(1, len(tokens)))(*tokens)
+        written = llama_cpp.llama_state_seq_save_file(self._llama._ctx.ctx, str(path).encode(), 0, array, len(tokens))
+        if not written:
+            raise OSError(f"llama.cpp could not write {path}")
+        return tokens
+
+    def load_state(self, path: Path) -> list[int]:
+        """Restore what :meth:`save_state` wrote; raises ``ValueError`` when llama.cpp refuses it."""
+        import ctypes
+
+        import llama_cpp
+
+        llama = self._llama
+        capacity = self.n_ctx
+        out = (llama_cpp.llama_token * capacity)()
+        count = ctypes.c_size_t(0)
+        llama.reset()
+        llama._ctx.kv_cache_seq_rm(-1, 0, -1)
+        read = llama_cpp.llama_state_seq_load_file(llama._ctx.ctx, str(path).encode(), 0, out, capacity,
+                                                   ctypes.byref(count))
+        if not read or not count.value:
+            llama._ctx.kv_cache_seq_rm(-1, 0, -1)
+            raise ValueError(f"llama.cpp refused the saved state in {path.name}")
+        tokens = [int(t) for t in out[: count.value]]
+        llama.input_ids[: len(tokens)] = tokens
+        llama.n_tokens = len(tokens)
+        return tokens
 
     def _token_text(self, token: int) -> str:
         try:
@@ -152,13 +238,23 @@ class LlamaEngine:
 
     # -- generation ---------------------------------------------------------------------
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None) -> Iterator[str]:
-        """Stream the reply; checks ``should_stop`` between tokens.
+                    should_stop: StopCheck | None = None, progress: Progress | None = None) -> Iterator[str]:
+        """Stream the reply; checks ``should_stop`` between pre-fill chunks and between tokens.
 
         llama-cpp-python keeps the previous call's evaluated tokens and only evaluates what
         follows the longest common prefix, so a stable prompt head makes this call cheap.
         """
         self.last_completion_tokens = 0
+        tokens = self.prompt_tokens(messages)
+        self.last_prompt_tokens = len(tokens)
+        if len(tokens) >= self.n_ctx:
+            raise ContextFullError(f"the prompt ({len(tokens)} tokens) does not fit the {self.n_ctx}-token context window")
+        # Pre-fill in short chunks first (all but the last token), so a stop lands within ≈0.3 s
+        # even during a long evaluation; the completion call then reuses what was evaluated.
+        filled = self.prefill(tokens[:-1], should_stop=should_stop, progress=progress)
+        self.last_reused_tokens = filled.reused
+        if not filled.complete:
+            return
         try:
             stream = self._llama.create_chat_completion(
                 messages=list(messages), stream=True, max_tokens=max_tokens, temperature=temperature,
@@ -217,6 +313,32 @@ class LlamaEngine:
     def reset_cache(self) -> None:
         """Forget the evaluated prefix (the next call pre-fills from scratch)."""
         self._llama.reset()
+
+
+def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+    """How many leading tokens ``a`` and ``b`` share."""
+    n = min(len(a), len(b))
+    i = 0
+    while i < n and a[i] == b[i]:
+        i += 1
+    return i
+
+
+class PrefillChunk:
+    """How many tokens one pre-fill step evaluates: as many as take ≈0.25 s on this machine
+    (measured as it runs), so a stop check comes often on a CPU and rarely slows a GPU."""
+
+    TARGET_SECONDS = 0.25
+
+    def __init__(self, n_batch: int, start: int = 32):
+        self.limit = max(8, n_batch)
+        self.size = min(start, self.limit)
+
+    def observe(self, tokens: int, seconds: float) -> None:
+        if tokens < self.size or seconds <= 0:
+            return
+        wanted = int(tokens * self.TARGET_SECONDS / seconds)
+        self.size = max(8, min(self.limit, (self.size + wanted) // 2))
 
 
 def parse_json_reply(text: str, finish_reason: str | None = None) -> dict:

@@ -7,6 +7,7 @@ scripted engine and the real llama.cpp engine can be swapped for any other.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Protocol, TypedDict, runtime_checkable
 
 
@@ -16,6 +17,19 @@ class ChatMessage(TypedDict):
 
 
 StopCheck = Callable[[], bool]
+Progress = Callable[[int, int], object]  # (tokens evaluated so far, tokens to evaluate)
+
+
+@dataclass(frozen=True)
+class WarmResult:
+    """One pre-fill: of ``total`` prompt tokens, ``reused`` were already evaluated and
+    ``evaluated`` were evaluated now; ``complete`` is False when a stop cut it short."""
+
+    total: int
+    reused: int
+    evaluated: int
+    complete: bool
+    seconds: float = 0.0
 
 
 @runtime_checkable
@@ -36,8 +50,9 @@ class ChatEngine(Protocol):
     counter: TokenCounter
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None) -> Iterator[str]:
-        """Yield reply text pieces; stops early (between tokens) when ``should_stop()`` is true."""
+                    should_stop: StopCheck | None = None, progress: Progress | None = None) -> Iterator[str]:
+        """Yield reply text pieces; stops early (between pre-fill chunks or tokens) when
+        ``should_stop()`` is true; ``progress(done, total)`` reports a long pre-fill."""
         ...
 
     def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:
@@ -49,3 +64,18 @@ class ChatEngine(Protocol):
         """A reply constrained to the JSON ``schema``, parsed (``JSONOutputError`` when it is not;
         ``GenerationStopped`` when ``should_stop()`` turned true between tokens)."""
         ...
+
+
+@runtime_checkable
+class WarmableEngine(Protocol):
+    """An engine that keeps an evaluated prefix it can extend ahead of time (llama.cpp in-process)."""
+
+    def warm(self, messages: Sequence[ChatMessage], *, should_stop: StopCheck | None = None,
+             progress: Progress | None = None) -> WarmResult:
+        """Evaluate the prefix of the prompt that continues ``messages`` with a user message."""
+        ...
+
+
+def can_warm(engine) -> bool:
+    """Whether ``engine`` (or the engine a lock wraps) keeps a prefix it can warm ahead of time."""
+    return isinstance(getattr(engine, "inner", engine), WarmableEngine)

@@ -6,7 +6,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 
-from desktop_app.engine.protocol import ChatMessage, StopCheck
+from desktop_app.engine.protocol import ChatMessage, StopCheck, WarmResult
 from desktop_app.engine.tokens import fallback_counter
 
 
@@ -23,13 +23,59 @@ class ScriptedEngine:
         self.calls: list[list[ChatMessage]] = []
         self.release = threading.Event()  # tests may hold generation until they set this
         self.release.set()
+        # A stand-in for llama.cpp's evaluated prefix: words as tokens, so tests can count what
+        # a turn or an idle-time warm-up evaluates (and what a stop leaves evaluated).
+        self.cached: list[str] = []
+        self.evaluated = 0  # tokens evaluated over the engine's life
+        self.batch = 16
+        self.eval_delay = 0.0  # seconds per pre-fill batch
+        self.last_reused_tokens = 0
+
+    @staticmethod
+    def _words(message: ChatMessage) -> list[str]:
+        return [f"<{message['role']}>", *message["content"].split(), "</>"]
+
+    def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[str]:
+        return [w for m in messages for w in self._words(m)] + ["<assistant>"]
+
+    def prefix_tokens(self, messages: Sequence[ChatMessage]) -> list[str]:
+        return [w for m in messages for w in self._words(m)] + ["<user>"]
+
+    def prefill(self, tokens: Sequence[str], *, should_stop: StopCheck | None = None, progress=None) -> WarmResult:
+        reused = 0
+        while reused < min(len(tokens), len(self.cached)) and tokens[reused] == self.cached[reused]:
+            reused += 1
+        self.cached = list(tokens[:reused])
+        while len(self.cached) < len(tokens):
+            if should_stop is not None and should_stop():
+                break
+            if self.eval_delay:
+                time.sleep(self.eval_delay)
+            step = list(tokens[len(self.cached): len(self.cached) + self.batch])
+            self.cached += step
+            self.evaluated += len(step)
+            if progress is not None:
+                progress(len(self.cached) - reused, len(tokens) - reused)
+        return WarmResult(total=len(tokens), reused=reused, evaluated=len(self.cached) - reused,
+                          complete=len(self.cached) == len(tokens))
+
+    def warm(self, messages: Sequence[ChatMessage], *, should_stop: StopCheck | None = None,
+             progress=None) -> WarmResult:
+        return self.prefill(self.prefix_tokens(messages), should_stop=should_stop, progress=progress)
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None) -> Iterator[str]:
+                    should_stop: StopCheck | None = None, progress=None) -> Iterator[str]:
         self.calls.append([dict(m) for m in messages])
+        tokens = self.prompt_tokens(messages)
+        self.last_prompt_tokens = len(tokens)
+        filled = self.prefill(tokens, should_stop=should_stop, progress=progress)
+        self.last_reused_tokens = filled.reused
+        if not filled.complete:
+            return
         text = self._reply(messages) if callable(self._reply) else self._reply
         pieces = [w + " " for w in text.split(" ")]
         pieces[-1] = pieces[-1][:-1]
+        self.cached += text.split()
         for piece in pieces[:max_tokens]:
             self.release.wait()
             if should_stop is not None and should_stop():

@@ -38,7 +38,12 @@ class JobContext:
     store: object
     should_stop: Callable[[], bool]
     embedder: object | None = None
-    engine: object | None = None
+    engine: object | None = None  # for model memory work (a second context in the TUI)
+    chat_engine: object | None = None  # the chat's own context, for warming its prefix (None: same as engine)
+
+    def __post_init__(self) -> None:
+        if self.chat_engine is None:
+            self.chat_engine = self.engine
 
 
 class JobOutcome(BaseModel):

@@ -22,6 +22,7 @@ import time
 from pydantic import BaseModel, Field, ValidationError
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ServerError
+from desktop_app.memory.heads import refold
 from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
 from desktop_app.memory.records import MemoryWork
 from desktop_app.memory.text import clip, numbers, term_set
@@ -166,9 +167,16 @@ def summary_problems(fields: dict[str, list[str]], page_items, open_items) -> li
 
 
 class SummaryJob(PageJob):
-    """The model folds an archived page into the rolling summary (incremental, fixed fields)."""
+    """The model folds an archived page into the rolling summary (incremental, fixed fields).
+
+    With ``refold`` the prompt head takes the accepted summary in at once (the warm job queued
+    after this one then evaluates it while the user is idle)."""
 
     name = "summary"
+
+    def __init__(self, session_id: int, page_id: int, gate, *, refold: bool = False):
+        super().__init__(session_id, page_id, gate)
+        self.refold = refold
 
     def work(self, store, engine, ctx: JobContext) -> JobOutcome:
         from desktop_app.memory.models import SummaryEntry
@@ -224,6 +232,8 @@ class SummaryJob(PageJob):
             if now_latest is None or now_latest.id != latest.id:
                 return self.outcome("done", "the summary moved on meanwhile; the rule summary stands")
             store.save_summary(self.session_id, content, latest.through_message_id, time.time())
+            if self.refold and store.latest_fold(self.session_id) is not None:
+                refold(store, self.session_id, lang=self.gate.lang, reason="summary")
         return self.outcome("done", "model summary in use")
 
 

@@ -40,6 +40,18 @@ class MemoryWork(BaseModel):
                           seconds=round(self.seconds + other.seconds, 3))
 
 
+class PrefillLog(BaseModel):
+    """A turn's pre-fill: of ``prompt_tokens``, ``reused`` came from the evaluated prefix
+    (kept from the last turn, warmed while idle, or restored from the saved state)."""
+
+    prompt_tokens: int
+    reused: int
+
+    @property
+    def evaluated(self) -> int:
+        return max(0, self.prompt_tokens - self.reused)
+
+
 class TurnRecord(BaseModel):
     """One turn as logged: layers (tokens, items), exclusions and why, memory changes, paging."""
 
@@ -55,17 +67,18 @@ class TurnRecord(BaseModel):
     paging: PagingEvent | None = None
     recall: RecallLog = Field(default_factory=RecallLog)
     first_token_seconds: float | None = None
+    prefill: PrefillLog | None = None  # what the engine evaluated afresh (engines that report it)
     memory_work: MemoryWork | None = None  # model memory work for this turn, added when its jobs ran
 
     @classmethod
     def of(cls, plan: ContextPlan, *, memory: list[MemoryOutcome], paging: PagingEvent | None,
-           first_token_seconds: float | None) -> TurnRecord:
+           first_token_seconds: float | None, prefill: PrefillLog | None = None) -> TurnRecord:
         layers = {name: layer.model_copy(update={"text": ""}) if name in _TEXTLESS else layer
                   for name, layer in plan.layers.items()}
         return cls(mode=plan.mode, total_tokens=plan.total_tokens, budget=plan.budget, n_ctx=plan.n_ctx,
                    counter=plan.counter_name, layers=layers, excluded=plan.excluded, warnings=plan.warnings,
                    memory=memory, paging=paging, recall=RecallLog(hits=plan.recall_hits()),
-                   first_token_seconds=first_token_seconds)
+                   first_token_seconds=first_token_seconds, prefill=prefill)
 
 
 class TurnLogEntry(BaseModel):

@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict
 from desktop_app.engine.protocol import TokenCounter
 from desktop_app.memory.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.budget import compute_budgets
-from desktop_app.memory.fold import HeadFold, changes_since, fold, needs_fold, visible
+from desktop_app.memory.fold import HeadFold
+from desktop_app.memory.heads import current_head, fold_reason, refold
 from desktop_app.memory.jobs import JobQueue, ReembedJob
 from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
 from desktop_app.memory.models import Message, Session
@@ -28,9 +29,10 @@ from desktop_app.memory.page_jobs import BookmarkJob, SummaryJob
 from desktop_app.memory.paging import PagingEvent, page_out_if_needed
 from desktop_app.memory.plan import DEFAULT_MODE, MODES, ContextPlan
 from desktop_app.memory.recalled import recalled_pages
-from desktop_app.memory.records import TurnRecord
+from desktop_app.memory.records import PrefillLog, TurnRecord
 from desktop_app.memory.turns import item_turns, turn_views
 from desktop_app.memory.updates import MemoryOutcome, remember_message
+from desktop_app.memory.warming import WarmJob
 from desktop_app.prompts import default_system_prompt
 
 MAX_INPUT_CHARS = 200_000
@@ -64,11 +66,13 @@ class TurnOptions(BaseModel):
     system_prompt: str | None = None  # the configured default; a session's own prompt wins
     memory_model: str = "auto"  # off | auto | always (desktop_app.memory.model_jobs)
     head_updates: str = "fold"  # fold | live (desktop_app.memory.fold)
+    warm_idle: bool = True  # warm the next prompt's head in idle time (desktop_app.memory.warming)
 
     @classmethod
     def from_settings(cls, settings) -> TurnOptions:
         return cls(lang=settings.lang, mode=settings.mode, system_prompt=settings.system_prompt,
-                   memory_model=settings.memory_model, head_updates=settings.head_updates)
+                   memory_model=settings.memory_model, head_updates=settings.head_updates,
+                   warm_idle=settings.warm_idle)
 
 
 class RecordedInput(BaseModel):
@@ -156,9 +160,7 @@ class TurnPipeline:
         if mode in ("full", "sliding"):
             all_turns = [t for t in turn_views(store.list_messages(session.id), self.counter) if t.id != message.id]
         summary = store.latest_summary(session.id) if mode in ("layered", "summary") else None
-        head = None
-        if mode == "layered" and self.folds and (head := store.latest_fold(session.id)) is not None:
-            head = visible(head, {i.id for i in everything})
+        head = current_head(store, session.id) if mode == "layered" and self.folds else None
         recalled = []
         if mode in ("layered", "retrieval"):
             recalled = recalled_pages(store, session.id, message.content,
@@ -207,40 +209,22 @@ class TurnPipeline:
 
     def fold(self, session: Session, reason: str, *, turn: int | None = None, now: float | None = None) -> HeadFold:
         """Freeze the current memory and summary as what the prompt head shows from now on."""
-        store = self.store
-        everything = store.list_items(session.id)
-        items = [i for i in everything if i.status in ("active", "pending")]
-        history = [i for i in everything if i.status in ("superseded", "revoked")]
-        unpaged = store.unpaged_messages(session.id)
-        if turn is None:
-            turn = max((m.turn_number for m in unpaged), default=0)
-        summary = store.latest_summary(session.id)
-        head = fold(items, history, state_version=store.state_version(session.id), turn=turn,
-                    summary=summary.content if summary else None, recent_ids={m.id for m in unpaged},
-                    lang=self.options.lang, reason=reason)
-        store.save_fold(session.id, head, time.time() if now is None else now)
-        return head
+        return refold(self.store, session.id, lang=self.options.lang, reason=reason, turn=turn, now=now)
 
     def fold_if_crowded(self, session: Session, *, now: float | None = None) -> HeadFold | None:
         """Fold when the changes block would outgrow its budget (else the news waits for a page-out)."""
-        head = self.store.latest_fold(session.id)
-        everything = self.store.list_items(session.id)
-        head = visible(head, {i.id for i in everything}) if head else None
-        items = [i for i in everything if i.status in ("active", "pending")]
-        history = [i for i in everything if i.status in ("superseded", "revoked")]
-        changes = changes_since(head, items, history, {}) if head else []
-        text = "\n".join(i.item.value for i in changes)
         budget = compute_budgets(self.n_ctx, self.counter.count(self.system_prompt(session))).changes
-        reason = needs_fold(head, changes, tokens=self.counter.count(text) + 8 * len(changes), budget=budget)
+        reason = fold_reason(self.store, session.id, counter=self.counter, budget=budget)
         return self.fold(session, reason, now=now) if reason else None
 
     # -- stage 4 -------------------------------------------------------------------------
     def log(self, recorded: RecordedInput, plan: ContextPlan, reply: RecordedReply | None, *,
-            first_token_seconds: float | None = None, now: float | None = None) -> TurnRecord:
+            first_token_seconds: float | None = None, prefill: PrefillLog | None = None,
+            now: float | None = None) -> TurnRecord:
         """Write the turn's record and count the recalled turns as referenced (the only writes of recall)."""
         now = time.time() if now is None else now
         record = TurnRecord.of(plan, memory=recorded.memory, paging=reply.paging if reply else None,
-                               first_token_seconds=first_token_seconds)
+                               first_token_seconds=first_token_seconds, prefill=prefill)
         reply_id = reply.message.id if reply and reply.message else None
         with self.store.transaction():
             self.store.add_turn_log(recorded.session.id, user_message_id=recorded.message.id,
@@ -259,6 +243,8 @@ class TurnPipeline:
         if self.jobs is None:
             return 0
         queued = 0
+        if self.options.warm_idle:  # first: the next turn's prefix; again after the rest changed the head
+            queued += self.jobs.submit(WarmJob(session.id, self.options, stage="turn"))
         model_on = self.options.memory_model != "off"
         if recorded is not None and recorded.fresh and recorded.message.role == "user" and model_on:
             self.store.add_to_backlog(session.id, [recorded.message.id])
@@ -267,9 +253,11 @@ class TurnPipeline:
         if reply is not None and reply.paging is not None and model_on:
             event = reply.paging
             queued += self.jobs.submit(BookmarkJob(session.id, event.page_id, event.bookmark_id, self.memory_model()))
-            queued += self.jobs.submit(SummaryJob(session.id, event.page_id, self.memory_model()))
+            queued += self.jobs.submit(SummaryJob(session.id, event.page_id, self.memory_model(), refold=self.folds))
         if self.embedder is not None:
             queued += self.jobs.submit(ReembedJob(session_id=session.id))
+        if self.options.warm_idle and model_on:
+            queued += self.jobs.submit(WarmJob(session.id, self.options, stage="after"))
         return queued
 
     def memory_model(self) -> MemoryModel:

@@ -74,6 +74,6 @@ def test_the_installed_wheel_runs_from_outside_the_checkout(installed):
     plan = json.loads(context.stdout)
     en = tomllib.loads((ROOT / "assets" / "prompts" / "en.toml").read_text(encoding="utf-8"))
     assert plan["layers"]["system"]["text"] == en["system"], "the prompt templates come from the wheel"
-    assert en["layers"]["anchors"] in plan["layers"]["anchors"]["text"]
+    assert en["layers"]["changes"].split("{")[0] in plan["layers"]["changes"]["text"]
     zh = _paperclip(installed, "context", "以后每次都用中文回答。", "--json", "--lang", "zh", "--db", str(installed / "y.db"))
-    assert "【关键】" in json.loads(zh.stdout)["layers"]["anchors"]["text"]
+    assert "【关键】" in json.loads(zh.stdout)["layers"]["changes"]["text"]

@@ -1,0 +1,68 @@
+"""Idle-time warming (issue 11): evaluate the next turn's prompt head while the user reads and types.
+
+After a page-out, a fold, a session switch or a model load the head of the next prompt is new,
+and evaluating it costs seconds to tens of seconds on a CPU. :class:`WarmJob` runs on the job
+queue in idle time: it builds the prompt the next message will extend (the same assembly, with
+a placeholder input), takes the tokens that every such prompt starts with, and evaluates what
+the chat context does not hold yet — in short chunks, so a new message stops it at once and
+the turn goes on from whatever was evaluated. When the context holds little of that prefix
+(a session just opened, an app just started), the session's saved state is restored first
+(:mod:`desktop_app.engine.kv_cache`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from desktop_app.engine.llama import common_prefix
+from desktop_app.engine.protocol import can_warm
+from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
+
+PLACEHOLDER = "…"  # the next input, unknown yet: it only ends the prefix
+
+
+def next_prefix(pipeline, session) -> list[dict]:
+    """The messages the next prompt starts with (all but the final user message), as planned now."""
+    plan, _ = pipeline.preview(session, PLACEHOLDER)
+    return plan.messages[:-1]
+
+
+class WarmJob(MemoryJob):
+    """Evaluate the next prompt's prefix on the chat's own context (stage: before or after the
+    other jobs of a turn; the second finds nothing to do unless they changed the head)."""
+
+    name = "warm"
+
+    def __init__(self, session_id: int, options, *, stage: str = "turn", cache=None, cache_key: str | None = None,
+                 progress: Callable[[int, int], object] | None = None):
+        super().__init__(session_id)
+        self.options, self.stage = options, stage
+        self.cache, self.cache_key, self.progress = cache, cache_key, progress
+
+    @property
+    def key(self) -> tuple:
+        return (self.name, self.session_id, self.stage)
+
+    def run(self, ctx: JobContext) -> JobOutcome:
+        from desktop_app.memory.turn import TurnPipeline
+
+        engine = ctx.chat_engine
+        if engine is None or not can_warm(engine):
+            return self.outcome("done", "this engine keeps no evaluated prefix")
+        session = ctx.store.get_session(self.session_id)
+        if session is None:
+            return self.outcome("done", "the session is gone")
+        pipeline = TurnPipeline(store=ctx.store, counter=engine.counter, n_ctx=engine.n_ctx, options=self.options)
+        messages = next_prefix(pipeline, session)
+        restored = ""
+        if self.cache is not None and self.cache_key:
+            inner = getattr(engine, "inner", engine)
+            prefix = inner.prefix_tokens(messages)
+            held = common_prefix(inner.cached_tokens(), prefix)
+            if held < len(prefix) // 2:
+                result = self.cache.restore(engine, self.cache_key, prefix=prefix)
+                restored = f"restored {result.tokens} tokens; " if result.restored else ""
+        result = engine.warm(messages, should_stop=ctx.should_stop, progress=self.progress)
+        detail = f"{restored}{result.evaluated} tokens evaluated, {result.reused} reused of {result.total}"
+        return self.outcome("done" if result.complete else "postponed", detail)
+
