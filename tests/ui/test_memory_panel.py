@@ -56,7 +56,7 @@ async def test_correcting_a_fact_in_the_panel_changes_the_next_prompt(settings, 
     async with app.run_test(size=ui.size) as pilot:
         await ui.wait_for_model(pilot)
         await ui.send(pilot, "My budget is 5000 yuan.")
-        assert "5000" in engine.calls[-1][0]["content"]
+        assert "5000" in engine.calls[-1][-1]["content"]
         await open_panel_on(pilot, "5000")
         await pilot.press("c")
         await pilot.pause()
@@ -67,8 +67,9 @@ async def test_correcting_a_fact_in_the_panel_changes_the_next_prompt(settings, 
         await ui.settle(pilot)
         assert "8000" in panel_text(app) and "5000" not in panel_text(app)
         await ui.send(pilot, "How much can I spend?")
-    system = engine.calls[-1][0]["content"]
-    assert "My budget is 8000 yuan" in system and "5000" not in system
+    tail = engine.calls[-1][-1]["content"]  # memory changed since the head was folded: before the input
+    assert "My budget is 8000 yuan (was: My budget is 5000 yuan" in tail
+    assert "5000" not in engine.calls[-1][0]["content"]
     with Store(db_path) as store:
         old, new = store.list_items(store.latest_session().id)
         assert (old.status, new.status, new.supersedes, new.origin) == ("superseded", "active", old.id, "user")

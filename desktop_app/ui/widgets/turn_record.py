@@ -19,7 +19,7 @@ from desktop_app.memory.records import TurnRecord
 from desktop_app.ui.i18n import t
 
 LAYER_STYLES = {"system": "magenta", "anchors": "red", "state": "yellow", "summary": "cyan", "recent": "green",
-                "recalled": "blue", "input": "white"}
+                "recalled": "blue", "changes": "bright_yellow", "input": "white"}
 BAR_WIDTH = 48
 
 
@@ -74,6 +74,9 @@ def _describe(layer: str, item: LayerItem) -> str:
         turns = item.turns or []
         span = f"turns {turns[0]}–{turns[-1]}" if turns else ""
         return f"page {item.page_id} {span} score {item.score} via {item.source or '?'}"
+    if item.type in ("new", "changed", "updated", "revoked", "confirmed"):
+        profile = f" ({t('memory.profile')})" if item.scope == "profile" else ""
+        return f"{t('inspector.change_' + item.type)} #{item.id} [{item.kind or '?'}] {item.value or ''}{profile}"
     if item.type == "replay":
         profile = f" ({t('memory.profile')})" if item.scope == "profile" else ""
         return f"replayed #{item.id} {item.value or ''}{profile}"
@@ -141,6 +144,10 @@ def paging(record: TurnRecord) -> Text:
         text.append(f"  {t('inspector.paged_in')}: {_describe('recalled', page)}\n")
     if not out and not pages_in:
         text.append(f"  {t('inspector.no_paging')}\n", style="dim")
+    if record.prefill is not None:
+        fill = record.prefill
+        text.append(f"  {t('inspector.prefill', reused=fill.reused, total=fill.prompt_tokens, new=fill.evaluated)}\n",
+                    style="dim")
     text.rstrip()
     return text
 
