@@ -41,10 +41,10 @@ def prefill_log(engine) -> PrefillLog | None:
 
 
 def pipeline_for(store, settings: Settings, *, counter, n_ctx: int, embedder=None,
-                 jobs: JobQueue | None = None) -> TurnPipeline:
+                 jobs: JobQueue | None = None, warm_progress: Progress | None = None) -> TurnPipeline:
     """The turn stages over ``store`` with the user's settings and the loaded models."""
     return TurnPipeline(store=store, counter=counter, n_ctx=n_ctx, options=TurnOptions.from_settings(settings),
-                        embedder=embedder, jobs=jobs)
+                        embedder=embedder, jobs=jobs, warm_progress=warm_progress)
 
 
 @dataclass

@@ -41,6 +41,9 @@ class ScriptedEngine:
     def prefix_tokens(self, messages: Sequence[ChatMessage]) -> list[str]:
         return [w for m in messages for w in self._words(m)] + ["<user>"]
 
+    def cached_tokens(self) -> list[str]:
+        return list(self.cached)
+
     def prefill(self, tokens: Sequence[str], *, should_stop: StopCheck | None = None, progress=None) -> WarmResult:
         reused = 0
         while reused < min(len(tokens), len(self.cached)) and tokens[reused] == self.cached[reused]:

@@ -134,6 +134,7 @@ class JobQueue:
         self._pending: deque[MemoryJob] = deque()
         self._interrupted = threading.Event()
         self.history: deque[JobOutcome] = deque(maxlen=100)
+        self.current: MemoryJob | None = None  # the job running now (None between jobs)
 
     def submit(self, job: MemoryJob) -> bool:
         """Queue ``job`` unless the same work is already waiting; True when queued."""
@@ -188,10 +189,13 @@ class JobQueue:
                     if not self._pending:
                         break
                     job = self._pending.popleft()
+                self.current = job
                 try:
                     outcome = job.run(ctx)
                 except Exception as exc:  # a failed job must not take the lane down
                     outcome = job.outcome("failed", f"{type(exc).__name__}: {exc}")
+                finally:
+                    self.current = None
                 if outcome.status == "postponed":
                     with self._lock:
                         if not any(queued.key == job.key for queued in self._pending):

@@ -113,6 +113,7 @@ class TurnPipeline:
     options: TurnOptions = TurnOptions()
     embedder: object | None = None
     jobs: JobQueue | None = None
+    warm_progress: object | None = None  # progress(done, total) of idle-time warming (the TUI's meter)
 
     # -- settings in force ---------------------------------------------------------------
     def system_prompt(self, session: Session) -> str:
@@ -244,7 +245,7 @@ class TurnPipeline:
             return 0
         queued = 0
         if self.options.warm_idle:  # first: the next turn's prefix; again after the rest changed the head
-            queued += self.jobs.submit(WarmJob(session.id, self.options, stage="turn"))
+            queued += self.jobs.submit(WarmJob(session.id, self.options, stage="turn", progress=self.warm_progress))
         model_on = self.options.memory_model != "off"
         if recorded is not None and recorded.fresh and recorded.message.role == "user" and model_on:
             self.store.add_to_backlog(session.id, [recorded.message.id])
@@ -257,7 +258,7 @@ class TurnPipeline:
         if self.embedder is not None:
             queued += self.jobs.submit(ReembedJob(session_id=session.id))
         if self.options.warm_idle and model_on:
-            queued += self.jobs.submit(WarmJob(session.id, self.options, stage="after"))
+            queued += self.jobs.submit(WarmJob(session.id, self.options, stage="after", progress=self.warm_progress))
         return queued
 
     def memory_model(self) -> MemoryModel:

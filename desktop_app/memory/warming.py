@@ -13,12 +13,21 @@ the turn goes on from whatever was evaluated. When the context holds little of t
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from desktop_app.engine.llama import common_prefix
 from desktop_app.engine.protocol import can_warm
 from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
 
 PLACEHOLDER = "…"  # the next input, unknown yet: it only ends the prefix
+
+
+@dataclass
+class ContextOwner:
+    """Which session the chat context's evaluated tokens belong to (set by turns and warm-ups),
+    so a state is only ever saved under the session it came from."""
+
+    session_id: int | None = None
 
 
 def next_prefix(pipeline, session) -> list[dict]:
@@ -34,10 +43,13 @@ class WarmJob(MemoryJob):
     name = "warm"
 
     def __init__(self, session_id: int, options, *, stage: str = "turn", cache=None, cache_key: str | None = None,
-                 progress: Callable[[int, int], object] | None = None):
+                 progress: Callable[[int, int], object] | None = None, owner: ContextOwner | None = None,
+                 leaving: tuple[int, str] | None = None):
         super().__init__(session_id)
         self.options, self.stage = options, stage
         self.cache, self.cache_key, self.progress = cache, cache_key, progress
+        self.owner = owner
+        self.leaving = leaving  # (session id, cache key) of the session just left: saved first
 
     @property
     def key(self) -> tuple:
@@ -52,6 +64,9 @@ class WarmJob(MemoryJob):
         session = ctx.store.get_session(self.session_id)
         if session is None:
             return self.outcome("done", "the session is gone")
+        if self.cache is not None and self.leaving and self.owner is not None and \
+                self.owner.session_id == self.leaving[0]:
+            self.cache.save(engine, self.leaving[1])  # the context still holds the session left
         pipeline = TurnPipeline(store=ctx.store, counter=engine.counter, n_ctx=engine.n_ctx, options=self.options)
         messages = next_prefix(pipeline, session)
         restored = ""
@@ -62,6 +77,8 @@ class WarmJob(MemoryJob):
             if held < len(prefix) // 2:
                 result = self.cache.restore(engine, self.cache_key, prefix=prefix)
                 restored = f"restored {result.tokens} tokens; " if result.restored else ""
+        if self.owner is not None:
+            self.owner.session_id = self.session_id
         result = engine.warm(messages, should_stop=ctx.should_stop, progress=self.progress)
         detail = f"{restored}{result.evaluated} tokens evaluated, {result.reused} reused of {result.total}"
         return self.outcome("done" if result.complete else "postponed", detail)

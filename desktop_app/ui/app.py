@@ -122,5 +122,6 @@ def run_app(settings: Settings, session_name: str | None = None) -> int:
     finally:
         # However the loop ended, let a reply in flight stop and store its partial text.
         app.wait_for_reply()
+        app.chat.save_context()  # so reopening this session starts warm
         app.store.close()
     return app.return_code or 0

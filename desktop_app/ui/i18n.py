@@ -89,6 +89,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     # context meter
     "meter.label": ("context", "上下文"),
     "meter.none": ("context —", "上下文 —"),
+    "meter.warming": ("warming context… {pct}%", "正在预热上下文… {pct}%"),
+    "meter.reading": ("reading context… {pct}%", "正在读取上下文… {pct}%"),
     # memory panel
     "memory.title": ("Memory", "记忆"),
     "memory.empty": ("Nothing remembered yet. State a rule (\"always answer in Chinese\") or a fact "

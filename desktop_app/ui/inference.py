@@ -24,6 +24,7 @@ from desktop_app.engine.guard import LockedEngine
 from desktop_app.engine.protocol import ChatEngine, StopCheck
 from desktop_app.memory.jobs import JobContext, JobQueue
 from desktop_app.ui.messages import (
+    ContextProgress,
     ModelLoaded,
     ModelLoadFailed,
     ReplyFailed,
@@ -32,6 +33,7 @@ from desktop_app.ui.messages import (
     TokenReceived,
 )
 
+PROGRESS_MIN_TOKENS = 256  # pre-fills shorter than this show no "reading context…" label
 EngineFactory = Callable[[Settings], ChatEngine]
 EmbedderFactory = Callable[[Settings], object]
 Post = Callable[[Message], object]
@@ -98,7 +100,11 @@ def generate_reply(settings: Settings, engine: ChatEngine, session_id: int, text
             store.archive_tail(session_id, anchor_id)
         session = store.get_session(session_id)
         pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, embedder=embedder,
-                                jobs=jobs)
+                                jobs=jobs, warm_progress=lambda done, total: post(ContextProgress(done, total)))
+
+        def reading(done: int, total: int) -> None:
+            if total >= PROGRESS_MIN_TOKENS:  # a short pre-fill is over before a label could help
+                post(ContextProgress(done if done < total else 0, total if done < total else 0, "reading"))
 
         def started(plan, recorded) -> None:
             post(ReplyStarted(session_id, recorded.message, plan.total_tokens, plan.n_ctx, plan.over_warning))
@@ -106,10 +112,10 @@ def generate_reply(settings: Settings, engine: ChatEngine, session_id: int, text
         on_token = lambda piece: post(TokenReceived(session_id, piece))  # noqa: E731
         if text is None:
             result = regenerate_turn(pipeline, session, engine, settings=settings, should_stop=should_stop,
-                                     on_token=on_token, on_plan=started)
+                                     on_token=on_token, on_plan=started, on_prefill=reading)
         else:
             result = run_turn(pipeline, session, engine, text, settings=settings, should_stop=should_stop,
-                              on_token=on_token, on_plan=started)
+                              on_token=on_token, on_plan=started, on_prefill=reading)
         post(ReplyFinished(session_id, result.reply, result.stopped, result.completion_pieces,
                            result.tokens_per_second, result.record))
     except InputRejected as exc:
@@ -120,10 +126,14 @@ def generate_reply(settings: Settings, engine: ChatEngine, session_id: int, text
         store.close()
 
 
-def run_memory_jobs(settings: Settings, jobs: JobQueue, *, engine, embedder, should_stop: StopCheck) -> list:
-    """Drain the background memory jobs with a thread-local store (the chat is idle)."""
+def run_memory_jobs(settings: Settings, jobs: JobQueue, *, engine, embedder, should_stop: StopCheck,
+                    chat_engine=None) -> list:
+    """Drain the background memory jobs with a thread-local store (the chat is idle).
+
+    ``engine`` serves model memory work (a second context), ``chat_engine`` warming (the chat's own)."""
     from desktop_app.memory.store import Store
 
     with Store(settings.db_path) as store:
         return jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, embedder=embedder,
-                                                        engine=engine), should_stop=should_stop)
+                                                        engine=engine, chat_engine=chat_engine or engine),
+                                should_stop=should_stop)

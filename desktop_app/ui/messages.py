@@ -80,3 +80,12 @@ class ReplyFailed(Message):
         self.error = error
         self.rejected = rejected
         self.text = text
+
+
+class ContextProgress(Message):
+    """Pre-fill progress of the chat context: warming the next prompt's head while idle
+    (``kind='warming'``) or reading a turn's prompt (``kind='reading'``); total 0 = finished."""
+
+    def __init__(self, done: int, total: int, kind: str = "warming") -> None:
+        super().__init__()
+        self.done, self.total, self.kind = done, total, kind

@@ -106,12 +106,14 @@ def test_a_turn_queues_reembedding_and_an_idle_run_embeds_the_new_turns(store, s
     pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, embedder=embedder, jobs=jobs)
     session = store.session_named("s")
     run_turn(pipeline, session, engine, "The spare key is under the blue pot.", settings=settings)
-    assert [job.name for job in jobs.pending()] == ["extract", "reembed"]
+    # warming the next prompt's head comes first, and again after the rest (which may change it)
+    assert [job.name for job in jobs.pending()] == ["warm", "extract", "reembed", "warm"]
     run_turn(pipeline, store.get_session(session.id), engine, "And the bike lock code is 3141.", settings=settings)
-    assert [job.name for job in jobs.pending()] == ["extract", "reembed", "extract"], "reembed queued twice is kept once"
+    assert [job.name for job in jobs.pending()] == ["warm", "extract", "reembed", "warm", "extract"], \
+        "reembed and warming queued twice are kept once"
     assert store.count_pending_embeddings() == 4
     outcomes = jobs.run_pending(context_for(store, embedder))
-    assert [o.status for o in outcomes] == ["done"] * 3 and store.count_pending_embeddings() == 0
+    assert [o.status for o in outcomes] == ["done"] * 5 and store.count_pending_embeddings() == 0
     assert len(jobs) == 0
 
 
@@ -227,5 +229,5 @@ def test_a_job_and_a_turn_never_use_a_model_at_the_same_time(db_path, settings):
     assert raw_embedder.most_inside == 1 and raw_engine.most_inside == 1
     # The interrupted job waits at the front for the next idle time; the turn queued its own after it.
     assert [(job.name, job.session_id) for job in jobs.pending()] == [
-        ("reembed", None), ("extract", session.id), ("bookmark", session.id), ("summary", session.id),
-        ("reembed", session.id)]
+        ("reembed", None), ("warm", session.id), ("extract", session.id), ("bookmark", session.id),
+        ("summary", session.id), ("reembed", session.id), ("warm", session.id)]

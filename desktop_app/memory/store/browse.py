@@ -187,6 +187,9 @@ class BrowseQueries:
                                   {"ids": json.dumps(ids)})
             for needle in plan.needles:
                 self._scrub(plan.session_id, needle)
+            # Folded prompt heads hold copies of items (a profile item is in every session's): all
+            # go, and each session folds afresh at its next message.
+            self.conn.execute("DELETE FROM context_heads")
             version = self._bump_state_version(plan.session_id)
             # The log keeps that something was forgotten, never what.
             self._log_change(plan.session_id, version, None, "forget",

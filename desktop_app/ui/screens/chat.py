@@ -23,15 +23,18 @@ from textual.widgets import Footer, Header
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from desktop_app.config import Settings
+from desktop_app.engine.kv_cache import KvCache
 from desktop_app.engine.protocol import ChatEngine
 from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.models import Session
 from desktop_app.memory.store import Store
 from desktop_app.memory.turn import InputRejected, clean_user_text
+from desktop_app.memory.warming import ContextOwner, WarmJob
 from desktop_app.ui.i18n import t, translate_bindings
 from desktop_app.ui.inference import EngineFactory, generate_reply, load_engine
 from desktop_app.ui.jobs import StoreJobs
 from desktop_app.ui.messages import (
+    ContextProgress,
     ModelLoaded,
     ModelLoadFailed,
     ReplyFailed,
@@ -50,6 +53,7 @@ from desktop_app.ui.widgets.memory_panel import MemoryPanel
 from desktop_app.ui.widgets.model_status import ModelStatus, model_label
 from desktop_app.ui.widgets.session_list import Sidebar
 
+TYPING_PAUSE_SECONDS = 1.5  # idle work resumes after this long without a keystroke
 
 class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, StoreJobs, Screen):
     """The main (and default) screen."""
@@ -96,6 +100,9 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.embedder = None  # a LockedEmbedder, loaded by the jobs worker on first use
         self.embedder_error: str | None = None
         self.jobs = JobQueue()  # background memory work, run while the chat is idle
+        self.kv_cache = KvCache.for_settings(settings)  # the chat context's state per session, across restarts
+        self.context_owner = ContextOwner()  # which session the chat context holds
+        self._idle_timer = None
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
@@ -145,9 +152,59 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
 
     def on_model_loaded(self, message: ModelLoaded) -> None:
         self.engine, self.model_error = message.engine, None
+        self.context_owner.session_id = None  # a fresh context holds nothing
         self.query_one(ModelStatus).show_ready(model_label(message.engine), message.engine.n_ctx, message.seconds)
         self.show_context()
+        if self.session is not None:
+            self.warm_session(self.session.id)
         self.run_memory_jobs()
+
+    # -- the chat context's evaluated prefix (issue 11) --------------------------------------
+    def cache_key(self, session_id: int) -> str:
+        return KvCache.key(self.settings.db_path, session_id, self.settings.model_path)
+
+    def warm_session(self, session_id: int, *, leaving: int | None = None) -> None:
+        """Queue restoring (from the saved state) and warming the session's prompt head, saving
+        the state of the session left first; runs while idle."""
+        if self.engine is None or not (self.settings.warm_idle or self.kv_cache):
+            return
+        from desktop_app.memory.turn import TurnOptions
+
+        self.jobs.submit(WarmJob(
+            session_id, TurnOptions.from_settings(self.settings), stage="open", cache=self.kv_cache,
+            cache_key=self.cache_key(session_id), owner=self.context_owner,
+            progress=lambda done, total: self.post_message(ContextProgress(done, total)),
+            leaving=(leaving, self.cache_key(leaving)) if leaving is not None else None))
+
+    def save_context(self) -> int:
+        """Save the chat context's state under the session it holds (on quit); bytes written."""
+        owner = self.context_owner.session_id
+        if self.kv_cache is None or self.engine is None or owner is None:
+            return 0
+        self.jobs.interrupt()  # a warm-up stops at its next chunk and frees the context
+        return self.kv_cache.save(self.engine, self.cache_key(owner))
+
+    def on_context_progress(self, message: ContextProgress) -> None:
+        meter = self.query_one(ContextMeter)
+        if message.total and message.done < message.total:
+            meter.show_progress(message.kind, message.done / message.total)
+        else:
+            meter.show_progress(None)
+
+    @on(ChatInput.Changed)
+    def _on_typing(self, event: ChatInput.Changed) -> None:
+        """Typing stops a warm-up between chunks (the CPU goes to the terminal); it resumes once
+        the user pauses, and a message sent meanwhile goes on from what was evaluated."""
+        if isinstance(self.jobs.current, WarmJob):
+            self.jobs.interrupt()
+        if self._idle_timer is not None:
+            self._idle_timer.stop()
+        self._idle_timer = self.set_timer(TYPING_PAUSE_SECONDS, self._resume_idle_work)
+
+    def _resume_idle_work(self) -> None:
+        self._idle_timer = None
+        if not self.generating:
+            self.run_memory_jobs()
 
     def on_model_load_failed(self, message: ModelLoadFailed) -> None:
         self.engine, self.model_error = None, message.error
@@ -210,6 +267,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
             self._user_view = await log.add_user(text)
         self._reply_view = await log.start_reply()
         self.jobs.interrupt()  # background memory work yields the model at its next check
+        self.context_owner.session_id = self.session.id
         self.stop_requested.clear()
         self.reply_done.clear()
         self.generating = True
@@ -230,6 +288,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         if await self.finish_store_job(event):
             return
         if event.worker.group == "memory-jobs" and event.state == WorkerState.SUCCESS:
+            self.query_one(ContextMeter).show_progress(None)
             outcomes = event.worker.result or []
             if any(o.job == "extract" and o.status == "done" for o in outcomes):
                 self.refresh_memory()  # what the model's pass added shows in the panel

@@ -184,6 +184,8 @@ class MemoryActions:
     def _forget(self, plan: ForgetPlan) -> None:
         async def done(counts: dict) -> None:
             self.notify(t("memory.forgotten", what=plan.what, **counts), markup=False)
+            if self.kv_cache is not None:
+                self.kv_cache.clear()  # saved prompt states hold the forgotten words too
             if self.session is not None:
                 await self.open_session(self.store.get_session(self.session.id))
 

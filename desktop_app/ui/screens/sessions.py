@@ -47,7 +47,9 @@ class SessionActions:
         self.run_store_job(job, found, group="sessions")
 
     async def open_session(self, session: Session) -> None:
+        leaving = self.session.id if self.session is not None and self.session.id != session.id else None
         self.session = session
+        self.warm_session(session.id, leaving=leaving)  # runs with the idle work below
         self.app.sub_title = session.name
         # The meter follows the session at once (no await in between): a model that finished
         # loading before the session opened found no session to read the last prompt from.
@@ -57,6 +59,7 @@ class SessionActions:
         log.show_versions(self.store.version_notes(session.id))
         self.refresh_sessions()
         self.refresh_memory()
+        self.run_memory_jobs()
 
     def refresh_sessions(self) -> None:
         sessions = self.store.list_sessions()

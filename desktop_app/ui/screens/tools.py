@@ -143,7 +143,7 @@ class ToolActions:
                 self.embedder_error = one_line(exc)
         try:
             return run_memory_jobs(self.settings, self.jobs, engine=self.memory_engine(), embedder=self.embedder,
-                                   should_stop=lambda: worker.is_cancelled or self.generating)
+                                   should_stop=lambda: worker.is_cancelled or self.generating, chat_engine=self.engine)
         except Exception as exc:
             self.embedder_error = one_line(exc)
             return []

@@ -31,6 +31,7 @@ class ContextMeter(Static):
         super().__init__("", markup=False, **kwargs)
         self.used: int | None = None
         self.window: int | None = None
+        self.progress: tuple[str, float] | None = None  # ("warming" | "reading", share done)
 
     def on_mount(self) -> None:
         self._render_meter()
@@ -43,6 +44,11 @@ class ContextMeter(Static):
         self.used, self.window = used, window
         self._render_meter()
 
+    def show_progress(self, kind: str | None, share: float = 0.0) -> None:
+        """'warming context… N%' (idle-time warming) or 'reading context… N%' (a long pre-fill); None clears."""
+        self.progress = (kind, share) if kind else None
+        self._render_meter()
+
     def _render_meter(self) -> None:
         warning = self.window is not None and self.share > WARN_SHARE
         self.set_class(warning, "-warning")
@@ -51,6 +57,9 @@ class ContextMeter(Static):
             return
         used = self.used or 0
         text = Text()
+        if self.progress is not None:
+            kind, share = self.progress
+            text.append(t(f"meter.{kind}", pct=int(share * 100)) + " · ", style="italic")
         text.append(f"{t('meter.label')} ")
         text.append(meter_bar(self.share), style="bold")
         text.append(f" {used}/{self.window} {self.share:.0%}")
