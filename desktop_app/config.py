@@ -75,6 +75,8 @@ class Settings(BaseModel):
         default="fold", description="memory changes reach the prompt: fold = a changes block before the input, folded "
                                     "into the head at page-outs (keeps the evaluated prefix); live = rewrite the head")
     warm_idle: bool = Field(default=True, description="evaluate the next prompt's head while the user reads and types")
+    kv_shift: bool = Field(default=True, description="after a page-out, move the evaluated turns that stay instead of "
+                                                     "evaluating them again (llama.cpp context shift)")
     kv_cache_mb: int = Field(default=512, ge=0,
                              description="evaluated state saved per session, so reopening starts warm; 0 = off")
 

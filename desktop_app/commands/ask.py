@@ -38,6 +38,7 @@ def run(args, settings) -> int:
     from desktop_app.commands.common import CommandError, load_engine, open_store, print_json, resolve_session
     from desktop_app.engine.errors import EngineError
     from desktop_app.engine.guard import LockedEngine, locked_embedder
+    from desktop_app.engine.kv_cache import KvCache
     from desktop_app.memory.controls import handle_slash
     from desktop_app.memory.jobs import JobQueue
 
@@ -66,6 +67,8 @@ def run(args, settings) -> int:
         jobs = JobQueue()
         pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, embedder=embedder,
                                 jobs=jobs)
+        cache, key = KvCache.for_settings(settings), KvCache.key(settings.db_path, session.id, settings.model_path)
+        restored = restore_context(cache, key, engine, pipeline, session)
 
         def emit(piece: str) -> None:
             if not args.json:
@@ -78,10 +81,13 @@ def run(args, settings) -> int:
             raise CommandError(str(exc), 2) from None
         except EngineError as exc:
             raise CommandError(str(exc)) from None
-        # The chat is idle once the reply is out: the background memory work (this turn's, and
-        # whatever an earlier run left in the backlog) runs before exiting, unless --no-wait.
+        # Evaluate what the next turn will reuse (this turn's words, as history now) and save
+        # the context, so the next `ask` in a new process starts warm; then the background memory
+        # work (this turn's, and whatever an earlier run left in the backlog), unless --no-wait.
+        save_context(cache, key, engine, jobs, store)
         if not args.no_wait:
-            finish_memory_jobs(store, jobs, pipeline, session, engine=engine, embedder=embedder, quiet=args.json)
+            finish_memory_jobs(store, jobs, pipeline, session, engine=memory_engine(engine, settings),
+                               embedder=embedder, quiet=args.json)
         if args.json:
             print_json({
                 "session": session.name,
@@ -90,6 +96,8 @@ def run(args, settings) -> int:
                 "reply": result.reply.content if result.reply else "",
                 "prompt_tokens": result.plan.total_tokens,
                 "first_token_seconds": result.first_token_seconds,
+                "reused_tokens": result.record.prefill.reused if result.record.prefill else None,
+                "restored_tokens": restored,
                 "tokens_per_second": round(result.tokens_per_second, 2),
             })
         else:
@@ -97,6 +105,45 @@ def run(args, settings) -> int:
             if result.plan.over_warning:
                 print(f"warning: the prompt uses {result.plan.usage:.0%} of the context window", file=sys.stderr)
     return 0
+
+
+def restore_context(cache, key: str, engine, pipeline, session) -> int:
+    """Load the session's saved context state when it matches the next prompt's head; tokens restored."""
+    from desktop_app.engine.protocol import can_warm
+    from desktop_app.memory.warming import next_prefix
+
+    if cache is None or not can_warm(engine) or not hasattr(engine.inner, "prefix_tokens"):
+        return 0
+    prefix = engine.inner.prefix_tokens(next_prefix(pipeline, session))
+    return cache.restore(engine, key, prefix=prefix).tokens
+
+
+def save_context(cache, key: str, engine, jobs, store) -> None:
+    """Run the queued warm-up for the next turn, then save the chat context (other jobs wait)."""
+    from desktop_app.memory.jobs import JobContext
+    from desktop_app.memory.warming import WarmJob
+
+    pending = jobs.pending()
+    if pending and isinstance(pending[0], WarmJob):
+        jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, chat_engine=engine), limit=1)
+    jobs.discard("warm")  # a warm-up after the memory pass would only help a process that goes on
+    if cache is not None:
+        cache.save(engine, key)
+
+
+def memory_engine(engine, settings):
+    """The engine for the model's memory pass: a second context on the same weights, so the
+    chat context (just saved) keeps its prefix for the warm-up queued after the pass; the same
+    engine when memory work is off, on a GPU, or for engines without one."""
+    from desktop_app.engine.guard import LockedEngine
+
+    inner = engine.inner
+    if settings.memory_model == "off" or not hasattr(inner, "sibling") or inner.settings.n_gpu_layers:
+        return engine
+    try:
+        return LockedEngine(inner.sibling())
+    except Exception:  # no memory for a second context: share the chat's
+        return engine
 
 
 def finish_memory_jobs(store, jobs, pipeline, session, *, engine, embedder, quiet: bool) -> None:

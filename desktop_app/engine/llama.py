@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -30,6 +31,9 @@ class EngineSettings:
     # Small models loop without these; users can tune them in config.toml.
     repeat_penalty: float = 1.15
     top_p: float = 0.9
+    # After a page-out, reuse the evaluated turns that stay by shifting their positions (llama.cpp's
+    # context shift) instead of evaluating them again: only the new head is evaluated.
+    kv_shift: bool = True
     # True where another thread draws on the terminal (the TUI): see engine/quiet.py.
     share_terminal: bool = False
 
@@ -79,19 +83,20 @@ class LlamaEngine:
                 from desktop_app.engine.quiet import silence_llama_logs
 
                 silence_llama_logs()
-            self._llama = Llama(
-                model_path=str(self.model_path),
-                n_ctx=self.settings.n_ctx,
-                n_threads=threads,
-                # Batch (pre-fill) threads default to every core in llama-cpp-python; when another
-                # process holds a core, its spin-waiting threads make a 20-token pre-fill take
-                # seconds instead of 0.2 s (measured on 2 cores). Keep both counts equal.
-                n_threads_batch=threads,
-                n_gpu_layers=self.settings.n_gpu_layers,
-                n_batch=self.settings.n_batch,
-                seed=self.settings.seed if self.settings.seed >= 0 else 0xFFFFFFFF,
-                verbose=self.settings.share_terminal,  # False redirects fds 1/2 while loading
-            )
+            with _two_sequences(self.settings.kv_shift):
+                self._llama = Llama(
+                    model_path=str(self.model_path),
+                    n_ctx=self.settings.n_ctx,
+                    n_threads=threads,
+                    # Batch (pre-fill) threads default to every core in llama-cpp-python; when another
+                    # process holds a core, its spin-waiting threads make a 20-token pre-fill take
+                    # seconds instead of 0.2 s (measured on 2 cores). Keep both counts equal.
+                    n_threads_batch=threads,
+                    n_gpu_layers=self.settings.n_gpu_layers,
+                    n_batch=self.settings.n_batch,
+                    seed=self.settings.seed if self.settings.seed >= 0 else 0xFFFFFFFF,
+                    verbose=self.settings.share_terminal,  # False redirects fds 1/2 while loading
+                )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelLoadError(f"could not load {self.model_path.name}: {str(exc).splitlines()[0]}") from None
         self.load_seconds = time.perf_counter() - started
@@ -112,6 +117,7 @@ class LlamaEngine:
         self.last_prompt_tokens = 0
         self.last_completion_tokens = 0
         self.last_reused_tokens = 0  # of the last prompt: tokens the evaluated prefix already held
+        self.last_shifted_tokens = 0  # of those, tokens moved into place after a page-out (context shift)
         self.chunk = PrefillChunk(self.settings.n_batch)
 
     @classmethod
@@ -124,7 +130,7 @@ class LlamaEngine:
         return cls(settings.model_path, EngineSettings(
             n_ctx=n_ctx, n_threads=machine.threads, n_gpu_layers=machine.gpu_layers,
             seed=settings.seed, repeat_penalty=settings.repeat_penalty, top_p=settings.top_p,
-            share_terminal=share_terminal,
+            kv_shift=settings.kv_shift, share_terminal=share_terminal,
         ))
 
     # -- prompts ------------------------------------------------------------------------
@@ -170,11 +176,30 @@ class LlamaEngine:
         (≈0.25 s each) that ``should_stop`` is checked often; a stop keeps what was evaluated."""
         started = time.perf_counter()
         llama = self._llama
-        reused = common_prefix(self.cached_tokens(), tokens)
+        cached = self.cached_tokens()
+        reused = common_prefix(cached, tokens)
+        self.last_shifted_tokens = 0
+        block = find_moved_block(cached, tokens, reused) if self.settings.kv_shift and self._can_shift() else None
+        if block is not None:
+            shifted = self._splice(tokens, reused, block, should_stop, progress)
+            if shifted:
+                self.last_shifted_tokens = shifted
+                gap = block[1] - reused
+                return self._prefill_from(tokens, llama.n_tokens, reused + shifted, started, should_stop, progress,
+                                          total_new=len(tokens) - reused - shifted - gap, evaluated=gap)
+            cached = self.cached_tokens()
+            reused = common_prefix(cached, tokens)
         if reused < llama.n_tokens:
             llama._ctx.kv_cache_seq_rm(-1, reused, -1)
             llama.n_tokens = reused
-        done = reused
+        return self._prefill_from(tokens, reused, reused, started, should_stop, progress,
+                                  total_new=len(tokens) - reused)
+
+    def _prefill_from(self, tokens, done: int, reused: int, started: float, should_stop, progress,
+                      *, total_new: int, evaluated: int = 0) -> WarmResult:
+        """Evaluate ``tokens[done:]`` in measured chunks (the context holds ``tokens[:done]``)."""
+        llama = self._llama
+        base = done
         while done < len(tokens):
             if should_stop is not None and should_stop():
                 break
@@ -184,9 +209,57 @@ class LlamaEngine:
             self.chunk.observe(min(size, len(tokens) - done), time.perf_counter() - t0)
             done = min(len(tokens), done + size)
             if progress is not None:
-                progress(done - reused, len(tokens) - reused)
-        return WarmResult(total=len(tokens), reused=reused, evaluated=done - reused, complete=done >= len(tokens),
-                          seconds=time.perf_counter() - started)
+                progress(evaluated + done - base, total_new + evaluated)
+        return WarmResult(total=len(tokens), reused=reused, evaluated=evaluated + done - base,
+                          complete=done >= len(tokens), seconds=time.perf_counter() - started)
+
+    def _can_shift(self) -> bool:
+        try:
+            import llama_cpp
+
+            memory = self._llama._ctx.memory
+            return memory is not None and bool(llama_cpp.llama_memory_can_shift(memory))
+        except (AttributeError, TypeError):
+            return False
+
+    def _splice(self, tokens, reused: int, block: tuple[int, int, int], should_stop, progress) -> int:
+        """Keep ``cached[i:i+k]`` (turns that stay after a page-out) by moving them to ``tokens[j:j+k]``'s
+        positions, then evaluate the new tokens between the reused prefix and them. Returns ``k``
+        (0 when stopped before the gap was filled: the moved block is dropped, nothing is half-kept)."""
+        i, j, k = block
+        llama = self._llama
+        ctx = llama._ctx
+        ctx.kv_cache_seq_rm(0, reused, i)  # the old head's tail and the paged-out turns
+        ctx.kv_cache_seq_rm(0, i + k, -1)  # what followed the block
+        # llama.cpp only appends to a sequence, so the block waits in sequence 1 while the gap is
+        # evaluated in sequence 0 (which cannot see it), then joins sequence 0 at its new place.
+        ctx.kv_cache_seq_cp(0, PARKED_SEQ, i, i + k)
+        ctx.kv_cache_seq_rm(0, i, i + k)
+        llama.n_tokens = reused
+        if j != i:
+            ctx.kv_cache_seq_shift(PARKED_SEQ, i, i + k, j - i)
+        pos = reused
+        gap = tokens[reused:j]
+        while pos < j:
+            if should_stop is not None and should_stop():
+                ctx.kv_cache_seq_rm(PARKED_SEQ, -1, -1)
+                llama.n_tokens = pos
+                return 0
+            size = min(self.chunk.size, j - pos)
+            t0 = time.perf_counter()
+            chunk = gap[pos - reused: pos - reused + size]
+            llama._batch.set_batch(batch=chunk, n_past=pos, logits_all=False)
+            ctx.decode(llama._batch)
+            llama.input_ids[pos: pos + size] = chunk
+            self.chunk.observe(size, time.perf_counter() - t0)
+            pos += size
+            if progress is not None:
+                progress(pos - reused, len(tokens) - reused - k)
+        ctx.kv_cache_seq_cp(PARKED_SEQ, 0, j, j + k)
+        ctx.kv_cache_seq_rm(PARKED_SEQ, -1, -1)
+        llama.input_ids[j: j + k] = tokens[j: j + k]
+        llama.n_tokens = j + k
+        return k
 
     def warm(self, messages: Sequence[ChatMessage], *, should_stop: StopCheck | None = None,
              progress: Progress | None = None) -> WarmResult:
@@ -313,6 +386,60 @@ class LlamaEngine:
     def reset_cache(self) -> None:
         """Forget the evaluated prefix (the next call pre-fills from scratch)."""
         self._llama.reset()
+
+
+PARKED_SEQ = 1  # the sequence a moved block waits in (contexts are made with two, sharing one buffer)
+
+
+@contextmanager
+def _two_sequences(enabled: bool):
+    """Make the next ``Llama()`` context with two sequences on one unified KV buffer (llama-cpp-python
+    has no argument for it): the second one parks turns moved after a page-out."""
+    if not enabled:
+        yield
+        return
+    import llama_cpp.llama_cpp as raw
+
+    original = raw.llama_context_default_params
+
+    def params():
+        made = original()
+        made.n_seq_max = 2
+        made.kv_unified = True
+        return made
+
+    raw.llama_context_default_params = params
+    try:
+        yield
+    finally:
+        raw.llama_context_default_params = original
+
+
+MIN_MOVED_BLOCK = 64  # a shorter run of reusable turns is evaluated again rather than moved
+_PROBE = 16
+
+
+def find_moved_block(cached: Sequence[int], tokens: Sequence[int], start: int) -> tuple[int, int, int] | None:
+    """The longest run the evaluated ``cached`` tokens and the new ``tokens`` share after their
+    common prefix ``start``, as ``(i, j, k)``: ``cached[i:i+k] == tokens[j:j+k]``, at least
+    ``MIN_MOVED_BLOCK`` long (the recent turns that stay when older ones are paged out)."""
+    if len(cached) - start < MIN_MOVED_BLOCK or len(tokens) - start < MIN_MOVED_BLOCK:
+        return None
+    where: dict[tuple, list[int]] = {}
+    for i in range(start, len(cached) - _PROBE + 1):
+        where.setdefault(tuple(cached[i: i + _PROBE]), []).append(i)
+    best: tuple[int, int, int] | None = None
+    j = start
+    while j <= len(tokens) - _PROBE:
+        length = 0
+        for i in where.get(tuple(tokens[j: j + _PROBE]), ()):
+            k = common_prefix(cached[i:], tokens[j:])
+            if k > length:
+                length = k
+                if best is None or k > best[2]:
+                    best = (i, j, k)
+        j += max(1, length)
+    return best if best is not None and best[2] >= MIN_MOVED_BLOCK else None
 
 
 def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:

@@ -160,6 +160,14 @@ class JobQueue:
             self._pending = keep
             return dropped
 
+    def discard(self, name: str) -> int:
+        """Drop waiting jobs called ``name``; returns how many were dropped."""
+        with self._lock:
+            keep = deque(j for j in self._pending if j.name != name)
+            dropped = len(self._pending) - len(keep)
+            self._pending = keep
+            return dropped
+
     def interrupt(self) -> None:
         """The chat needs the lane: the running job stops at its next check and is postponed."""
         self._interrupted.set()

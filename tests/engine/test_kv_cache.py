@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 
 import pytest
 
@@ -135,3 +136,32 @@ def test_the_cache_keeps_its_total_size_bounded(tiny_path, tmp_path):
         cache.save(engine, f"k-{n}")
     kept = sorted(p.stem for p in (tmp_path / "kv").glob("*.kv"))
     assert kept == ["k-2", "k-3"]  # least recently used went first
+
+
+def test_turns_that_stay_after_a_page_out_are_moved_not_evaluated_again(tiny_path):
+    engine = load(tiny_path, n_ctx=2048)
+    turns = []
+    for n in range(10):
+        turns += [{"role": "user", "content": f"Tell me fact {n} about the harbour and its boats, please."},
+                  {"role": "assistant", "content": f"Fact {n}: the harbour has boats, gulls and old ferries."}]
+    question = {"role": "user", "content": "What was fact 8?"}
+    list(engine.stream_chat([CHAT[0], *turns, question], max_tokens=4, temperature=0.0))
+    paged = [{"role": "system", "content": "A new head: the summary now holds facts 0 to 3."}, *turns[8:], question]
+    reply = "".join(engine.stream_chat(paged, max_tokens=8, temperature=0.0))
+    assert engine.last_shifted_tokens > 64 and reply.strip()
+    assert engine.last_reused_tokens >= engine.last_shifted_tokens
+    assert engine.cached_tokens()[: len(engine.prompt_tokens(paged)) - 1] == engine.prompt_tokens(paged)[:-1]
+    exact = load(tiny_path, n_ctx=2048)
+    exact.settings = replace(exact.settings, kv_shift=False)
+    list(exact.stream_chat([CHAT[0], *turns, question], max_tokens=4, temperature=0.0))
+    list(exact.stream_chat(paged, max_tokens=8, temperature=0.0))
+    assert exact.last_shifted_tokens == 0 and exact.last_reused_tokens < engine.last_reused_tokens
+
+
+def test_the_moved_block_is_found_after_the_common_prefix():
+    from desktop_app.engine.llama import find_moved_block
+
+    cached = list(range(10)) + list(range(100, 120)) + list(range(500, 600)) + [7, 7, 7]
+    tokens = list(range(10)) + list(range(900, 905)) + list(range(500, 600)) + [1, 2, 3]
+    assert find_moved_block(cached, tokens, 10) == (30, 15, 100)
+    assert find_moved_block(cached, list(range(10)) + list(range(900, 1000)), 10) is None
