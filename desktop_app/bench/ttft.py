@@ -1,133 +1,248 @@
-"""``paperclip bench ttft``: time to first token over a long session, layered vs full.
+"""``paperclip bench ttft``: time to first token over a 200-turn session, mode against mode.
 
-The real default model answers 100+ turns (short replies) in each mode, each in its own
-session, through the same ``run_turn`` the chat uses. Layered keeps the prompt head stable and
-the recent turns append-only, so llama.cpp re-evaluates only the new tail and TTFT stays flat;
-full resends an ever longer history, so pre-fill and attention grow with it.
+The real default model answers every turn (short replies) through the same ``run_turn`` the
+chat uses, each mode in its own session of one database, all in one run. Memory changes (facts
+and rules added, changed, revoked) come every 7 turns among chit-chat, and the recent turns
+page out several times. Between turns the user "thinks" (``--think`` seconds): the idle work of
+the job queue — warming the next prompt's head — may run for that long, as in the app.
+
+Modes:
+* ``layered-before``: the layered prompt as before issue 11 — every memory change rewrites the
+  head at once, nothing is warmed while idle, and a page-out re-evaluates all the turns after it;
+* ``layered``: memory changes wait in a block before the input until the next page-out folds them
+  into the head, the head is warmed while the user thinks, and turns that stay after a page-out
+  are moved, not evaluated again;
+* ``layered@0``: the same with no think time (the user answers at once: nothing runs while idle);
+* ``full`` / ``sliding``: the whole history / the last 20 messages (with idle warming too);
+* ``layered+memory`` / ``layered+shared``: the model's memory pass after each turn, on a second
+  context or on the chat's own (issue 10).
+
+``--reopen`` then measures reopening the 200-turn layered session after a restart: the first
+TTFT with the saved context state against a cold start, on two copies of the same database.
 """
 
 from __future__ import annotations
 
+import shutil
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from desktop_app.bench.scenarios import CHAT_EN, CHAT_ZH
 
-CHECKPOINTS = (5, 50, 100)
+CHECKPOINTS = (5, 50, 100, 150, 200)
 WINDOW = 2  # each checkpoint reports the median of turns n-2 … n+2 (single turns are noisy on a busy CPU)
-IMPORTANT = {2: "From now on, always answer in one short sentence.", 8: "The budget must stay under 5000 dollars.",
-             30: "Never suggest paid software.", 60: "Change the budget to 7000 dollars."}
+CHANGE_EVERY = 7
+# Memory changes, in order, one every CHANGE_EVERY turns: added, changed and revoked facts and rules.
+CHANGES = ("The budget must stay under {b} dollars.", "Our team has {t} people.",
+           "From now on, always answer in one short sentence.", "Change the budget to {b2} dollars.",
+           "Actually the team has {t2} people now.", "Never suggest paid software.",
+           "Forget the rule about paid software.", "The venue must hold {v} guests.",
+           "Change the budget to {b3} dollars.")
+REOPEN_QUESTION = "Remind me what the budget is now."
 
 
 class TtftResult(BaseModel):
     mode: str
     turns: int
+    think: float
     ttft: dict[int, float]  # checkpoint turn -> seconds (median of the turns around it)
     prompt_tokens: dict[int, int]
     evaluated_tokens: dict[int, int]  # prompt tokens not covered by the reused prefix (median around it)
+    p50: float | None = None  # over turns 100–200 (or the second half of a shorter run)
+    p95: float | None = None
     pages: int
+    memory_changes: int = 0
     seconds: float
     worst: float = 0.0  # the slowest first token of the run
+    overflow_turn: int | None = None  # the turn whose prompt no longer fitted the window (full mode)
+    overflow: str = ""
+
+
+class ReopenResult(BaseModel):
+    turns: int
+    cold: float  # first TTFT after a restart, nothing saved
+    restored: float  # first TTFT after a restart, the saved state loaded
+    restored_tokens: int
+    restore_seconds: float
+    cold_evaluated: int
+    restored_evaluated: int
+    warm_turn: float  # a warm turn of the same session (p50 of its turns 100–200)
 
 
 def register(subparsers):
-    parser = subparsers.add_parser("ttft", help="time to first token at turns 5/50/100, layered vs full (real model)")
-    parser.add_argument("--turns", type=int, default=105, help="turns per mode (at least 100 for the last checkpoint)")
+    parser = subparsers.add_parser("ttft", help="time to first token over 200 turns, layered before/after vs full "
+                                                "and sliding (real model)")
+    parser.add_argument("--turns", type=int, default=200, help="turns per mode")
     parser.add_argument("--reply-tokens", dest="reply_tokens", type=int, default=16, help="max tokens per reply")
-    parser.add_argument("--modes", default="layered,full",
-                        help="context modes; 'layered+memory' runs the model's memory pass after each turn on a second "
-                             "context, 'layered+shared' on the chat's own context (what the second context avoids)")
-    parser.add_argument("--checkpoints", default=None, help="turns to report, e.g. 5,20,30 (default 5,50,100)")
+    parser.add_argument("--think", type=float, default=8.0,
+                        help="seconds the user reads and types between turns; idle work may run meanwhile")
+    parser.add_argument("--modes", default="layered-before,layered,layered@0,full,sliding",
+                        help="comma-separated: layered-before, layered, layered@SECONDS (another think time), full, "
+                             "sliding, layered+memory, layered+shared")
+    parser.add_argument("--checkpoints", default=None, help="turns to report, e.g. 5,20,30 (default 5,50,100,150,200)")
+    parser.add_argument("--reopen", action="store_true",
+                        help="also time reopening the layered session after a restart: saved state vs cold")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
     return parser
 
 
 def user_turn(turn: int, lang: str = "en") -> str:
-    """The user's message at ``turn``: a few standing rules and limits among chit-chat."""
+    """The user's message at ``turn``: a memory change every CHANGE_EVERY turns among chit-chat."""
+    if turn % CHANGE_EVERY == 3:
+        n = turn // CHANGE_EVERY
+        cycle = n // len(CHANGES)
+        return CHANGES[n % len(CHANGES)].format(b=5000 + 100 * cycle, b2=6500 + 100 * cycle, b3=7200 + 100 * cycle,
+                                                t=12 + cycle, t2=14 + cycle, v=150 + 10 * cycle)
     chat = CHAT_EN if lang == "en" else CHAT_ZH
-    return IMPORTANT.get(turn) or chat[(turn * 7) % len(chat)]
+    return chat[(turn * 7) % len(chat)]
 
 
-def drive(engine, store, settings, mode: str, turns: int, progress=None, checkpoints=CHECKPOINTS) -> TtftResult:
-    """Run ``turns`` real turns in a fresh session in ``mode``; TTFT per turn from ``run_turn``.
-
-    ``layered+memory`` / ``layered+shared``: after each reply the queued memory jobs (the
-    model's pass, bookmarks, summaries) run before the next turn, as in the app's idle time —
-    on a second context on the same weights, or on the chat's own context."""
-    from desktop_app.chat import pipeline_for, run_turn
-    from desktop_app.memory.jobs import JobContext, JobQueue
-
-    label, _, memory = mode.partition("+")
-    jobs = JobQueue() if memory else None
+def mode_settings(settings, mode: str, think: float):
+    """(context mode, settings, think seconds, memory pass) for a bench mode name."""
+    name, _, at = mode.partition("@")
+    label, _, memory = name.partition("+")
+    if at:
+        think = float(at)
+    if label == "layered-before":
+        settings = settings.model_copy(update={"head_updates": "live", "warm_idle": False, "kv_shift": False})
+        label, think = "layered", 0.0  # nothing ran while idle before
     if memory:
         settings = settings.model_copy(update={"memory_model": "always"})
+    return label, settings, think, memory
+
+
+def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0, progress=None,
+          checkpoints=CHECKPOINTS) -> TtftResult:
+    """Run ``turns`` real turns in a fresh session in ``mode``; TTFT per turn from ``run_turn``.
+
+    After each reply the queued idle work runs for at most ``think`` seconds (the user reading
+    and typing): warming, and with ``+memory``/``+shared`` the model's memory pass — on a second
+    context on the same weights, or on the chat's own context."""
+    from desktop_app.chat import pipeline_for, run_turn
+    from desktop_app.engine.errors import ContextFullError
+    from desktop_app.memory.jobs import JobContext, JobQueue
+
+    label, settings, think, memory = mode_settings(settings, mode, think)
+    inner = getattr(engine, "inner", engine)
+    if hasattr(inner, "settings"):
+        inner.settings = replace(inner.settings, kv_shift=settings.kv_shift)
+    jobs = JobQueue()
     memory_engine = engine.sibling() if memory == "memory" else engine
     pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, jobs=jobs)
-    session = store.create_session(f"ttft-{mode}-{int(time.time())}", mode=label)
+    session = store.create_session(f"ttft-{mode}-{int(time.time() * 1000)}", mode=label)
     engine.reset_cache()
     ttft: list[float] = []
     prompt: list[int] = []
     evaluated: list[int] = []
-    previous = ""
+    overflow_turn, overflow = None, ""
     started = time.perf_counter()
     for turn in range(1, turns + 1):
-        result = run_turn(pipeline, store.get_session(session.id), engine, user_turn(turn), settings=settings)
+        try:
+            result = run_turn(pipeline, store.get_session(session.id), engine, user_turn(turn), settings=settings)
+        except ContextFullError as exc:
+            overflow_turn, overflow = turn, str(exc).splitlines()[0]
+            break
         ttft.append(result.first_token_seconds or 0.0)
         prompt.append(result.plan.total_tokens)
-        text = _prompt_text(engine, result.plan.messages)
-        evaluated.append(engine.counter.count(text[_common_prefix(previous, text):]))
-        previous = text + (result.reply.content if result.reply else "")
-        if jobs is not None:
-            jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, engine=memory_engine))
-            record = store.last_turn_record(session.id)
-            if memory == "shared" and record is not None and record.memory_work is not None:
-                previous = ""  # the chat context evaluated the memory prompt last: nothing is reused
+        fill = result.record.prefill
+        evaluated.append(fill.evaluated if fill else result.plan.total_tokens)
+        if think > 0 or memory:
+            jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, engine=memory_engine,
+                                                     chat_engine=engine),
+                             should_stop=_deadline(think if think > 0 else 1e9))
+        jobs.cancel()  # what did not fit the think time: the next turn's pre-fill does it
         if progress and turn % 10 == 0:
-            progress(f"{mode}: turn {turn}/{turns}, prompt {prompt[-1]} tokens, TTFT {ttft[-1] * 1000:.0f} ms")
+            progress(f"{mode}: turn {turn}/{turns}, prompt {prompt[-1]} tokens, TTFT {ttft[-1] * 1000:.0f} ms, "
+                     f"evaluated {evaluated[-1]}")
     elapsed = time.perf_counter() - started
 
     def around(values: list, turn: int):
-        return statistics.median(values[max(0, turn - 1 - WINDOW): turn + WINDOW])
+        window = values[max(0, turn - 1 - WINDOW): turn + WINDOW]
+        return statistics.median(window) if window else None
 
-    marks = [c for c in checkpoints if c <= turns]
-    return TtftResult(mode=mode, turns=turns, ttft={c: around(ttft, c) for c in marks},
+    marks = [c for c in checkpoints if c <= len(ttft)]
+    tail_from = 100 if len(ttft) >= 150 else len(ttft) // 2
+    tail = sorted(ttft[tail_from - 1:]) if ttft else []
+    changes = len(store.session_changes(session.id))
+    return TtftResult(mode=mode, turns=len(ttft), think=think, ttft={c: around(ttft, c) for c in marks},
                       prompt_tokens={c: prompt[c - 1] for c in marks},
                       evaluated_tokens={c: int(around(evaluated, c)) for c in marks},
-                      pages=len(store.list_pages(session.id)), seconds=elapsed, worst=max(ttft))
+                      p50=statistics.median(tail) if tail else None,
+                      p95=tail[min(len(tail) - 1, int(0.95 * len(tail)))] if tail else None,
+                      pages=len(store.list_pages(session.id)), memory_changes=changes, seconds=elapsed,
+                      worst=max(ttft) if ttft else 0.0, overflow_turn=overflow_turn, overflow=overflow)
 
 
-def _prompt_text(engine, messages) -> str:
-    """The formatted prompt when the engine can tell (llama.cpp), else the plain contents."""
-    if hasattr(engine, "format_prompt"):
-        return engine.format_prompt(messages)
-    return "\n".join(m["content"] for m in messages)
+def _deadline(seconds: float):
+    end = time.perf_counter() + seconds
+    return lambda: time.perf_counter() > end
 
 
-def _common_prefix(a: str, b: str) -> int:
-    n = min(len(a), len(b))
-    i = 0
-    while i < n and a[i] == b[i]:
-        i += 1
-    return i
+def reopen(engine, db_path: Path, session_name: str, settings, warm_turn: float, tmp: Path) -> ReopenResult:
+    """The first turn after a restart, on two copies of the database: cold, and with the saved state."""
+    from desktop_app.chat import pipeline_for, run_turn
+    from desktop_app.engine.kv_cache import KvCache
+    from desktop_app.memory.store import Store
+    from desktop_app.memory.warming import next_prefix
+
+    cache = KvCache(tmp / "kv", 1 << 30)
+    results = {}
+    for label in ("cold", "restored"):
+        copy = tmp / f"reopen-{label}.db"
+        shutil.copy(db_path, copy)
+        with Store(copy) as store:
+            session = store.find_session(session_name)
+            pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
+            key = KvCache.key(copy, session.id, settings.model_path)
+            if label == "restored":
+                # What quitting does: the context holds the session's prompt head; save it.
+                engine.reset_cache()
+                engine.warm(next_prefix(pipeline, session))
+                cache.save(engine, key)
+            engine.reset_cache()  # the restart
+            t0 = time.perf_counter()
+            restored = cache.restore(engine, key, prefix=engine.prefix_tokens(next_prefix(pipeline, session))) \
+                if label == "restored" else None
+            restore_seconds = time.perf_counter() - t0
+            result = run_turn(pipeline, session, engine, REOPEN_QUESTION, settings=settings)
+            results[label] = (result, restored, restore_seconds)
+    cold, restored = results["cold"][0], results["restored"][0]
+    return ReopenResult(turns=cold.recorded.turn - 1, cold=cold.first_token_seconds or 0.0,
+                        restored=(restored.first_token_seconds or 0.0) + results["restored"][2],
+                        restored_tokens=results["restored"][1].tokens, restore_seconds=results["restored"][2],
+                        cold_evaluated=cold.record.prefill.evaluated, restored_evaluated=restored.record.prefill.evaluated,
+                        warm_turn=warm_turn)
 
 
 def format_table(results: list[TtftResult]) -> str:
     marks = sorted({c for r in results for c in r.ttft})
-    head = f"{'mode':<15} " + " ".join(f"{'TTFT@' + str(c):>9}" for c in marks) + " " + \
-        " ".join(f"{'tok@' + str(c):>8}" for c in marks) + " " + \
-        " ".join(f"{'eval@' + str(c):>8}" for c in marks) + f" {'worst':>8} {'pages':>5} {'run s':>6}"
-    lines = [head, "-" * len(head)]
+    head = f"{'mode':<15} {'think':>5} " + " ".join(f"{'@' + str(c):>7}" for c in marks) + \
+        f" {'p50':>7} {'p95':>7} {'worst':>7}  {'pages':>5} {'mem':>4} {'run s':>6}"
+    lines = ["TTFT (ms)", head, "-" * len(head)]
     for r in results:
-        lines.append(f"{r.mode:<15} " + " ".join(f"{r.ttft[c] * 1000:>7.0f}ms" for c in marks) + " "
-                     + " ".join(f"{r.prompt_tokens[c]:>8}" for c in marks) + " "
-                     + " ".join(f"{r.evaluated_tokens[c]:>8}" for c in marks)
-                     + f" {r.worst * 1000:>6.0f}ms {r.pages:>5} {r.seconds:>6.0f}")
+        cells = " ".join(f"{r.ttft[c] * 1000:>7.0f}" if r.ttft.get(c) is not None else f"{'—':>7}" for c in marks)
+        p50 = f"{r.p50 * 1000:>7.0f}" if r.p50 is not None else f"{'—':>7}"
+        p95 = f"{r.p95 * 1000:>7.0f}" if r.p95 is not None else f"{'—':>7}"
+        lines.append(f"{r.mode:<15} {r.think:>5.0f} {cells} {p50} {p95} {r.worst * 1000:>7.0f}  {r.pages:>5} "
+                     f"{r.memory_changes:>4} {r.seconds:>6.0f}")
+    head = f"{'mode':<15} " + " ".join(f"{'tok@' + str(c):>8}" for c in marks) + " " + \
+        " ".join(f"{'eval@' + str(c):>8}" for c in marks)
+    lines += ["", "prompt tokens and tokens evaluated after the reused prefix", head, "-" * len(head)]
+    for r in results:
+        lines.append(f"{r.mode:<15} " + " ".join(f"{r.prompt_tokens[c]:>8}" if c in r.prompt_tokens else f"{'—':>8}"
+                                                for c in marks) + " "
+                     + " ".join(f"{r.evaluated_tokens[c]:>8}" if c in r.evaluated_tokens else f"{'—':>8}"
+                                for c in marks))
+    for r in results:
+        if r.overflow_turn:
+            lines.append(f"{r.mode}: the prompt overflowed the window at turn {r.overflow_turn} ({r.overflow})")
     return "\n".join(lines)
 
 
@@ -139,20 +254,35 @@ def run(args, settings) -> int:
     checkpoints = tuple(int(c) for c in args.checkpoints.split(",")) if args.checkpoints else CHECKPOINTS
     if args.turns < 5:
         raise CommandError("--turns must be at least 5", 2)
-    # Full mode must still fit after 100+ turns: 8192 (SmolLM2's trained size) unless --ctx says otherwise.
-    ctx = getattr(args, "ctx", None) or 8192
+    ctx = getattr(args, "ctx", None) or 4096
     settings = settings.model_copy(update={"ctx": ctx, "max_tokens": args.reply_tokens, "temperature": 0.0,
-                                           "seed": 7})
+                                           "seed": 7, "memory_model": "off"})
     engine = load_engine(settings, quiet=args.json)
-    results = []
+    say = None if args.json else (lambda line: print(line, file=sys.stderr))
+    results, reopened = [], None
     with tempfile.TemporaryDirectory() as tmp, Store(getattr(args, "db", None) or Path(tmp) / "ttft.db") as store:
         for mode in modes:
-            results.append(drive(engine, store, settings, mode, args.turns, checkpoints=checkpoints,
-                                 progress=None if args.json else lambda line: print(line, file=sys.stderr)))
+            results.append(drive(engine, store, settings, mode, args.turns, think=args.think,
+                                 checkpoints=checkpoints, progress=say))
+        layered = next((r for r in results if r.mode == "layered"), None)
+        if args.reopen and layered is not None:
+            name = next(s.name for s in store.list_sessions() if s.name.startswith("ttft-layered-")
+                        and not s.name.startswith("ttft-layered-before") and "@" not in s.name
+                        and "+" not in s.name)
+            reopened = reopen(engine, store.path, name, settings, layered.p50 or 0.0, Path(tmp))
     if args.json:
-        print_json({"model": engine.model_name, "n_ctx": engine.n_ctx, "results": [r.model_dump() for r in results]})
+        print_json({"model": engine.model_name, "n_ctx": engine.n_ctx, "results": [r.model_dump() for r in results],
+                    "reopen": reopened.model_dump() if reopened else None})
         return 0
-    print(f"time to first token · {engine.model_name} · n_ctx {engine.n_ctx} · replies ≤ {args.reply_tokens} tokens")
+    print(f"time to first token · {engine.model_name} · n_ctx {engine.n_ctx} · replies ≤ {args.reply_tokens} tokens · "
+          f"{args.turns} turns · a memory change every {CHANGE_EVERY} turns")
     print(format_table(results))
-    print(f"TTFT@n and eval@n: median of turns n-{WINDOW}…n+{WINDOW}; eval = prompt tokens after the reused prefix")
+    print(f"@n: median of turns n-{WINDOW}…n+{WINDOW}; p50/p95 over turns 100–200; think: seconds of idle work "
+          f"allowed between turns; mem: memory changes in the session")
+    if reopened:
+        r = reopened
+        print(f"\nreopening the layered session after a restart: cold {r.cold * 1000:.0f} ms "
+              f"({r.cold_evaluated} tokens evaluated) · saved state {r.restored * 1000:.0f} ms "
+              f"(restore {r.restore_seconds * 1000:.0f} ms of it, {r.restored_tokens} tokens restored, "
+              f"{r.restored_evaluated} evaluated) · a warm turn {r.warm_turn * 1000:.0f} ms")
     return 0

@@ -1,0 +1,29 @@
+"""The TTFT benchmark's session really changes memory at the rate it claims (no model needed)."""
+
+from __future__ import annotations
+
+from desktop_app.bench.ttft import CHANGE_EVERY, mode_settings, user_turn
+
+
+def test_the_schedule_adds_changes_and_revokes_memory_every_seven_turns(conversation):
+    chat = conversation()
+    actions = []
+    for turn in range(1, 70):
+        chat.user(user_turn(turn))
+        if turn % CHANGE_EVERY == 3:
+            actions += [o.action for o in chat.outcomes]
+        else:
+            assert not any(o.item_ids for o in chat.outcomes), user_turn(turn)  # chit-chat writes nothing
+        chat.plan()
+        chat.reply("Noted, here is a short answer.")
+    assert {"added", "superseded", "revoked"} <= set(actions), actions
+
+
+def test_bench_modes_map_to_the_settings_they_claim(settings):
+    label, before, think, memory = mode_settings(settings, "layered-before", 8.0)
+    assert (label, before.head_updates, before.warm_idle, before.kv_shift, think, memory) == \
+        ("layered", "live", False, False, 0.0, "")
+    label, after, think, _ = mode_settings(settings, "layered", 8.0)
+    assert (after.head_updates, after.warm_idle, after.kv_shift, think) == ("fold", True, True, 8.0)
+    assert mode_settings(settings, "layered@0", 8.0)[2] == 0.0
+    assert mode_settings(settings, "layered+memory", 8.0)[1].memory_model == "always"
