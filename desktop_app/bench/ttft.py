@@ -204,11 +204,12 @@ def reopen(engine, db_path: Path, session_name: str, settings, warm_turn: float,
             if label == "restored":
                 # What quitting does: the context holds the session's prompt head; save it.
                 engine.reset_cache()
-                engine.warm(next_prefix(pipeline, session))
+                messages, lead = next_prefix(pipeline, session)
+                engine.warm(messages, lead=lead)
                 cache.save(engine, key)
             engine.reset_cache()  # the restart
             t0 = time.perf_counter()
-            restored = cache.restore(engine, key, prefix=engine.prefix_tokens(next_prefix(pipeline, session))) \
+            restored = cache.restore(engine, key, prefix=engine.prefix_tokens(*next_prefix(pipeline, session))) \
                 if label == "restored" else None
             restore_seconds = time.perf_counter() - t0
             result = run_turn(pipeline, session, engine, REOPEN_QUESTION, settings=settings)

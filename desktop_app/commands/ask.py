@@ -114,7 +114,7 @@ def restore_context(cache, key: str, engine, pipeline, session) -> int:
 
     if cache is None or not can_warm(engine) or not hasattr(engine.inner, "prefix_tokens"):
         return 0
-    prefix = engine.inner.prefix_tokens(next_prefix(pipeline, session))
+    prefix = engine.inner.prefix_tokens(*next_prefix(pipeline, session))
     return cache.restore(engine, key, prefix=prefix).tokens
 
 

@@ -79,10 +79,10 @@ class LockedEngine:
             yield from self.inner.stream_chat(messages, max_tokens=max_tokens, temperature=temperature,
                                               should_stop=should_stop, progress=progress)
 
-    def warm(self, messages: Sequence[ChatMessage], *, should_stop: StopCheck | None = None,
+    def warm(self, messages: Sequence[ChatMessage], *, lead: str = "", should_stop: StopCheck | None = None,
              progress: Progress | None = None) -> WarmResult:
         with self.guard.hold():
-            return self.inner.warm(messages, should_stop=should_stop, progress=progress)
+            return self.inner.warm(messages, lead=lead, should_stop=should_stop, progress=progress)
 
     def save_state(self, path):
         with self.guard.hold():

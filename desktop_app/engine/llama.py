@@ -158,11 +158,11 @@ class LlamaEngine:
         prompt, added_special = self._formatted(messages)
         return self._llama.tokenize(prompt.encode("utf-8", "replace"), add_bos=not added_special, special=True)
 
-    def prefix_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
-        """The tokens every prompt that continues ``messages`` with a user message starts with: the
-        common part of two such prompts, so it ends where the next input begins."""
-        one = self.prompt_tokens([*messages, {"role": "user", "content": "a"}])
-        two = self.prompt_tokens([*messages, {"role": "user", "content": "b"}])
+    def prefix_tokens(self, messages: Sequence[ChatMessage], lead: str = "") -> list[int]:
+        """The tokens every prompt that continues ``messages`` with a user message opening with
+        ``lead`` starts with: the common part of two such prompts, so it ends where the input begins."""
+        one = self.prompt_tokens([*messages, {"role": "user", "content": lead + "a"}])
+        two = self.prompt_tokens([*messages, {"role": "user", "content": lead + "b"}])
         return one[: common_prefix(one, two)]
 
     # -- the evaluated prefix (llama.cpp's KV cache) ---------------------------------------
@@ -261,10 +261,11 @@ class LlamaEngine:
         llama.n_tokens = j + k
         return k
 
-    def warm(self, messages: Sequence[ChatMessage], *, should_stop: StopCheck | None = None,
+    def warm(self, messages: Sequence[ChatMessage], *, lead: str = "", should_stop: StopCheck | None = None,
              progress: Progress | None = None) -> WarmResult:
-        """Evaluate the prefix the next turn will send after ``messages`` (idle-time warming)."""
-        return self.prefill(self.prefix_tokens(messages), should_stop=should_stop, progress=progress)
+        """Evaluate the prefix the next turn will send after ``messages`` (idle-time warming), with
+        ``lead``, the known start of its final message."""
+        return self.prefill(self.prefix_tokens(messages, lead), should_stop=should_stop, progress=progress)
 
     def save_state(self, path: Path) -> list[int]:
         """Write the evaluated tokens and their KV cells to ``path`` (llama.cpp's sequence file)."""

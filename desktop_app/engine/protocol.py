@@ -70,9 +70,10 @@ class ChatEngine(Protocol):
 class WarmableEngine(Protocol):
     """An engine that keeps an evaluated prefix it can extend ahead of time (llama.cpp in-process)."""
 
-    def warm(self, messages: Sequence[ChatMessage], *, should_stop: StopCheck | None = None,
+    def warm(self, messages: Sequence[ChatMessage], *, lead: str = "", should_stop: StopCheck | None = None,
              progress: Progress | None = None) -> WarmResult:
-        """Evaluate the prefix of the prompt that continues ``messages`` with a user message."""
+        """Evaluate the prefix of the prompt that continues ``messages`` with a user message
+        opening with ``lead``."""
         ...
 
 

@@ -38,8 +38,8 @@ class ScriptedEngine:
     def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[str]:
         return [w for m in messages for w in self._words(m)] + ["<assistant>"]
 
-    def prefix_tokens(self, messages: Sequence[ChatMessage]) -> list[str]:
-        return [w for m in messages for w in self._words(m)] + ["<user>"]
+    def prefix_tokens(self, messages: Sequence[ChatMessage], lead: str = "") -> list[str]:
+        return [w for m in messages for w in self._words(m)] + ["<user>", *lead.split()]
 
     def cached_tokens(self) -> list[str]:
         return list(self.cached)
@@ -62,9 +62,9 @@ class ScriptedEngine:
         return WarmResult(total=len(tokens), reused=reused, evaluated=len(self.cached) - reused,
                           complete=len(self.cached) == len(tokens))
 
-    def warm(self, messages: Sequence[ChatMessage], *, should_stop: StopCheck | None = None,
+    def warm(self, messages: Sequence[ChatMessage], *, lead: str = "", should_stop: StopCheck | None = None,
              progress=None) -> WarmResult:
-        return self.prefill(self.prefix_tokens(messages), should_stop=should_stop, progress=progress)
+        return self.prefill(self.prefix_tokens(messages, lead), should_stop=should_stop, progress=progress)
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
                     should_stop: StopCheck | None = None, progress=None) -> Iterator[str]:

@@ -1,6 +1,6 @@
 """Prompt assembly: a pure function of state, turns, recalled pages, budgets and ``now``.
 
-Order (DESIGN.md): system · anchors · state · summary · recent · recalled · changes · input.
+Order (DESIGN.md): system · anchors · state · summary · recent · changes · recalled · input.
 The first four form the system message (stable head, so llama.cpp reuses the evaluated
 prefix); recent turns follow as chat messages, append-only between page-outs; recalled pages,
 replayed constraints and the memory changed since the head was folded sit right before the
@@ -152,7 +152,9 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
 
     head = "\n\n".join(x for x in (inp.system_prompt, layers["anchors"].text, layers["state"].text,
                                    layers["summary"].text) if x)
-    tail = "\n\n".join(x for x in (layers["recalled"].text, layers["changes"].text, input_text) if x)
+    # The changes block opens the final message: it depends on memory only, so idle-time warming
+    # evaluates it ahead (memory.warming); recalled text and replays, chosen by the input, follow.
+    tail = "\n\n".join(x for x in (layers["changes"].text, layers["recalled"].text, input_text) if x)
     messages = [{"role": "system", "content": head}, *recent_messages, {"role": "user", "content": tail}]
     assert messages[0]["content"].startswith(inp.system_prompt), "the system prompt was altered"
     total = sum(layer.tokens for layer in layers.values())

@@ -15,7 +15,7 @@ from desktop_app.memory.budget import WARN_SHARE
 from desktop_app.memory.recall.models import RecallHit
 
 # DESIGN.md's prompt order: stable head first, volatile tail last (what keeps the KV cache warm).
-LayerName = Literal["system", "anchors", "state", "summary", "recent", "recalled", "changes", "input"]
+LayerName = Literal["system", "anchors", "state", "summary", "recent", "changes", "recalled", "input"]
 LAYER_ORDER: tuple[str, ...] = get_args(LayerName)
 ContextMode = Literal["layered", "sliding", "summary", "retrieval", "full"]
 MODES: tuple[str, ...] = get_args(ContextMode)

@@ -30,10 +30,14 @@ class ContextOwner:
     session_id: int | None = None
 
 
-def next_prefix(pipeline, session) -> list[dict]:
-    """The messages the next prompt starts with (all but the final user message), as planned now."""
+def next_prefix(pipeline, session) -> tuple[list[dict], str]:
+    """What the next prompt starts with, as planned now: all messages but the final user message,
+    and how that one opens before the input (the changes block, which depends on memory only)."""
     plan, _ = pipeline.preview(session, PLACEHOLDER)
-    return plan.messages[:-1]
+    final = plan.messages[-1]["content"]
+    changes = plan.layers["changes"].text
+    lead = changes + "\n\n" if changes and final.startswith(changes + "\n\n") else ""
+    return plan.messages[:-1], lead
 
 
 class WarmJob(MemoryJob):
@@ -68,18 +72,18 @@ class WarmJob(MemoryJob):
                 self.owner.session_id == self.leaving[0]:
             self.cache.save(engine, self.leaving[1])  # the context still holds the session left
         pipeline = TurnPipeline(store=ctx.store, counter=engine.counter, n_ctx=engine.n_ctx, options=self.options)
-        messages = next_prefix(pipeline, session)
+        messages, lead = next_prefix(pipeline, session)
         restored = ""
         if self.cache is not None and self.cache_key:
             inner = getattr(engine, "inner", engine)
-            prefix = inner.prefix_tokens(messages)
+            prefix = inner.prefix_tokens(messages, lead)
             held = common_prefix(inner.cached_tokens(), prefix)
             if held < len(prefix) // 2:
                 result = self.cache.restore(engine, self.cache_key, prefix=prefix)
                 restored = f"restored {result.tokens} tokens; " if result.restored else ""
         if self.owner is not None:
             self.owner.session_id = self.session_id
-        result = engine.warm(messages, should_stop=ctx.should_stop, progress=self.progress)
+        result = engine.warm(messages, lead=lead, should_stop=ctx.should_stop, progress=self.progress)
         detail = f"{restored}{result.evaluated} tokens evaluated, {result.reused} reused of {result.total}"
         return self.outcome("done" if result.complete else "postponed", detail)
 

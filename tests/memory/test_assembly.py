@@ -10,7 +10,7 @@ from desktop_app.memory.render import TurnView
 
 NOW = 1_750_000_000.0
 COUNTER = fallback_counter()
-LAYERS = ["system", "anchors", "state", "summary", "recent", "recalled", "changes", "input"]
+LAYERS = ["system", "anchors", "state", "summary", "recent", "changes", "recalled", "input"]
 
 
 def item(id_, kind, value, *, status="active", subject=None, pinned=False, source=None, supersedes=None):

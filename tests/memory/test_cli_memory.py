@@ -6,7 +6,7 @@ import pytest
 
 from desktop_app.cli import main
 
-LAYERS = ["system", "anchors", "state", "summary", "recent", "recalled", "changes", "input"]
+LAYERS = ["system", "anchors", "state", "summary", "recent", "changes", "recalled", "input"]
 
 
 def run_json(capsys, *argv):

@@ -34,10 +34,11 @@ def test_idle_warming_leaves_only_the_new_input_to_evaluate(store, settings):
     assert [o.job for o in outcomes] == ["warm"] and outcomes[0].status == "done"
     result = run_turn(pipeline, store.get_session(session.id), engine, "Where should we go in May?", settings=settings)
     total = len(engine.prompt_tokens(result.plan.messages))
-    assert engine.last_reused_tokens == len(engine.prefix_tokens(result.plan.messages[:-1]))  # all of the prefix
-    # only the final message (recalled memory, changes, the new input) and the reply marker were left
-    assert result.record.prefill.evaluated == total - engine.last_reused_tokens == len(
-        engine._words(result.plan.messages[-1]))
+    lead = result.plan.layers["changes"].text  # the rule of turn 1, in the block before the input
+    assert lead and result.plan.messages[-1]["content"].startswith(lead)
+    assert engine.last_reused_tokens == len(engine.prefix_tokens(result.plan.messages[:-1], lead + "\n\n"))
+    # only the new input and the reply marker were left
+    assert result.record.prefill.evaluated == total - engine.last_reused_tokens == 6 + 2  # 6 words
 
 
 def test_warming_evaluates_the_prefix_the_next_turn_sends(store, settings):
@@ -45,11 +46,15 @@ def test_warming_evaluates_the_prefix_the_next_turn_sends(store, settings):
     session = store.session_named("warm")
     for text in ("Hello there.", "Never book flights before 9am.", "What about trains?"):
         run_turn(pipeline, store.get_session(session.id), engine, text, settings=settings)
-    prefix = next_prefix(pipeline, store.get_session(session.id))
+    prefix, lead = next_prefix(pipeline, store.get_session(session.id))
+    assert lead.startswith("Memory changes since turn 1")  # the rule of turn 2, known before the input
     idle(store, jobs, engine)
     result = run_turn(pipeline, store.get_session(session.id), engine, "And buses?", settings=settings)
-    assert result.plan.messages[:-1] == prefix
-    assert engine.cached[: len(engine.prefix_tokens(prefix))] == engine.prefix_tokens(prefix)
+    assert result.plan.messages[:-1] == prefix and result.plan.messages[-1]["content"].startswith(lead)
+    warmed = engine.prefix_tokens(prefix, lead)
+    assert engine.cached[: len(warmed)] == warmed
+    # only the input itself (and the reply marker) was left for the turn
+    assert result.record.prefill.evaluated == 2 + 2  # "And buses?"
 
 
 def test_a_new_message_cancels_warming_and_the_turn_continues_from_it(store, settings):
@@ -62,7 +67,7 @@ def test_a_new_message_cancels_warming_and_the_turn_continues_from_it(store, set
     outcomes = idle(store, jobs, engine, stop_after=3)
     assert outcomes[-1].status == "postponed" and jobs.pending()[0].name == "warm"  # back at the front
     warmed = engine.evaluated - before
-    assert 0 < warmed < len(engine.prefix_tokens(next_prefix(pipeline, store.get_session(session.id))))
+    assert 0 < warmed < len(engine.prefix_tokens(*next_prefix(pipeline, store.get_session(session.id))))
     result = run_turn(pipeline, store.get_session(session.id), engine, "Go on.", settings=settings)
     assert result.record.prefill.reused == warmed  # nothing evaluated twice
     total = len(engine.prompt_tokens(result.plan.messages))

@@ -13,7 +13,7 @@ def prefix_of(chat, engine):
     from desktop_app.memory.warming import next_prefix
 
     pipeline = pipeline_for(chat.store, chat.settings, counter=engine.counter, n_ctx=engine.n_ctx)
-    return engine.prefix_tokens(next_prefix(pipeline, chat.store.get_session(chat.session.id)))
+    return engine.prefix_tokens(*next_prefix(pipeline, chat.store.get_session(chat.session.id)))
 
 
 async def test_the_next_prompt_head_is_warm_after_a_turn_and_a_switch(settings, ui):
