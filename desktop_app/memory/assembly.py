@@ -180,6 +180,13 @@ def _changes(changes: list[HeadChange], inp: AssemblyInput, budget: int, counter
     """The memory changed since the fold, one line each, newest last (they override the head)."""
     if not changes:
         return Layer()
+    # What the input itself just wrote is not repeated before it: the input says it, and the
+    # block stays what idle-time warming evaluated ahead. From the next turn on it is listed. (A
+    # pending item is: the assistant must ask about it now.)
+    changes = [c for c in changes if c.change == "revoked" or c.item.status != "active" or inp.input_id is None
+               or c.item.source_message_id != inp.input_id]
+    if not changes:
+        return Layer()
     lines = [t["changes"].format(n=inp.head.turn + 1)]
     items: list[LayerItem] = []
     for change in changes:
@@ -324,8 +331,9 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
         order = {kind: n for n, kind in enumerate(STATE_KINDS)}
         live = [i for i in inp.items if i.status == "active" and i.kind in order]
         replay = sorted(live, key=lambda i: (order[i.kind], i.id))[:MAX_STATE_REPLAY]
-    else:
-        hard = [i for i in inp.items if i.status == "active" and i.is_hard]
+    else:  # (a rule the input itself states is not replayed to it)
+        hard = [i for i in inp.items if i.status == "active" and i.is_hard
+                and (i.source_message_id is None or i.source_message_id != inp.input_id)]
         matches = sorted(((len(words & term_set(i.value)), i) for i in hard), key=lambda p: (-p[0], -p[1].id))
         replay = [i for score, i in matches if score > 0][:MAX_REPLAY]
     lines: list[str] = []

@@ -46,7 +46,8 @@ def test_context_json_follows_the_design_contract_and_stores_nothing(db, capsys)
 
 def test_context_previews_extraction_of_the_message_itself(db, capsys):
     data = run_json(capsys, "context", "Never invite competitors.", "--json", "--db", str(db), "--session", "s")
-    assert "KEY Never invite competitors" in data["layers"]["changes"]["text"]
+    # Stated by the input itself: not repeated before it (the next turn lists it), but recorded.
+    assert "competitors" not in data["layers"]["changes"]["text"]
     assert data["memory_changes"][0]["action"] == "added"
     listed = run_json(capsys, "memory", "list", "--json", "--db", str(db), "--session", "s")
     assert all("competitors" not in i["value"] for i in listed["data"]["items"])

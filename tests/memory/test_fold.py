@@ -117,9 +117,10 @@ def test_too_many_changes_fold_after_the_reply(conversation, monkeypatch):
     chat.say("Hello.")
     chat.say("The budget must stay under 5000 dollars.")
     plan = chat.say("Never book flights before 9am.")
-    assert len(plan.layers["changes"].items) == 2 and chat.store.latest_fold(chat.sid).reason == "start"
+    # the input's own rule is not repeated before it
+    assert len(plan.layers["changes"].items) == 1 and chat.store.latest_fold(chat.sid).reason == "start"
     plan = chat.say("From now on, always answer in English.")
-    assert len(plan.layers["changes"].items) == 3  # this turn still reads them before the input …
+    assert len(plan.layers["changes"].items) == 2  # this turn still reads them before the input …
     assert chat.store.latest_fold(chat.sid).reason == "overflow"  # … and the head folds after the reply
     plan = chat.say("Thanks.")
     assert plan.layers["changes"].items == []

@@ -22,8 +22,11 @@ def test_the_stages_hand_typed_results_forward(store, settings):
     assert isinstance(recorded, RecordedInput) and recorded.memory[0].action == "added" and recorded.turn == 1
     plan = pipeline.plan(recorded)
     assert isinstance(plan, ContextPlan) and list(plan.layers) == list(LAYER_ORDER)
-    assert "5000" in plan.layers["changes"].text and plan.layers["input"].items[0].message_id == recorded.message.id
+    assert "5000" not in plan.layers["changes"].text  # the input says it itself …
+    assert plan.layers["input"].items[0].message_id == recorded.message.id
     reply = pipeline.record_reply(session, "Noted.")
+    later = pipeline.plan(pipeline.record_input(session, "What next?"))
+    assert "5000" in later.layers["changes"].text  # … and the next turn lists it before its input
     assert isinstance(reply, RecordedReply) and reply.message.turn == 1 and reply.paging is None
     record = pipeline.log(recorded, plan, reply, first_token_seconds=0.1)
     assert isinstance(record, TurnRecord) and record.memory == recorded.memory

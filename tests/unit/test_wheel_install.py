@@ -68,12 +68,14 @@ def test_the_installed_wheel_runs_from_outside_the_checkout(installed):
     checks = {c["check"]: c for c in json.loads(doctor.stdout)["checks"]}
     assert checks["sqlite-vec"]["ok"] and checks["python"]["ok"]
 
-    context = _paperclip(installed, "context", "Never modify the source CSV.", "--json", "--db",
-                         str(installed / "x.db"))
+    noted = _paperclip(installed, "ask", "/directive Never modify the source CSV.", "--db", str(installed / "x.db"))
+    assert noted.returncode == 0, noted.stderr  # a memory command: no model needed
+    context = _paperclip(installed, "context", "Can I edit it?", "--json", "--db", str(installed / "x.db"))
     assert context.returncode == 0, context.stderr
     plan = json.loads(context.stdout)
     en = tomllib.loads((ROOT / "assets" / "prompts" / "en.toml").read_text(encoding="utf-8"))
     assert plan["layers"]["system"]["text"] == en["system"], "the prompt templates come from the wheel"
-    assert en["layers"]["changes"].split("{")[0] in plan["layers"]["changes"]["text"]
-    zh = _paperclip(installed, "context", "以后每次都用中文回答。", "--json", "--lang", "zh", "--db", str(installed / "y.db"))
-    assert "【关键】" in json.loads(zh.stdout)["layers"]["changes"]["text"]
+    assert en["layers"]["anchors"] in plan["layers"]["anchors"]["text"]  # folded in at the first message
+    _paperclip(installed, "ask", "/directive 以后每次都用中文回答", "--db", str(installed / "y.db"))
+    zh = _paperclip(installed, "context", "你好", "--json", "--lang", "zh", "--db", str(installed / "y.db"))
+    assert "【关键】" in json.loads(zh.stdout)["layers"]["anchors"]["text"]
