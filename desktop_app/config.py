@@ -75,6 +75,9 @@ class Settings(BaseModel):
         default="fold", description="memory changes reach the prompt: fold = a changes block before the input, folded "
                                     "into the head at page-outs (keeps the evaluated prefix); live = rewrite the head")
     warm_idle: bool = Field(default=True, description="evaluate the next prompt's head while the user reads and types")
+    recall: Literal["auto", "asked"] = Field(
+        default="auto", description="archived turns in the prompt: auto = when they match the message; asked = only "
+                                    "when the message points back (\"earlier you said\", \"刚才\") — faster replies")
     kv_shift: bool = Field(default=True, description="after a page-out, move the evaluated turns that stay instead of "
                                                      "evaluating them again (llama.cpp context shift)")
     kv_cache_mb: int = Field(default=512, ge=0,

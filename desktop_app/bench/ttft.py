@@ -13,6 +13,8 @@ Modes:
   into the head, the head is warmed while the user thinks, and turns that stay after a page-out
   are moved, not evaluated again;
 * ``layered@0``: the same with no think time (the user answers at once: nothing runs while idle);
+* ``layered:asked``: recall only when the message points back ("earlier you said"): what the
+  recalled layer costs when it fires on most turns, as in a real conversation;
 * ``full`` / ``sliding``: the whole history / the last 20 messages (with idle warming too);
 * ``layered+memory`` / ``layered+shared``: the model's memory pass after each turn, on a second
   context or on the chat's own (issue 10).
@@ -29,11 +31,13 @@ import sys
 import tempfile
 import time
 from dataclasses import replace
+from functools import lru_cache
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from desktop_app.bench.scenarios import CHAT_EN, CHAT_ZH
+from desktop_app.memory.text import clip
 
 CHECKPOINTS = (5, 50, 100, 150, 200)
 WINDOW = 2  # each checkpoint reports the median of turns n-2 … n+2 (single turns are noisy on a busy CPU)
@@ -45,6 +49,7 @@ CHANGES = ("The budget must stay under {b} dollars.", "Our team has {t} people."
            "Forget the rule about paid software.", "The venue must hold {v} guests.",
            "Change the budget to {b3} dollars.")
 REOPEN_QUESTION = "Remind me what the budget is now."
+CHAT_CHARS = 240  # a LoCoMo turn is clipped to this (the bench times the prompt, not long pastes)
 
 
 class TtftResult(BaseModel):
@@ -58,6 +63,8 @@ class TtftResult(BaseModel):
     p95: float | None = None
     pages: int
     memory_changes: int = 0
+    recalled_turns: int = 0  # turns whose prompt had archived turns in its recalled layer
+    recalled_tokens: float = 0.0  # their mean size in tokens
     seconds: float
     worst: float = 0.0  # the slowest first token of the run
     overflow_turn: int | None = None  # the turn whose prompt no longer fitted the window (full mode)
@@ -82,15 +89,33 @@ def register(subparsers):
     parser.add_argument("--reply-tokens", dest="reply_tokens", type=int, default=16, help="max tokens per reply")
     parser.add_argument("--think", type=float, default=8.0,
                         help="seconds the user reads and types between turns; idle work may run meanwhile")
-    parser.add_argument("--modes", default="layered-before,layered,layered@0,full,sliding",
-                        help="comma-separated: layered-before, layered, layered@SECONDS (another think time), full, "
-                             "sliding, layered+memory, layered+shared")
+    parser.add_argument("--modes", default="layered-before,layered,layered@0,layered:asked,full,sliding",
+                        help="comma-separated: layered-before, layered, layered@SECONDS (another think time), "
+                             "layered:asked (recall only when asked), full, sliding, layered+memory, layered+shared")
     parser.add_argument("--checkpoints", default=None, help="turns to report, e.g. 5,20,30 (default 5,50,100,150,200)")
     parser.add_argument("--reopen", action="store_true",
                         help="also time reopening the layered session after a restart: saved state vs cold")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
     return parser
+
+
+@lru_cache(maxsize=1)
+def chit_chat() -> tuple[tuple[str, ...], str]:
+    """What the user says between memory changes: one side of a real LoCoMo conversation (people
+    talking about their lives, nobody here wrote it), else the scenario chit-chat."""
+    from desktop_app.bench.recall_data import DataMissing, conversation_sessions, load_locomo
+
+    try:
+        sample = load_locomo()[0]
+    except (DataMissing, OSError, ValueError, KeyError, IndexError):
+        return tuple(CHAT_EN), "scenario chit-chat (../shared/data not found)"
+    sessions = conversation_sessions(sample)
+    first = sessions[0][1][0]["speaker"] if sessions and sessions[0][1] else None
+    lines = [clip(t["text"], CHAT_CHARS) for _, turns in sessions for t in turns
+             if t.get("speaker") == first and t.get("text", "").strip()]
+    return (tuple(lines), f"LoCoMo conversation 1, one speaker's {len(lines)} turns") if len(lines) >= 50 \
+        else (tuple(CHAT_EN), "scenario chit-chat (LoCoMo too short)")
 
 
 def user_turn(turn: int, lang: str = "en") -> str:
@@ -100,14 +125,19 @@ def user_turn(turn: int, lang: str = "en") -> str:
         cycle = n // len(CHANGES)
         return CHANGES[n % len(CHANGES)].format(b=5000 + 100 * cycle, b2=6500 + 100 * cycle, b3=7200 + 100 * cycle,
                                                 t=12 + cycle, t2=14 + cycle, v=150 + 10 * cycle)
-    chat = CHAT_EN if lang == "en" else CHAT_ZH
-    return chat[(turn * 7) % len(chat)]
+    if lang != "en":
+        return CHAT_ZH[(turn * 7) % len(CHAT_ZH)]
+    lines, _ = chit_chat()
+    return lines[(turn - 1) % len(lines)]
 
 
 def mode_settings(settings, mode: str, think: float):
     """(context mode, settings, think seconds, memory pass) for a bench mode name."""
     name, _, at = mode.partition("@")
+    name, _, recall = name.partition(":")
     label, _, memory = name.partition("+")
+    if recall:
+        settings = settings.model_copy(update={"recall": recall})
     if at:
         think = float(at)
     if label == "layered-before":
@@ -141,6 +171,7 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
     ttft: list[float] = []
     prompt: list[int] = []
     evaluated: list[int] = []
+    recalled: list[int] = []
     overflow_turn, overflow = None, ""
     started = time.perf_counter()
     for turn in range(1, turns + 1):
@@ -153,6 +184,8 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
         prompt.append(result.plan.total_tokens)
         fill = result.record.prefill
         evaluated.append(fill.evaluated if fill else result.plan.total_tokens)
+        pages_in = [i for i in result.plan.layers["recalled"].items if i.type == "page"]
+        recalled.append(result.plan.layers["recalled"].tokens if pages_in else 0)
         if think > 0 or memory:
             jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, engine=memory_engine,
                                                      chat_engine=engine),
@@ -176,7 +209,10 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
                       evaluated_tokens={c: int(around(evaluated, c)) for c in marks},
                       p50=statistics.median(tail) if tail else None,
                       p95=tail[min(len(tail) - 1, int(0.95 * len(tail)))] if tail else None,
-                      pages=len(store.list_pages(session.id)), memory_changes=changes, seconds=elapsed,
+                      pages=len(store.list_pages(session.id)), memory_changes=changes,
+                      recalled_turns=sum(1 for r in recalled if r),
+                      recalled_tokens=statistics.mean([r for r in recalled if r]) if any(recalled) else 0.0,
+                      seconds=elapsed,
                       worst=max(ttft) if ttft else 0.0, overflow_turn=overflow_turn, overflow=overflow)
 
 
@@ -202,6 +238,7 @@ def reopen(engine, db_path: Path, session_name: str, settings, tmp: Path) -> Reo
             session = store.find_session(session_name)
             pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
             key = KvCache.key(copy, session.id, settings.model_path)
+            turns = sum(m.role == "user" for m in store.list_messages(session.id))
             if label != "cold":
                 # What idle time does in the running app, and quitting then saves.
                 engine.reset_cache()
@@ -215,9 +252,9 @@ def reopen(engine, db_path: Path, session_name: str, settings, tmp: Path) -> Reo
                 if label == "restored" else None
             restore_seconds = time.perf_counter() - t0
             result = run_turn(pipeline, session, engine, REOPEN_QUESTION, settings=settings)
-            results[label] = (result, restored, restore_seconds)
+            results[label] = (result, restored, restore_seconds, turns)
     cold, restored, warm = results["cold"][0], results["restored"][0], results["warm"][0]
-    return ReopenResult(turns=cold.recorded.turn - 1, cold=cold.first_token_seconds or 0.0,
+    return ReopenResult(turns=results["cold"][3], cold=cold.first_token_seconds or 0.0,
                         restored=(restored.first_token_seconds or 0.0) + results["restored"][2],
                         restored_tokens=results["restored"][1].tokens, restore_seconds=results["restored"][2],
                         cold_evaluated=cold.record.prefill.evaluated, restored_evaluated=restored.record.prefill.evaluated,
@@ -227,14 +264,15 @@ def reopen(engine, db_path: Path, session_name: str, settings, tmp: Path) -> Reo
 def format_table(results: list[TtftResult]) -> str:
     marks = sorted({c for r in results for c in r.ttft})
     head = f"{'mode':<15} {'think':>5} " + " ".join(f"{'@' + str(c):>7}" for c in marks) + \
-        f" {'p50':>7} {'p95':>7} {'worst':>7}  {'pages':>5} {'mem':>4} {'run s':>6}"
+        f" {'p50':>7} {'p95':>7} {'worst':>7}  {'pages':>5} {'mem':>4} {'recall':>10} {'run s':>6}"
     lines = ["TTFT (ms)", head, "-" * len(head)]
     for r in results:
         cells = " ".join(f"{r.ttft[c] * 1000:>7.0f}" if r.ttft.get(c) is not None else f"{'—':>7}" for c in marks)
         p50 = f"{r.p50 * 1000:>7.0f}" if r.p50 is not None else f"{'—':>7}"
         p95 = f"{r.p95 * 1000:>7.0f}" if r.p95 is not None else f"{'—':>7}"
+        recall = f"{r.recalled_turns}×{r.recalled_tokens:.0f}"
         lines.append(f"{r.mode:<15} {r.think:>5.0f} {cells} {p50} {p95} {r.worst * 1000:>7.0f}  {r.pages:>5} "
-                     f"{r.memory_changes:>4} {r.seconds:>6.0f}")
+                     f"{r.memory_changes:>4} {recall:>10} {r.seconds:>6.0f}")
     head = f"{'mode':<15} " + " ".join(f"{'tok@' + str(c):>8}" for c in marks) + " " + \
         " ".join(f"{'eval@' + str(c):>8}" for c in marks)
     lines += ["", "prompt tokens and tokens evaluated after the reused prefix", head, "-" * len(head)]
@@ -278,10 +316,11 @@ def run(args, settings) -> int:
                     "reopen": reopened.model_dump() if reopened else None})
         return 0
     print(f"time to first token · {engine.model_name} · n_ctx {engine.n_ctx} · replies ≤ {args.reply_tokens} tokens · "
-          f"{args.turns} turns · a memory change every {CHANGE_EVERY} turns")
+          f"{args.turns} turns · a memory change every {CHANGE_EVERY} turns · chit-chat: {chit_chat()[1]}")
     print(format_table(results))
     print(f"@n: median of turns n-{WINDOW}…n+{WINDOW}; p50/p95 over turns 100–200; think: seconds of idle work "
-          f"allowed between turns; mem: memory changes in the session")
+          f"allowed between turns; mem: memory changes in the session; recall: turns with recalled archive text "
+          f"× their mean tokens")
     if reopened:
         r = reopened
         print(f"\nreopening the layered session after a restart: cold {r.cold * 1000:.0f} ms "

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from desktop_app.memory.assembly import RecalledPage
 from desktop_app.memory.recall.models import RecallHit, RecallWeights
-from desktop_app.memory.recall.query import is_page_fault
+from desktop_app.memory.recall.query import is_page_fault, plan_query
 from desktop_app.memory.recall.search import search
 from desktop_app.memory.turns import turn_views
 
@@ -35,10 +35,11 @@ def recall_for_prompt(store, session_id: int, user_text: str, *, embedder=None, 
     excluded = set(exclude_ids)
     wanted = max(limit, PAGE_FAULT_HITS) if fault else limit
     hits = search(store, session_id, user_text, k=wanted, embedder=embedder, weights=weights, exclude=excluded)
+    words = plan_query(user_text).words
     picked: list[RecallHit] = []
     used = 0
     for hit in hits:  # search() has already left out the excluded turns
-        if not (fault or _has_evidence(hit)):
+        if not fault and (not _has_evidence(hit) or _weak_match(hit, words)):
             continue
         cost = counter.count(format_hit(hit)) + 2
         if used + cost > budget_tokens:
@@ -55,6 +56,19 @@ def format_hit(hit: RecallHit) -> str:
     return f"[{hit.label}] {hit.role}: {hit.snippet}"
 
 
+def _weak_match(hit: RecallHit, words: list[str]) -> bool:
+    """Full text alone, sharing one word of a question of three or more ("any *tips* for basil?"):
+    chit-chat overlap, not a reason to spend the prompt on an old turn. A one-word question
+    ("the caterer?"), a bookmark or a close vector still recall."""
+    if len(words) < 3 or {"bookmark", "user_bookmark"} & set(hit.signals):
+        return False
+    vector = hit.signals.get("vector")
+    if vector is not None and vector.score >= MIN_VECTOR_ONLY_SIMILARITY:
+        return False
+    text = hit.snippet.lower()
+    return sum(word in text for word in words) < 2
+
+
 def _has_evidence(hit: RecallHit) -> bool:
     if {"bm25", "bookmark", "user_bookmark"} & set(hit.signals):
         return True
@@ -63,13 +77,13 @@ def _has_evidence(hit: RecallHit) -> bool:
 
 
 def recalled_pages(store, session_id: int, user_text: str, *, exclude_ids: Iterable[int], counter, embedder=None,
-                   budget_tokens: int = 10_000, limit: int = MAX_PROMPT_HITS) -> list[RecalledPage]:
+                   budget_tokens: int = 10_000, limit: int = MAX_PROMPT_HITS, enabled: bool = True) -> list[RecalledPage]:
     """Hybrid recall for the assembler's ``recalled`` layer, as ``RecalledPage`` groups.
 
     Only archived turns are recalled: ``exclude_ids`` are the recent ones, already in the
     prompt. Hits are grouped by page in rank order, their messages fetched in one query."""
     hits = recall_for_prompt(store, session_id, user_text, embedder=embedder, budget_tokens=budget_tokens,
-                             counter=counter, exclude_ids=exclude_ids, limit=limit)
+                             counter=counter, exclude_ids=exclude_ids, limit=limit, enabled=enabled)
     messages = {m.id: m for m in store.get_messages(h.message_id for h in hits)}
     groups: dict[int | None, list[RecallHit]] = {}
     for hit in hits:

@@ -67,12 +67,13 @@ class TurnOptions(BaseModel):
     memory_model: str = "auto"  # off | auto | always (desktop_app.memory.model_jobs)
     head_updates: str = "fold"  # fold | live (desktop_app.memory.fold)
     warm_idle: bool = True  # warm the next prompt's head in idle time (desktop_app.memory.warming)
+    recall: str = "auto"  # auto: archived turns that match the input; asked: only when the input points back
 
     @classmethod
     def from_settings(cls, settings) -> TurnOptions:
         return cls(lang=settings.lang, mode=settings.mode, system_prompt=settings.system_prompt,
                    memory_model=settings.memory_model, head_updates=settings.head_updates,
-                   warm_idle=settings.warm_idle)
+                   warm_idle=settings.warm_idle, recall=settings.recall)
 
 
 class RecordedInput(BaseModel):
@@ -166,7 +167,7 @@ class TurnPipeline:
         if mode in ("layered", "retrieval"):
             recalled = recalled_pages(store, session.id, message.content,
                                       exclude_ids=[m.id for m in in_prompt] + [message.id], counter=self.counter,
-                                      embedder=self.embedder)
+                                      embedder=self.embedder, enabled=self.options.recall == "auto")
         return AssemblyInput(
             mode=mode, lang=self.options.lang, system_prompt=self.system_prompt(session), input_text=message.content,
             input_id=message.id, n_ctx=self.n_ctx, state_version=store.state_version(session.id), items=items,

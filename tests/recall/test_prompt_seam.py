@@ -49,3 +49,37 @@ def test_recall_for_the_prompt_is_read_only(store):
     for _ in range(2):
         hits = recall_for_prompt(store, session.id, "launch party budget", budget_tokens=500, counter=counter, limit=1)
     assert hits and store.reference_counts([messages[0].id]) == {}
+
+
+def test_one_shared_word_of_a_longer_question_is_not_worth_recalling(store):
+    session = store.session_named("weak")
+    add_turns(store, session.id, TURNS)
+    counter = fallback_counter()
+    weak = recall_for_prompt(store, session.id, "any good tips for a rainy weekend with the kids and a spreadsheet?",
+                             budget_tokens=500, counter=counter)
+    assert weak == []  # only "spreadsheet" is shared: chit-chat overlap
+    strong = recall_for_prompt(store, session.id, "who wanted the final headcount for the caterer?", budget_tokens=500,
+                               counter=counter)
+    assert strong and "caterer" in strong[0].snippet
+    one_word = recall_for_prompt(store, session.id, "the caterer?", budget_tokens=500, counter=counter)
+    assert one_word and "caterer" in one_word[0].snippet
+
+
+def test_recall_only_when_asked_leaves_the_layer_empty_unless_the_input_points_back(store):
+    from desktop_app.chat import pipeline_for
+    from desktop_app.config import load_settings
+
+    session = store.session_named("asked")
+    messages = add_turns(store, session.id, TURNS)
+    store.create_page(session.id, messages, 1_700_001_000.0)  # archived long ago
+    counter = fallback_counter()
+
+    def pages(recall: str, text: str) -> list:
+        settings = load_settings({"db": store.path, "recall": recall})
+        plan, _ = pipeline_for(store, settings, counter=counter, n_ctx=4096).preview(session, text)
+        return [i for i in plan.layers["recalled"].items if i.type == "page"]
+
+    question = "who wanted the final headcount for the caterer?"
+    assert pages("auto", question)
+    assert pages("asked", question) == []
+    assert pages("asked", "what did you say earlier about the caterer and the headcount?")
