@@ -47,7 +47,7 @@ def run(args, settings) -> int:
     settings = settings.model_copy(update=updates) if updates else settings
     with open_store(settings) as store:
         session = resolve_session(store, args)
-        slash = handle_slash(store, session, text)  # /remember, /forget, /memory …: no model needed
+        slash = handle_slash(store, session, text, lang=settings.lang)  # /memory …: no model needed
         if slash is not None:
             if args.json:
                 print_json(slash.model_dump())

@@ -71,7 +71,8 @@ def run(args, settings) -> int:
             return 0
         name = {"list": "memory"}.get(args.action, args.action)
         try:
-            result = run_command(store, session, name, " ".join(getattr(args, "args", []) or []), time.time())
+            result = run_command(store, session, name, " ".join(getattr(args, "args", []) or []), time.time(),
+                                 lang=settings.lang)
         except (MemoryCommandError, PatchRejected) as exc:
             raise CommandError(str(exc)) from None
         if args.json:

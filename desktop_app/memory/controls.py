@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from desktop_app.memory.assembly import MODES
 from desktop_app.memory.extraction import Candidate
 from desktop_app.memory.models import MemoryItem
+from desktop_app.memory.notices import reply
 from desktop_app.memory.patches import AddItem, PatchRejected, SetPinned, SetScope, SetStatus, apply_patch, propose
 from desktop_app.memory.render import stamp
 from desktop_app.memory.text import canonical_subject, clip, keywords, term_set, topic_subject
@@ -38,8 +39,9 @@ class MemoryCommandError(ValueError):
     """A memory command that cannot be done (unknown id, bad arguments); one line for the user."""
 
 
-def handle_slash(store, session, text: str, now: float | None = None) -> SlashResult | None:
-    """Run a slash command typed in the chat input; None when ``text`` is not one."""
+def handle_slash(store, session, text: str, now: float | None = None, *, lang: str = "en") -> SlashResult | None:
+    """Run a slash command typed in the chat input; None when ``text`` is not one. The answer is
+    in ``lang`` (the UI's language)."""
     stripped = text.strip()
     match = re.match(r"^/(\w+)\s*(.*)$", stripped, re.S)
     if not match or match.group(1).lower() not in SLASH_COMMANDS:
@@ -47,17 +49,17 @@ def handle_slash(store, session, text: str, now: float | None = None) -> SlashRe
     name, arg = match.group(1).lower(), match.group(2).strip()
     now = time.time() if now is None else now
     try:
-        return run_command(store, session, name, arg, now)
+        return run_command(store, session, name, arg, now, lang=lang)
     except (MemoryCommandError, PatchRejected) as exc:
         return SlashResult(command=name, ok=False, text=str(exc))
 
 
-def run_command(store, session, name: str, arg: str, now: float) -> SlashResult:
+def run_command(store, session, name: str, arg: str, now: float, *, lang: str = "en") -> SlashResult:
     """Dispatch one memory command (shared by the chat input and the CLI)."""
     handlers = {"remember": remember, "directive": add_directive, "fact": add_fact, "forget": forget,
                 "correct": correct, "pin": pin, "unpin": unpin, "bookmark": bookmark, "memory": overview,
                 "confirm": confirm, "reject": reject, "mode": set_mode, "show": show, "scope": set_scope}
-    return handlers[name](store, session, arg, now)
+    return handlers[name](store, session, arg, now, lang=lang)
 
 
 def _need(arg: str, usage: str) -> str:
@@ -94,7 +96,7 @@ def _commit(store, session, ops, reason, now):
     return apply_patch(store, propose(store, session.id, ops, reason=reason), now=now)
 
 
-def remember(store, session, arg, now) -> SlashResult:
+def remember(store, session, arg, now, lang="en") -> SlashResult:
     """/remember TEXT — extract as if typed, stated explicitly; a plain note otherwise."""
     text = _need(arg, "/remember TEXT")
     outcomes = remember_message(store, session.id, text, source_message_id=None, origin="command", now=now)
@@ -102,14 +104,14 @@ def remember(store, session, arg, now) -> SlashResult:
         kind = "fact"
         result = _commit(store, session, [AddItem(kind=kind, subject=topic_subject("note", text), value=text,
                                                   origin="command", source_quote=text)], "/remember", now)
-        return SlashResult(command="remember", text=f"Remembered #{result.added_ids[0]}: {clip(text, 80)}",
+        return SlashResult(command="remember", text=reply("remembered", lang, id=result.added_ids[0], value=clip(text, 80)),
                            data={"ids": result.added_ids}, changed=True)
-    lines = [o.notice or f"{o.action} #{', #'.join(map(str, o.item_ids))}" for o in outcomes]
+    lines = [o.notice_in(lang) or f"{o.action} #{', #'.join(map(str, o.item_ids))}" for o in outcomes]
     return SlashResult(command="remember", text="\n".join(lines), data=[o.model_dump() for o in outcomes],
                        changed=True)
 
 
-def add_directive(store, session, arg, now) -> SlashResult:
+def add_directive(store, session, arg, now, lang="en") -> SlashResult:
     """/directive TEXT — a standing rule; stated explicitly, so it replaces a conflicting one."""
     text = _need(arg, "/directive TEXT")
     subject = canonical_subject(text) or topic_subject("directive", text)
@@ -119,12 +121,13 @@ def add_directive(store, session, arg, now) -> SlashResult:
                  supersedes=same.id if same else None)
     result = _commit(store, session, [op], "/directive", now)
     new_id = result.added_ids[0]
-    extra = f" (replaces #{same.id})" if same else ""
-    return SlashResult(command="directive", text=f"Rule #{new_id} saved{extra}: {clip(text, 80)}",
+    said = reply("rule_replaces", lang, id=new_id, old=same.id, value=clip(text, 80)) if same else \
+        reply("rule_saved", lang, id=new_id, value=clip(text, 80))
+    return SlashResult(command="directive", text=said,
                        data={"id": new_id, "supersedes": same.id if same else None}, changed=True)
 
 
-def add_fact(store, session, arg, now) -> SlashResult:
+def add_fact(store, session, arg, now, lang="en") -> SlashResult:
     """/fact SUBJECT: VALUE (or just TEXT) — a fact; a newer one for the subject supersedes."""
     text = _need(arg, "/fact SUBJECT: VALUE")
     match = re.match(r"^([^:=：]{1,40})[:=：]\s*(.+)$", text)
@@ -132,11 +135,12 @@ def add_fact(store, session, arg, now) -> SlashResult:
     subject = canonical_subject(label or text) or (f"fact:{label.lower()}" if label else topic_subject("fact", text))
     cand = Candidate(action="add", kind="fact", subject=subject, value=text, quote=text, canonical=True)
     outcome = apply_candidate(store, session.id, cand, source_message_id=None, origin="command", now=now)
-    return SlashResult(command="fact", text=outcome.notice or f"Fact #{', #'.join(map(str, outcome.item_ids))} saved",
+    return SlashResult(command="fact", text=outcome.notice_in(lang) or reply("fact_saved", lang,
+                                                                            ids=", #".join(map(str, outcome.item_ids))),
                        data=outcome.model_dump(), changed=outcome.action != "duplicate")
 
 
-def forget(store, session, arg, now) -> SlashResult:
+def forget(store, session, arg, now, lang="en") -> SlashResult:
     """/forget ID|topic — revoke (kept in history, never deleted)."""
     arg = _need(arg, "/forget ID|topic")
     if re.match(r"^#?\d+$", arg):
@@ -145,7 +149,7 @@ def forget(store, session, arg, now) -> SlashResult:
                               action="reject" if item.status == "pending" else "revoke", reason="/forget")
         _commit(store, session, [status_op], "/forget", now)
         store.drop_fold(session.id)  # the user's explicit edit: the prompt head is refolded at the next message
-        return SlashResult(command="forget", text=f"Forgot #{item.id}: {clip(item.value, 80)} (history kept)",
+        return SlashResult(command="forget", text=reply("forgot", lang, id=item.id, value=clip(item.value, 80)),
                            data={"ids": [item.id]}, changed=True)
     words = term_set(arg)
     matches = [i for i in store.list_items(session.id, statuses=("active", "pending"))
@@ -154,12 +158,12 @@ def forget(store, session, arg, now) -> SlashResult:
         raise MemoryCommandError(f"nothing in memory matches {arg!r}")
     if len(matches) > 1:
         listed = "\n".join(f"#{i.id} [{i.kind}] {clip(i.value, 70)}" for i in matches)
-        return SlashResult(command="forget", ok=False, text=f"Several items match; /forget ID one of:\n{listed}",
+        return SlashResult(command="forget", ok=False, text=f"{reply('several_match', lang)}\n{listed}",
                            data={"candidates": [i.id for i in matches]})
-    return forget(store, session, str(matches[0].id), now)
+    return forget(store, session, str(matches[0].id), now, lang)
 
 
-def correct(store, session, arg, now) -> SlashResult:
+def correct(store, session, arg, now, lang="en") -> SlashResult:
     """/correct ID NEW VALUE — the user's correction wins: a new item supersedes the old one."""
     match = re.match(r"^#?(\d+)\s+(.+)$", _need(arg, "/correct ID NEW-VALUE"), re.S)
     if not match:
@@ -171,25 +175,26 @@ def correct(store, session, arg, now) -> SlashResult:
     op = AddItem(kind=item.kind, subject=item.subject, value=value, origin="user", supersedes=item.id,
                  source_quote=match.group(2).strip(), details=item.details)
     result = _commit(store, session, [op], "/correct", now)
-    return SlashResult(command="correct", text=f"#{item.id} → #{result.added_ids[0]}: {clip(value, 80)}",
+    return SlashResult(command="correct", text=reply("corrected", lang, old=item.id, id=result.added_ids[0],
+                                                     value=clip(value, 80)),
                        data={"id": result.added_ids[0], "supersedes": item.id}, changed=True)
 
 
-def pin(store, session, arg, now, *, pinned: bool = True) -> SlashResult:
+def pin(store, session, arg, now, lang="en", *, pinned: bool = True) -> SlashResult:
     """/pin ID — keep the item in the anchor zone (``/unpin ID`` undoes it)."""
     item = _own(store, session, _item_id(_need(arg, "/pin ID")))
     _commit(store, session, [SetPinned(item_id=item.id, pinned=pinned)], "/pin", now)
     store.drop_fold(session.id)
-    verb = "Pinned" if pinned else "Unpinned"
-    return SlashResult(command="pin" if pinned else "unpin", text=f"{verb} #{item.id}: {clip(item.value, 80)}",
+    said = reply("pinned" if pinned else "unpinned", lang, id=item.id, value=clip(item.value, 80))
+    return SlashResult(command="pin" if pinned else "unpin", text=said,
                        data={"id": item.id, "pinned": pinned}, changed=True)
 
 
-def unpin(store, session, arg, now) -> SlashResult:
-    return pin(store, session, arg, now, pinned=False)
+def unpin(store, session, arg, now, lang="en") -> SlashResult:
+    return pin(store, session, arg, now, lang, pinned=False)
 
 
-def bookmark(store, session, arg, now) -> SlashResult:
+def bookmark(store, session, arg, now, lang="en") -> SlashResult:
     """/bookmark WORDS — a user bookmark (2–4 keywords) on the latest user message."""
     words = [w for w in re.split(r"[\s,，、]+", _need(arg, "/bookmark WORDS")) if w][:4]
     last = next((m for m in reversed(store.last_messages(session.id, 6)) if m.role == "user"), None)
@@ -199,11 +204,11 @@ def bookmark(store, session, arg, now) -> SlashResult:
         words += [w for w in keywords([last.content], k=3) if w not in words][: 2 - len(words) + 1]
     mark = store.add_bookmark(session.id, keywords=words[:4], description=clip(last.content, 80), origin="user",
                               now=now, message_id=last.id, page_id=store.page_of_message(last.id))
-    return SlashResult(command="bookmark", text=f"Bookmark #{mark.id}: {', '.join(mark.keywords)}",
+    return SlashResult(command="bookmark", text=reply("bookmarked", lang, id=mark.id, words=", ".join(mark.keywords)),
                        data=mark.model_dump(), changed=True)
 
 
-def confirm(store, session, arg, now, *, accept: bool = True) -> SlashResult:
+def confirm(store, session, arg, now, lang="en", *, accept: bool = True) -> SlashResult:
     """/confirm [ID] — accept a pending item (``/reject [ID]`` drops it)."""
     pending = store.list_items(session.id, statuses=("pending",))
     if arg:
@@ -226,34 +231,34 @@ def confirm(store, session, arg, now, *, accept: bool = True) -> SlashResult:
     else:
         ops = [SetStatus(item_id=item.id, status="revoked", action="reject")]
     _commit(store, session, ops, "/confirm" if accept else "/reject", now)
-    verb = "Confirmed" if accept else "Rejected"
-    return SlashResult(command="confirm" if accept else "reject", text=f"{verb} #{item.id}: {clip(item.value, 80)}",
+    said = reply("confirmed_item" if accept else "rejected_item", lang, id=item.id, value=clip(item.value, 80))
+    return SlashResult(command="confirm" if accept else "reject", text=said,
                        data={"id": item.id}, changed=True)
 
 
-def reject(store, session, arg, now) -> SlashResult:
-    return confirm(store, session, arg, now, accept=False)
+def reject(store, session, arg, now, lang="en") -> SlashResult:
+    return confirm(store, session, arg, now, lang, accept=False)
 
 
-def set_mode(store, session, arg, now) -> SlashResult:
+def set_mode(store, session, arg, now, lang="en") -> SlashResult:
     """/mode [NAME] — show or set this session's context mode."""
     if not arg:
-        return SlashResult(command="mode", text=f"context mode: {session.mode or 'default (settings)'}; "
-                                                f"choose from {', '.join(MODES)}", data={"mode": session.mode})
+        return SlashResult(command="mode", text=reply("mode_is", lang, mode=session.mode or reply("mode_default", lang),
+                                                      modes=", ".join(MODES)), data={"mode": session.mode})
     if arg not in MODES:
         raise MemoryCommandError(f"unknown mode {arg!r}; choose from {', '.join(MODES)}")
     store.update_session_settings(session.id, mode=arg)
-    return SlashResult(command="mode", text=f"context mode for {session.name!r}: {arg}", data={"mode": arg},
+    return SlashResult(command="mode", text=reply("mode_set", lang, name=session.name, mode=arg), data={"mode": arg},
                        changed=True)
 
 
-def overview(store, session, arg, now) -> SlashResult:
+def overview(store, session, arg, now, lang="en") -> SlashResult:
     """/memory — what do you remember? Current items by kind, pending ones, bookmarks, pages."""
     items = store.list_items(session.id, statuses=("active", "pending"))
     turn_of = _turns(store, session)
-    sections = {"goal": "Goal", "directive": "Rules", "constraint": "Constraints", "decision": "Decisions",
-                "fact": "Facts", "preference": "Preferences", "open_question": "Open questions (unconfirmed)"}
-    lines = [f"Memory of {session.name!r} (state v{store.state_version(session.id)}):"]
+    sections = {kind: reply(f"memory_{kind}", lang) for kind in ("goal", "directive", "constraint", "decision", "fact",
+                                                                "preference", "open_question")}
+    lines = [reply("memory_title", lang, name=session.name, v=store.state_version(session.id))]
     for kind, title in sections.items():
         shown = [i for i in items if i.kind == kind and i.status == "active"]
         if shown:
@@ -262,13 +267,13 @@ def overview(store, session, arg, now) -> SlashResult:
                       f" ({_where(i, turn_of)})" for i in shown]
     pending = [i for i in items if i.status == "pending"]
     if pending:
-        lines.append("Waiting for your confirmation (/confirm ID or /reject ID):")
+        lines.append(reply("memory_waiting", lang))
         lines += [f"  #{i.id} {clip(i.value, 90)}" for i in pending]
     marks, pages = store.list_bookmarks(session.id), store.list_pages(session.id)
-    lines.append(f"{len(pages)} archived pages, {len(marks)} bookmarks"
-                 + (f"; latest: {', '.join(marks[-1].keywords)}" if marks else ""))
+    lines.append(reply("memory_pages", lang, pages=len(pages), marks=len(marks))
+                 + (reply("memory_latest", lang, words=", ".join(marks[-1].keywords)) if marks else ""))
     if len(lines) == 2 and not items:
-        lines.insert(1, "Nothing remembered yet.")
+        lines.insert(1, reply("memory_nothing", lang))
     return SlashResult(command="memory", text="\n".join(lines),
                        data={"state_version": store.state_version(session.id),
                              "items": [item_json(i, turn_of) for i in items],
@@ -281,19 +286,19 @@ def _where(item: MemoryItem, turn_of: dict[int, int]) -> str:
     return " · ".join(x for x in (item.scope, item.origin, f"turn {turn}" if turn else "") if x)
 
 
-def set_scope(store, session, arg, now) -> SlashResult:
+def set_scope(store, session, arg, now, lang="en") -> SlashResult:
     """/scope ID profile|session — move an item to the profile (every session sees it) or into this session."""
     parts = _need(arg, "/scope ID profile|session").split()
     if len(parts) != 2 or parts[1] not in ("profile", "session"):
         raise MemoryCommandError("usage: /scope ID profile|session")
     item = _own(store, session, _item_id(parts[0]))
     if item.scope == parts[1]:
-        return SlashResult(command="scope", text=f"#{item.id} is already in the {parts[1]} scope",
+        return SlashResult(command="scope", text=reply("scope_already", lang, id=item.id, scope=parts[1]),
                            data={"item": item_json(item)})
     _commit(store, session, [SetScope(item_id=item.id, scope=parts[1])], f"/scope {parts[1]}", now)
     moved = store.get_item(item.id)
-    where = "every session sees it" if parts[1] == "profile" else f"only {session.name!r} sees it"
-    return SlashResult(command="scope", text=f"Moved #{item.id} to the {parts[1]} scope: {where}",
+    said = reply(f"scope_moved_{parts[1]}", lang, id=item.id, name=session.name)
+    return SlashResult(command="scope", text=said,
                        data={"item": item_json(moved)})
 
 
@@ -301,7 +306,7 @@ def _turns(store, session) -> dict[int, int]:
     return store.message_turns(i.source_message_id for i in store.list_items(session.id) if i.source_message_id)
 
 
-def show(store, session, arg, now) -> SlashResult:
+def show(store, session, arg, now, lang="en") -> SlashResult:
     """/show ID (``memory show ID``) — the item with its whole supersede chain and change history."""
     item = _own(store, session, _item_id(_need(arg, "/show ID")))
     turn_of = _turns(store, session)
@@ -316,12 +321,12 @@ def show(store, session, arg, now) -> SlashResult:
              f"  subject {item.subject}; scope {item.scope}; origin {item.origin}; pinned {item.pinned}; "
              f"v{item.state_version}",
              f"  source: turn {turn_of.get(item.source_message_id, '-')} “{clip(item.source_quote or '', 80)}”",
-             "Chain (oldest first):"]
+             reply("show_chain", lang)]
     lines += [f"  {'→' if c.id == item.id else ' '} #{c.id} {c.status:<10} {stamp(c.updated_at)}  {clip(c.value, 70)}"
               for c in chain]
     changes = [ch for c in chain for ch in store.item_changes(c.id)]
     changes.sort(key=lambda ch: ch.id)
-    lines.append("History:")
+    lines.append(reply("show_history", lang))
     lines += [f"  v{ch.state_version} {stamp(ch.created_at)} #{ch.item_id} {ch.action}" for ch in changes]
     return SlashResult(command="show", text="\n".join(lines),
                        data={"item": item_json(item, turn_of), "chain": [item_json(c, turn_of) for c in chain],

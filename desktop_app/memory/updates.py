@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from desktop_app.memory.extraction import Candidate, extract
 from desktop_app.memory.models import PROFILE_SUBJECTS, MemoryItem
+from desktop_app.memory.notices import render_notice
 from desktop_app.memory.patches import ORIGIN_RANK, AddItem, SetDetails, SetStatus, apply_patch, propose
 from desktop_app.memory.text import clip, numbers, term_set
 
@@ -26,11 +27,23 @@ REVOCABLE_KINDS = ("directive", "constraint", "preference", "decision")
 
 
 class MemoryOutcome(BaseModel):
-    """What one candidate did to memory; ``notice`` is shown to the user (and pending ones asked)."""
+    """What one candidate did to memory; its notice is shown to the user (and pending ones asked):
+    ``notice_key`` and ``notice_args`` for any language (``memory.notices``), ``notice`` in English."""
 
     action: str  # added | superseded | pending | revoked | confirmed | rejected | step | duplicate | ignored
     item_ids: list[int] = []
     notice: str = ""
+    notice_key: str = ""
+    notice_args: dict = {}
+
+    @classmethod
+    def told(cls, action: str, key: str, item_ids: list[int] | None = None, **args) -> MemoryOutcome:
+        return cls(action=action, item_ids=item_ids or [], notice=render_notice(key, args), notice_key=key,
+                   notice_args=args)
+
+    def notice_in(self, lang: str) -> str:
+        """The notice in ``lang`` (the stored English text when it has no key)."""
+        return render_notice(self.notice_key, self.notice_args, lang) if self.notice_key else self.notice
 
 
 def _norm(text: str) -> str:
@@ -98,9 +111,8 @@ def _add(store, session_id, cand, active, current, src, origin, now) -> MemoryOu
                   status="pending", supersedes=same.id)
         result = _commit(store, session_id, [op], "directive conflicts with an active one", now)
         pid = result.added_ids[0]
-        return MemoryOutcome(action="pending", item_ids=[pid], notice=(
-            f"New rule #{pid} “{clip(cand.value, 60)}” conflicts with active rule #{same.id} "
-            f"“{clip(same.value, 60)}”. Replace it? (/confirm {pid} or /reject {pid})"))
+        return MemoryOutcome.told("pending", "conflict", [pid], pid=pid, new=clip(cand.value, 60), old=same.id,
+                                  old_value=clip(same.value, 60))
     if same is not None and same.kind in SUPERSEDABLE_KINDS and cand.kind in SUPERSEDABLE_KINDS:
         return _supersede(store, session_id, cand, same, cand.value, same.kind if same.kind == "constraint" else cand.kind,
                           origin, src, now)
@@ -126,13 +138,12 @@ def _supersede(store, session_id, cand, old: MemoryItem, value: str, kind: str, 
                   supersedes=old.id)
         result = _commit(store, session_id, [op], "inferred change to a user-stated item", now)
         pid = result.added_ids[0]
-        return MemoryOutcome(action="pending", item_ids=[pid], notice=(
-            f"#{old.id} “{clip(old.value, 60)}” was set by you explicitly; change it to “{clip(value, 60)}”? "
-            f"(/confirm {pid} or /reject {pid})"))
+        return MemoryOutcome.told("pending", "user_set", [pid], pid=pid, old=old.id, old_value=clip(old.value, 60),
+                                  new=clip(value, 60))
     op = _new(cand, kind, old.subject, value, origin=origin, source_message_id=src, supersedes=old.id)
     result = _commit(store, session_id, [op], f"newer {kind} for {old.subject}", now)
-    return MemoryOutcome(action="superseded", item_ids=result.added_ids,
-                         notice=f"Updated #{old.id} → #{result.added_ids[0]}: {clip(value, 80)}")
+    return MemoryOutcome.told("superseded", "updated", result.added_ids, old=old.id, new_id=result.added_ids[0],
+                              value=clip(value, 80))
 
 
 def _correct(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
@@ -199,8 +210,7 @@ def _revoke(store, session_id, cand, active, current, src, origin, now) -> Memor
         target = scored[0][1]
         _commit(store, session_id, [SetStatus(item_id=target.id, status="revoked", action="revoke",
                                               reason=cand.quote)], "revoked by the user", now)
-        return MemoryOutcome(action="revoked", item_ids=[target.id],
-                             notice=f"Revoked #{target.id}: {clip(target.value, 80)}")
+        return MemoryOutcome.told("revoked", "revoked", [target.id], id=target.id, value=clip(target.value, 80))
     options = [item.id for _, item in scored[:4]] or [i.id for i in active if i.kind == "directive"][:4]
     if not options:
         return MemoryOutcome(action="ignored")
@@ -210,12 +220,9 @@ def _revoke(store, session_id, cand, active, current, src, origin, now) -> Memor
     pid = result.added_ids[0]
     if len(options) == 1:  # one id in the question: /confirm and /reject accept the rule's own id
         rule = next((i for i in active if i.id == options[0]), None)
-        return MemoryOutcome(action="pending", item_ids=[pid], notice=(
-            f"Drop rule #{options[0]} “{clip(rule.value if rule else '', 60)}”? "
-            f"/confirm {options[0]} drops it, /reject {options[0]} keeps it."))
+        return MemoryOutcome.told("pending", "drop_one", [pid], id=options[0], value=clip(rule.value if rule else "", 60))
     listed = ", ".join(f"#{i}" for i in options)
-    return MemoryOutcome(action="pending", item_ids=[pid], notice=(
-        f"Which rule should I drop? Candidates: {listed}. Use /forget ID (or /reject {pid} to keep them all)."))
+    return MemoryOutcome.told("pending", "which_rule", [pid], listed=listed, pid=pid)
 
 
 RULE_REFERENCE = re.compile(r"规则|要求|那条|这条|那个规定|\brule\b|\binstruction\b", re.I)
@@ -239,7 +246,7 @@ def confirm_ops(item: MemoryItem) -> list:
     if item.details.get("proposal") == "revoke":
         candidates = item.details.get("candidates", [])
         if len(candidates) != 1:
-            raise ValueError(f"#{item.id} names several rules; drop one with /forget ID")
+            raise ValueError(render_notice("several_rules", {"id": item.id}))
         return [SetStatus(item_id=candidates[0], status="revoked", action="revoke", reason=f"confirmed #{item.id}"),
                 SetStatus(item_id=item.id, status="revoked", action="confirm", reason="revocation done")]
     return [SetStatus(item_id=item.id, status="active", action="confirm")]
@@ -251,10 +258,10 @@ def _confirm(store, session_id, cand, active, current, src, origin, now) -> Memo
         return MemoryOutcome(action="ignored")
     try:
         ops = confirm_ops(item)
-    except ValueError as exc:
-        return MemoryOutcome(action="ignored", notice=str(exc))
+    except ValueError:
+        return MemoryOutcome.told("ignored", "several_rules", id=item.id)
     _commit(store, session_id, ops, "confirmed by the user", now)
-    return MemoryOutcome(action="confirmed", item_ids=[item.id], notice=f"Confirmed #{item.id}")
+    return MemoryOutcome.told("confirmed", "confirmed", [item.id], id=item.id)
 
 
 def _reject(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
@@ -263,7 +270,7 @@ def _reject(store, session_id, cand, active, current, src, origin, now) -> Memor
         return MemoryOutcome(action="ignored")
     _commit(store, session_id, [SetStatus(item_id=item.id, status="revoked", action="reject")],
             "rejected by the user", now)
-    return MemoryOutcome(action="rejected", item_ids=[item.id], notice=f"Kept things as they were (#{item.id} dropped)")
+    return MemoryOutcome.told("rejected", "rejected", [item.id], id=item.id)
 
 
 def _step_done(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:

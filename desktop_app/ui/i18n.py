@@ -50,6 +50,45 @@ STRINGS: dict[str, tuple[str, str]] = {
     "bind.prev_turn": ("Older turn", "上一轮"),
     "bind.next_turn": ("Newer turn", "下一轮"),
     "bind.cancel": ("Cancel", "取消"),
+    "bind.item_confirm": ("Confirm", "确认"),
+    "bind.item_reject": ("Reject", "拒绝"),
+    "bind.item_pin": ("Pin", "置顶"),
+    "bind.item_correct": ("Correct", "更正"),
+    "bind.item_revoke": ("Revoke", "撤销"),
+    "bind.item_forget": ("Forget", "遗忘"),
+    "bind.item_scope": ("Profile/session", "档案/会话"),
+    "bind.versions_-1": ("Prev version", "上一版本"),
+    "bind.versions_1": ("Next version", "下一版本"),
+    "bind.step_-1": ("Older turn", "上一轮"),
+    "bind.step_1": ("Newer turn", "下一轮"),
+    "bind.select_-1": ("Previous", "上一条"),
+    "bind.select_1": ("Next", "下一条"),
+    "bind.leave": ("Back", "返回"),
+    "bind.scroll_up": ("Scroll up", "向上滚动"),
+    "bind.scroll_down": ("Scroll down", "向下滚动"),
+    "bind.scroll_left": ("Scroll left", "向左滚动"),
+    "bind.scroll_right": ("Scroll right", "向右滚动"),
+    "bind.scroll_home": ("Scroll home", "滚到顶部"),
+    "bind.scroll_end": ("Scroll end", "滚到底部"),
+    "bind.page_up": ("Page up", "上一页"),
+    "bind.page_down": ("Page down", "下一页"),
+    "bind.page_left": ("Page left", "向左翻页"),
+    "bind.page_right": ("Page right", "向右翻页"),
+    "bind.copy_text": ("Copy selected text", "复制所选文字"),
+    "bind.focus_next": ("Focus next", "下一个控件"),
+    "bind.focus_previous": ("Focus previous", "上一个控件"),
+    "bind.scroll_history_-1": ("Scroll up", "向上滚动"),
+    "bind.scroll_history_1": ("Scroll down", "向下滚动"),
+    "inspector.col_layer": ("layer", "层"),
+    "inspector.col_item": ("item", "内容"),
+    "inspector.col_what": ("what", "对象"),
+    "inspector.col_why": ("why", "原因"),
+    "inspector.col_score": ("score", "分数"),
+    "inspector.col_turn": ("turn", "轮次"),
+    "inspector.this_message": ("this message (id {id})", "本条消息（id {id}）"),
+    "inspector.turn_role": ("turn {n} {role} ({tokens} tok)", "第{n}轮 {role}（{tokens} 词元）"),
+    "inspector.superseded_by": ("superseded by #{id}", "已被 #{id} 取代"),
+    "inspector.superseded_turn": ("superseded by turn {n}", "已被第{n}轮取代"),
     "bind.save": ("Save", "保存"),
     # chat
     "chat.placeholder": ("Message Paperclip — Enter sends, Shift+Enter or Ctrl+J adds a line, /memory shows memory",
@@ -290,7 +329,17 @@ def translate_bindings(node) -> None:
     """
     for key, bindings in node._bindings.key_to_bindings.items():
         node._bindings.key_to_bindings[key] = [
-            dataclasses.replace(b, description=t(f"bind.{b.action.split('(')[0]}"))
-            if f"bind.{b.action.split('(')[0]}" in STRINGS else b
+            dataclasses.replace(b, description=t(name)) if (name := _binding_key(b.action)) else b
             for b in bindings
         ]
+
+
+def _binding_key(action: str) -> str | None:
+    """``bind.item_pin`` for ``item('pin')``, ``bind.versions_-1`` for ``versions(-1)``, ``bind.help`` for ``help``."""
+    name, _, rest = action.partition("(")
+    name = name.rpartition(".")[2]  # app.focus_next, screen.copy_text
+    arg = rest.rstrip(")").strip("'\" ")
+    for key in (f"bind.{name}_{arg}" if arg else None, f"bind.{name}"):
+        if key and key in STRINGS:
+            return key
+    return None

@@ -151,3 +151,16 @@ def test_a_correction_keeps_the_pin_and_the_chain(conversation):
     chat.say("Actually the budget is 7000 dollars.")
     newest = next(i for i in chat.active() if "7000" in i.value)
     assert newest.pinned, "a newer value stated in the chat keeps the pin too"
+
+
+def test_memory_answers_and_notices_speak_the_ui_language(conversation):
+    from desktop_app.memory.controls import handle_slash
+
+    chat = conversation(lang="zh")
+    chat.say("预算不超过5000元。")
+    [outcome] = chat.user("预算改成6000元。")
+    assert outcome.notice.startswith("Updated #1 → #2") and outcome.notice_in("zh").startswith("已更新 #1 → #2")
+    answer = handle_slash(chat.store, chat.store.get_session(chat.sid), "/memory", now=1_750_000_000.0, lang="zh")
+    assert "的记忆（状态 v" in answer.text and "约束" in answer.text and "Constraints" not in answer.text
+    english = handle_slash(chat.store, chat.store.get_session(chat.sid), "/memory", now=1_750_000_000.0)
+    assert "Constraints:" in english.text

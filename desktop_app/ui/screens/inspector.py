@@ -33,7 +33,7 @@ def history_at(items, at: float) -> list[Exclusion]:
     rows = []
     for item in items:
         if item.status in ("superseded", "revoked") and item.updated_at <= at:
-            why = f"superseded by #{replaced_by[item.id]}" if item.id in replaced_by else item.status
+            why = t("inspector.superseded_by", id=replaced_by[item.id]) if item.id in replaced_by else item.status
             rows.append(Exclusion(layer="state", id=item.id, reason=f"{why}: {item.value}"))
     return rows
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from desktop_app.memory.records import TurnRecord
 from desktop_app.memory.text import clip
-from desktop_app.ui.i18n import t
+from desktop_app.ui.i18n import current_lang, t
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
 from desktop_app.ui.widgets.chat_log import ChatLog
 from desktop_app.ui.widgets.memory_panel import MemoryPanel, load_panel_state
@@ -114,7 +114,7 @@ class MemoryActions:
 
     async def show_memory_notices(self, record: TurnRecord | None) -> None:
         """After a turn: what memory did that the user should know or answer (pending rules)."""
-        notices = [o.notice for o in record.memory if o.notice] if record is not None else []
+        notices = [o.notice_in(current_lang()) for o in record.memory if o.notice] if record is not None else []
         if notices:
             await self.query_one(ChatLog).add_note("\n".join(notices))
 
@@ -140,7 +140,7 @@ class MemoryActions:
             from desktop_app.memory.patches import PatchRejected
 
             try:
-                return run_command(store, session, name, arg, time.time())
+                return run_command(store, session, name, arg, time.time(), lang=current_lang())
             except (MemoryCommandError, PatchRejected) as exc:
                 return SlashResult(command=name, ok=False, text=str(exc))
 
@@ -195,4 +195,4 @@ class MemoryActions:
 def _slash(store, session, text: str):
     from desktop_app.memory.controls import handle_slash
 
-    return handle_slash(store, session, text)
+    return handle_slash(store, session, text, lang=current_lang())

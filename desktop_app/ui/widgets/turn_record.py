@@ -16,7 +16,7 @@ from rich.text import Text
 from desktop_app.memory.plan import LAYER_ORDER, Exclusion, LayerItem
 from desktop_app.memory.recall.models import RecallHit
 from desktop_app.memory.records import TurnRecord
-from desktop_app.ui.i18n import t
+from desktop_app.ui.i18n import current_lang, t
 
 LAYER_STYLES = {"system": "magenta", "anchors": "red", "state": "yellow", "summary": "cyan", "recent": "green",
                 "recalled": "blue", "changes": "bright_yellow", "input": "white"}
@@ -69,7 +69,8 @@ def _table(title: str) -> Table:
 
 def _describe(layer: str, item: LayerItem) -> str:
     if item.message_id is not None and item.role is not None:
-        return f"turn {item.turn or '?'} {item.role} ({item.tokens if item.tokens is not None else '?'} tok)"
+        return t("inspector.turn_role", n=item.turn or "?", role=item.role,
+                 tokens=item.tokens if item.tokens is not None else "?")
     if item.type == "page":
         turns = item.turns or []
         span = f"turns {turns[0]}–{turns[-1]}" if turns else ""
@@ -88,14 +89,14 @@ def _describe(layer: str, item: LayerItem) -> str:
     if item.text is not None:
         return item.text
     if item.message_id is not None:
-        return f"this message (id {item.message_id})"
+        return t("inspector.this_message", id=item.message_id)
     return str(item.model_dump(exclude_none=True))
 
 
 def included(record: TurnRecord) -> Table:
     table = _table(t("inspector.included"))
-    table.add_column("layer", no_wrap=True)
-    table.add_column("item", ratio=1)
+    table.add_column(t("inspector.col_layer"), no_wrap=True)
+    table.add_column(t("inspector.col_item"), ratio=1)
     for name in LAYER_ORDER:
         items = record.layers[name].items if name in record.layers else []
         if name == "recent" and len(items) > 6:
@@ -115,10 +116,10 @@ def excluded(record: TurnRecord, history: list[Exclusion] | None = None) -> Tabl
     if not entries:
         return Text(f"{t('inspector.excluded')}: {t('inspector.nothing_excluded')}", style="dim")
     table = _table(t("inspector.excluded"))
-    table.add_column("layer", no_wrap=True)
-    table.add_column("what", no_wrap=True)
-    table.add_column("why", ratio=1)
-    table.add_column("score", justify="right")
+    table.add_column(t("inspector.col_layer"), no_wrap=True)
+    table.add_column(t("inspector.col_what"), no_wrap=True)
+    table.add_column(t("inspector.col_why"), ratio=1)
+    table.add_column(t("inspector.col_score"), justify="right")
     for entry in entries:
         layer = entry.layer
         what = f"page {entry.id}" if layer == "recalled" else (
@@ -163,8 +164,8 @@ def recall_hits(record: TurnRecord, recomputed: list[RecallHit] | None = None) -
         return Text(f"{title}: {t('inspector.no_recall')}", style="dim")
     signals = sorted({name for hit in hits for name in hit.signals})
     table = _table(title)
-    table.add_column("turn", justify="right", no_wrap=True)
-    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column(t("inspector.col_turn"), justify="right", no_wrap=True)
+    table.add_column(t("inspector.col_score"), justify="right", no_wrap=True)
     for name in signals:
         table.add_column(name, justify="right", no_wrap=True)
     table.add_column("snippet", ratio=1)
@@ -174,7 +175,7 @@ def recall_hits(record: TurnRecord, recomputed: list[RecallHit] | None = None) -
             signal = hit.signals.get(name)
             cells.append(f"{signal.score:.3g} #{signal.rank}" if signal else "—")
         snippet = " ".join(hit.snippet.split())
-        note = f" (superseded by turn {hit.superseded_by})" if hit.superseded_by else ""
+        note = f" ({t('inspector.superseded_turn', n=hit.superseded_by)})" if hit.superseded_by else ""
         table.add_row(Text(str(hit.turn)), Text(f"{hit.score:.3f}"), *map(Text, cells),
                       Text(f"{hit.role}: {snippet[:90]}{note}"))
     return table
@@ -186,7 +187,7 @@ def new_memory(record: TurnRecord) -> Text:
         text.append(f"  {t('inspector.no_memory')}\n", style="dim")
     for outcome in record.memory:
         ids = ", ".join(f"#{i}" for i in outcome.item_ids)
-        text.append(f"  {outcome.action} {ids}  {outcome.notice}\n")
+        text.append(f"  {outcome.action} {ids}  {outcome.notice_in(current_lang())}\n")
     work = record.memory_work
     if work is not None:
         text.append("  " + t("inspector.memory_work", calls=work.calls, tokens=work.prompt_tokens + work.completion_tokens,

@@ -1,0 +1,97 @@
+"""With ``lang = "zh"`` every screen speaks Chinese: a walk over the screens fails on any label
+of two or more English words that is not a key name, a command, a model or a file name."""
+
+from __future__ import annotations
+
+import re
+
+from textual.widgets import Button, Input, Label, Static
+
+from desktop_app.engine.scripted import ScriptedEngine
+
+# What may stay English in a Chinese UI: key names, slash commands, ids, layer and mode names of
+# the prompt contract, model/counter/file names, numbers.
+VOCAB = {"ctrl", "shift", "alt", "tab", "enter", "esc", "escape", "up", "down", "left", "right", "pgup", "pgdn",
+         "home", "end", "del", "delete", "space", "system", "anchors", "state", "summary", "recent", "changes",
+         "recalled", "input", "reserve", "layered", "sliding", "retrieval", "full", "profile", "session", "rule",
+         "model", "user", "assistant", "command", "import", "tok", "id", "key", "gguf", "tiktoken", "offline",
+         "scripted", "or"}
+SEGMENT_OK = re.compile(r"^(?:/\w+.*|#\d+.*|[\w.\-/~]+\.(?:gguf|db|toml|md|json|jsonl)|tiktoken cl100k_base.*)$")
+WORDS = re.compile(r"[A-Za-z][A-Za-z'’\-]*(?:\s+[A-Za-z][A-Za-z'’\-]*)+")
+
+
+def allowed_word(word: str) -> bool:
+    low = word.lower().strip("'’-")
+    return low in VOCAB or bool(re.fullmatch(r"\^?[a-z]|f\d{1,2}|\w*\d[\w.\-]*", low))
+
+
+def english_phrases(text: str) -> list[str]:
+    """Runs of two or more English words in ``text`` that are not all key names or allowed names."""
+    found = []
+    for segment in re.split(r"[\n│|·:：，。、（）()\[\]【】「」“”\"]+", text):
+        segment = segment.strip()
+        if not segment or SEGMENT_OK.match(segment):
+            continue
+        for match in WORDS.finditer(segment):
+            phrase = match.group(0)
+            if not all(allowed_word(word) for word in phrase.split()):
+                found.append(phrase)
+    return found
+
+
+def visible_text(app, ui) -> list[str]:
+    texts = []
+    for widget in app.screen.query("*"):
+        if not widget.display or not widget.visible:
+            continue
+        if isinstance(widget, Button):
+            texts.append(str(widget.label))
+        elif isinstance(widget, Input):
+            texts.append(widget.placeholder or "")
+        elif isinstance(widget, (Static, Label)):
+            try:
+                texts.append(ui.text_of(widget))
+            except Exception:  # a widget whose content is not renderable alone
+                continue
+    bindings = [b.description for bs in app.screen._bindings.key_to_bindings.values() for b in bs if b.show]
+    return texts + bindings
+
+
+async def test_every_screen_speaks_chinese(settings, ui):
+    from desktop_app.ui.i18n import set_lang
+
+    set_lang("zh")
+    engine = ScriptedEngine("好的，已记下。")
+    app = ui.scripted_app(settings.model_copy(update={"lang": "zh"}), engine)
+    offenders: dict[str, set[str]] = {}
+    seen: dict[str, int] = {}
+    async with app.run_test(size=(140, 44)) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "以后每次都用中文回答。")
+        await ui.send(pilot, "预算不超过5000元。")
+        await ui.send(pilot, "预算改成6000元。")
+        await ui.send(pilot, "/memory")
+
+        def collect(name: str) -> None:
+            texts = visible_text(app, ui)
+            seen[name] = sum(bool(re.search(r"[\u4e00-\u9fff]", text)) for text in texts)
+            for text in texts:
+                for phrase in english_phrases(text):
+                    offenders.setdefault(name, set()).add(phrase)
+
+        collect("chat")
+        for key, name in (("f4", "memory panel"), ("f1", "help"), ("f5", "inspector"), ("f9", "settings"),
+                          ("f10", "session settings"), ("f3", "search")):
+            await pilot.press(key)
+            await ui.settle(pilot)
+            collect(name)
+            if name != "memory panel":
+                await pilot.press("escape")
+                await ui.settle(pilot)
+    assert all(seen.values()) and len(seen) == 7, seen  # every screen was reached and shows Chinese
+    assert not offenders, "\n".join(f"{k}: {sorted(v)}" for k, v in offenders.items())
+
+
+def test_the_walk_would_catch_english_labels():
+    assert english_phrases("Scroll home") == ["Scroll home"]
+    assert english_phrases("滚到顶部 · ctrl+q · /memory · layered · Qwen2.5-Coder-0.5B · session profile") == []
