@@ -19,6 +19,7 @@ REQUIRED = {
     "summary": ("title", "topics", "decisions", "constraints", "facts", "preferences", "open_questions", "turn"),
     "extract": ("system", "known", "examples"),
     "bookmark": ("system", "page"),
+    "rerank": ("system", "ask"),
     "summary_model": ("system", "page", "retry"),
 }
 

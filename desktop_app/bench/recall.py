@@ -31,6 +31,9 @@ def register(subparsers):
                         help="exact float KNN instead of the binary coarse pass + float re-score")
     parser.add_argument("--no-chinese", dest="chinese", action="store_false",
                         help="skip the MemoryBank (cn) sanity/latency run")
+    parser.add_argument("--rerank", type=int, default=0, metavar="N",
+                        help="also re-rank the hybrid top 8 with the chat model on the first N questions "
+                             "(recall@k of hybrid vs hybrid + model, same questions)")
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     parser.set_defaults(func=run)
     return parser
@@ -92,6 +95,29 @@ def evaluate(store, sessions: dict[str, int], asked: list[Question], *, embedder
         if progress and index % 100 == 0:
             progress(index, len(asked))
     return scores, latencies
+
+
+def evaluate_rerank(store, sessions: dict[str, int], asked: list[Question], *, embedder, engine,
+                    progress=None) -> dict:
+    """recall@1/@5/@10 of the hybrid ranking and of the same ranking re-ranked by the model,
+    on the same questions, with the seconds the model took per question."""
+    from desktop_app.memory.recall.rerank import rerank
+    from desktop_app.memory.recall.search import search
+
+    ranks: dict[str, list[int | None]] = {"hybrid": [], "hybrid+model": []}
+    seconds = []
+    for index, question in enumerate(asked, start=1):
+        hits = search(store, sessions[question.conversation], question.question, k=max(CUTS), embedder=embedder)
+        started = time.perf_counter()
+        reordered = rerank(engine, question.question, hits)
+        seconds.append(time.perf_counter() - started)
+        ranks["hybrid"].append(first_hit_rank([h.ext_id for h in hits], question.evidence))
+        ranks["hybrid+model"].append(first_hit_rank([h.ext_id for h in reordered], question.evidence))
+        if progress and index % 10 == 0:
+            progress(index, len(asked))
+    out = {name: {f"@{k}": sum(1 for r in values if r is not None and r <= k) / max(1, len(values)) for k in CUTS}
+           for name, values in ranks.items()}
+    return {"questions": len(asked), "recall": out, "model_seconds_p50": percentile(seconds, 0.5)}
 
 
 def print_table(table: dict, out=sys.stdout) -> None:
@@ -165,6 +191,14 @@ def run(args: argparse.Namespace, settings) -> int:
                                      progress=lambda i, n: log(f"  {i}/{n}"))
         table = scores.table()
         latency = {"p50_ms": 1000 * percentile(latencies, 0.5), "p95_ms": 1000 * percentile(latencies, 0.95)}
+        reranked = None
+        if args.rerank:
+            from desktop_app.commands.common import load_engine
+
+            engine = load_engine(settings.model_copy(update={"temperature": 0.0}), quiet=True)
+            log(f"re-ranking the first {args.rerank} questions with {engine.model_name} …")
+            reranked = evaluate_rerank(store, sessions, asked[: args.rerank], embedder=embedder, engine=engine,
+                                       progress=lambda i, n: log(f"  {i}/{n}"))
         chinese = None
         if args.chinese:
             from desktop_app.bench.recall_cn import run_memorybank
@@ -176,7 +210,8 @@ def run(args: argparse.Namespace, settings) -> int:
         store.close()
     if args.json:
         print_json({"embed_model": embedder.model_id, "quantized": args.quantized, "questions": len(asked),
-                    "index_turns_per_s": rate, "query_latency": latency, "table": table, "memorybank_cn": chinese})
+                    "index_turns_per_s": rate, "query_latency": latency, "table": table, "memorybank_cn": chinese,
+                    "rerank": reranked})
         return 0
     print(f"LoCoMo turn-level evidence recall ({len(asked)} questions, embedder {embedder.model_name}, "
           f"{'binary coarse + float re-score' if args.quantized else 'exact float'} vectors)")
@@ -187,4 +222,9 @@ def run(args: argparse.Namespace, settings) -> int:
         from desktop_app.bench.recall_cn import print_memorybank
 
         print_memorybank(chinese)
+    if reranked:
+        print(f"\nre-ranking the hybrid top 8 by the chat model ({reranked['questions']} questions, "
+              f"{reranked['model_seconds_p50']:.1f} s per question p50):")
+        for name, cuts in reranked["recall"].items():
+            print(f"  {name:<13} " + "  ".join(f"@{k} {cuts[f'@{k}']:.3f}" for k in CUTS))
     return 0
