@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from desktop_app.engine.llama import common_prefix
+from desktop_app.engine.prefix import common_prefix
 
 log = logging.getLogger(__name__)
 

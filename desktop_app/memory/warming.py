@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from desktop_app.engine.llama import common_prefix
+from desktop_app.engine.prefix import common_prefix
 from desktop_app.engine.protocol import can_warm
 from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
 

@@ -159,7 +159,7 @@ def test_turns_that_stay_after_a_page_out_are_moved_not_evaluated_again(tiny_pat
 
 
 def test_the_moved_block_is_found_after_the_common_prefix():
-    from desktop_app.engine.llama import find_moved_block
+    from desktop_app.engine.prefix import find_moved_block
 
     cached = list(range(10)) + list(range(100, 120)) + list(range(500, 600)) + [7, 7, 7]
     tokens = list(range(10)) + list(range(900, 905)) + list(range(500, 600)) + [1, 2, 3]
