@@ -14,7 +14,7 @@ from desktop_app import paths
 LANGS = ("en", "zh")
 REQUIRED = {
     "layers": ("key", "anchors", "goal", "done", "state", "pending", "open", "recalled", "replay", "replay_state", "turn",
-               "superseded", "revoked"),
+               "superseded", "revoked", "documents"),
     "summary": ("title", "topics", "decisions", "constraints", "facts", "preferences", "open_questions", "turn"),
     "extract": ("system", "known", "examples"),
     "bookmark": ("system", "page"),

@@ -188,6 +188,10 @@ def document_hits_for_prompt(store, session_id: int | None, user_text: str, *, c
         return []
     query = strip_mentions(user_text, documents) or user_text
     hits = search_documents(store, query, [d.id for d in documents], embedder=embedder, k=limit * 2)
+    if named and not hits:  # the user named the document but no words match: its opening chunks
+        rows = store.chunk_rows(store.leading_chunks([d.id for d in documents], limit=limit))
+        hits = [DocumentHit(chunk_id=cid, document_id=r["document_id"], document=r["name"], page=r["page"],
+                            heading=r["heading"], text=r["text"]) for cid, r in sorted(rows.items())]
     picked, used = [], 0
     for hit in hits:
         if not (named or has_evidence(hit)):

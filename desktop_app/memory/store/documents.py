@@ -187,6 +187,13 @@ class DocumentQueries:
                WHERE c.id IN (SELECT value FROM json_each(:ids))""", {"ids": _ids(chunk_ids)}).fetchall()
         return {int(r["id"]): dict(r) for r in rows}
 
+    def leading_chunks(self, document_ids: Sequence[int], *, limit: int) -> list[int]:
+        """The first chunks of each document (what a question that matches nothing gets)."""
+        rows = self.conn.execute(
+            """SELECT id FROM document_chunks WHERE document_id IN (SELECT value FROM json_each(:ids))
+               ORDER BY seq, document_id LIMIT :limit""", {"ids": _ids(document_ids), "limit": limit}).fetchall()
+        return [int(r[0]) for r in rows]
+
     # -- vectors -----------------------------------------------------------------------------
     def document_vector_table_exists(self) -> bool:
         return self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'document_vec'").fetchone() is not None
