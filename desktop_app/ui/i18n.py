@@ -256,6 +256,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "docs.col.added": ("Added", "添加时间"),
     "docs.scope.library": ("library", "文档库"),
     "docs.scope.session": ("session", "本会话"),
+    "inspector.documents": ("Document chunks quoted (per-signal score #rank)", "引用的文档片段（各信号得分 #名次）"),
     "docs.usage": ("Usage: /doc (the panel) or /doc add PATH", "用法：/doc（打开面板）或 /doc add 路径"),
     "docs.no_path": ("No such file or folder: {path}", "没有这个文件或文件夹：{path}"),
     # edit / versions

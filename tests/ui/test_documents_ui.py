@@ -11,6 +11,7 @@ from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.memory.documents import ingest
 from desktop_app.memory.store import Store
 from desktop_app.ui.screens.documents import DocumentsScreen
+from desktop_app.ui.widgets import turn_record
 from tests.documents.conftest import write_docx, write_pdf
 
 
@@ -58,6 +59,11 @@ async def test_doc_add_reads_a_folder_with_progress_then_a_mention_asks_it(setti
         record = store.last_turn_record(store.latest_session().id)
         [item] = [i for i in record.layers["recalled"].items if i.type == "doc" and i.page == 2]
         assert item.document == "contract" and "bm25" in item.signals
+    # The inspector's recall part lists the quoted chunks with their per-signal scores.
+    shown = ui.text_of(type("Part", (), {"content": turn_record.recall_hits(record)})(), width=200)
+    assert "Document chunks quoted" in shown and "doc: contract, p. 2 §Payment terms" in shown and "bm25" in shown
+    assert "[doc: contract, p. 2 §Payment terms] quoted" in ui.text_of(
+        type("Part", (), {"content": turn_record.included(record)})(), width=200)
 
 
 async def test_cancel_keeps_finished_files_and_nothing_of_the_one_being_read(settings, db_path, tmp_path, ui,
