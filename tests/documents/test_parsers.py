@@ -106,3 +106,12 @@ def test_unsupported_suffix(tmp_path):
     path.write_bytes(b"\xff\xd8\xff")
     with pytest.raises(DocumentError, match="unsupported file type"):
         parse_document(path)
+
+
+def test_pdf_heading_carries_over_to_later_pages_and_words_keep_their_spaces(tmp_path):
+    path = write_pdf(tmp_path / "guide.pdf", [["Intro", "Welcome to the guide."], ["Setup", "Install the package first."],
+                                              ["Run the build with make all."]],
+                     outline=[("Intro", 0), ("Setup", 1)])
+    sections = list(parse_document(path))
+    assert [(s.page, s.heading) for s in sections] == [(1, "Intro"), (2, "Setup"), (3, "Setup")]
+    assert "Run the build with make all." in sections[2].text

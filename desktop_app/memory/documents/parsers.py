@@ -1,7 +1,8 @@
 """Reading a file into text sections: ``(page, heading, text)`` in document order.
 
 One parser per format, each a generator so a long file is read one page (PDF) or one
-section at a time: pypdf (BSD) for PDF text with page numbers and the outline's headings,
+section at a time: pypdf (BSD) for a PDF's structure (encryption, page count, the outline's
+headings) and pdfminer.six (MIT) for its text layer, page by page, with word spacing,
 python-docx (MIT) for Word files with their Heading styles, Beautiful Soup (MIT, on lxml) for
 HTML with scripts and styles removed, and plain Python for Markdown (split at ``#``
 headings), text and source code (split at top-level definitions). Every failure a user can
@@ -82,32 +83,66 @@ def parse_pdf(path: Path) -> Iterator[Section]:
         raise
     except (PdfReadError, PdfStreamError, ValueError, KeyError, TypeError, OSError) as exc:
         raise DocumentError(f"not a readable PDF ({_first_line(exc)})") from None
-    for index in range(count):
-        try:
-            text = reader.pages[index].extract_text() or ""
-        except Exception as exc:  # one broken page must not lose the rest of the document
-            raise DocumentError(f"page {index + 1} cannot be read ({_first_line(exc)})") from None
+    current: str | None = None  # the outline heading in force (it carries over to later pages)
+    for index, text in enumerate(_pdf_page_texts(path, reader, count)):
         text = _clean(text)
-        if not text:
-            yield Section(text="", page=index + 1)
-            continue
         marks = headings.get(index, [])
-        if not marks:
-            yield Section(text=text, page=index + 1, heading=None)
+        if not text:
+            current = marks[-1] if marks else current
+            yield Section(text="", page=index + 1)
             continue
         # Split the page where each outline title appears; text before the first belongs to
         # the heading in force from earlier pages.
         pos = 0
-        current = _heading_before(headings, index)
         for title in marks:
             at = _find_title(text, title, pos)
             if at is None:
+                current = title  # the title is not in the text layer: the heading still changes here
                 continue
             if text[pos:at].strip():
                 yield Section(text=text[pos:at].strip(), page=index + 1, heading=current)
             current, pos = title, at
         if text[pos:].strip():
-            yield Section(text=text[pos:].strip(), page=index + 1, heading=current or marks[-1])
+            yield Section(text=text[pos:].strip(), page=index + 1, heading=current)
+
+
+def _pdf_page_texts(path: Path, reader, count: int) -> Iterator[str]:
+    """Each page's text layer, one page at a time. pdfminer.six lays characters out into words
+    and text boxes (paragraphs, separated by blank lines); pypdf drops the spaces of many
+    TeX-made PDFs ("theyinstallyourpackage"), so it only reads a page pdfminer cannot."""
+    from pdfminer.high_level import extract_pages
+    from pdfminer.layout import LAParams, LTTextContainer
+
+    pages = extract_pages(path, laparams=LAParams(), password="")
+    for index in range(count):
+        try:
+            layout = next(pages)
+            boxes = [" ".join(line.strip() for line in box.get_text().splitlines() if line.strip())
+                     if not _is_code_box(box) else box.get_text().rstrip()
+                     for box in layout if isinstance(box, LTTextContainer)]
+            yield "\n\n".join(b for b in boxes if b)
+        except StopIteration:
+            return
+        except Exception:  # one page pdfminer cannot lay out: pypdf's text, else the page is skipped
+            pages = _resume(path, index + 1, count)
+            try:
+                yield reader.pages[index].extract_text() or ""
+            except Exception as exc:
+                raise DocumentError(f"page {index + 1} cannot be read ({_first_line(exc)})") from None
+
+
+def _resume(path: Path, start: int, count: int):
+    """pdfminer's pages from ``start`` on (pages before it are skipped, not laid out again)."""
+    from pdfminer.high_level import extract_pages
+    from pdfminer.layout import LAParams
+
+    return extract_pages(path, laparams=LAParams(), password="", page_numbers=set(range(start, count)))
+
+
+def _is_code_box(box) -> bool:
+    """A text box that keeps its line breaks: most lines start with a shell prompt, a comment or indentation."""
+    lines = [line for line in box.get_text().splitlines() if line.strip()]
+    return len(lines) >= 2 and sum(line.startswith(("$ ", "# ", "  ", "\t")) for line in lines) * 2 >= len(lines)
 
 
 def _outline_headings(reader) -> dict[int, list[str]]:
@@ -132,11 +167,6 @@ def _outline_headings(reader) -> dict[int, list[str]]:
     except Exception:  # a broken outline only loses the headings
         return {}
     return out
-
-
-def _heading_before(headings: dict[int, list[str]], index: int) -> str | None:
-    earlier = [p for p in headings if p < index]
-    return headings[max(earlier)][-1] if earlier else None
 
 
 def _find_title(text: str, title: str, start: int) -> int | None:
