@@ -100,8 +100,8 @@ def run(args, settings) -> int:
             })
         else:
             sys.stdout.write("\n")
-            if sources:
-                print("sources: " + "; ".join(f"[{s}]" for s in sources), file=sys.stderr)
+            if sources:  # part of the answer: where it comes from (the model often leaves the label out)
+                print("sources: " + "; ".join(f"[{s}]" for s in sources))
             if result.plan.over_warning:
                 print(f"warning: the prompt uses {result.plan.usage:.0%} of the context window", file=sys.stderr)
     return 0
