@@ -178,3 +178,16 @@ def test_with_the_real_model_an_adversarial_document_does_not_change_the_reply(s
     if lang == "zh":
         assert re.search(r"[\u4e00-\u9fff]", reply), reply
     assert [i.kind for i in store.list_items(session.id) + store.list_items(0)] == (["directive"] if lang == "zh" else [])
+
+
+def test_mentions_are_found_and_stripped(store, tmp_path):
+    from desktop_app.memory.documents.retrieval import mentioned_documents, strip_mentions
+
+    (tmp_path / "maint-guide.en.md").write_text("# A\ntext\n", encoding="utf-8")
+    (tmp_path / "Q3 report.md").write_text("# B\nmore text\n", encoding="utf-8")
+    add_documents(store, [tmp_path], session_id=None, counter=fallback_counter())
+    found = mentioned_documents(store, None, "Per @maint-guide.en and @q3-report. what changed? cc @someone")
+    assert [d.name for d in found] == ["maint-guide.en", "Q3 report"]
+    assert strip_mentions("Per @maint-guide.en and @q3-report. what changed? cc @someone", found) == \
+        "Per and what changed? cc @someone"
+    assert mentioned_documents(store, None, "mail me at a@b.com") == []

@@ -21,8 +21,8 @@ MAX_TEXT_BYTES = 50 * 1024 * 1024  # a text file bigger than this is not a docum
 PDF = (".pdf",)
 DOCX = (".docx",)
 HTML = (".html", ".htm", ".xhtml")
-MARKDOWN = (".md", ".markdown", ".mdown", ".rst")
-TEXT = (".txt", ".text", ".log", ".csv", ".tsv", ".org", "")
+MARKDOWN = (".md", ".markdown", ".mdown")
+TEXT = (".txt", ".text", ".rst", ".log", ".csv", ".tsv", ".org", "")
 CODE = (".py", ".js", ".ts", ".tsx", ".jsx", ".c", ".h", ".cc", ".cpp", ".hpp", ".rs", ".go", ".java", ".kt",
         ".rb", ".php", ".cs", ".swift", ".scala", ".sh", ".bash", ".zsh", ".sql", ".lua", ".pl", ".r", ".m",
         ".toml", ".yaml", ".yml", ".json", ".ini", ".cfg", ".xml", ".css", ".scss", ".mk", ".cmake")

@@ -65,7 +65,7 @@ def mentioned_documents(store, session_id: int | None, text: str) -> list[Docume
     visible = {_key(d.name): d for d in store.list_documents(session_id)}
     out = []
     for name in names:
-        document = visible.get(_key(name))
+        document = visible.get(_key(name)) or visible.get(_key(name.rstrip(".")))  # "… @contract."
         if document is not None and document not in out:
             out.append(document)
     return out
@@ -74,7 +74,12 @@ def mentioned_documents(store, session_id: int | None, text: str) -> list[Docume
 def strip_mentions(text: str, documents: Sequence[Document]) -> str:
     """``text`` without the ``@name`` mentions of ``documents`` (they steer, they are not the question)."""
     keys = {_key(d.name) for d in documents}
-    return " ".join(_MENTION.sub(lambda m: "" if _key(m.group(1)) in keys else m.group(0), text).split())
+
+    def drop(match: re.Match) -> str:
+        name = match.group(1)
+        return "" if _key(name) in keys or _key(name.rstrip(".")) in keys else match.group(0)
+
+    return " ".join(_MENTION.sub(drop, text).split())
 
 
 def query_terms(query: str) -> list[str]:
