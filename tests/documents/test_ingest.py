@@ -181,3 +181,23 @@ def test_scopes(store, counter, tmp_path, scope):
     add_documents(store, [notes], session_id=None if scope == "library" else one.id, counter=counter)
     assert len(store.list_documents(one.id)) == 1
     assert len(store.list_documents(two.id)) == (1 if scope == "library" else 0)
+
+
+def test_vectors_rank_chunks_and_a_locked_embedder_embeds_questions(store, counter, tmp_path):
+    from desktop_app.engine.guard import LockedEmbedder
+    from desktop_app.memory.documents.retrieval import vector_ranking
+
+    (tmp_path / "pets.md").write_text("# Cats\nCats purr and sleep.\n\n# Dogs\nDogs bark loudly at night.\n",
+                                      encoding="utf-8")
+    add_documents(store, [tmp_path / "pets.md"], session_id=None, counter=counter)
+    embedder = LockedEmbedder(HashingEmbedder())
+    assert embed_pending_chunks(store, embedder) == 2
+    [doc] = store.list_documents()
+    ranked = vector_ranking(store, "dogs bark", [doc.id], embedder)
+    rows = store.chunk_rows(cid for cid, _ in ranked)
+    assert rows[ranked[0][0]]["heading"] == "Dogs" and ranked[0][1] > ranked[1][1]
+    assert (embedder.embed_query("dogs bark") == HashingEmbedder().embed(["dogs bark"])[0]).all()
+    # Another model's vectors are not searched: the chunks are embedded again for it.
+    other = HashingEmbedder("hashing-64-other")
+    assert vector_ranking(store, "dogs bark", [doc.id], other) == []
+    assert embed_pending_chunks(store, other) == 2
