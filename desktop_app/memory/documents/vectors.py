@@ -29,8 +29,8 @@ def chunk_embedding_text(heading: str | None, text: str) -> str:
 def embed_pending_chunks(store, embedder, *, batch: int = BATCH, should_stop: Callable[[], bool] | None = None,
                          progress: Callable[[int, int], None] | None = None) -> int:
     """Embed chunks without a vector; returns how many were stored (0 without sqlite-vec)."""
-    if embedder is None or not store.vec_enabled:
-        return 0
+    if embedder is None or not store.vec_enabled or not store.has_document_chunks():
+        return 0  # no documents: the vector tables are left alone
     if not document_vectors_usable(store, embedder):
         store.reset_document_vectors(embedder.dim)
         store.set_recall_meta(**{DOC_EMBED_KEY: embedder.model_id})

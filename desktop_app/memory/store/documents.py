@@ -212,6 +212,9 @@ class DocumentQueries:
                ORDER BY c.id LIMIT :limit""", {"limit": limit}).fetchall()
         return [dict(r) for r in rows]
 
+    def has_document_chunks(self) -> bool:
+        return self.conn.execute("SELECT EXISTS (SELECT 1 FROM document_chunks)").fetchone()[0] == 1
+
     def count_pending_chunk_embeddings(self) -> int:
         return int(self.conn.execute(
             """SELECT count(*) FROM document_chunks c LEFT JOIN document_embedded e ON e.chunk_id = c.id
