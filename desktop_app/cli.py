@@ -18,7 +18,7 @@ from desktop_app.memory.plan import MODES
 from desktop_app.prompts import PromptTemplatesMissing
 
 COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench", "context", "memory", "recall",
-                   "models")
+                   "models", "docs")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:

@@ -15,7 +15,7 @@ LANGS = ("en", "zh")
 REQUIRED = {
     "layers": ("key", "anchors", "goal", "done", "state", "pending", "open", "recalled", "replay", "replay_state", "turn",
                "superseded", "revoked", "changes", "change_changed", "change_revoked", "change_confirmed",
-               "change_new", "change_pending", "change_open"),
+               "change_new", "change_pending", "change_open", "documents"),
     "summary": ("title", "topics", "decisions", "constraints", "facts", "preferences", "open_questions", "turn"),
     "extract": ("system", "known", "examples"),
     "bookmark": ("system", "page"),

@@ -12,6 +12,8 @@ def register(subparsers):
     parser.add_argument("--max-tokens", dest="max_tokens", type=int, default=None, help="longest reply")
     parser.add_argument("--temperature", type=float, default=None)
     parser.add_argument("--json", action="store_true", help="print the stored turn as JSON after streaming")
+    parser.add_argument("--doc", dest="docs", action="append", default=[], metavar="NAME",
+                        help="answer from this document only (repeat for several)")
     parser.add_argument("--no-wait", dest="no_wait", action="store_true",
                         help="exit after the reply; the model's memory pass waits for the next run")
     parser.set_defaults(func=run)
@@ -60,6 +62,7 @@ def run(args, settings) -> int:
             clean_user_text(text)  # refuse empty or binary input before loading a model for it
         except InputRejected as exc:
             raise CommandError(str(exc), 2) from None
+        documents_only = _documents_only(store, session, args.docs)
         if getattr(args, "mode", None):  # --mode for this turn only; /mode sets the session's
             session = session.model_copy(update={"mode": args.mode})
         engine = LockedEngine(load_engine(settings, quiet=args.json))
@@ -69,6 +72,7 @@ def run(args, settings) -> int:
                                 jobs=jobs)
         cache, key = KvCache.for_settings(settings), KvCache.key(settings.db_path, session.id, settings.model_path)
         restored = restore_context(cache, key, engine, pipeline, session)
+        pipeline.documents_only = documents_only
 
         def emit(piece: str) -> None:
             if not args.json:
@@ -88,8 +92,10 @@ def run(args, settings) -> int:
         if not args.no_wait:
             finish_memory_jobs(store, jobs, pipeline, session, engine=memory_engine(engine, settings),
                                embedder=embedder, quiet=args.json)
+        sources = _sources(store, result)
         if args.json:
             print_json({
+                "sources": sources,
                 "session": session.name,
                 "user_message_id": result.user_message.id,
                 "reply_message_id": result.reply.id if result.reply else None,
@@ -102,6 +108,8 @@ def run(args, settings) -> int:
             })
         else:
             sys.stdout.write("\n")
+            if sources:  # part of the answer: where it comes from (the model often leaves the label out)
+                print("sources: " + "; ".join(f"[{s}]" for s in sources))
             if result.plan.over_warning:
                 print(f"warning: the prompt uses {result.plan.usage:.0%} of the context window", file=sys.stderr)
     return 0
@@ -144,6 +152,36 @@ def memory_engine(engine, settings):
         return LockedEngine(inner.sibling())
     except Exception:  # no memory for a second context: share the chat's
         return engine
+def _sources(store, result) -> list[str]:
+    """The citations to show under the reply: the quoted chunks the reply rests on (its own
+    ``[doc: …]`` labels, else the chunks holding its words), else every chunk it was given."""
+    from desktop_app.memory.documents.citations import cited_pages, supporting_chunks
+
+    items = result.plan.document_items()
+    if not items:
+        return []
+    reply = result.reply.content if result.reply else ""
+    cited = {(name, page) for name, page in cited_pages(reply)}
+    named = [i.source for i in items if (i.document, i.page) in cited or (i.document, None) in cited]
+    if named:
+        return named
+    rows = store.chunk_rows(i.chunk_id for i in items)
+    support = set(supporting_chunks(reply, [(i.chunk_id, rows[i.chunk_id]["text"]) for i in items
+                                            if i.chunk_id in rows]))
+    return [i.source for i in items if i.chunk_id in support] or [i.source for i in items]
+
+
+def _documents_only(store, session, names: list[str]) -> tuple[int, ...] | None:
+    """``--doc NAME`` as document ids (None: every document in scope), or a one-line error."""
+    if not names:
+        return None
+    from desktop_app.commands.common import CommandError
+    from desktop_app.memory.documents.retrieval import DocumentNotFound, find_documents
+
+    try:
+        return tuple(d.id for d in find_documents(store, session.id, names))
+    except DocumentNotFound as exc:
+        raise CommandError(str(exc), 2) from None
 
 
 def finish_memory_jobs(store, jobs, pipeline, session, *, engine, embedder, quiet: bool) -> None:

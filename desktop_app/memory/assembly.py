@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import TokenCounter
 from desktop_app.memory.budget import MESSAGE_OVERHEAD, WARN_SHARE, LayerBudgets, compute_budgets
+from desktop_app.memory.documents.models import DocumentHit
 from desktop_app.memory.fold import HeadChange, HeadFold, changes_since
 from desktop_app.memory.models import MemoryItem, SummaryContent
 from desktop_app.memory.plan import MODES, ContextPlan, Exclusion, Layer, LayerItem, empty_layers
@@ -78,6 +79,7 @@ class AssemblyInput(BaseModel):
     recent: list[TurnView] = []  # not yet paged out, without the input
     all_turns: list[TurnView] = []  # every stored turn, without the input (full / sliding)
     recalled: list[RecalledPage] = []
+    documents: list[DocumentHit] = []  # document chunks for this input, best first (quoted, cited)
     current_turn: int = 1
     now: float
     head: HeadFold | None = None  # layered: the head shows this fold; changes since go before the input
@@ -129,6 +131,8 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
         # as much again: recalled text sits after the cached prefix and is evaluated afresh every turn.
         spare = sum(max(0, getattr(budgets, name) - layers[name].tokens) for name in ("anchors", "state", "summary"))
         room += min(spare, budgets.recalled)
+        if inp.documents:  # quoted document chunks may also use what the input leaves of its share
+            room += max(0, budgets.input - layers["input"].tokens)
         layers["recalled"] = _recalled(inp, room, counter, excluded, t)
     if view is not inp:
         layers["changes"] = _changes(changes_since(inp.head, inp.items, inp.history, inp.item_turns), inp,
@@ -376,8 +380,34 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
                                hits=page.hits))
     if page_lines:
         lines = [t["recalled"], *page_lines, *lines]
+    doc_lines: list[str] = []
+    for hit in inp.documents:  # after the turns, before the replayed rules (which stay next to the input)
+        block = quote_document(hit)
+        if counter.count("\n".join([*lines, t["documents"], *doc_lines, block])) + MESSAGE_OVERHEAD > room:
+            excluded.append(Exclusion(layer="recalled", id=hit.chunk_id, reason="recall budget full (document chunk)",
+                                      score=hit.fused))
+            continue
+        doc_lines.append(block)
+        items.append(LayerItem(type="doc", document_id=hit.document_id, chunk_id=hit.chunk_id, document=hit.document,
+                               page=hit.page, heading=hit.heading, source=hit.label, score=hit.fused,
+                               value=clip(hit.text, 120), signals=hit.signals))
+    if doc_lines:
+        at = len(lines) - (len(replay) + 1 if replay else 0)
+        lines[at:at] = [t["documents"], *doc_lines]
     text = "\n".join(lines)
     return Layer(tokens=counter.count(text) + 2 if text else 0, text=text, items=items)
+
+
+_QUOTE_OPEN, _QUOTE_CLOSE = "<<<", ">>>"
+
+
+def quote_document(hit: DocumentHit) -> str:
+    """A chunk as quoted source: its citation label, then its text between delimiters that the
+    text itself cannot contain (so a document cannot end the quote and speak as the prompt)."""
+    def neutral(text: str) -> str:
+        return text.replace(_QUOTE_OPEN, "‹‹‹").replace(_QUOTE_CLOSE, "›››")
+
+    return f"[{neutral(hit.label)}]\n{_QUOTE_OPEN}\n{neutral(hit.text.strip())}\n{_QUOTE_CLOSE}"
 
 
 def _matching_turns(turns: list[TurnView], words: set[str], with_partners: bool = True) -> list[TurnView]:

@@ -24,6 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from desktop_app.memory.documents.vectors import embed_pending_chunks
 from desktop_app.memory.patches import MemoryPatch, PatchRejected, apply_patch
 from desktop_app.memory.recall.indexing import VectorsUnavailable, index_pending
 
@@ -78,7 +79,7 @@ class MemoryJob(ABC):
 
 
 class ReembedJob(MemoryJob):
-    """Embed the turns that have no vector yet (batches of 64, each its own transaction)."""
+    """Embed the turns, then the document chunks, that have no vector yet (batches, each its own transaction)."""
 
     name = "reembed"
 
@@ -91,7 +92,11 @@ class ReembedJob(MemoryJob):
             return self.outcome("done", str(exc))
         if ctx.should_stop() and ctx.store.count_pending_embeddings():
             return self.outcome("postponed", f"{stored} turns embedded before the chat needed the model")
-        return self.outcome("done", f"{stored} turns embedded")
+        chunks = embed_pending_chunks(ctx.store, ctx.embedder, should_stop=ctx.should_stop)  # added documents
+        if ctx.should_stop() and ctx.store.count_pending_chunk_embeddings():
+            return self.outcome("postponed", f"{stored} turns, {chunks} document chunks embedded before the chat "
+                                             "needed the model")
+        return self.outcome("done", f"{stored} turns embedded" + (f", {chunks} document chunks" if chunks else ""))
 
 
 class PatchJob(MemoryJob):

@@ -368,6 +368,110 @@ def m008_context_heads(conn) -> None:
     )
 
 
+def m009_documents(conn) -> None:
+    """Private documents: each file once per scope (the library, ``session_id`` NULL, or one
+    session), its text sections (what ``docs show`` prints and citations are checked against)
+    and its chunks, with two FTS5 indexes over heading + text (trigram for CJK, Porter words
+    for English) kept in sync by triggers like the turns' indexes. Deleting a document takes
+    its sections, chunks, index rows and vectors (see :func:`ensure_document_vector_tables`)."""
+    run_script(
+        conn,
+        """
+        CREATE TABLE documents (
+            id           INTEGER PRIMARY KEY,
+            name         TEXT NOT NULL,      -- how it is cited: [doc: name, p. N]
+            path         TEXT NOT NULL,      -- absolute path it was read from (for docs sync)
+            content_hash TEXT NOT NULL,      -- sha256 of the file's bytes
+            size         INTEGER NOT NULL,
+            mtime        REAL,
+            format       TEXT NOT NULL,      -- pdf | docx | html | markdown | text | code
+            pages        INTEGER NOT NULL DEFAULT 0,   -- 0: the format has no pages
+            chunk_count  INTEGER NOT NULL DEFAULT 0,
+            language     TEXT,
+            session_id   INTEGER REFERENCES sessions(id) ON DELETE CASCADE,  -- NULL: the library
+            added_at     REAL NOT NULL,
+            indexed_at   REAL NOT NULL
+        );
+        CREATE UNIQUE INDEX documents_by_name ON documents(coalesce(session_id, -1), name);
+        CREATE UNIQUE INDEX documents_by_hash ON documents(coalesce(session_id, -1), content_hash);
+
+        CREATE TABLE document_sections (
+            id          INTEGER PRIMARY KEY,
+            document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            seq         INTEGER NOT NULL,
+            page        INTEGER,
+            heading     TEXT,
+            text        TEXT NOT NULL
+        );
+        CREATE INDEX document_sections_by_doc ON document_sections(document_id, seq);
+
+        CREATE TABLE document_chunks (
+            id          INTEGER PRIMARY KEY,
+            document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+            seq         INTEGER NOT NULL,
+            section     INTEGER NOT NULL,  -- seq of its section
+            page        INTEGER,
+            heading     TEXT,
+            char_start  INTEGER NOT NULL,  -- offsets in the section's text
+            char_end    INTEGER NOT NULL,
+            token_count INTEGER NOT NULL,
+            text        TEXT NOT NULL
+        );
+        CREATE INDEX document_chunks_by_doc ON document_chunks(document_id, seq);
+
+        CREATE VIRTUAL TABLE document_chunks_fts USING fts5(
+            heading, text, content='document_chunks', content_rowid='id', tokenize='trigram');
+        CREATE VIRTUAL TABLE document_chunks_words USING fts5(
+            heading, text, content='document_chunks', content_rowid='id', tokenize='porter unicode61 remove_diacritics 2');
+        CREATE TRIGGER document_chunks_ai AFTER INSERT ON document_chunks BEGIN
+            INSERT INTO document_chunks_fts (rowid, heading, text) VALUES (new.id, new.heading, new.text);
+            INSERT INTO document_chunks_words (rowid, heading, text) VALUES (new.id, new.heading, new.text);
+        END;
+        CREATE TRIGGER document_chunks_ad AFTER DELETE ON document_chunks BEGIN
+            INSERT INTO document_chunks_fts (document_chunks_fts, rowid, heading, text)
+                VALUES ('delete', old.id, old.heading, old.text);
+            INSERT INTO document_chunks_words (document_chunks_words, rowid, heading, text)
+                VALUES ('delete', old.id, old.heading, old.text);
+        END;
+        CREATE TRIGGER document_chunks_au AFTER UPDATE OF heading, text ON document_chunks BEGIN
+            INSERT INTO document_chunks_fts (document_chunks_fts, rowid, heading, text)
+                VALUES ('delete', old.id, old.heading, old.text);
+            INSERT INTO document_chunks_words (document_chunks_words, rowid, heading, text)
+                VALUES ('delete', old.id, old.heading, old.text);
+            INSERT INTO document_chunks_fts (rowid, heading, text) VALUES (new.id, new.heading, new.text);
+            INSERT INTO document_chunks_words (rowid, heading, text) VALUES (new.id, new.heading, new.text);
+        END;
+
+        CREATE TABLE document_embedded (    -- chunks that have vectors (the rest are pending)
+            chunk_id    INTEGER PRIMARY KEY REFERENCES document_chunks(id) ON DELETE CASCADE,
+            document_id INTEGER NOT NULL,
+            embedding   BLOB NOT NULL       -- float16 bytes, for exact scoring within one document
+        );
+        """,
+    )
+
+
+def ensure_document_vector_tables(conn, dim: int, *, drop: bool = False) -> None:
+    """The sqlite-vec table of document chunk vectors (cosine), like :func:`ensure_vector_tables`:
+    not a numbered migration because the dimension depends on the embedding model."""
+    dim = int(dim)
+    if not 8 <= dim <= 8192 or dim % 8:
+        raise ValueError(f"unsupported embedding dimension {dim} (a multiple of 8 up to 8192)")
+    if drop:
+        run_script(conn, """
+            DROP TRIGGER IF EXISTS document_chunks_vec_ad;
+            DROP TABLE IF EXISTS document_vec;
+            DELETE FROM document_embedded;
+        """)
+    conn.execute(f"""CREATE VIRTUAL TABLE IF NOT EXISTS document_vec USING vec0(
+        chunk_id INTEGER PRIMARY KEY, document_id INTEGER, embedding float[{dim}] distance_metric=cosine)""")
+    run_script(conn, """
+        CREATE TRIGGER IF NOT EXISTS document_chunks_vec_ad AFTER DELETE ON document_chunks BEGIN
+            DELETE FROM document_vec WHERE chunk_id = old.id;
+        END;
+    """)
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_messages,
     m002_memory_pages_bookmarks,
@@ -377,6 +481,7 @@ MIGRATIONS: list[Migration] = [
     m006_turn_numbers,
     m007_profile_scope,
     m008_context_heads,
+    m009_documents,
 ]
 
 

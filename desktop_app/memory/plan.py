@@ -12,7 +12,7 @@ from typing import Literal, get_args
 from pydantic import BaseModel, ConfigDict, Field
 
 from desktop_app.memory.budget import WARN_SHARE
-from desktop_app.memory.recall.models import RecallHit
+from desktop_app.memory.recall.models import RecallHit, SignalScore
 
 # DESIGN.md's prompt order: stable head first, volatile tail last (what keeps the KV cache warm).
 LayerName = Literal["system", "anchors", "state", "summary", "recent", "changes", "recalled", "input"]
@@ -26,11 +26,12 @@ class LayerItem(BaseModel):
     """One thing a layer holds: a memory item, a summary line, a turn, a recalled page or a replay.
 
     Which fields are set depends on the layer (memory items: ``id``/``kind``/``value``; turns:
-    ``message_id``/``role``/``turn``; recalled pages: ``type='page'``/``page_id``/``hits``)."""
+    ``message_id``/``role``/``turn``; recalled pages: ``type='page'``/``page_id``/``hits``; document
+    chunks: ``type='doc'``/``document_id``/``chunk_id``/``document``/``page``/``heading``/``signals``)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    type: Literal["page", "replay", "new", "changed", "updated", "revoked", "confirmed"] | None = None
+    type: Literal["page", "replay", "doc", "new", "changed", "updated", "revoked", "confirmed"] | None = None
     id: int | None = None
     kind: str | None = None
     status: str | None = None
@@ -48,6 +49,12 @@ class LayerItem(BaseModel):
     source: str | None = None
     turns: list[int] | None = None  # first and last turn of a recalled page
     hits: list[RecallHit] | None = None  # the recall hits behind a page, with per-signal scores
+    document_id: int | None = None  # a document chunk: which document, which chunk, where in it
+    chunk_id: int | None = None
+    document: str | None = None
+    page: int | None = None
+    heading: str | None = None
+    signals: dict[str, SignalScore] | None = None  # a chunk's per-signal scores (bm25 / vector)
 
 
 class Layer(BaseModel):
@@ -98,6 +105,10 @@ class ContextPlan(BaseModel):
     def recall_hits(self) -> list[RecallHit]:
         """The recall hits that made it into the prompt (from the recalled layer's pages)."""
         return [hit for item in self.layer("recalled").items if item.type == "page" for hit in item.hits or []]
+
+    def document_items(self) -> list[LayerItem]:
+        """The document chunks that made it into the prompt (labels, pages, per-signal scores)."""
+        return [item for item in self.layer("recalled").items if item.type == "doc"]
 
     def recalled_message_ids(self) -> list[int]:
         return [hit.message_id for hit in self.recall_hits()]

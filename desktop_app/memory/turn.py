@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict
 from desktop_app.engine.protocol import TokenCounter
 from desktop_app.memory.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.budget import compute_budgets
+from desktop_app.memory.documents.retrieval import document_hits_for_prompt
 from desktop_app.memory.fold import HeadFold
 from desktop_app.memory.heads import current_head, fold_reason, refold
 from desktop_app.memory.jobs import JobQueue, ReembedJob
@@ -115,6 +116,7 @@ class TurnPipeline:
     embedder: object | None = None
     jobs: JobQueue | None = None
     warm_progress: object | None = None  # progress(done, total) of idle-time warming (the TUI's meter)
+    documents_only: tuple[int, ...] | None = None  # `ask --doc NAME`: document chunks from these only
 
     # -- settings in force ---------------------------------------------------------------
     def system_prompt(self, session: Session) -> str:
@@ -163,17 +165,22 @@ class TurnPipeline:
             all_turns = [t for t in turn_views(store.list_messages(session.id), self.counter) if t.id != message.id]
         summary = store.latest_summary(session.id) if mode in ("layered", "summary") else None
         head = current_head(store, session.id) if mode == "layered" and self.folds else None
-        recalled = []
+        recalled, documents = [], []
         if mode in ("layered", "retrieval"):
             recalled = recalled_pages(store, session.id, message.content,
                                       exclude_ids=[m.id for m in in_prompt] + [message.id], counter=self.counter,
                                       embedder=self.embedder, enabled=self.options.recall == "auto")
+            # Document text only ever enters the prompt as quoted source: it is never a message,
+            # so neither the rules nor the model's memory pass read it.
+            documents = document_hits_for_prompt(store, session.id, message.content, counter=self.counter,
+                                                 budget_tokens=max(256, self.n_ctx // 3), embedder=self.embedder,
+                                                 only=self.documents_only)
         return AssemblyInput(
             mode=mode, lang=self.options.lang, system_prompt=self.system_prompt(session), input_text=message.content,
             input_id=message.id, n_ctx=self.n_ctx, state_version=store.state_version(session.id), items=items,
             history=history, item_turns=item_turns(everything, sources),
             summary=summary.content if summary else None, recent=turn_views(unpaged, self.counter),
-            all_turns=all_turns, recalled=recalled, current_turn=recorded.turn,
+            all_turns=all_turns, recalled=recalled, documents=documents, current_turn=recorded.turn,
             now=time.time() if now is None else now, head=head)
 
     def preview(self, session: Session, text: str, *, mode: str | None = None,

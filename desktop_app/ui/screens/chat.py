@@ -55,6 +55,12 @@ from desktop_app.ui.widgets.session_list import Sidebar
 
 TYPING_PAUSE_SECONDS = 1.5  # idle work resumes after this long without a keystroke
 
+def is_document_command(text: str) -> bool:
+    """``/doc`` or ``/docs`` (the Documents panel), optionally ``add PATH``."""
+    words = text.strip().split(maxsplit=1)
+    return bool(words) and words[0].lower() in ("/doc", "/docs")
+
+
 class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, StoreJobs, Screen):
     """The main (and default) screen."""
 
@@ -63,6 +69,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         Binding("f1", "help", "Help"),
         Binding("f4", "toggle_memory", "Memory"),
         Binding("f5", "open_inspector", "Inspector"),
+        Binding("ctrl+t,f6", "documents", "Documents", show=False),
         Binding("f3,ctrl+f", "search", "Search"),
         Binding("ctrl+r", "regenerate", "Regenerate"),
         Binding("ctrl+up", "select_messages", "Select", show=False),
@@ -230,6 +237,10 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
 
         Memory commands (``/memory``, ``/pin 3`` …) are answered from memory, without the model.
         """
+        if self.session is not None and is_document_command(raw_text):
+            self.query_one(ChatInput).clear()
+            self.document_command(raw_text.strip())
+            return True
         if self.session is not None and self.is_memory_command(raw_text):
             self.query_one(ChatInput).clear()
             self.run_slash(raw_text.strip())

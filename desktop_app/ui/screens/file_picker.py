@@ -36,7 +36,8 @@ class FilePicker(ModalScreen[Path | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, start: Path | None, suffixes: tuple[str, ...] = (".gguf",), title: str | None = None) -> None:
+    def __init__(self, start: Path | None, suffixes: tuple[str, ...] = (".gguf",), title: str | None = None,
+                 *, allow_folders: bool = False) -> None:
         super().__init__(classes="dialog")
         start = Path(start).expanduser() if start else Path.home()
         self.initial = start if start.is_file() else None
@@ -45,11 +46,13 @@ class FilePicker(ModalScreen[Path | None]):
             folder = folder.parent
         self.folder = folder
         self.suffixes = suffixes
+        self.allow_folders = allow_folders  # OK on a folder chooses it (documents: add a whole folder)
         self.title_text = title or t("picker.title")
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box dialog-wide", id="picker-box"):
-            yield Label(f"{self.title_text} ({', '.join(self.suffixes)})", classes="dialog-title", markup=False)
+            shown = ", ".join(self.suffixes) if len(self.suffixes) <= 8 else ", ".join(self.suffixes[:8]) + ", …"
+            yield Label(f"{self.title_text} ({shown})", classes="dialog-title", markup=False)
             yield FilteredTree(self.folder, self.suffixes, id="picker-tree")
             yield Input(str(self.initial or self.folder), id="picker-path")
             with Horizontal(classes="dialog-buttons"):
@@ -89,6 +92,9 @@ class FilePicker(ModalScreen[Path | None]):
 
     def _accept(self) -> None:
         path = Path(self.query_one("#picker-path", Input).value.strip()).expanduser()
+        if path.is_dir() and self.allow_folders:
+            self.dismiss(path)
+            return
         if path.is_dir():
             self.query_one("#picker-tree", FilteredTree).path = path
             self.notify(t("picker.not_file"), markup=False, severity="warning")

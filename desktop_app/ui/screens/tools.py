@@ -90,6 +90,34 @@ class ToolActions:
             self.app.push_screen(InspectorScreen(self.store, self.store.get_session(self.session.id)))
 
     # -- background memory jobs ----------------------------------------------------------
+    # -- documents ------------------------------------------------------------------------
+    def action_documents(self, add: list[Path] | None = None) -> None:
+        """The Documents panel; with ``add`` it starts reading those paths at once."""
+        from desktop_app.ui.screens.documents import DocumentsScreen
+
+        if self.session is not None:
+            counter = self.engine.counter if self.engine is not None else None
+            self.app.push_screen(DocumentsScreen(self.settings, self.store.get_session(self.session.id),
+                                                 counter=counter, add=add))
+
+    def document_command(self, text: str) -> None:
+        """``/doc`` opens the panel; ``/doc add PATH`` opens it reading PATH (a file or a folder)."""
+        parts = text.split(maxsplit=2)
+        if len(parts) == 1:
+            self.action_documents()
+        elif parts[1].lower() == "add" and len(parts) == 3:
+            path = Path(parts[2].strip().strip("'\"")).expanduser()
+            if not path.exists():
+                self.notify(t("docs.no_path", path=path), markup=False, severity="warning")
+                return
+            self.action_documents(add=[path])
+        else:
+            self.notify(t("docs.usage"), markup=False, severity="warning")
+
+    def embed_documents(self) -> None:
+        """New chunks get vectors in the background, like new turns (ReembedJob does both)."""
+        self.run_memory_jobs()
+
     def run_memory_jobs(self) -> None:
         """Queue re-embedding of every session's new turns and drain the queue while idle."""
         from desktop_app.memory.jobs import ReembedJob

@@ -75,6 +75,8 @@ def _describe(layer: str, item: LayerItem) -> str:
         turns = item.turns or []
         span = f"turns {turns[0]}–{turns[-1]}" if turns else ""
         return f"page {item.page_id} {span} score {item.score} via {item.source or '?'}"
+    if item.type == "doc":
+        return f"[{item.source or item.document}] quoted · score {item.score}"
     if item.type in ("new", "changed", "updated", "revoked", "confirmed"):
         profile = f" ({t('memory.profile')})" if item.scope == "profile" else ""
         return f"{t('inspector.change_' + item.type)} #{item.id} [{item.kind or '?'}] {item.value or ''}{profile}"
@@ -153,9 +155,38 @@ def paging(record: TurnRecord) -> Text:
     return text
 
 
-def recall_hits(record: TurnRecord, recomputed: list[RecallHit] | None = None) -> Table | Text:
+def recall_hits(record: TurnRecord, recomputed: list[RecallHit] | None = None) -> Table | Text | Group:
     """Hits with their per-signal scores: as logged (``record.recall``), else ``recomputed``
     now over the turns before this one (labelled so)."""
+    documents = document_chunks(record)
+    turns = _turn_hits(record, recomputed)
+    return Group(turns, Text(""), documents) if documents is not None else turns
+
+
+def document_chunks(record: TurnRecord) -> Table | None:
+    """The document chunks quoted in the prompt, with their citation and per-signal scores."""
+    items = [i for i in (record.layers.get("recalled").items if record.layers.get("recalled") else [])
+             if i.type == "doc"]
+    if not items:
+        return None
+    signals = sorted({name for item in items for name in (item.signals or {})})
+    table = _table(t("inspector.documents"))
+    table.add_column("source", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    for name in signals:
+        table.add_column(name, justify="right", no_wrap=True)
+    table.add_column("text", ratio=1)
+    for item in items:
+        cells = []
+        for name in signals:
+            signal = (item.signals or {}).get(name)
+            cells.append(f"{signal.score:.3g} #{signal.rank}" if signal else "—")
+        table.add_row(Text(item.source or ""), Text(f"{item.score or 0:.3f}"), *map(Text, cells),
+                      Text(" ".join((item.value or "").split())[:90]))
+    return table
+
+
+def _turn_hits(record: TurnRecord, recomputed: list[RecallHit] | None) -> Table | Text:
     hits = record.recall.hits
     title = t("inspector.recall")
     if not hits and recomputed:

@@ -1,0 +1,214 @@
+"""Finding the chunks that answer a question: full text (Porter words, CJK trigrams, short
+CJK words by substring) and vectors, fused by reciprocal rank, within the documents in scope.
+
+Scope: the library plus the session's own documents; ``paperclip ask --doc NAME`` or an
+``@name`` in the message narrows it to those documents. For the prompt a chunk must show
+evidence (enough of the question's terms, or a close vector) unless the user named its
+document.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from desktop_app.memory.documents.models import Document, DocumentHit
+from desktop_app.memory.documents.vectors import document_vectors_usable
+from desktop_app.memory.recall.fusion import normalised, rrf
+from desktop_app.memory.recall.models import SignalScore
+from desktop_app.memory.recall.query import has_cjk, plan_query, quote
+
+DOC_SIGNALS = ("bm25", "vector")
+CANDIDATES = 60
+RRF_K = 5.0
+# `paperclip bench docs`: with vector weight 0.3 fused English recall@1 stays at full text's level
+# (0.74) and recall@5 passes it; 0.5-1.0 lost 1-3 questions at rank 1.
+WEIGHTS = {"bm25": 1.0, "vector": 0.3}
+MAX_PROMPT_CHUNKS = 4
+MIN_COVERAGE = 0.5  # share of the question's terms a chunk must hold to enter the prompt unasked
+MIN_VECTOR_SIMILARITY = 0.55
+_MENTION = re.compile(r"(?<![\w@])@([^\s@,;:!?，。；：！？]+)")
+
+
+class DocumentNotFound(LookupError):
+    """No document by that name in scope; ``str()`` is one line for the user."""
+
+
+def _key(name: str) -> str:
+    return re.sub(r"[\s_-]+", "-", name.strip().lower())
+
+
+def find_documents(store, session_id: int | None, names: Iterable[str]) -> list[Document]:
+    """The documents named (exact name, else a unique prefix), in scope of ``session_id``."""
+    visible = store.list_documents(session_id)
+    found: list[Document] = []
+    for name in names:
+        key = _key(name)
+        exact = [d for d in visible if _key(d.name) == key]
+        matches = exact or [d for d in visible if _key(d.name).startswith(key)]
+        if len(matches) != 1:
+            known = ", ".join(d.name for d in visible[:8]) or "none yet (`paperclip docs add PATH`)"
+            why = "is ambiguous" if matches else "is not a document here"
+            raise DocumentNotFound(f"{name!r} {why} (documents: {known})")
+        if matches[0] not in found:
+            found.append(matches[0])
+    return found
+
+
+def mentioned_documents(store, session_id: int | None, text: str) -> list[Document]:
+    """Documents named by ``@name`` in ``text`` (mentions that name no document are ignored)."""
+    names = _MENTION.findall(text)
+    if not names:
+        return []
+    visible = {_key(d.name): d for d in store.list_documents(session_id)}
+    out = []
+    for name in names:
+        document = visible.get(_key(name)) or visible.get(_key(name.rstrip(".")))  # "… @contract."
+        if document is not None and document not in out:
+            out.append(document)
+    return out
+
+
+def strip_mentions(text: str, documents: Sequence[Document]) -> str:
+    """``text`` without the ``@name`` mentions of ``documents`` (they steer, they are not the question)."""
+    keys = {_key(d.name) for d in documents}
+
+    def drop(match: re.Match) -> str:
+        name = match.group(1)
+        return "" if _key(name) in keys or _key(name.rstrip(".")) in keys else match.group(0)
+
+    return " ".join(_MENTION.sub(drop, text).split())
+
+
+def query_terms(query: str) -> list[str]:
+    plan = plan_query(query)
+    return list(dict.fromkeys([*plan.words, *plan.trigrams, *plan.short_terms, *([plan.substring] if plan.substring else [])]))
+
+
+def coverage(terms: Sequence[str], text: str) -> float:
+    """Share of ``terms`` found in ``text``; English words match on their stem-like prefix."""
+    if not terms:
+        return 0.0
+    lowered = text.lower()
+    found = sum((t[: max(4, len(t) - 3)] if t.isascii() and len(t) > 4 else t) in lowered for t in terms)
+    return found / len(terms)
+
+
+def bm25_ranking(store, query: str, document_ids: Sequence[int], *, limit: int = CANDIDATES) -> list[tuple[int, float]]:
+    plan = plan_query(query)
+    if plan.is_empty:
+        return []
+    if plan.substring:
+        return store.substring_chunks([plan.substring], document_ids, limit=limit)[plan.substring]
+    lists: dict[str, list[tuple[int, float]]] = {}
+    if plan.words:
+        lists["words"] = store.fts_chunks(" OR ".join(quote(w) for w in plan.words), document_ids, limit=limit)
+    if plan.trigrams:
+        lists["trigram"] = store.fts_chunks(plan.trigram_match, document_ids, limit=limit, index="trigram")
+    if plan.short_terms:
+        for term, ranked in store.substring_chunks(plan.short_terms[:6], document_ids, limit=limit).items():
+            lists[f"substring:{term}"] = ranked
+    lists = {k: v for k, v in lists.items() if v}
+    if len(lists) <= 1:
+        return next(iter(lists.values()), [])
+    fused = rrf(lists, {"trigram": 1.5, "words": 1.5}, RRF_K)
+    return sorted(fused.items(), key=lambda kv: -kv[1])[:limit]
+
+
+def vector_ranking(store, query: str, document_ids: Sequence[int], embedder, *,
+                   limit: int = CANDIDATES) -> list[tuple[int, float]]:
+    if not document_vectors_usable(store, embedder) or not query.strip():
+        return []
+    covers = getattr(embedder, "covers", None)
+    if not (covers(query) if covers is not None else not has_cjk(query)):
+        return []  # an English-only model's vector of Chinese text is noise
+    embed_query = getattr(embedder, "embed_query", None)  # E5-style models embed questions apart
+    vector = np.asarray(embed_query(query) if embed_query else embedder.embed([query])[0], dtype=np.float32)
+    wanted = set(document_ids)
+    if len(wanted) <= 3:  # a few named documents: exact scores over their chunks
+        rows = store.chunk_vectors(document_ids)
+        if not rows:
+            return []
+        matrix = np.frombuffer(b"".join(v for _, v in rows), dtype=np.float16).astype(np.float32).reshape(len(rows), -1)
+        sims = matrix @ vector
+        order = np.argsort(-sims)[:limit]
+        return [(rows[i][0], float(sims[i])) for i in order]
+    ranked = [(cid, 1.0 - dist) for cid, doc, dist in store.knn_chunks(vector.tobytes(), k=limit * 4) if doc in wanted]
+    return ranked[:limit]
+
+
+def search_documents(store, query: str, document_ids: Sequence[int], *, embedder=None, k: int = 5,
+                     signals: Iterable[str] = DOC_SIGNALS) -> list[DocumentHit]:
+    """The best ``k`` chunks of ``document_ids`` for ``query``, with per-signal scores."""
+    if not document_ids or not query.strip():
+        return []
+    wanted = set(signals)
+    lists: dict[str, list[tuple[int, float]]] = {}
+    if "bm25" in wanted:
+        lists["bm25"] = bm25_ranking(store, query, document_ids)
+    if "vector" in wanted and embedder is not None:
+        lists["vector"] = vector_ranking(store, query, document_ids, embedder)
+    lists = {name: ranked for name, ranked in lists.items() if ranked}
+    scores = normalised(rrf(lists, WEIGHTS, RRF_K))
+    best = sorted(scores, key=lambda c: -scores[c])[:k]
+    rows = store.chunk_rows(best)
+    ranks = {name: {cid: (rank, score) for rank, (cid, score) in enumerate(ranked, start=1)}
+             for name, ranked in lists.items()}
+    terms = query_terms(query)
+    hits = []
+    for chunk_id in best:
+        row = rows.get(chunk_id)
+        if row is None:
+            continue
+        hits.append(DocumentHit(
+            chunk_id=chunk_id, document_id=row["document_id"], document=row["name"], page=row["page"],
+            heading=row["heading"], text=row["text"], fused=round(scores[chunk_id], 4),
+            coverage=round(coverage(terms, f"{row['heading'] or ''}\n{row['text']}"), 3),
+            signals={name: SignalScore(score=round(ranks[name][chunk_id][1], 4), rank=ranks[name][chunk_id][0])
+                     for name in lists if chunk_id in ranks[name]}))
+    return hits
+
+
+def has_evidence(hit: DocumentHit) -> bool:
+    """Whether an unasked-for chunk is related enough to enter the prompt."""
+    vector = hit.signals.get("vector")
+    return hit.coverage >= MIN_COVERAGE or (vector is not None and vector.score >= MIN_VECTOR_SIMILARITY)
+
+
+def document_hits_for_prompt(store, session_id: int | None, user_text: str, *, counter, budget_tokens: int,
+                             embedder=None, only: Sequence[int] | None = None,
+                             limit: int = MAX_PROMPT_CHUNKS) -> list[DocumentHit]:
+    """Chunks for the ``recalled`` layer: those of the documents the user named (``only``, or
+    ``@name`` in the text), else of every document in scope that shows evidence; as many as
+    fit ``budget_tokens``."""
+    if budget_tokens <= 0 or not user_text.strip():
+        return []
+    if only:
+        documents = [d for d in (store.get_document(i) for i in only) if d is not None]
+        named = True
+    else:
+        documents = mentioned_documents(store, session_id, user_text)
+        named = bool(documents)
+        documents = documents or store.list_documents(session_id)
+    if not documents:
+        return []
+    query = strip_mentions(user_text, documents) or user_text
+    hits = search_documents(store, query, [d.id for d in documents], embedder=embedder, k=limit * 2)
+    if named and not hits:  # the user named the document but no words match: its opening chunks
+        rows = store.chunk_rows(store.leading_chunks([d.id for d in documents], limit=limit))
+        hits = [DocumentHit(chunk_id=cid, document_id=r["document_id"], document=r["name"], page=r["page"],
+                            heading=r["heading"], text=r["text"]) for cid, r in sorted(rows.items())]
+    picked, used = [], 0
+    for hit in hits:
+        if not (named or has_evidence(hit)):
+            continue
+        cost = counter.count(hit.text) + counter.count(hit.label) + 6
+        if used + cost > budget_tokens:
+            continue
+        picked.append(hit)
+        used += cost
+        if len(picked) >= limit:
+            break
+    return picked
