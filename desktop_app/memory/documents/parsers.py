@@ -11,6 +11,7 @@ cause is a :class:`DocumentError` with a one-line reason.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -68,6 +69,9 @@ def parse_pdf(path: Path) -> Iterator[Section]:
     section (so the caller can count scanned pages)."""
     from pypdf import PdfReader
     from pypdf.errors import DependencyError, FileNotDecryptedError, PdfReadError, PdfStreamError
+
+    for name in ("pypdf", "pdfminer"):  # font and layout notes about one page: not the user's concern
+        logging.getLogger(name).setLevel(logging.ERROR)
 
     try:
         reader = PdfReader(path)
