@@ -16,7 +16,7 @@ VOCAB = {"ctrl", "shift", "alt", "tab", "enter", "esc", "escape", "up", "down", 
          "recalled", "input", "reserve", "layered", "sliding", "retrieval", "full", "profile", "session", "rule",
          "model", "user", "assistant", "command", "import", "tok", "id", "key", "gguf", "tiktoken", "offline",
          "scripted", "or"}
-SEGMENT_OK = re.compile(r"^(?:/\w+.*|#\d+.*|[\w.\-/~]+\.(?:gguf|db|toml|md|json|jsonl)|tiktoken cl100k_base.*)$")
+SEGMENT_OK = re.compile(r"^(?:[/@]\w+.*|#\d+.*|[\w.\-/~]+\.(?:gguf|db|toml|md|json|jsonl)|tiktoken cl100k_base.*)$")
 WORDS = re.compile(r"[A-Za-z][A-Za-z'’\-]*(?:\s+[A-Za-z][A-Za-z'’\-]*)+")
 
 
