@@ -119,6 +119,7 @@ class LlamaEngine:
         self.last_completion_tokens = 0
         self.last_reused_tokens = 0  # of the last prompt: tokens the evaluated prefix already held
         self.last_shifted_tokens = 0  # of those, tokens moved into place after a page-out (context shift)
+        self._parked: tuple[int, list[int]] | None = None  # (position, tokens) of a moved block still waiting
         self.chunk = PrefillChunk(self.settings.n_batch)
 
     @classmethod
@@ -180,7 +181,9 @@ class LlamaEngine:
         cached = self.cached_tokens()
         reused = common_prefix(cached, tokens)
         self.last_shifted_tokens = 0
-        block = find_moved_block(cached, tokens, reused) if self.settings.kv_shift and self._can_shift() else None
+        block = self._resumable(tokens, reused)
+        if block is None:
+            block = find_moved_block(cached, tokens, reused) if self.settings.kv_shift and self._can_shift() else None
         if block is not None:
             shifted = self._splice(tokens, reused, block, should_stop, progress)
             if shifted:
@@ -188,8 +191,9 @@ class LlamaEngine:
                 gap = block[1] - reused
                 return self._prefill_from(tokens, llama.n_tokens, reused + shifted, started, should_stop, progress,
                                           total_new=len(tokens) - reused - shifted - gap, evaluated=gap)
-            cached = self.cached_tokens()
-            reused = common_prefix(cached, tokens)
+            # Stopped while the new head was evaluated: the block waits parked for the next call.
+            return WarmResult(total=len(tokens), reused=reused, evaluated=llama.n_tokens - reused, complete=False,
+                              seconds=time.perf_counter() - started)
         if reused < llama.n_tokens:
             llama._ctx.kv_cache_seq_rm(-1, reused, -1)
             llama.n_tokens = reused
@@ -223,28 +227,30 @@ class LlamaEngine:
         except (AttributeError, TypeError):
             return False
 
-    def _splice(self, tokens, reused: int, block: tuple[int, int, int], should_stop, progress) -> int:
+    def _splice(self, tokens, reused: int, block: tuple[int | None, int, int], should_stop, progress) -> int:
         """Keep ``cached[i:i+k]`` (turns that stay after a page-out) by moving them to ``tokens[j:j+k]``'s
         positions, then evaluate the new tokens between the reused prefix and them. Returns ``k``
-        (0 when stopped before the gap was filled: the moved block is dropped, nothing is half-kept)."""
+        (0 when stopped before the gap was filled: the block stays parked and the next pre-fill
+        of a prompt that still holds it goes on where this one stopped)."""
         i, j, k = block
         llama = self._llama
         ctx = llama._ctx
-        ctx.kv_cache_seq_rm(0, reused, i)  # the old head's tail and the paged-out turns
-        ctx.kv_cache_seq_rm(0, i + k, -1)  # what followed the block
-        # llama.cpp only appends to a sequence, so the block waits in sequence 1 while the gap is
-        # evaluated in sequence 0 (which cannot see it), then joins sequence 0 at its new place.
-        ctx.kv_cache_seq_cp(0, PARKED_SEQ, i, i + k)
-        ctx.kv_cache_seq_rm(0, i, i + k)
+        if i is not None:  # (None: resuming a block parked by an earlier, stopped splice)
+            ctx.kv_cache_seq_rm(0, reused, i)  # the old head's tail and the paged-out turns
+            ctx.kv_cache_seq_rm(0, i + k, -1)  # what followed the block
+            # llama.cpp only appends to a sequence, so the block waits in sequence 1 while the gap is
+            # evaluated in sequence 0 (which cannot see it), then joins sequence 0 at its new place.
+            ctx.kv_cache_seq_cp(0, PARKED_SEQ, i, i + k)
+            ctx.kv_cache_seq_rm(0, i, i + k)
+            if j != i:
+                ctx.kv_cache_seq_shift(PARKED_SEQ, i, i + k, j - i)
         llama.n_tokens = reused
-        if j != i:
-            ctx.kv_cache_seq_shift(PARKED_SEQ, i, i + k, j - i)
+        self._parked = (j, list(tokens[j: j + k]))
         pos = reused
         gap = tokens[reused:j]
         while pos < j:
             if should_stop is not None and should_stop():
-                ctx.kv_cache_seq_rm(PARKED_SEQ, -1, -1)
-                llama.n_tokens = pos
+                llama.n_tokens = pos  # the block stays parked: the next pre-fill goes on from here
                 return 0
             size = min(self.chunk.size, j - pos)
             t0 = time.perf_counter()
@@ -258,9 +264,26 @@ class LlamaEngine:
                 progress(pos - reused, len(tokens) - reused - k)
         ctx.kv_cache_seq_cp(PARKED_SEQ, 0, j, j + k)
         ctx.kv_cache_seq_rm(PARKED_SEQ, -1, -1)
+        self._parked = None
         llama.input_ids[j: j + k] = tokens[j: j + k]
         llama.n_tokens = j + k
         return k
+
+    def _resumable(self, tokens, reused: int) -> tuple[None, int, int] | None:
+        """The parked block as a splice to finish, when ``tokens`` still place it where it waits and
+        the context holds exactly the tokens before the gap; else it is dropped."""
+        if self._parked is None:
+            return None
+        j, block = self._parked
+        if reused == self._llama.n_tokens <= j and list(tokens[j: j + len(block)]) == block:
+            return None, j, len(block)
+        self._drop_parked()
+        return None
+
+    def _drop_parked(self) -> None:
+        if self._parked is not None:
+            self._llama._ctx.kv_cache_seq_rm(PARKED_SEQ, -1, -1)
+            self._parked = None
 
     def warm(self, messages: Sequence[ChatMessage], *, lead: str = "", should_stop: StopCheck | None = None,
              progress: Progress | None = None) -> WarmResult:
@@ -286,6 +309,7 @@ class LlamaEngine:
         import llama_cpp
 
         llama = self._llama
+        self._drop_parked()
         capacity = self.n_ctx
         out = (llama_cpp.llama_token * capacity)()
         count = ctypes.c_size_t(0)
@@ -360,6 +384,7 @@ class LlamaEngine:
         Streamed, so ``should_stop`` is checked between tokens (GenerationStopped)."""
         pieces: list[str] = []
         finish = None
+        self._drop_parked()  # llama.cpp's own prefix reuse clears every sequence past the match
         self.last_prompt_tokens = self.count_message_tokens(messages)
         try:
             stream = self._llama.create_chat_completion(
@@ -387,6 +412,7 @@ class LlamaEngine:
 
     def reset_cache(self) -> None:
         """Forget the evaluated prefix (the next call pre-fills from scratch)."""
+        self._drop_parked()
         self._llama.reset()
 
 

@@ -158,6 +158,33 @@ def test_turns_that_stay_after_a_page_out_are_moved_not_evaluated_again(tiny_pat
     assert exact.last_shifted_tokens == 0 and exact.last_reused_tokens < engine.last_reused_tokens
 
 
+def test_a_move_stopped_halfway_goes_on_where_it_stopped(tiny_path):
+    engine = load(tiny_path, n_ctx=2048)
+    turns = []
+    for n in range(10):
+        turns += [{"role": "user", "content": f"Tell me fact {n} about the harbour and its boats, please."},
+                  {"role": "assistant", "content": f"Fact {n}: the harbour has boats, gulls and old ferries."}]
+    list(engine.stream_chat([CHAT[0], *turns, {"role": "user", "content": "Go on."}], max_tokens=4, temperature=0.0))
+    head = {"role": "system", "content": "A new and rather longer head: the summary now holds facts 0 to 3. " * 6}
+    paged = [head, *turns[8:]]
+    engine.chunk.size = 8
+    calls = {"n": 0}
+
+    def stop():
+        calls["n"] += 1
+        return calls["n"] > 2
+
+    first = engine.warm(paged, should_stop=stop)
+    assert not first.complete and engine._parked is not None  # the turns wait, moved, for the rest of the head
+    rest = engine.warm(paged)
+    assert rest.complete and engine._parked is None
+    assert rest.reused >= len(engine.prefix_tokens(turns[8:])) - 8  # the moved turns were not evaluated again
+    assert engine.cached_tokens() == engine.prefix_tokens(paged)
+    reply = "".join(engine.stream_chat([*paged, {"role": "user", "content": "And fact 9?"}], max_tokens=6,
+                                       temperature=0.0))
+    assert reply.strip()
+
+
 def test_the_moved_block_is_found_after_the_common_prefix():
     from desktop_app.engine.prefix import find_moved_block
 
