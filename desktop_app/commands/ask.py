@@ -41,6 +41,7 @@ def run(args, settings) -> int:
     from desktop_app.engine.kv_cache import KvCache
     from desktop_app.memory.controls import handle_slash
     from desktop_app.memory.jobs import JobQueue
+    from desktop_app.memory.safe_text import plain
 
     text = read_message(args.message)
     updates = {k: v for k, v in (("max_tokens", args.max_tokens), ("temperature", args.temperature)) if v is not None}
@@ -52,7 +53,7 @@ def run(args, settings) -> int:
             if args.json:
                 print_json(slash.model_dump())
             else:
-                print(slash.text)
+                print(plain(slash.text))
             if not slash.ok:
                 raise CommandError(slash.text.splitlines()[0])
             return 0
@@ -71,8 +72,8 @@ def run(args, settings) -> int:
         restored = restore_context(cache, key, engine, pipeline, session)
 
         def emit(piece: str) -> None:
-            if not args.json:
-                sys.stdout.write(piece)
+            if not args.json:  # the model can repeat escapes it was shown: never let the terminal obey
+                sys.stdout.write(plain(piece))
                 sys.stdout.flush()
 
         try:
