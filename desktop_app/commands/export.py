@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 from desktop_app.memory.safe_text import plain, plain_line
+from desktop_app.private_files import write_private_text
 
 
 def register(subparsers):
@@ -31,7 +32,7 @@ def run(args, settings) -> int:
         print(text if args.format == "json" else plain(text))
         return 0
     try:
-        args.out.write_text(text + "\n", encoding="utf-8")
+        write_private_text(args.out, text + "\n")  # 0600: an export is the whole conversation
     except OSError as exc:
         raise CommandError(f"cannot write {args.out}: {exc.strerror}") from None
     print(plain_line(f"exported session {session.name!r} to {args.out}"))

@@ -44,6 +44,8 @@ def load_json(raw: bytes, name: str) -> object:
         raise ImportFormatError(f"{name} is not valid UTF-8 (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise ImportFormatError(f"{name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise ImportFormatError(f"{name} is nested too deeply to be a transcript") from None
 
 
 def detect_format(path: Path | None, data: object | None = None) -> str:
@@ -207,6 +209,8 @@ def parse_jsonl(raw: bytes, name: str) -> list[dict]:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ImportFormatError(f"{where}: not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise ImportFormatError(f"{where}: nested too deeply to be a turn") from None
         if not isinstance(item, dict):
             raise ImportFormatError(f"{where}: each line must be a JSON object")
         role, content = item.get("role"), item.get("content")
