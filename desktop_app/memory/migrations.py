@@ -368,6 +368,30 @@ def m008_context_heads(conn) -> None:
     )
 
 
+def m009_imported_turns(conn) -> None:
+    """Which transcript turn each imported message came from, so an import run again (after a
+    kill, a full disk, or by mistake) adds only the turns still missing. The key is the turn's own
+    id (``id:…``) or, without one, a hash of its role, content and time (``sha256:…``); the n-th
+    repeat of a key in one file gets ``#n``. Messages imported before this version are keyed by
+    their ``ext_id`` (the first of each; later duplicates stay as they are)."""
+    run_script(
+        conn,
+        """
+        CREATE TABLE imported_turns (
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            import_key TEXT NOT NULL,
+            message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            PRIMARY KEY (session_id, import_key)
+        ) WITHOUT ROWID;
+        CREATE INDEX imported_turns_by_message ON imported_turns(message_id);
+        CREATE INDEX imported_turns_by_key ON imported_turns(import_key);
+        INSERT OR IGNORE INTO imported_turns (session_id, import_key, message_id)
+            SELECT session_id, 'id:' || ext_id, min(id) FROM messages
+             WHERE ext_id IS NOT NULL GROUP BY session_id, ext_id;
+        """,
+    )
+
+
 MIGRATIONS: list[Migration] = [
     m001_sessions_and_messages,
     m002_memory_pages_bookmarks,
@@ -377,6 +401,7 @@ MIGRATIONS: list[Migration] = [
     m006_turn_numbers,
     m007_profile_scope,
     m008_context_heads,
+    m009_imported_turns,
 ]
 
 
@@ -394,6 +419,7 @@ def migrate(conn) -> int:
             conn.execute(f"PRAGMA user_version = {int(number)}")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite may have rolled back already (a full disk)
+                conn.execute("ROLLBACK")
             raise
     return len(MIGRATIONS)

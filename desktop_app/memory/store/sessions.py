@@ -206,5 +206,25 @@ class SessionQueries:
         ).fetchone()
         return _message(row) if row else None
 
+    # -- imported turns (m009) ------------------------------------------------------------
+    def imported_keys(self, session_id: int) -> set[str]:
+        """The import keys of the turns already imported into a session."""
+        rows = self.conn.execute("SELECT import_key FROM imported_turns WHERE session_id = :sid",
+                                 {"sid": session_id}).fetchall()
+        return {r[0] for r in rows}
+
+    def mark_imported(self, session_id: int, import_key: str, message_id: int) -> None:
+        """Record that ``message_id`` is the transcript turn ``import_key`` (unique per session)."""
+        self.conn.execute(
+            "INSERT INTO imported_turns (session_id, import_key, message_id) VALUES (:sid, :key, :mid)",
+            {"sid": session_id, "key": import_key, "mid": message_id})
+
+    def sessions_with_import_key(self, import_key: str) -> list[Session]:
+        """Chat sessions that already hold the imported turn ``import_key``, oldest first."""
+        rows = self.conn.execute(
+            f"""SELECT {_SESSION_COLUMNS} FROM imported_turns t JOIN sessions s ON s.id = t.session_id
+                WHERE t.import_key = :key AND s.kind = 'chat' ORDER BY s.id""", {"key": import_key}).fetchall()
+        return [_session(r) for r in rows]
+
     def delete_message(self, message_id: int) -> None:
         self.conn.execute("DELETE FROM messages WHERE id = :id", {"id": message_id})
