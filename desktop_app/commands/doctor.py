@@ -111,9 +111,28 @@ def collect(settings, *, load: bool = True, fix: bool = False) -> list[dict]:
     except Exception as exc:
         checks.append(_check("offline tokenizer", False, str(exc)))
     checks.extend(_model_checks(settings, load))
+    checks.append(_embedding_check(settings))
     checks.append(_database_check(settings.db_path))
     checks.extend(_privacy_checks(settings, fix=fix))
     return checks
+
+
+def _embedding_check(settings) -> dict:
+    """The embedding model's file: a chosen one must be there; the default one missing only
+    means recall searches full text and bookmarks."""
+    from desktop_app.engine.embedder import embed_model_path
+    from desktop_app.engine.errors import ModelLoadError
+    from desktop_app.engine.llama import check_gguf_file
+
+    path = embed_model_path(settings)
+    try:
+        check_gguf_file(path)
+    except ModelLoadError as exc:
+        if settings.embed_model is not None:
+            return _check("embedding model", False, str(exc))
+        return _check("embedding model", False, f"{exc}; recall searches full text and bookmarks only",
+                      essential=False)
+    return _check("embedding model", True, str(path), essential=False)
 
 
 def _database_check(path) -> dict:
