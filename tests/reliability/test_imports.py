@@ -188,3 +188,20 @@ def test_two_imports_into_one_session_neither_crash_nor_interleave(cli, tmp_path
     assert duplicates(db) == []
     stored = [r[0] for r in raw_rows(db, "SELECT ext_id FROM messages ORDER BY id")]
     assert stored == ["s0", "s1"] + [t["id"] for t in turns]
+
+
+def test_a_time_stored_by_an_older_version_does_not_break_reading(cli, tmp_path):
+    db = tmp_path / "p.db"
+    path = tmp_path / "t.jsonl"
+    write_jsonl(path, transcript(4))
+    assert cli("import", path, "--db", db, "--session", "s").code == 0
+    from desktop_app.memory.sqlite_backend import sqlite
+
+    conn = sqlite.connect(str(db))
+    conn.execute("UPDATE messages SET created_at = 1e300 WHERE id = (SELECT min(id) FROM messages)")
+    conn.commit()
+    conn.close()
+    for args in (("sessions", "--json"), ("export", "--session", "s"), ("export", "--format", "json", "--session", "s"),
+                 ("context", "what did I note?", "--session", "s")):
+        ran = cli(*args, "--db", db)
+        assert ran.code == 0, (args, ran.err)
