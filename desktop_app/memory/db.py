@@ -139,6 +139,16 @@ def quick_check(path: Path) -> str | None:
     return None
 
 
+def integrity_check(path: Path) -> list[str]:
+    """``PRAGMA integrity_check`` of the file at ``path`` (read-only): ``[]`` when sound."""
+    conn = _open(Path(path), read_only=True)
+    try:
+        rows = [r[0] for r in conn.execute("PRAGMA integrity_check").fetchall()]
+    finally:
+        conn.close()
+    return [] if rows == ["ok"] else rows
+
+
 def vec_available(conn) -> bool:
     """Whether sqlite-vec is loaded on this connection."""
     try:

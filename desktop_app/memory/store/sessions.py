@@ -226,5 +226,19 @@ class SessionQueries:
                 WHERE t.import_key = :key AND s.kind = 'chat' ORDER BY s.id""", {"key": import_key}).fetchall()
         return [_session(r) for r in rows]
 
+    def duplicate_ext_ids(self) -> int:
+        """Messages beyond the first with the same ``ext_id`` in a session (what a re-run import
+        duplicated before imports were keyed)."""
+        row = self.conn.execute(
+            """SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM messages WHERE ext_id IS NOT NULL
+                GROUP BY session_id, ext_id HAVING count(*) > 1)""").fetchone()
+        return int(row[0])
+
+    def count_messages(self, session_id: int | None = None) -> int:
+        """Messages in the file, or in one session."""
+        row = self.conn.execute(
+            "SELECT count(*) FROM messages WHERE :sid IS NULL OR session_id = :sid", {"sid": session_id}).fetchone()
+        return int(row[0])
+
     def delete_message(self, message_id: int) -> None:
         self.conn.execute("DELETE FROM messages WHERE id = :id", {"id": message_id})
