@@ -8,8 +8,8 @@ of one file into one session at once, and two imports into different sessions at
 
 Counted: runs, kills that landed before the import finished (cut), integrity ok, duplicate
 turns, acknowledged turns lost (turns of an import that exited 0 but are missing, or the two
-turns stored before), partial imports (neither all nor
-none), tracebacks on stderr, other failures (a non-zero exit that is not the kill).
+turns stored before), partial imports (neither all nor none), tracebacks on stderr, and other
+failures (a non-zero exit that is not the kill).
 The subprocesses run without models (no embedding, ``memory_model`` off): this measures storing.
 """
 
