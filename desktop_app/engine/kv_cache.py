@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop_app.engine.llama import common_prefix
-from desktop_app.private_files import private_dir
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +92,7 @@ class KvCache:
         data, meta = self._paths(key)
         tmp = data.with_suffix(".kv.tmp")
         try:
-            private_dir(self.directory)
+            self.directory.mkdir(parents=True, exist_ok=True)
             os.chmod(self.directory, 0o700)
             tokens = engine.save_state(tmp)
             os.chmod(tmp, 0o600)
