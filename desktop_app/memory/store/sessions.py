@@ -141,6 +141,18 @@ class SessionQueries:
             )
         return self.get_message(cur.lastrowid)
 
+    def update_message(self, message_id: int, content: str, *, token_count: int | None = None,
+                       stopped: bool | None = None) -> Message:
+        """Replace a message's text (a streaming reply's draft), and its token count and stopped flag
+        when given."""
+        self.conn.execute(
+            """UPDATE messages SET content = :content, content_hash = :hash,
+                      token_count = coalesce(:tokens, token_count), stopped = coalesce(:stopped, stopped)
+                WHERE id = :id""",
+            {"id": message_id, "content": content, "hash": content_hash(content), "tokens": token_count,
+             "stopped": None if stopped is None else int(stopped)})
+        return self.get_message(message_id)
+
     def last_message_id(self) -> int:
         """The highest message id in the file (0 when empty): what an import adds lies above it."""
         return int(self.conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0])
