@@ -35,7 +35,7 @@ def is_read_only(path: Path) -> bool:
     written (WAL mode writes ``-wal`` and ``-shm`` next to it)."""
     try:
         mode = os.stat(path).st_mode
-    except FileNotFoundError:
+    except OSError:  # not there (or not reachable): creating it says what is wrong
         return False
     if not mode & stat.S_IWUSR:
         return True
