@@ -46,14 +46,15 @@ def _open(path: Path, read_only: bool):
     if not read_only:
         return sqlite.connect(str(path), isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    conn = sqlite.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
     try:
-        conn = sqlite.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
         conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
         return conn
     except sqlite.OperationalError:
-        # A WAL database whose -shm cannot be created (read-only folder): nobody can change the
-        # file while it is read-only for us too, so read it as immutable.
-        return sqlite.connect(uri + "&immutable=1", uri=True, isolation_level=None, check_same_thread=False)
+        conn.close()
+    # A WAL database whose -shm cannot be created: its folder is read-only, so no writer can
+    # create one either and the file cannot change while we read it: read it as immutable.
+    return sqlite.connect(uri + "&immutable=1", uri=True, isolation_level=None, check_same_thread=False)
 
 
 def connect(path: Path | str, *, migrate_schema: bool = True, require_vec: bool = False):

@@ -95,6 +95,21 @@ def test_a_database_on_a_read_only_mount_is_one_line(cli, tmp_path, mount_tmpfs)
     assert "read-only" in ran.err.lower()
 
 
+def test_a_database_on_a_mount_made_read_only_is_read(cli, tmp_path, mount_tmpfs):
+    where = mount_tmpfs("size=8m")
+    db = where / "p.db"
+    assert cli("import", _transcript(tmp_path, 6), "--db", db, "--session", "s").code == 0
+    done = subprocess.run(["mount", "-o", "remount,ro", str(where)], capture_output=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot remount read-only here ({done.stderr.decode().strip()})")
+    ran = cli("sessions", "--db", db)
+    assert ran.code == 0, ran.err
+    assert "6 messages" in ran.out
+    ran = cli("import", _transcript(tmp_path, 2, "more.jsonl"), "--db", db, "--session", "s")
+    assert ran.one_line_error, ran.err
+    assert "read-only" in ran.err
+
+
 def test_a_full_disk_is_one_line_and_loses_nothing(cli, tmp_path, mount_tmpfs):
     where = mount_tmpfs("size=3m")
     db = where / "p.db"
