@@ -30,6 +30,7 @@ __all__ = ["MAX_INPUT_CHARS", "InputRejected", "TurnResult", "answer", "clean_us
            "regenerate_turn", "run_turn"]
 
 OnPlan = Callable[[ContextPlan, RecordedInput], None]
+DRAFT_SAVE_SECONDS = 1.0  # a streaming reply's text reaches the database at least this often
 
 
 def prefill_log(engine) -> PrefillLog | None:
@@ -72,9 +73,10 @@ class TurnResult:
 def run_turn(pipeline: TurnPipeline, session: Session, engine: ChatEngine, user_text: str, *, settings: Settings,
              should_stop: StopCheck | None = None, on_token: Callable[[str], None] | None = None,
              on_plan: OnPlan | None = None, on_prefill: Progress | None = None) -> TurnResult:
-    """Run one full turn. The user message is stored before generation starts, the reply
-    when generation ends — also when stopped early (flagged ``stopped``) or on error
-    (whatever had streamed is kept, flagged stopped, then the error propagates)."""
+    """Run one full turn. The user message is stored before generation starts; the reply from its
+    first piece on (flagged ``stopped``, its text saved at least every second) and completed when
+    generation ends — also when stopped early (flagged ``stopped``) or on error (whatever had
+    streamed is kept, flagged stopped, then the error propagates)."""
     recorded = pipeline.record_input(session, clean_user_text(user_text))
     return answer(pipeline, recorded, engine, settings=settings, should_stop=should_stop, on_token=on_token,
                   on_plan=on_plan, on_prefill=on_prefill)
@@ -102,22 +104,33 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     started = time.perf_counter()
     first_token: float | None = None
     stopped = False
+    draft: Message | None = None  # the reply's row, saved while it streams (flagged stopped until done)
+    saved_at = 0.0
     try:
         for piece in engine.stream_chat(plan.messages, max_tokens=settings.max_tokens,
                                         temperature=settings.temperature, should_stop=should_stop,
                                         progress=on_prefill):
+            now = time.perf_counter()
             if first_token is None:
-                first_token = time.perf_counter() - started
+                first_token = now - started
             pieces.append(piece)
+            # Saved before it is shown, then at least every second: a killed process loses at
+            # most the last second of what the user saw.
+            if draft is None:
+                draft, saved_at = pipeline.start_reply(session, piece), now
+            elif now - saved_at >= DRAFT_SAVE_SECONDS:
+                pipeline.save_reply(draft, "".join(pieces))
+                saved_at = now
             if on_token:
                 on_token(piece)
         stopped = bool(should_stop and should_stop())
     except BaseException:
         if pieces:
-            pipeline.record_reply(session, "".join(pieces), stopped=True, page_out=False)
+            pipeline.record_reply(session, "".join(pieces), stopped=True, page_out=False, draft=draft)
         raise
     elapsed = time.perf_counter() - started
-    reply = pipeline.record_reply(session, "".join(pieces), stopped=stopped) if pieces or stopped else None
+    reply = pipeline.record_reply(session, "".join(pieces), stopped=stopped, draft=draft) \
+        if pieces or stopped else None
     record = pipeline.log(recorded, plan, reply, first_token_seconds=first_token, prefill=prefill_log(engine))
     pipeline.queue_jobs(session, recorded, reply)
     gen_seconds = elapsed - (first_token or 0.0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib
+import os
 import re
 import sys
 from pathlib import Path
@@ -106,11 +107,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from desktop_app.commands.common import CommandError, settings_from_args
+    from desktop_app.commands.failures import explain_failure, one_line
 
     parser = build_parser()
     argv = sys.argv[1:] if argv is None else argv
     check_flags(parser, argv)
     args = parser.parse_args(argv)
+    settings = None
     try:
         settings = settings_from_args(args)
         if getattr(args, "func", None) is None:
@@ -122,15 +125,24 @@ def main(argv: list[str] | None = None) -> int:
             return run_app(settings, session_name=getattr(args, "session", None))
         return int(args.func(args, settings) or 0)
     except CommandError as exc:
-        print(f"paperclip: {exc}", file=sys.stderr)
+        print(f"paperclip: {one_line(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except PromptTemplatesMissing as exc:  # a broken install: say what is missing, no traceback
-        print(f"paperclip: {exc}", file=sys.stderr)
+        print(f"paperclip: {one_line(str(exc))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("paperclip: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        return 1
+    except Exception as exc:  # the one error boundary: a sentence that says what to do, never a traceback
+        if os.environ.get("PAPERCLIP_DEBUG"):
+            raise
+        message = explain_failure(exc, settings.db_path if settings is not None else None)
+        if message is None:  # a bug, not the user's mistake: still one line, and how to see more
+            message = (f"unexpected error ({type(exc).__name__}: {exc}); please report it "
+                       f"(PAPERCLIP_DEBUG=1 shows the traceback)")
+        print(f"paperclip: {one_line(message)}", file=sys.stderr)
         return 1
 
 

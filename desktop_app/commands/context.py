@@ -41,6 +41,7 @@ def run(args, settings) -> int:
     from desktop_app.commands.common import CommandError, load_engine, open_store, print_json, resolve_session
     from desktop_app.engine.tokens import fallback_counter
     from desktop_app.memory.budget import SystemPromptTooLarge
+    from desktop_app.memory.safe_text import plain, plain_line
 
     if args.message.lstrip().startswith("/"):
         raise CommandError("slash commands are not sent to the model; use `paperclip memory …`", 2)
@@ -63,13 +64,13 @@ def run(args, settings) -> int:
         if args.json:
             print_json(plan_json(plan, session.name, recorded.memory))
             return 0
-        print(f"session {session.name!r} · mode {plan.mode} · {plan.total_tokens}/{plan.budget} tokens "
-              f"(n_ctx {plan.n_ctx}, counted with {plan.counter_name})")
+        print(plain_line(f"session {session.name!r} · mode {plan.mode} · {plan.total_tokens}/{plan.budget} tokens "
+              f"(n_ctx {plan.n_ctx}, counted with {plan.counter_name})"))
         for name in LAYER_ORDER:
             layer = plan.layer(name)
             print(f"\n── {name} · {layer.tokens} tokens " + "─" * max(0, 50 - len(name)))
             if layer.text:
-                print(layer.text)
+                print(plain(layer.text))
         for warning in plan.warnings:
-            print(f"warning: {warning}")
+            print(plain_line(f"warning: {warning}"))
     return 0

@@ -10,6 +10,8 @@ def register(subparsers):
     parser = subparsers.add_parser("doctor", help="check python, SQLite, sqlite-vec, models and GPU support")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     parser.add_argument("--no-load", dest="no_load", action="store_true", help="skip test-loading the model")
+    parser.add_argument("--fix", action="store_true",
+                        help="make Paperclip's folders 0700 and its files 0600 where others could read them")
     parser.set_defaults(func=run)
     return parser
 
@@ -69,7 +71,7 @@ def _engine_check(settings) -> dict:
                                        f"{engine.counter.name}; {where})")
 
 
-def collect(settings, *, load: bool = True) -> list[dict]:
+def collect(settings, *, load: bool = True, fix: bool = False) -> list[dict]:
     """Run every check; each is a dict with check/ok/detail/essential."""
     from desktop_app.engine.llama import gpu_offload_supported
     from desktop_app.memory.sqlite_backend import backend_info
@@ -109,20 +111,98 @@ def collect(settings, *, load: bool = True) -> list[dict]:
     except Exception as exc:
         checks.append(_check("offline tokenizer", False, str(exc)))
     checks.extend(_model_checks(settings, load))
-    checks.append(_check("database", True, str(settings.db_path), essential=False))
+    checks.append(_embedding_check(settings))
+    checks.append(_database_check(settings.db_path))
+    checks.extend(_privacy_checks(settings, fix=fix))
     return checks
+
+
+def _embedding_check(settings) -> dict:
+    """The embedding model's file: a chosen one must be there; the default one missing only
+    means recall searches full text and bookmarks."""
+    from desktop_app.engine.embedder import embed_model_path
+    from desktop_app.engine.errors import ModelLoadError
+    from desktop_app.engine.llama import check_gguf_file
+
+    path = embed_model_path(settings)
+    try:
+        check_gguf_file(path)
+    except ModelLoadError as exc:
+        if settings.embed_model is not None:
+            return _check("embedding model", False, str(exc))
+        return _check("embedding model", False, f"{exc}; recall searches full text and bookmarks only",
+                      essential=False)
+    return _check("embedding model", True, str(path), essential=False)
+
+
+def _database_check(path) -> dict:
+    """Open the database read-only and run SQLite's ``quick_check`` (a damaged file fails)."""
+    from desktop_app.memory.db import quick_check
+
+    if not path.exists():
+        return _check("database", True, f"{path} (not created yet)", essential=False)
+    problem = quick_check(path)
+    if problem:
+        return _check("database", False, f"{path} is damaged: {problem}; restore it from a backup, or move it "
+                                          f"away and start a new one")
+    return _check("database", True, f"{path} (quick_check ok)")
+
+
+def private_paths(settings) -> list:
+    """Paperclip's own folders and files that hold conversations or settings (existing ones)."""
+    from desktop_app import paths
+
+    db = settings.db_path
+    # A folder the user chose for --db is theirs to set; the data dir is Paperclip's.
+    folder = [db.parent] if db.parent == paths.data_dir() else []
+    candidates = [*folder, db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"),
+                  db.parent / "kv", paths.config_dir(), paths.config_file(), paths.exports_dir()]
+    for folder in (db.parent / "kv", paths.exports_dir()):
+        if folder.is_dir():
+            candidates.extend(sorted(p for p in folder.iterdir() if p.is_file()))
+    return [p for p in dict.fromkeys(candidates) if p.exists()]
+
+
+def _privacy_checks(settings, *, fix: bool) -> list[dict]:
+    """Warn about files and folders others can read; ``fix`` tightens them (0700 / 0600)."""
+    from desktop_app.private_files import exposed, make_private
+
+    open_to_others, fixed, failed = [], [], []
+    for path in private_paths(settings):
+        mode = exposed(path)
+        if mode is None:
+            continue
+        if fix:
+            try:
+                make_private(path)
+                fixed.append(f"{path} ({mode} → {'0700' if path.is_dir() else '0600'})")
+            except OSError as exc:
+                failed.append(f"{path} ({exc.strerror})")
+        else:
+            open_to_others.append((path, mode))
+    if failed:
+        return [_check("private files", False, "could not tighten " + ", ".join(failed), essential=False)]
+    if fixed:
+        return [_check("private files", True, "tightened " + ", ".join(fixed), essential=False)]
+    if open_to_others:
+        listed = ", ".join(f"{p} ({m})" for p, m in open_to_others)
+        hint = " ".join(f"'{p}'" for p, _ in open_to_others)
+        return [_check("private files", False, f"others can read {listed}; run `paperclip doctor --fix` "
+                                               f"or `chmod go-rwx {hint}`", essential=False)]
+    return [_check("private files", True, "only you can read Paperclip's folders and files", essential=False)]
 
 
 def run(args, settings) -> int:
     from desktop_app.commands.common import print_json
+    from desktop_app.memory.safe_text import plain_line
 
-    checks = collect(settings, load=not args.no_load)
+    checks = collect(settings, load=not args.no_load, fix=args.fix)
     failed = [c for c in checks if c["essential"] and not c["ok"]]
     if args.json:
         print_json({"ok": not failed, "checks": checks})
     else:
         for c in checks:
             mark = "ok  " if c["ok"] else ("FAIL" if c["essential"] else "warn")
-            print(f"[{mark}] {c['check']:<20} {c['detail']}")
+            print(plain_line(f"[{mark}] {c['check']:<20} {c['detail']}"))
         print("all essential checks passed" if not failed else f"{len(failed)} essential check(s) failed")
     return 1 if failed else 0

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from desktop_app.memory.safe_text import plain, plain_line
+from desktop_app.private_files import write_private_text
+
 
 def register(subparsers):
     parser = subparsers.add_parser("export", help="export a session to Markdown or JSON")
@@ -25,11 +28,12 @@ def run(args, settings) -> int:
         else:
             text = session_to_markdown(store, session)
     if args.out is None:
-        print(text)
+        # JSON escapes control characters itself; Markdown on a terminal must not carry escapes.
+        print(text if args.format == "json" else plain(text))
         return 0
     try:
-        args.out.write_text(text + "\n", encoding="utf-8")
+        write_private_text(args.out, text + "\n")  # 0600: an export is the whole conversation
     except OSError as exc:
         raise CommandError(f"cannot write {args.out}: {exc.strerror}") from None
-    print(f"exported session {session.name!r} to {args.out}")
+    print(plain_line(f"exported session {session.name!r} to {args.out}"))
     return 0

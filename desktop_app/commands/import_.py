@@ -3,7 +3,10 @@
 JSON Lines (one ``{"role", "content", "id"?, "time"?}`` per line, time as unix seconds or
 ISO-8601), a ChatGPT data export (``conversations.json``: one session per conversation) or a
 Paperclip JSON export. The whole file is validated before anything is stored, so a bad line
-loses nothing and stores nothing. Memory extraction and paging run as if typed.
+loses nothing and stores nothing; so are the models the import will need. The turns are stored
+in one transaction, each under an import key, so a run cut short (kill, full disk) stores
+nothing and running the file again adds only the turns that are missing. Memory extraction
+and paging run as if typed.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+
+from desktop_app.memory.safe_text import plain_line
 
 
 def register(subparsers):
@@ -39,7 +44,7 @@ def _read_conversations(args, name: str, raw: bytes):
 def model_pass(store, settings, new_turns: dict[int, list[int]], *, wait: bool) -> None:
     """The model's memory pass over imported user turns: batched, pre-filtered, with progress
     and an ETA on stderr. Without ``wait`` the turns stay in the backlog for the next run."""
-    from desktop_app.commands.common import load_engine
+    from desktop_app.commands.common import CommandError, load_engine
     from desktop_app.engine.errors import EngineError
     from desktop_app.memory.jobs import JobContext
     from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
@@ -54,7 +59,7 @@ def model_pass(store, settings, new_turns: dict[int, list[int]], *, wait: bool) 
         return
     try:
         engine = load_engine(settings, quiet=True)
-    except EngineError as exc:
+    except (EngineError, CommandError) as exc:
         print(f"memory: no model pass ({exc}); the rules' memory stands, the turns wait in the backlog",
               file=sys.stderr)
         return
@@ -79,6 +84,30 @@ def model_pass(store, settings, new_turns: dict[int, list[int]], *, wait: bool) 
           f"({total / max(elapsed, 1e-9):.2f} turns/s)        ", file=sys.stderr)
 
 
+# An import holds the write lock for its whole length: a second one waits for it this long.
+WAIT_FOR_OTHER_WRITERS_S = 600
+
+
+def check_models(args, settings) -> None:
+    """Refuse, before anything is stored, an import whose models are missing: an explicitly
+    chosen embedding model, and the chat model when the memory pass must run (``always``).
+    (The default embedding model missing only skips vectors; ``auto`` without a model only
+    skips the model's pass: the rules' memory stands.)"""
+    from desktop_app.commands.common import CommandError
+    from desktop_app.engine.embedder import embed_model_path
+    from desktop_app.engine.errors import ModelLoadError
+    from desktop_app.engine.llama import check_gguf_file
+
+    if settings.embed_model is not None and not embed_model_path(settings).is_file():
+        raise CommandError(f"embedding model not found: {settings.embed_model}; nothing was imported", 2)
+    mode = args.memory_model or settings.memory_model
+    if mode == "always" and not args.no_wait and not settings.engine:
+        try:
+            check_gguf_file(settings.model_path)
+        except ModelLoadError as exc:
+            raise CommandError(f"{exc}; nothing was imported", 2) from None
+
+
 def run(args, settings) -> int:
     from desktop_app.commands.common import CommandError, open_store, print_json
     from desktop_app.engine.tokens import fallback_counter
@@ -90,8 +119,10 @@ def run(args, settings) -> int:
     except OSError as exc:
         raise CommandError(f"cannot read {name}: {exc.strerror}", 2) from None
     conversations = _read_conversations(args, name, raw)
+    check_models(args, settings)
     session_name = getattr(args, "session", None)
     with open_store(settings) as store:
+        store.wait_for_writers(WAIT_FOR_OTHER_WRITERS_S)
         before = store.last_message_id()
         if session_name is None and len(conversations) == 1 and args.format in ("auto", "jsonl") \
                 and conversations[0].title == "imported":
@@ -113,6 +144,8 @@ def run(args, settings) -> int:
         print_json({"sessions": [{"session": n, "imported": c} for n, c in imported],
                     "imported": sum(c for _, c in imported)})
     else:
-        for session, count in imported:
-            print(f"imported {count} turns into session {session!r}")
+        sizes = [len(c.turns) for c in conversations if c.turns]
+        for (session, count), size in zip(imported, sizes, strict=True):
+            already = f" ({size - count} were already there)" if count < size else ""
+            print(plain_line(f"imported {count} turns into session {session!r}{already}"))
     return 0

@@ -49,6 +49,7 @@ def run(args, settings) -> int:
     from desktop_app.commands.common import CommandError, open_store, print_json, resolve_session
     from desktop_app.memory.controls import MemoryCommandError, item_json, run_command
     from desktop_app.memory.patches import PatchRejected
+    from desktop_app.memory.safe_text import plain, plain_line
 
     with open_store(settings) as store:
         session = resolve_session(store, args, create=args.action not in ("list", "show", "log"))
@@ -60,14 +61,14 @@ def run(args, settings) -> int:
                 rec = row.record
                 layers = " ".join(f"{name}={layer.tokens}" for name, layer in rec.layers.items())
                 paging = " paged-out" if rec.paging else ""
-                print(f"#{row.id} {row.mode} total={rec.total_tokens} {layers}{paging}")
+                print(plain_line(f"#{row.id} {row.mode} total={rec.total_tokens} {layers}{paging}"))
             return 0
         if args.action == "list" and args.all:
             items = store.list_items(session.id)
             if args.json:
                 print_json([item_json(i) for i in items])
             for item in [] if args.json else items:
-                print(f"#{item.id} {item.status:<10} [{item.kind}] {item.scope:<7} {item.origin:<7} {item.value}")
+                print(plain_line(f"#{item.id} {item.status:<10} [{item.kind}] {item.scope:<7} {item.origin:<7} {item.value}"))
             return 0
         name = {"list": "memory"}.get(args.action, args.action)
         try:
@@ -78,7 +79,7 @@ def run(args, settings) -> int:
         if args.json:
             print_json(result.model_dump())
         else:
-            print(result.text)
+            print(plain(result.text))
         if not result.ok:
             raise CommandError(result.text.splitlines()[0])
     return 0

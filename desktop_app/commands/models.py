@@ -6,6 +6,8 @@ import sys
 import time
 from pathlib import Path
 
+from desktop_app.memory.safe_text import plain_line
+
 SELF_TEST_SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}, "budget": {"type": "integer"}},
                     "required": ["name", "budget"]}
 SELF_TEST_PROMPT = ("Paperclip keeps long conversations coherent with layered memory: standing rules, facts that "
@@ -83,13 +85,13 @@ def _list(args, settings) -> int:
         print("  (no GGUF found in models/, Ollama, LM Studio, the Hugging Face cache or model_dirs)")
     for m in found:
         if m.info is None:
-            print(f"  [{m.source}] {m.name}: {m.error}")
+            print(plain_line(f"  [{m.source}] {m.name}: {m.error}"))  # names and errors come from files on disk
             continue
         info = m.info
         template = "chat template" if info.has_chat_template else "NO chat template (ChatML fallback)"
         mark = "  ← in use" if m.path.resolve() == current else ""
-        print(f"  [{m.source}] {m.name}  {_size(info.size)} {info.quantization or '?'} ctx {info.context_length or '?'} "
-              f"{info.architecture or '?'}, {template}{mark}")
+        print(plain_line(f"  [{m.source}] {m.name}  {_size(info.size)} {info.quantization or '?'} "
+                         f"ctx {info.context_length or '?'} {info.architecture or '?'}, {template}{mark}"))
     return 0
 
 
@@ -164,9 +166,9 @@ def _test(args, settings) -> int:
     print(f"{report['model']} · n_ctx {report['n_ctx']} · loaded in {report['load_seconds']:.2f} s")
     print(f"pre-fill {report['prefill_tps']:.0f} tokens/s ({report['prompt_tokens']} tokens) · "
           f"decode {report['decode_tps']:.1f} tokens/s")
-    print(f"English: {report['answer_en']}")
-    print(f"中文:    {report['answer_zh']}")
-    print(f"JSON schema: {'valid' if report['json_valid'] else 'NOT valid'} — {report['json']}")
+    print(plain_line(f"English: {report['answer_en']}"))  # the model's words: no escapes reach the terminal
+    print(plain_line(f"中文:    {report['answer_zh']}"))
+    print(plain_line(f"JSON schema: {'valid' if report['json_valid'] else 'NOT valid'} — {report['json']}"))
     return 0
 
 

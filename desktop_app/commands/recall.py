@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+from desktop_app.memory.safe_text import plain_line
+
 
 def register(subparsers):
     recall = subparsers.add_parser("recall", help="search the archive: hybrid BM25 + vectors + bookmarks")
@@ -143,13 +145,13 @@ def run_recall(args, settings) -> int:
 
 def _print_hits(query: str, hits) -> None:
     if not hits:
-        print(f"nothing recalled for {query!r}")
+        print(plain_line(f"nothing recalled for {query!r}"))
         return
     for rank, hit in enumerate(hits, start=1):
         via = ", ".join(f"{name} #{s.rank}" for name, s in hit.signals.items()) or "context"
         ident = f"msg {hit.message_id}" + (f" ({hit.ext_id})" if hit.ext_id else "")
-        print(f"{rank}. [{hit.label}] {ident} score {hit.score:.3f} via {via}")
-        print(f"   {hit.role}: {hit.snippet}")
+        print(plain_line(f"{rank}. [{hit.label}] {ident} score {hit.score:.3f} via {via}"))
+        print(plain_line(f"   {hit.role}: {hit.snippet}"))
 
 
 def run_reindex(args, settings) -> int:
@@ -206,7 +208,7 @@ def run_bookmarks(args, settings) -> int:
                 print_json([m.model_dump() for m in marks])
             for mark in [] if args.json else marks:
                 target = f"page {mark.page_id}" if mark.message_id is None else f"msg {mark.message_id}"
-                print(f"#{mark.id} [{mark.origin}] {', '.join(mark.keywords)} — {mark.description} ({target})")
+                print(plain_line(f"#{mark.id} [{mark.origin}] {', '.join(mark.keywords)} — {mark.description} ({target})"))
             return 0
         if args.action == "add":
             if args.message is not None:
@@ -237,5 +239,5 @@ def run_bookmarks(args, settings) -> int:
         if args.json:
             print_json({"action": args.action, "bookmark": mark.model_dump()})
         else:
-            print(f"{args.action}: #{mark.id} {', '.join(mark.keywords)} — {mark.description}")
+            print(plain_line(f"{args.action}: #{mark.id} {', '.join(mark.keywords)} — {mark.description}"))
     return 0

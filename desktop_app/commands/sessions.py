@@ -14,6 +14,7 @@ def register(subparsers):
 def run(args, settings) -> int:
     from desktop_app.commands.common import open_store, print_json
     from desktop_app.memory.models import iso
+    from desktop_app.memory.safe_text import plain_line
 
     with open_store(settings) as store:
         sessions = store.list_sessions()
@@ -37,7 +38,8 @@ def run(args, settings) -> int:
         if not sessions:
             print("no sessions yet")
             return 0
-        width = max(len(s.name) for s in sessions)
+        names = {s.id: plain_line(s.name) for s in sessions}
+        width = max(len(name) for name in names.values())
         for s in sessions:
-            print(f"{s.name:<{width}}  {s.message_count:>5} messages  last active {iso(s.updated_at)}")
+            print(f"{names[s.id]:<{width}}  {s.message_count:>5} messages  last active {iso(s.updated_at)}")
     return 0

@@ -7,7 +7,9 @@ separate from storing: a file is fully parsed and validated before anything is w
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +46,8 @@ def load_json(raw: bytes, name: str) -> object:
         raise ImportFormatError(f"{name} is not valid UTF-8 (byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise ImportFormatError(f"{name} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise ImportFormatError(f"{name} is nested too deeply to be a transcript") from None
 
 
 def detect_format(path: Path | None, data: object | None = None) -> str:
@@ -121,20 +125,76 @@ def parse_paperclip(data: dict) -> list[ImportedConversation]:
                                  system_prompt=session.get("system_prompt"), memory=memory)]
 
 
+# Times a transcript may carry: 1970 to 2100. NaN, infinities and 1e300 are refused before
+# anything is stored (stored, they broke export, sessions --json and context later).
+EARLIEST_TIME, LATEST_TIME = 0.0, 4_102_444_800.0
+MAX_ID_CHARS = 200
+
+
 def normalise_time(value) -> float | None:
-    """Unix seconds or ISO-8601 text -> unix seconds (None stays None)."""
+    """Unix seconds or ISO-8601 text -> unix seconds (None stays None); finite and in 1970–2100."""
     from datetime import datetime
 
     if value is None:
         return None
+    seconds = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    if isinstance(value, str):
+        seconds = float(value)
+    elif isinstance(value, str):
         try:
-            return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
-        except ValueError:
+            seconds = datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+        except (ValueError, OverflowError, OSError):
             pass
-    raise ImportFormatError(f"'time' must be unix seconds or ISO-8601, got {value!r}")
+    if seconds is None:
+        raise ImportFormatError(f"'time' must be unix seconds or ISO-8601, got {value!r}")
+    if not math.isfinite(seconds):
+        raise ImportFormatError(f"'time' must be a finite number, got {value!r}")
+    if not EARLIEST_TIME <= seconds <= LATEST_TIME:
+        hint = " (milliseconds? give unix seconds)" if LATEST_TIME < seconds <= LATEST_TIME * 1000 else ""
+        raise ImportFormatError(f"'time' {value!r} is outside 1970–2100{hint}")
+    return seconds
+
+
+def validate_turns(conversations: list[ImportedConversation], name: str) -> None:
+    """Every turn of every conversation, before anything is stored: roles, sizes, ids, times."""
+    from desktop_app.memory.turn import MAX_INPUT_CHARS
+
+    for number, conv in enumerate(conversations, start=1):
+        where_conv = f"{name}: conversation {number}" if len(conversations) > 1 else name
+        for index, turn in enumerate(conv.turns, start=1):
+            where = f"{where_conv}, turn {index}"
+            if turn.get("role") not in ("user", "assistant", "system"):
+                raise ImportFormatError(f"{where}: 'role' must be user, assistant or system")
+            content = turn.get("content")
+            if not isinstance(content, str):
+                raise ImportFormatError(f"{where}: 'content' must be a string")
+            if "\x00" in content:
+                raise ImportFormatError(f"{where}: 'content' holds NUL bytes (binary data?)")
+            if len(content) > MAX_INPUT_CHARS:
+                raise ImportFormatError(f"{where}: message longer than {MAX_INPUT_CHARS:,} characters")
+            if turn.get("id") is not None and len(str(turn["id"])) > MAX_ID_CHARS:
+                raise ImportFormatError(f"{where}: 'id' longer than {MAX_ID_CHARS} characters")
+            try:
+                turn["time"] = normalise_time(turn.get("time"))
+            except ImportFormatError as exc:
+                raise ImportFormatError(f"{where}: {exc}") from None
+
+
+def import_keys(turns: list[dict]) -> list[str]:
+    """One key per turn that is the same each time the same file is read: ``id:`` and the turn's
+    own id, else ``sha256:`` of its role, content and time; the n-th repeat in the file gets ``#n``."""
+    seen: dict[str, int] = {}
+    keys = []
+    for turn in turns:
+        if turn.get("id") is not None:
+            base = f"id:{turn['id']}"
+        else:
+            digest = hashlib.sha256(f"{turn['role']}\0{turn.get('time')!r}\0{turn['content']}".encode(
+                "utf-8", "surrogatepass")).hexdigest()
+            base = f"sha256:{digest}"
+        seen[base] = seen.get(base, 0) + 1
+        keys.append(base if seen[base] == 1 else f"{base}#{seen[base]}")
+    return keys
 
 
 def unique_session_name(store, wanted: str) -> str:
@@ -146,11 +206,17 @@ def unique_session_name(store, wanted: str) -> str:
 
 def import_conversations(store, conversations: list[ImportedConversation], *, counter, settings,
                          session_name: str | None = None, progress=None) -> list[tuple[str, int]]:
-    """Store each conversation (from :func:`read_conversations`, times already normalised) as a
+    """Store each conversation (from :func:`read_conversations`, validated, times normalised) as a
     session; memory extraction runs as if typed.
 
+    All or nothing: the whole import is one transaction (``BEGIN IMMEDIATE``, so a second
+    importer waits for the lock instead of interleaving). Idempotent: each turn is stored with
+    its import key (:func:`import_keys`), and a turn whose key the session already holds is
+    skipped, so running the same file again adds only what is missing. A conversation imported
+    before (its first turn's key in a session of that title) goes back into that session.
+
     ``progress(done, total)`` counts turns over all conversations (the TUI's progress bar).
-    Returns ``[(session name, turns imported)]``.
+    Returns ``[(session name, turns imported)]`` (turns already there are not counted).
     """
     from desktop_app.chat import pipeline_for
     from desktop_app.engine.hardware import choose, choose_ctx
@@ -161,31 +227,47 @@ def import_conversations(store, conversations: list[ImportedConversation], *, co
     total = sum(len(c.turns) for c in conversations) or 1
     done = 0
     imported = []
-    for conv in conversations:
-        if not conv.turns:
-            continue
-        if session_name and len(conversations) == 1:
-            session = store.session_named(session_name)
-        else:
-            session = store.create_session(unique_session_name(store, conv.title))
-        if conv.mode or conv.system_prompt:
-            session = store.update_session_settings(session.id, mode=conv.mode, system_prompt=conv.system_prompt)
-        message_ids: dict[int, int] = {}
-        for turn in conv.turns:
-            # A Paperclip export brings its memory state: restore it instead of re-extracting.
-            result = pipeline.import_message(session, turn["role"], turn["content"], created_at=turn.get("time"),
-                                             ext_id=turn.get("id"), remember=conv.memory is None,
-                                             stopped=bool(turn.get("stopped")))
-            message = getattr(result, "message", result)
-            if isinstance(turn.get("old_id"), int) and message is not None:
-                message_ids[turn["old_id"]] = message.id
-            done += 1
-            if progress:
-                progress(done, total)
-        if conv.memory:
-            store.restore_items(session.id, conv.memory, message_ids)
-        imported.append((session.name, len(conv.turns)))
+    with store.transaction():
+        for conv in conversations:
+            if not conv.turns:
+                continue
+            keys = import_keys(conv.turns)
+            session = _target_session(store, conv, keys[0], session_name, single=len(conversations) == 1)
+            if conv.mode or conv.system_prompt:
+                session = store.update_session_settings(session.id, mode=conv.mode, system_prompt=conv.system_prompt)
+            present = store.imported_keys(session.id)
+            message_ids: dict[int, int] = {}
+            added = 0
+            for turn, key in zip(conv.turns, keys, strict=True):
+                done += 1
+                if key not in present:
+                    # A Paperclip export brings its memory state: restore it instead of re-extracting.
+                    result = pipeline.import_message(session, turn["role"], turn["content"],
+                                                     created_at=turn.get("time"), ext_id=turn.get("id"),
+                                                     remember=conv.memory is None, stopped=bool(turn.get("stopped")))
+                    message = getattr(result, "message", result)
+                    store.mark_imported(session.id, key, message.id)
+                    if isinstance(turn.get("old_id"), int):
+                        message_ids[turn["old_id"]] = message.id
+                    added += 1
+                if progress:
+                    progress(done, total)
+            if conv.memory and not present:  # restored once, with the turns themselves
+                store.restore_items(session.id, conv.memory, message_ids)
+            imported.append((session.name, added))
     return imported
+
+
+def _target_session(store, conv: ImportedConversation, first_key: str, session_name: str | None, *, single: bool):
+    """``--session`` for a single conversation; else the session this conversation went into
+    before (same title, holds its first turn); else a new session with a free name."""
+    if session_name and single:
+        return store.session_named(session_name)
+    title = conv.title.strip()[:80] or "imported"
+    for session in store.sessions_with_import_key(first_key):
+        if session.name == title or session.name.startswith(f"{title[:74]} ("):
+            return session
+    return store.create_session(unique_session_name(store, title))
 
 
 def parse_jsonl(raw: bytes, name: str) -> list[dict]:
@@ -207,6 +289,8 @@ def parse_jsonl(raw: bytes, name: str) -> list[dict]:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ImportFormatError(f"{where}: not valid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise ImportFormatError(f"{where}: nested too deeply to be a turn") from None
         if not isinstance(item, dict):
             raise ImportFormatError(f"{where}: each line must be a JSON object")
         role, content = item.get("role"), item.get("content")
@@ -258,4 +342,5 @@ def read_conversations(raw: bytes, name: str, *, path: Path | None = None, fmt: 
             raise ImportFormatError(f"{name}: {exc}") from None
     if not any(c.turns for c in conversations):
         raise ImportFormatError(f"{name} holds no turns")
+    validate_turns(conversations, name)
     return conversations

@@ -451,6 +451,30 @@ def m009_documents(conn) -> None:
     )
 
 
+def m010_imported_turns(conn) -> None:
+    """Which transcript turn each imported message came from, so an import run again (after a
+    kill, a full disk, or by mistake) adds only the turns still missing. The key is the turn's own
+    id (``id:…``) or, without one, a hash of its role, content and time (``sha256:…``); the n-th
+    repeat of a key in one file gets ``#n``. Messages imported before this version are keyed by
+    their ``ext_id`` (the first of each; later duplicates stay as they are)."""
+    run_script(
+        conn,
+        """
+        CREATE TABLE imported_turns (
+            session_id INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            import_key TEXT NOT NULL,
+            message_id INTEGER NOT NULL REFERENCES messages(id) ON DELETE CASCADE,
+            PRIMARY KEY (session_id, import_key)
+        ) WITHOUT ROWID;
+        CREATE INDEX imported_turns_by_message ON imported_turns(message_id);
+        CREATE INDEX imported_turns_by_key ON imported_turns(import_key);
+        INSERT OR IGNORE INTO imported_turns (session_id, import_key, message_id)
+            SELECT session_id, 'id:' || ext_id, min(id) FROM messages
+             WHERE ext_id IS NOT NULL GROUP BY session_id, ext_id;
+        """,
+    )
+
+
 def ensure_document_vector_tables(conn, dim: int, *, drop: bool = False) -> None:
     """The sqlite-vec table of document chunk vectors (cosine), like :func:`ensure_vector_tables`:
     not a numbered migration because the dimension depends on the embedding model."""
@@ -482,6 +506,7 @@ MIGRATIONS: list[Migration] = [
     m007_profile_scope,
     m008_context_heads,
     m009_documents,
+    m010_imported_turns,
 ]
 
 
@@ -499,6 +524,7 @@ def migrate(conn) -> int:
             conn.execute(f"PRAGMA user_version = {int(number)}")
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            if conn.in_transaction:  # SQLite may have rolled back already (a full disk)
+                conn.execute("ROLLBACK")
             raise
     return len(MIGRATIONS)

@@ -14,7 +14,10 @@ def iso(ts: float | None) -> str | None:
     """Unix seconds -> ISO-8601 UTC text (what JSON output shows)."""
     if ts is None:
         return None
-    return datetime.fromtimestamp(ts, tz=UTC).isoformat(timespec="seconds")
+    try:
+        return datetime.fromtimestamp(ts, tz=UTC).isoformat(timespec="seconds")
+    except (OverflowError, ValueError, OSError):  # a time stored before imports checked them (1e300, NaN)
+        return None
 
 
 class Session(BaseModel):

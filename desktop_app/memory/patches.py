@@ -14,6 +14,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from desktop_app.memory.models import ItemStatus, MemoryKind, Scope
+from desktop_app.memory.safe_text import plain
 
 # Who may overrule whom: an inferred change cannot silently replace an explicit user statement.
 ORIGIN_RANK = {"model": 1, "rule": 1, "import": 1, "user": 2, "command": 2}
@@ -52,9 +53,11 @@ class AddItem(BaseModel):
     @field_validator("subject", "value")
     @classmethod
     def _not_blank(cls, text: str) -> str:
-        if not text.strip():
+        # Memory values are printed and put in prompts: no escape sequences (the quote stays verbatim).
+        text = plain(text).strip()
+        if not text:
             raise ValueError("must not be blank")
-        return text.strip()
+        return text
 
 
 class SetStatus(BaseModel):

@@ -27,7 +27,10 @@ def stamp(ts: float | None) -> str:
     """Unix seconds as 'YYYY-MM-DD HH:MM' (UTC), the time label of prompts."""
     if ts is None:
         return "?"
-    return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%d %H:%M")
+    try:
+        return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%d %H:%M")
+    except (OverflowError, ValueError, OSError):  # a time stored before imports checked them (1e300, NaN)
+        return "?"
 
 
 class TurnView(BaseModel):

@@ -194,11 +194,26 @@ class TurnPipeline:
         return plan, recorded
 
     # -- stage 3 -------------------------------------------------------------------------
+    def start_reply(self, session: Session, text: str) -> Message:
+        """Store the first words of a streaming reply, flagged stopped until :meth:`record_reply`
+        completes it: a process killed meanwhile keeps what was saved (see :meth:`save_reply`)."""
+        return self.store.add_message(session.id, "assistant", text, stopped=True)
+
+    def save_reply(self, draft: Message, text: str) -> None:
+        """Save the reply streamed so far into its draft row (still flagged stopped)."""
+        self.store.update_message(draft.id, text)
+
     def record_reply(self, session: Session, text: str, *, stopped: bool = False, created_at: float | None = None,
-                     ext_id: str | None = None, now: float | None = None, page_out: bool = True) -> RecordedReply:
-        """Store the reply (also a stopped partial), then page out if recent passed the high watermark."""
-        message = self.store.add_message(session.id, "assistant", text, token_count=self.counter.count(text),
-                                         stopped=stopped, created_at=created_at, ext_id=ext_id)
+                     ext_id: str | None = None, now: float | None = None, page_out: bool = True,
+                     draft: Message | None = None) -> RecordedReply:
+        """Store the reply (also a stopped partial) — into its ``draft`` row when streaming saved
+        one — then page out if recent passed the high watermark."""
+        tokens = self.counter.count(text)
+        if draft is not None:
+            message = self.store.update_message(draft.id, text, token_count=tokens, stopped=stopped)
+        else:
+            message = self.store.add_message(session.id, "assistant", text, token_count=tokens, stopped=stopped,
+                                             created_at=created_at, ext_id=ext_id)
         return RecordedReply(message=message, paging=self.page_out(session, now=now) if page_out else None)
 
     def page_out(self, session: Session, *, now: float | None = None) -> PagingEvent | None:

@@ -72,13 +72,16 @@ def _count_references(store, session_id: int, text: str, now: float) -> None:
 
 def apply_candidate(store, session_id: int, cand: Candidate, *, source_message_id: int | None,
                     origin: str = "rule", now: float) -> MemoryOutcome:
-    """Decide what ``cand`` does given the current state, then apply it as one patch."""
-    current = store.list_items(session_id, statuses=("active", "pending"))
-    active = [i for i in current if i.status == "active"]
+    """Decide what ``cand`` does given the current state, then apply it as one patch.
+
+    The decision and the patch share one write transaction: another process (an import, a
+    second ``ask``) cannot change the state in between, so the patch is never stale."""
     handler = {"add": _add, "correct": _correct, "revoke": _revoke, "confirm": _confirm,
                "reject": _reject, "step_done": _step_done}[cand.action]
-    result = handler(store, session_id, cand, active, current, source_message_id, origin, now)
-    return result
+    with store.transaction():
+        current = store.list_items(session_id, statuses=("active", "pending"))
+        active = [i for i in current if i.status == "active"]
+        return handler(store, session_id, cand, active, current, source_message_id, origin, now)
 
 
 def _new(cand: Candidate, kind: str, subject: str, value: str, *, origin: str, source_message_id: int | None,

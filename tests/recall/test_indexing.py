@@ -67,10 +67,11 @@ def test_vectors_from_before_the_float16_copy_are_queued_again(db_path, hashing_
         session = store.session_named("old")
         add_turns(store, session.id, ["an old turn", "another old turn"])
         index_pending(store, hashing_embedder)
-        # Pretend the file was last opened before m005: undo it (and m006 … m009) by hand, then migrate again.
+        # Pretend the file was last opened before m005: undo it (and m006 … m010) by hand, then migrate again.
         for table in ("document_embedded", "document_chunks_words", "document_chunks_fts", "document_chunks",
                       "document_sections", "documents"):
             store.conn.execute(f"DROP TABLE {table}")
+        store.conn.execute("DROP TABLE imported_turns")
         store.conn.execute("DROP TABLE context_heads")
         store.conn.execute("DROP TABLE memory_backlog")
         store.conn.execute("ALTER TABLE bookmarks DROP COLUMN author")

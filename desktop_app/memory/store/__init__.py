@@ -41,10 +41,18 @@ class Store(SessionQueries, ItemQueries, PageQueries, RecallQueries, BrowseQueri
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
+            self.conn.execute("COMMIT")
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            # SQLite has already rolled back after some errors (a full disk): a second ROLLBACK
+            # would replace the real error with "no transaction is active".
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
             raise
-        self.conn.execute("COMMIT")
+
+    def wait_for_writers(self, seconds: float) -> None:
+        """Wait up to ``seconds`` for another process's write transaction (an import holds the
+        lock for its whole length) before failing with "database is locked"."""
+        self.conn.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
 
     def close(self) -> None:
         self.conn.close()

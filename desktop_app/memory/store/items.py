@@ -220,4 +220,5 @@ class ItemQueries:
         try:
             yield self
         finally:
-            self.conn.execute("ROLLBACK")
+            if self.conn.in_transaction:  # SQLite may have rolled back already (a full disk)
+                self.conn.execute("ROLLBACK")

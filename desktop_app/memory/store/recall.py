@@ -158,13 +158,17 @@ class RecallQueries:
 
     def save_embeddings(self, rows: Sequence[tuple[int, int, bytes]]) -> int:
         """Store ``(message_id, session_id, float32 bytes)`` rows in one transaction (float in
-        vec0, bits in vec0, a float16 copy for re-scoring); turns deleted meanwhile are
+        vec0, bits in vec0, a float16 copy for re-scoring); turns deleted meanwhile, and turns
+        another process embedded meanwhile (two imports racing on the same pending turns), are
         skipped. Returns how many were stored."""
         stored = 0
-        with self.transaction():
+        with self.transaction():  # BEGIN IMMEDIATE: the check and the insert see the same state
             for message_id, session_id, vector in rows:
-                exists = self.conn.execute("SELECT 1 FROM messages WHERE id = :id", {"id": message_id}).fetchone()
-                if exists is None:
+                wanted = self.conn.execute(
+                    """SELECT 1 FROM messages m WHERE m.id = :id
+                         AND NOT EXISTS (SELECT 1 FROM recall_embedded e WHERE e.message_id = m.id)""",
+                    {"id": message_id}).fetchone()
+                if wanted is None:
                     continue
                 half = np.frombuffer(vector, dtype=np.float32).astype(np.float16).tobytes()
                 params = {"id": message_id, "sid": session_id, "v": vector, "half": half}

@@ -141,6 +141,18 @@ class SessionQueries:
             )
         return self.get_message(cur.lastrowid)
 
+    def update_message(self, message_id: int, content: str, *, token_count: int | None = None,
+                       stopped: bool | None = None) -> Message:
+        """Replace a message's text (a streaming reply's draft), and its token count and stopped flag
+        when given."""
+        self.conn.execute(
+            """UPDATE messages SET content = :content, content_hash = :hash,
+                      token_count = coalesce(:tokens, token_count), stopped = coalesce(:stopped, stopped)
+                WHERE id = :id""",
+            {"id": message_id, "content": content, "hash": content_hash(content), "tokens": token_count,
+             "stopped": None if stopped is None else int(stopped)})
+        return self.get_message(message_id)
+
     def last_message_id(self) -> int:
         """The highest message id in the file (0 when empty): what an import adds lies above it."""
         return int(self.conn.execute("SELECT coalesce(max(id), 0) FROM messages").fetchone()[0])
@@ -205,6 +217,40 @@ class SessionQueries:
             "SELECT * FROM messages WHERE session_id = :sid AND ext_id = :ext", {"sid": session_id, "ext": ext_id}
         ).fetchone()
         return _message(row) if row else None
+
+    # -- imported turns (m010) ------------------------------------------------------------
+    def imported_keys(self, session_id: int) -> set[str]:
+        """The import keys of the turns already imported into a session."""
+        rows = self.conn.execute("SELECT import_key FROM imported_turns WHERE session_id = :sid",
+                                 {"sid": session_id}).fetchall()
+        return {r[0] for r in rows}
+
+    def mark_imported(self, session_id: int, import_key: str, message_id: int) -> None:
+        """Record that ``message_id`` is the transcript turn ``import_key`` (unique per session)."""
+        self.conn.execute(
+            "INSERT INTO imported_turns (session_id, import_key, message_id) VALUES (:sid, :key, :mid)",
+            {"sid": session_id, "key": import_key, "mid": message_id})
+
+    def sessions_with_import_key(self, import_key: str) -> list[Session]:
+        """Chat sessions that already hold the imported turn ``import_key``, oldest first."""
+        rows = self.conn.execute(
+            f"""SELECT {_SESSION_COLUMNS} FROM imported_turns t JOIN sessions s ON s.id = t.session_id
+                WHERE t.import_key = :key AND s.kind = 'chat' ORDER BY s.id""", {"key": import_key}).fetchall()
+        return [_session(r) for r in rows]
+
+    def duplicate_ext_ids(self) -> int:
+        """Messages beyond the first with the same ``ext_id`` in a session (what a re-run import
+        duplicated before imports were keyed)."""
+        row = self.conn.execute(
+            """SELECT coalesce(sum(n - 1), 0) FROM (SELECT count(*) AS n FROM messages WHERE ext_id IS NOT NULL
+                GROUP BY session_id, ext_id HAVING count(*) > 1)""").fetchone()
+        return int(row[0])
+
+    def count_messages(self, session_id: int | None = None) -> int:
+        """Messages in the file, or in one session."""
+        row = self.conn.execute(
+            "SELECT count(*) FROM messages WHERE :sid IS NULL OR session_id = :sid", {"sid": session_id}).fetchone()
+        return int(row[0])
 
     def delete_message(self, message_id: int) -> None:
         self.conn.execute("DELETE FROM messages WHERE id = :id", {"id": message_id})

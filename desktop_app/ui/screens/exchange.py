@@ -22,6 +22,7 @@ from textual.worker import get_current_worker
 
 from desktop_app import paths
 from desktop_app.memory.models import Session
+from desktop_app.private_files import write_private_text
 from desktop_app.ui.i18n import t
 
 FORMATS = {"markdown": ".md", "json": ".json"}
@@ -41,11 +42,7 @@ def export_session(store, session_id: int, fmt: str, path: Path) -> Path:
         text = json.dumps(session_to_dict(store, session), ensure_ascii=False, indent=2)
     else:
         text = session_to_markdown(store, session)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
-    return path
+    return write_private_text(path, text)  # 0600: an export is the whole conversation
 
 
 def read_conversations(path: Path):

@@ -1,0 +1,196 @@
+"""``paperclip bench faults``: kill imports at random points, run imports side by side, count what broke.
+
+Kill runs: a fresh database holding two turns; ``paperclip import`` of a generated transcript
+in a subprocess, sent SIGKILL after a random delay (uniform over the time an uncut import takes
+here); then the file's ``integrity_check``, whether the killed import stored all of its turns or
+none, the same import again, and then duplicates and turns lost. Concurrency runs: two imports
+of one file into one session at once, and two imports into different sessions at once.
+
+Counted: runs, kills that landed before the import finished (cut), integrity ok, duplicate
+turns, acknowledged turns lost (turns of an import that exited 0 but are missing, or the two
+turns stored before), partial imports (neither all nor none), tracebacks on stderr, and other
+failures (a non-zero exit that is not the kill).
+The subprocesses run without models (no embedding, ``memory_model`` off): this measures storing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from pydantic import BaseModel
+
+SEED_TURNS = 2
+
+
+class FaultRow(BaseModel):
+    scenario: str
+    runs: int = 0
+    cut: int = 0  # kill runs where the kill landed before the import finished
+    integrity_ok: int = 0
+    duplicates: int = 0
+    acknowledged_lost: int = 0
+    partial_imports: int = 0
+    tracebacks: int = 0
+    failures: int = 0
+
+
+def register(subparsers):
+    parser = subparsers.add_parser("faults", help="kill -9 imports at random points and race imports; count damage")
+    parser.add_argument("--runs", type=int, default=20, help="kill runs (the concurrency runs are a quarter of it)")
+    parser.add_argument("--turns", type=int, default=1500, help="turns in the imported transcript")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--json", action="store_true")
+    parser.set_defaults(func=run)
+    return parser
+
+
+def write_transcript(path: Path, turns: int, prefix: str) -> None:
+    lines = [json.dumps({"role": "user" if i % 2 == 0 else "assistant", "id": f"{prefix}{i}",
+                         "content": f"turn {i}: note {i} about the harbour, budget {1000 + i} euros " + "w" * 120,
+                         "time": 1_700_000_000 + i}) for i in range(turns)]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+class Runner:
+    """Runs ``paperclip`` subprocesses against files in one temporary folder."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        (folder / "no-models").mkdir(exist_ok=True)
+        self.env = {**os.environ, "PAPERCLIP_HOME": str(folder / "home"), "PAPERCLIP_MEMORY_MODEL": "off",
+                    "PAPERCLIP_MODELS_DIR": str(folder / "no-models")}
+        self.tracebacks = 0
+
+    def start(self, *args) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "desktop_app", *map(str, args)], env=self.env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+    def finish(self, process: subprocess.Popen) -> int:
+        _, err = process.communicate()
+        self.tracebacks += b"Traceback" in err
+        return process.returncode
+
+    def run(self, *args) -> int:
+        return self.finish(self.start(*args))
+
+
+def _counts(db: Path) -> tuple[bool, int, int]:
+    """(integrity ok, messages, duplicate ext_ids) of the file."""
+    from desktop_app.memory.db import integrity_check
+    from desktop_app.memory.store import Store
+
+    ok = not integrity_check(db)
+    with Store(db) as store:
+        return ok, store.count_messages(), store.duplicate_ext_ids()
+
+
+def _seeded(runner: Runner, name: str) -> Path:
+    db = runner.folder / f"{name}.db"
+    seed = runner.folder / "seed.jsonl"
+    if not seed.exists():
+        write_transcript(seed, SEED_TURNS, "seed-")
+    if runner.run("import", seed, "--db", db, "--session", "s") != 0:
+        raise RuntimeError("seeding the database failed")
+    return db
+
+
+def kill_runs(runner: Runner, transcript: Path, turns: int, runs: int, rng: random.Random) -> FaultRow:
+    row = FaultRow(scenario="kill -9 during import, then again")
+    started = time.perf_counter()
+    runner.run("import", transcript, "--db", _seeded(runner, "calibrate"), "--session", "s")
+    uncut = time.perf_counter() - started
+    for number in range(runs):
+        db = _seeded(runner, f"kill{number}")
+        process = runner.start("import", transcript, "--db", db, "--session", "s")
+        time.sleep(rng.uniform(0, uncut))
+        process.send_signal(signal.SIGKILL)
+        code = runner.finish(process)
+        ok, count, _ = _counts(db)
+        row.runs += 1
+        row.cut += code == -signal.SIGKILL
+        expected = SEED_TURNS + (turns if code == 0 else 0)
+        if count not in (SEED_TURNS, SEED_TURNS + turns):
+            row.partial_imports += 1
+        row.acknowledged_lost += max(0, expected - count)
+        rerun = runner.run("import", transcript, "--db", db, "--session", "s")
+        ok_after, count, duplicates = _counts(db)
+        row.integrity_ok += ok and ok_after
+        row.duplicates += duplicates
+        row.failures += rerun != 0
+        if rerun == 0:
+            row.acknowledged_lost += max(0, SEED_TURNS + turns - count)
+    return row
+
+
+def concurrent_runs(runner: Runner, transcript: Path, turns: int, runs: int, *, same_session: bool) -> FaultRow:
+    row = FaultRow(scenario="two imports at once, " + ("one session" if same_session else "two sessions"))
+    other = runner.folder / "other.jsonl"
+    if not other.exists():
+        write_transcript(other, turns, "other-")
+    for number in range(runs):
+        db = _seeded(runner, f"race{int(same_session)}-{number}")
+        second = (transcript, "s") if same_session else (other, "t")
+        processes = [runner.start("import", transcript, "--db", db, "--session", "s"),
+                     runner.start("import", second[0], "--db", db, "--session", second[1])]
+        codes = [runner.finish(p) for p in processes]
+        ok, count, duplicates = _counts(db)
+        expected = SEED_TURNS + turns * (1 if same_session else 2)
+        row.runs += 1
+        row.integrity_ok += ok
+        row.duplicates += duplicates
+        row.failures += sum(code != 0 for code in codes)
+        if all(code == 0 for code in codes):
+            row.acknowledged_lost += max(0, expected - count)
+    return row
+
+
+def format_table(rows: list[FaultRow]) -> str:
+    head = ("scenario", "runs", "cut", "integrity ok", "duplicates", "ack. lost", "partial", "tracebacks", "failures")
+    def cut(row: FaultRow) -> str:
+        return str(row.cut) if row.scenario.startswith("kill") else "-"
+
+    cells = [head] + [(r.scenario, str(r.runs), cut(r), str(r.integrity_ok), str(r.duplicates),
+                       str(r.acknowledged_lost), str(r.partial_imports), str(r.tracebacks), str(r.failures))
+                      for r in rows]
+    widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
+    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cell, widths, strict=True)))
+             for cell in cells]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def run(args, settings) -> int:
+    from desktop_app.commands.common import CommandError, print_json
+
+    if args.runs < 1 or args.turns < 1:
+        raise CommandError("--runs and --turns must be at least 1", 2)
+    rng = random.Random(args.seed)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="paperclip-faults-") as tmp:
+        folder = Path(tmp)
+        transcript = folder / "transcript.jsonl"
+        write_transcript(transcript, args.turns, "t")
+        for make_row in (lambda r: kill_runs(r, transcript, args.turns, args.runs, rng),
+                         lambda r: concurrent_runs(r, transcript, args.turns, max(1, args.runs // 4), same_session=True),
+                         lambda r: concurrent_runs(r, transcript, args.turns, max(1, args.runs // 4),
+                                                   same_session=False)):
+            runner = Runner(folder)
+            row = make_row(runner)
+            row.tracebacks = runner.tracebacks
+            rows.append(row)
+            if not args.json:
+                print(f"{row.scenario}: {row.runs} runs done", file=sys.stderr, flush=True)
+    if args.json:
+        print_json({"turns": args.turns, "rows": [r.model_dump() for r in rows]})
+    else:
+        print(f"faults · {args.turns}-turn JSON Lines import · seed {args.seed}")
+        print(format_table(rows))
+    return 0
