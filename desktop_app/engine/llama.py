@@ -288,8 +288,12 @@ class LlamaEngine:
     def warm(self, messages: Sequence[ChatMessage], *, lead: str = "", should_stop: StopCheck | None = None,
              progress: Progress | None = None) -> WarmResult:
         """Evaluate the prefix the next turn will send after ``messages`` (idle-time warming), with
-        ``lead``, the known start of its final message."""
-        return self.prefill(self.prefix_tokens(messages, lead), should_stop=should_stop, progress=progress)
+        ``lead``, the known start of its final message. A prefix that fills the window is not
+        evaluated (``ContextFullError``): the next turn's prompt cannot fit either."""
+        tokens = self.prefix_tokens(messages, lead)
+        if len(tokens) >= self.n_ctx - 1:
+            raise ContextFullError(f"the next prompt's head ({len(tokens)} tokens) fills the {self.n_ctx}-token window")
+        return self.prefill(tokens, should_stop=should_stop, progress=progress)
 
     def save_state(self, path: Path) -> list[int]:
         """Write the evaluated tokens and their KV cells to ``path`` (llama.cpp's sequence file)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from desktop_app.engine.errors import ContextFullError
 from desktop_app.engine.prefix import common_prefix
 from desktop_app.engine.protocol import can_warm
 from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
@@ -83,7 +84,10 @@ class WarmJob(MemoryJob):
                 restored = f"restored {result.tokens} tokens; " if result.restored else ""
         if self.owner is not None:
             self.owner.session_id = self.session_id
-        result = engine.warm(messages, lead=lead, should_stop=ctx.should_stop, progress=self.progress)
+        try:
+            result = engine.warm(messages, lead=lead, should_stop=ctx.should_stop, progress=self.progress)
+        except ContextFullError as exc:
+            return self.outcome("done", str(exc))
         detail = f"{restored}{result.evaluated} tokens evaluated, {result.reused} reused of {result.total}"
         return self.outcome("done" if result.complete else "postponed", detail)
 

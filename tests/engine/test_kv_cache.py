@@ -192,3 +192,13 @@ def test_the_moved_block_is_found_after_the_common_prefix():
     tokens = list(range(10)) + list(range(900, 905)) + list(range(500, 600)) + [1, 2, 3]
     assert find_moved_block(cached, tokens, 10) == (30, 15, 100)
     assert find_moved_block(cached, list(range(10)) + list(range(900, 1000)), 10) is None
+
+
+def test_a_head_that_fills_the_window_is_not_warmed(tiny_path):
+    from desktop_app.engine.errors import ContextFullError
+
+    engine = load(tiny_path, n_ctx=512)
+    long = [{"role": "system", "content": "All work and no play. " * 120}]
+    with pytest.raises(ContextFullError):
+        engine.warm(long)
+    assert engine.cached_tokens() == []
