@@ -36,8 +36,14 @@ def seeded_app(settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Paperclip
 
 
 async def _ready(pilot) -> None:
+    """The model loaded and the idle work it starts (warming the session's head) done, so the
+    footer shows no "warming context…" progress."""
     chat = pilot.app.chat
-    while chat.engine is None:
+    while chat.engine is None or chat.session is None:
+        await pilot.pause(0.02)
+    await pilot.pause()
+    while len(chat.jobs) or chat.jobs.running or [w for w in pilot.app.workers
+                                                  if w.group == "memory-jobs" and w.is_running]:
         await pilot.pause(0.02)
     await pilot.pause()
 
