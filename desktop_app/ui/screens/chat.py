@@ -301,6 +301,9 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         if event.worker.group == "memory-jobs" and event.state == WorkerState.SUCCESS:
             self.query_one(ContextMeter).show_progress(None)
             outcomes = event.worker.result or []
+            interrupted = bool(outcomes) and outcomes[-1].status == "postponed"  # typing or a turn: they resume it
+            if len(self.jobs) and not self.generating and not interrupted:  # queued while it was finishing
+                self.call_later(self.run_memory_jobs)
             if any(o.job == "extract" and o.status == "done" for o in outcomes):
                 self.refresh_memory()  # what the model's pass added shows in the panel
             return

@@ -128,7 +128,11 @@ class ToolActions:
         if self.settings.memory_model != "off" and self.engine is not None:
             # Turns an earlier run (or `ask --no-wait`, an import) left for the model's memory pass.
             queue_backlog(self.store, self.jobs, MemoryModel(self.settings.memory_model, lang=self.settings.lang))
-        if len(self.jobs) and not self.generating:
+        # One drain at a time: a new (exclusive) worker would cancel the running one and then find
+        # the queue's runner lock still held, and nothing would run. The running one picks up what
+        # was queued meanwhile; on_worker_state_changed starts another if anything is left.
+        running = [w for w in self.workers if w.group == "memory-jobs" and w.is_running]
+        if len(self.jobs) and not self.generating and not running:
             self.memory_jobs_worker()
 
     def memory_engine(self):
