@@ -34,12 +34,14 @@ def refold(store, session_id: int, *, lang: str, reason: FoldReason, turn: int |
     return head
 
 
-def current_head(store, session_id: int) -> HeadFold | None:
-    """The session's folded head without items forgotten since (None: not folded yet)."""
+def current_head(store, session_id: int, everything=None) -> HeadFold | None:
+    """The session's folded head without items forgotten since (None: not folded yet);
+    ``everything``: the session's items when the caller already read them."""
     head = store.latest_fold(session_id)
     if head is None:
         return None
-    return visible(head, {i.id for i in store.list_items(session_id)})
+    items = store.list_items(session_id) if everything is None else everything
+    return visible(head, {i.id for i in items})
 
 
 def fold_reason(store, session_id: int, *, counter, budget: int) -> FoldReason | None:

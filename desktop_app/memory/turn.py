@@ -164,7 +164,7 @@ class TurnPipeline:
         if mode in ("full", "sliding"):
             all_turns = [t for t in turn_views(store.list_messages(session.id), self.counter) if t.id != message.id]
         summary = store.latest_summary(session.id) if mode in ("layered", "summary") else None
-        head = current_head(store, session.id) if mode == "layered" and self.folds else None
+        head = current_head(store, session.id, everything) if mode == "layered" and self.folds else None
         recalled, documents = [], []
         if mode in ("layered", "retrieval"):
             recalled = recalled_pages(store, session.id, message.content,
