@@ -43,6 +43,11 @@ def exports_dir() -> Path:
     return _override("PAPERCLIP_EXPORTS_DIR", "exports") or Path.home() / "paperclip-exports"
 
 
+def states_dir(db_path: Path) -> Path:
+    """Saved prompt states (the KV cache per session) of the database at ``db_path``."""
+    return Path(db_path).parent / "kv"
+
+
 def default_db_path() -> Path:
     return data_dir() / "paperclip.db"
 

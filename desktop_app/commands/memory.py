@@ -7,7 +7,8 @@ import time
 ACTIONS = {
     "list": "current memory items (what do you remember?)",
     "show": "one item with its supersede chain and history",
-    "forget": "revoke an item by ID or topic (history is kept)",
+    "revoke": "revoke an item by ID or topic: it stops applying, its history is kept",
+    "forget": "delete an item or topic for good, with every turn and copy that holds it (lists, then asks)",
     "pin": "keep an item in the anchor zone",
     "unpin": "release a pinned item",
     "correct": "replace an item's value (your correction wins)",
@@ -20,7 +21,7 @@ ACTIONS = {
     "scope": "move an item to the profile (all sessions) or into this session",
     "log": "the per-turn records (layers, tokens, paging)",
 }
-_NEEDS = {"show": "ID", "forget": "ID|TOPIC", "pin": "ID", "unpin": "ID", "correct": "ID VALUE",
+_NEEDS = {"show": "ID", "forget": "ID|TOPIC", "revoke": "ID|TOPIC", "pin": "ID", "unpin": "ID", "correct": "ID VALUE",
           "remember": "TEXT", "directive": "TEXT", "fact": "TEXT", "bookmark": "WORDS",
           "scope": "ID profile|session"}
 
@@ -37,6 +38,8 @@ def register(subparsers):
             sub.add_argument("args", nargs="*", metavar="ID")
         if name == "list":
             sub.add_argument("--all", action="store_true", help="include superseded, revoked and pending items")
+        if name == "forget":
+            sub.add_argument("--yes", action="store_true", help="delete without asking (for scripts)")
         if name == "log":
             sub.add_argument("--limit", type=int, default=10)
         sub.add_argument("--json", action="store_true", help="machine-readable output")
@@ -70,6 +73,8 @@ def run(args, settings) -> int:
             for item in [] if args.json else items:
                 print(plain_line(f"#{item.id} {item.status:<10} [{item.kind}] {item.scope:<7} {item.origin:<7} {item.value}"))
             return 0
+        if args.action == "forget":
+            return _forget(store, session, " ".join(args.args), args, settings)
         name = {"list": "memory"}.get(args.action, args.action)
         try:
             result = run_command(store, session, name, " ".join(getattr(args, "args", []) or []), time.time(),
@@ -82,4 +87,38 @@ def run(args, settings) -> int:
             print(plain(result.text))
         if not result.ok:
             raise CommandError(result.text.splitlines()[0])
+    return 0
+
+
+def _forget(store, session, arg: str, args, settings) -> int:
+    """List what the forget will delete, ask once (``--yes`` skips it), then delete."""
+    import sys
+
+    from desktop_app.commands.common import CommandError, print_json
+    from desktop_app.memory.controls import MemoryCommandError, plan_forget
+    from desktop_app.memory.forgetting import carry_out, describe
+    from desktop_app.memory.notices import reply
+    from desktop_app.memory.safe_text import plain
+
+    try:
+        plan = plan_forget(store, session, arg)
+    except (MemoryCommandError, LookupError, ValueError) as exc:
+        raise CommandError(str(exc)) from None
+    if plan.empty:
+        store.purge_if_needed()  # a forget killed after its commit left free pages: clear them now
+        raise CommandError(reply("nothing_to_forget", settings.lang, what=arg))
+    if not args.json:
+        print(plain(describe(plan, settings.lang)))
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise CommandError("nothing deleted: add --yes to delete without asking")
+        answer = input("Delete all of this? [y/N] " if settings.lang != "zh" else "全部删除？[y/N] ")
+        if answer.strip().lower() not in ("y", "yes", "是"):
+            raise CommandError("nothing deleted")
+    counts = carry_out(store, plan)
+    if args.json:
+        print_json({"what": plan.what, "items": [i.id for i in plan.items], "messages": [m.id for m in plan.messages],
+                    "pages": [p.id for p in plan.pages], "traces": plan.traces, "files": plan.files, **counts})
+    else:
+        print(plain(reply("forgotten", settings.lang, what=plan.what, **counts)))
     return 0

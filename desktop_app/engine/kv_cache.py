@@ -69,7 +69,9 @@ class KvCache:
         """The cache next to the settings' database, or None when ``kv_cache_mb`` is 0."""
         if settings.kv_cache_mb <= 0:
             return None
-        return cls(settings.db_path.parent / "kv", settings.kv_cache_mb << 20)
+        from desktop_app.paths import states_dir
+
+        return cls(states_dir(settings.db_path), settings.kv_cache_mb << 20)
 
     @staticmethod
     def key(db_path: Path, session_id: int, model_path: Path) -> str:

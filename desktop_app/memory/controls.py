@@ -21,7 +21,7 @@ from desktop_app.memory.render import stamp
 from desktop_app.memory.text import canonical_subject, clip, keywords, term_set, topic_subject
 from desktop_app.memory.updates import apply_candidate, confirm_ops, corrected_value, pending_revocation_of, remember_message
 
-SLASH_COMMANDS = ("remember", "directive", "fact", "forget", "correct", "pin", "unpin", "bookmark", "memory",
+SLASH_COMMANDS = ("remember", "directive", "fact", "forget", "revoke", "correct", "pin", "unpin", "bookmark", "memory",
                   "confirm", "reject", "mode", "show", "scope")
 
 
@@ -56,7 +56,7 @@ def handle_slash(store, session, text: str, now: float | None = None, *, lang: s
 
 def run_command(store, session, name: str, arg: str, now: float, *, lang: str = "en") -> SlashResult:
     """Dispatch one memory command (shared by the chat input and the CLI)."""
-    handlers = {"remember": remember, "directive": add_directive, "fact": add_fact, "forget": forget,
+    handlers = {"remember": remember, "directive": add_directive, "fact": add_fact, "forget": forget, "revoke": revoke,
                 "correct": correct, "pin": pin, "unpin": unpin, "bookmark": bookmark, "memory": overview,
                 "confirm": confirm, "reject": reject, "mode": set_mode, "show": show, "scope": set_scope}
     return handlers[name](store, session, arg, now, lang=lang)
@@ -140,16 +140,16 @@ def add_fact(store, session, arg, now, lang="en") -> SlashResult:
                        data=outcome.model_dump(), changed=outcome.action != "duplicate")
 
 
-def forget(store, session, arg, now, lang="en") -> SlashResult:
-    """/forget ID|topic — revoke (kept in history, never deleted)."""
-    arg = _need(arg, "/forget ID|topic")
+def revoke(store, session, arg, now, lang="en") -> SlashResult:
+    """/revoke ID|topic — the item stops applying; it stays in history (``/forget`` deletes)."""
+    arg = _need(arg, "/revoke ID|topic")
     if re.match(r"^#?\d+$", arg):
         item = _own(store, session, _item_id(arg))
         status_op = SetStatus(item_id=item.id, status="revoked",
-                              action="reject" if item.status == "pending" else "revoke", reason="/forget")
-        _commit(store, session, [status_op], "/forget", now)
+                              action="reject" if item.status == "pending" else "revoke", reason="/revoke")
+        _commit(store, session, [status_op], "/revoke", now)
         store.drop_fold(session.id)  # the user's explicit edit: the prompt head is refolded at the next message
-        return SlashResult(command="forget", text=reply("forgot", lang, id=item.id, value=clip(item.value, 80)),
+        return SlashResult(command="revoke", text=reply("revoked_item", lang, id=item.id, value=clip(item.value, 80)),
                            data={"ids": [item.id]}, changed=True)
     words = term_set(arg)
     matches = [i for i in store.list_items(session.id, statuses=("active", "pending"))
@@ -158,9 +158,44 @@ def forget(store, session, arg, now, lang="en") -> SlashResult:
         raise MemoryCommandError(f"nothing in memory matches {arg!r}")
     if len(matches) > 1:
         listed = "\n".join(f"#{i.id} [{i.kind}] {clip(i.value, 70)}" for i in matches)
-        return SlashResult(command="forget", ok=False, text=f"{reply('several_match', lang)}\n{listed}",
+        return SlashResult(command="revoke", ok=False, text=f"{reply('several_match', lang)}\n{listed}",
                            data={"candidates": [i.id for i in matches]})
-    return forget(store, session, str(matches[0].id), now, lang)
+    return revoke(store, session, str(matches[0].id), now, lang)
+
+
+def plan_forget(store, session, arg: str):
+    """The plan for ``/forget ID|topic``: an item id, else a topic (with the export files)."""
+    from desktop_app.memory.forgetting import export_folders, with_files
+
+    if re.match(r"^#?\d+$", arg):
+        item = _own(store, session, _item_id(arg))
+        plan = store.plan_forget_item(item.id)
+    else:
+        plan = store.plan_forget_topic(session.id, arg)
+    return with_files(plan, export_folders())
+
+
+def forget(store, session, arg, now, lang="en") -> SlashResult:
+    """/forget ID|topic [--yes] — delete for good: the item or topic, every turn and stored copy
+    that holds its words, exports and saved prompt states. Without ``--yes`` it only lists."""
+    from desktop_app.memory.forgetting import carry_out, describe
+
+    arg = _need(arg, "/forget ID|topic [--yes]")
+    confirmed = bool(re.search(r"\s--yes$|^--yes$", arg))
+    arg = _need(re.sub(r"\s*--yes$", "", arg).strip(), "/forget ID|topic [--yes]")
+    plan = plan_forget(store, session, arg)
+    if plan.empty:
+        raise MemoryCommandError(reply("nothing_to_forget", lang, what=arg))
+    if not confirmed:
+        return SlashResult(command="forget", ok=False, text=f"{describe(plan, lang)}\n{reply('forget_confirm', lang, arg=arg)}",
+                           data={"plan": plan.model_dump(mode="json", include=_PLAN_FIELDS), "done": False})
+    counts = carry_out(store, plan)
+    return SlashResult(command="forget", text=reply("forgotten", lang, what=clip(plan.what, 80), **counts),
+                       data={"plan": plan.model_dump(mode="json", include=_PLAN_FIELDS), "done": True, **counts},
+                       changed=True)
+
+
+_PLAN_FIELDS = {"what", "items", "messages", "pages", "bookmarks", "traces", "sessions", "files"}
 
 
 def correct(store, session, arg, now, lang="en") -> SlashResult:

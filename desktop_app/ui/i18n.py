@@ -155,8 +155,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "memory.not_item": ("Select a memory item first.", "请先选择一条记忆。"),
     "memory.not_pending": ("#{id} is not waiting for confirmation.", "#{id} 不是待确认项。"),
     "memory.correct_title": ("Correct #{id} ({kind})", "更正 #{id}（{kind}）"),
-    "memory.forgotten": ("Forgot {what}: deleted {items} items, {messages} turns, {pages} pages.",
-                         "已遗忘 {what}：删除 {items} 条记忆、{messages} 条对话、{pages} 个分页。"),
+    "memory.forgotten": ("Forgot {what}: deleted {items} items, {messages} turns, {pages} pages, {files} files; "
+                         "{redacted} other copies redacted.",
+                         "已遗忘 {what}：删除 {items} 条记忆、{messages} 条对话、{pages} 个分页、{files} 个文件；"
+                         "另有 {redacted} 处副本已替换。"),
     "memory.topic_title": ("Forget everything about a topic", "遗忘一个话题的全部内容"),
     "memory.topic_placeholder": ("topic words, e.g. budget", "话题关键词，例如 预算"),
     "memory.nothing_matches": ("Nothing in this session matches “{topic}”.", "本会话中没有与“{topic}”相关的内容。"),
@@ -174,12 +176,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "item.confirm": ("Confirm", "确认"),
     "item.reject": ("Reject", "拒绝"),
     # forget confirmation
-    "forget.title": ("Forget — this deletes, it cannot be undone:", "遗忘 — 以下内容将被删除，无法恢复："),
-    "forget.items": ("{n} memory items (with their history)", "{n} 条记忆（含修改记录）"),
-    "forget.messages": ("{n} conversation turns (their search, vector and bookmark rows go too)",
-                        "{n} 条对话（连同其全文索引、向量和书签）"),
-    "forget.pages": ("{n} archived pages", "{n} 个归档分页"),
-    "forget.bookmarks": ("{n} bookmarks", "{n} 个书签"),
     "forget.button": ("Forget", "遗忘"),
     # dialogs
     "dialog.ok": ("OK", "确定"),
@@ -332,7 +328,9 @@ SLASH_HELP: dict[str, tuple[str, str]] = {
     "/correct ID VALUE": ("correct an item (the old value stays in its history)", "更正一条记忆（旧值保留在历史中）"),
     "/pin ID · /unpin ID": ("keep an item in the anchor zone", "把记忆固定在锚点区"),
     "/confirm [ID] · /reject [ID]": ("answer a pending item", "确认或拒绝待确认项"),
-    "/forget ID|topic": ("revoke an item (the panel's Forget deletes it)", "撤销一条记忆（面板中的“遗忘”会彻底删除）"),
+    "/revoke ID|topic": ("an item stops applying; its history is kept", "撤销一条记忆（保留历史）"),
+    "/forget ID|topic": ("delete an item or topic for good, with every copy (asks first)",
+                         "彻底删除一条记忆或一个话题及其所有副本（会先确认）"),
     "/bookmark WORDS": ("bookmark your last message", "给你的上一条消息加书签"),
     "/show ID": ("an item with its versions and history", "查看一条记忆的版本与历史"),
     "/scope ID profile|session": ("profile: every session sees the item; session: only this one",

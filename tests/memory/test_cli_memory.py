@@ -70,7 +70,7 @@ def test_memory_list_show_forget_pin_correct(db, capsys):
     assert "→" in capsys.readouterr().out
     everything = run_json(capsys, "memory", "list", "--all", "--json", "--db", str(db), "--session", "s")
     assert [i["status"] for i in everything if i["kind"] == "constraint"] == ["superseded", "superseded", "active"]
-    assert main(["memory", "forget", "budget", "--db", str(db), "--session", "s"]) == 0
+    assert main(["memory", "revoke", "budget", "--db", str(db), "--session", "s"]) == 0
     capsys.readouterr()
     assert main(["memory", "show", "999", "--db", str(db), "--session", "s"]) == 1
     err = capsys.readouterr().err.strip()

@@ -287,7 +287,7 @@ def test_profile_items_reach_every_session_and_forgetting_removes_them_everywher
     assert allergy.id not in {i.id for i in store.list_items(other.sid, include_profile=False)}
     store.delete_session(first.sid)
     assert store.get_item(allergy.id) is not None, "deleting a session leaves the profile"
-    result = run_command(store, store.get_session(other.sid), "forget", str(allergy.id), 0.0)
+    result = run_command(store, store.get_session(other.sid), "revoke", str(allergy.id), 0.0)
     assert result.ok and store.get_item(allergy.id).status == "revoked"
     assert allergy.id not in {i.id for i in store.list_items(other.sid, statuses=("active",))}
 

@@ -133,5 +133,5 @@ def test_forgetting_an_item_takes_it_out_of_the_head_at_once(conversation):
     chat.pipeline.fold(chat.store.get_session(chat.sid), "page_out")
     [fact] = chat.active()
     assert "Rex" in head_text(chat.say("Hi."))
-    handle_slash(chat.store, chat.store.get_session(chat.sid), f"/forget {fact.id}", now=T0)
+    handle_slash(chat.store, chat.store.get_session(chat.sid), f"/revoke {fact.id}", now=T0)
     assert "Rex" not in head_text(chat.say("Hi."))

@@ -1,4 +1,4 @@
-"""The user's memory controls typed in the chat: /remember, /directive, /fact, /forget, /correct,
+"""The user's memory controls typed in the chat: /remember, /directive, /fact, /revoke, /forget, /correct,
 /pin, /bookmark, /memory, /confirm, /reject, /mode — answered from state, without the model."""
 
 from desktop_app.memory.controls import handle_slash
@@ -46,23 +46,23 @@ def test_directive_command_replaces_a_conflicting_rule_because_it_is_explicit(co
     assert "Chinese" in rule.value
 
 
-def test_forget_by_id_and_by_topic_keeps_history(conversation):
+def test_revoke_by_id_and_by_topic_keeps_history(conversation):
     chat = conversation()
     chat.say("Never modify the original CSV file.")
     chat.say("The budget must stay under 5000 dollars.")
     csv, budget = chat.active()
-    assert slash(chat, f"/forget {csv.id}").ok
+    assert slash(chat, f"/revoke {csv.id}").ok
     assert chat.store.get_item(csv.id).status == "revoked"
-    assert slash(chat, "/forget budget").ok
+    assert slash(chat, "/revoke budget").ok
     assert chat.active() == []
     assert len(chat.store.list_items(chat.sid)) == 2  # nothing deleted
 
 
-def test_forget_an_ambiguous_topic_lists_the_candidates(conversation):
+def test_revoke_an_ambiguous_topic_lists_the_candidates(conversation):
     chat = conversation()
     chat.say("The budget must stay under 5000 dollars.")
     chat.say("Never spend the budget on ads.")
-    result = slash(chat, "/forget budget")
+    result = slash(chat, "/revoke budget")
     assert not result.ok and len(result.data["candidates"]) == 2
 
 

@@ -14,13 +14,14 @@ from desktop_app.memory.db import connect, vec_available
 from desktop_app.memory.store.branches import BranchQueries
 from desktop_app.memory.store.browse import BrowseQueries
 from desktop_app.memory.store.documents import DocumentQueries
+from desktop_app.memory.store.forget import ForgetQueries
 from desktop_app.memory.store.items import ItemQueries
 from desktop_app.memory.store.pages import PageQueries
 from desktop_app.memory.store.recall import RecallQueries
 from desktop_app.memory.store.sessions import SessionQueries
 
 
-class Store(SessionQueries, ItemQueries, PageQueries, RecallQueries, BrowseQueries, BranchQueries,
+class Store(SessionQueries, ItemQueries, PageQueries, RecallQueries, BrowseQueries, ForgetQueries, BranchQueries,
             DocumentQueries):
     """The database, with typed queries. Not shared between threads."""
 

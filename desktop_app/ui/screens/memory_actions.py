@@ -11,38 +11,25 @@ import re
 from typing import TYPE_CHECKING
 
 from desktop_app.memory.records import TurnRecord
-from desktop_app.memory.text import clip
 from desktop_app.ui.i18n import current_lang, t
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
 from desktop_app.ui.widgets.chat_log import ChatLog
 from desktop_app.ui.widgets.memory_panel import MemoryPanel, load_panel_state
 
 if TYPE_CHECKING:
-    from desktop_app.memory.store.browse import ForgetPlan
+    from desktop_app.memory.store.forget import ForgetPlan
 
 # Below this width the sidebar makes way for the memory panel (and comes back when it closes).
 ROOMY_WIDTH = 140
 # Panel/detail actions carried out by a memory command of the same effect.
-COMMAND_OF = {"confirm": "confirm", "reject": "reject", "pin": "pin", "unpin": "unpin", "revoke": "forget"}
-LISTED = 6
+COMMAND_OF = {"confirm": "confirm", "reject": "reject", "pin": "pin", "unpin": "unpin", "revoke": "revoke"}
 
 
 def describe_plan(plan: ForgetPlan) -> str:
-    """The confirmation text: what will be deleted, a few lines per kind."""
-    lines = [t("forget.title"), plan.what, ""]
+    """The confirmation text: what will be deleted, in the UI's language."""
+    from desktop_app.memory.forgetting import describe
 
-    def block(label: str, rows: list[str]) -> None:
-        if rows:
-            lines.append(label)
-            lines.extend(f"  {row}" for row in rows[:LISTED])
-            if len(rows) > LISTED:
-                lines.append(f"  … +{len(rows) - LISTED}")
-
-    block(t("forget.items", n=len(plan.items)), [f"#{i.id} [{i.kind}] {clip(i.value, 60)}" for i in plan.items])
-    block(t("forget.messages", n=len(plan.messages)), [f"{m.role}: {clip(m.content, 60)}" for m in plan.messages])
-    block(t("forget.pages", n=len(plan.pages)), [f"page {p.id}: {p.message_count} turns" for p in plan.pages])
-    block(t("forget.bookmarks", n=len(plan.bookmarks)), [", ".join(b.keywords) for b in plan.bookmarks])
-    return "\n".join(lines)
+    return describe(plan, current_lang())
 
 
 class MemoryActions:
@@ -108,7 +95,8 @@ class MemoryActions:
                            empty_error=t("memory.correct_title", id=item.id, kind=item.kind)),
                 lambda value: value and self.memory_command("correct", f"{item.id} {value}"))
         elif action == "forget":
-            self.plan_forget(lambda store: store.plan_forget_item(item.id))
+            session_id = self.session.id
+            self.plan_forget(lambda store: _forget_plan(store, store.get_session(session_id), str(item.id)))
         elif action == "scope":
             self.memory_command("scope", f"{item.id} {'session' if item.scope == 'profile' else 'profile'}")
 
@@ -126,7 +114,13 @@ class MemoryActions:
         return bool(match) and match.group(1).lower() in SLASH_COMMANDS
 
     def run_slash(self, text: str) -> None:
-        """A slash command typed in the chat: answered from memory, shown, never sent to the model."""
+        """A slash command typed in the chat: answered from memory, shown, never sent to the model.
+        ``/forget`` lists what it will delete in a dialog and asks first."""
+        match = re.match(r"^/forget\s+(.+?)(?:\s+--yes)?$", text.strip(), re.I | re.S)
+        if match and self.session is not None:
+            session_id, arg = self.session.id, match.group(1).strip()
+            self.plan_forget(lambda store: _forget_plan(store, store.get_session(session_id), arg))
+            return
         self._memory_job(lambda store, session: _slash(store, session, text), echo=text)
 
     def memory_command(self, name: str, arg: str) -> None:
@@ -165,14 +159,17 @@ class MemoryActions:
     def forget_topic(self, topic: str | None) -> None:
         if topic and self.session is not None:
             session_id = self.session.id
-            self.plan_forget(lambda store: store.plan_forget_topic(session_id, topic))
+            self.plan_forget(lambda store: _forget_plan(store, store.get_session(session_id), topic))
 
     def plan_forget(self, planner) -> None:
         """Plan in a worker, list what will go, delete only after the user confirms."""
         if self._busy(t("what.forget")):
             return
 
-        def planned(plan: ForgetPlan) -> None:
+        def planned(plan) -> None:
+            if isinstance(plan, str):  # not a memory id of this session, nothing to name
+                self.notify(plan, markup=False, severity="warning")
+                return
             if plan.empty:
                 self.notify(t("memory.nothing_matches", topic=plan.what), markup=False, severity="warning")
                 return
@@ -182,14 +179,29 @@ class MemoryActions:
         self.run_store_job(planner, planned, group="memory")
 
     def _forget(self, plan: ForgetPlan) -> None:
+        from desktop_app.memory.forgetting import carry_out
+
+        # The chat context holds the words too: it is not saved again, and the next prompt
+        # is evaluated afresh (carry_out deletes the states saved on disk).
+        self.jobs.interrupt()
+        self.context_owner.session_id = None
+
         async def done(counts: dict) -> None:
             self.notify(t("memory.forgotten", what=plan.what, **counts), markup=False)
-            if self.kv_cache is not None:
-                self.kv_cache.clear()  # saved prompt states hold the forgotten words too
             if self.session is not None:
                 await self.open_session(self.store.get_session(self.session.id))
 
-        self.run_store_job(lambda store: store.forget(plan), done, group="memory")
+        self.run_store_job(lambda store: carry_out(store, plan), done, group="memory")
+
+
+def _forget_plan(store, session, arg: str):
+    """The forget plan for an item id or a topic, or the one-line reason there is none."""
+    from desktop_app.memory.controls import MemoryCommandError, plan_forget
+
+    try:
+        return plan_forget(store, session, arg)
+    except (MemoryCommandError, LookupError, ValueError) as exc:
+        return str(exc)
 
 
 def _slash(store, session, text: str):
