@@ -19,7 +19,9 @@ from desktop_app.memory.plan import MODES
 from desktop_app.prompts import PromptTemplatesMissing
 
 COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench", "context", "memory", "recall",
-                   "models", "docs")
+                   "models", "docs", "encrypt")
+# Commands that never open the configured database (no passphrase is asked for them).
+NO_DATABASE = ("models", "bench", "encrypt")
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -116,6 +118,13 @@ def main(argv: list[str] | None = None) -> int:
     settings = None
     try:
         settings = settings_from_args(args)
+        if getattr(args, "command", None) not in NO_DATABASE:
+            from desktop_app.passphrase import PassphraseError, unlock
+
+            try:
+                unlock(settings)
+            except PassphraseError as exc:
+                raise CommandError(str(exc)) from None
         if getattr(args, "func", None) is None:
             from desktop_app.ui.app import run_app  # late: the only Textual import
 

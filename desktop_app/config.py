@@ -83,6 +83,9 @@ class Settings(BaseModel):
                                                      "evaluating them again (llama.cpp context shift)")
     kv_cache_mb: int = Field(default=512, ge=0,
                              description="evaluated state saved per session, so reopening starts warm; 0 = off")
+    encryption: Literal["off", "prompt", "keyring"] = Field(
+        default="off", description="encrypt the database (SQLCipher, the 'encryption' extra): the passphrase is "
+                                   "asked at start (prompt) or kept in the OS keyring; never in this file")
 
     @property
     def model_path(self) -> Path:

@@ -49,6 +49,7 @@ class PipelineResult(BaseModel):
     core_p50_ms: float
     core_p95_ms: float
     pages_written: int
+    encrypted: bool = False
 
 
 def register(subparsers):
@@ -57,6 +58,8 @@ def register(subparsers):
     parser.add_argument("--where", choices=("same", "other", "both"), default="same",
                         help="archive in the driven session (same) or in other sessions")
     parser.add_argument("--turns", type=int, default=200)
+    parser.add_argument("--encrypt", action="store_true",
+                        help="run each size twice, plain and SQLCipher-encrypted, side by side")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
     return parser
@@ -166,10 +169,15 @@ class TimedEngine:
         return self.inner.count_message_tokens(messages)
 
 
-def drive(path: Path, history: int, where: str, turns: int, settings, texts: list[str]) -> PipelineResult:
+def drive(path: Path, history: int, where: str, turns: int, settings, texts: list[str], *,
+          encrypted: bool = False) -> PipelineResult:
     from desktop_app.chat import pipeline_for, run_turn
     from desktop_app.engine.scripted import ScriptedEngine
+    from desktop_app.memory.encryption import register_passphrase
     from desktop_app.memory.store import Store
+
+    if encrypted:
+        register_passphrase(path, "bench passphrase")
 
     engine = TimedEngine(ScriptedEngine("Sure, here is a short and friendly answer to that.", n_ctx=4096))
     with Store(path) as store:
@@ -210,7 +218,8 @@ def drive(path: Path, history: int, where: str, turns: int, settings, texts: lis
         checkpoints=[CheckpointRow(turn=c, statements=per_turn[c - 1][0], nested=per_turn[c - 1][1],
                                    core_ms=per_turn[c - 1][2]) for c in CHECKPOINTS if c <= turns],
         statements_p50=statistics.median(counts), statements_max=max(counts),
-        core_p50_ms=statistics.median(times), core_p95_ms=_p95(times), pages_written=pages_written)
+        core_p50_ms=statistics.median(times), core_p95_ms=_p95(times), pages_written=pages_written,
+        encrypted=encrypted)
 
 
 def _p95(values: list[float]) -> float:
@@ -220,13 +229,14 @@ def _p95(values: list[float]) -> float:
 
 def format_table(results: list[PipelineResult]) -> str:
     marks = [c.turn for c in results[0].checkpoints] if results else []
-    head = (f"{'archive':>8} {'where':<6} " + " ".join(f"{'stmts@' + str(m):>9}" for m in marks) + " "
+    head = (f"{'archive':>8} {'where':<9} " + " ".join(f"{'stmts@' + str(m):>9}" for m in marks) + " "
             + " ".join(f"{'fts@' + str(m):>7}" for m in marks) + " "
             + " ".join(f"{'ms@' + str(m):>7}" for m in marks)
             + f" {'stmts p50':>9} {'max':>4} {'core p50':>8} {'core p95':>8} {'pages':>5}")
     lines = [head, "-" * len(head)]
     for r in results:
-        lines.append(f"{r.history:>8} {r.where:<6} " + " ".join(f"{c.statements:>9}" for c in r.checkpoints) + " "
+        where = r.where + ("/enc" if r.encrypted else "")
+        lines.append(f"{r.history:>8} {where:<9} " + " ".join(f"{c.statements:>9}" for c in r.checkpoints) + " "
                      + " ".join(f"{c.nested:>7}" for c in r.checkpoints) + " "
                      + " ".join(f"{c.core_ms:>7.1f}" for c in r.checkpoints)
                      + f" {r.statements_p50:>9.0f} {r.statements_max:>4} {r.core_p50_ms:>7.1f}ms {r.core_p95_ms:>6.1f}ms"
@@ -254,13 +264,15 @@ def run(args, settings) -> int:
             for where in places:
                 if not args.json:
                     print(f"seeding {history} archived messages ({where} session) …", file=sys.stderr, flush=True)
-                results.append(drive(Path(tmp) / f"pipeline-{history}-{where}.db", history, where, args.turns,
-                                     settings, texts))
+                for encrypted in (False, True) if args.encrypt else (False,):
+                    results.append(drive(Path(tmp) / f"pipeline-{history}-{where}-{int(encrypted)}.db", history,
+                                         where, args.turns, settings, texts, encrypted=encrypted))
     if args.json:
         print_json({"corpus": corpus, "results": [r.model_dump() for r in results]})
         return 0
     print(f"turn pipeline · {args.turns} turns · scripted engine · layered mode, n_ctx 4096 · archive: {corpus}")
     print(format_table(results))
     print("stmts@n = SQL statements Paperclip issued in turn n (p50/max over all turns); fts@n = statements SQLite")
-    print("ran inside triggers and FTS5 for them; ms@n / core = time per turn outside the engine")
+    print("ran inside triggers and FTS5 for them; ms@n / core = time per turn outside the engine; /enc = the same")
+    print("database encrypted with SQLCipher 4 (--encrypt)")
     return 0

@@ -31,6 +31,8 @@ def register(subparsers):
     parser.add_argument("--index-sample", type=int, default=1000,
                         help="real turns embedded to measure indexing throughput (default 1000)")
     parser.add_argument("--work-dir", type=Path, default=None, help="keep the databases here")
+    parser.add_argument("--encrypt", action="store_true",
+                        help="time each size twice, plain and SQLCipher-encrypted, side by side")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
     return parser
@@ -147,16 +149,28 @@ def run(args: argparse.Namespace, settings) -> int:
     with tempfile.TemporaryDirectory(prefix="paperclip-latency-") as tmp:
         folder = args.work_dir or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        log(f"indexing throughput on {args.index_sample} real turns …")
-        results["index_turns_per_s"] = measure_indexing(folder / "indexing.db", embedder, texts[: args.index_sample])
-        (folder / "indexing.db").unlink(missing_ok=True)
-        for size in sizes:
-            path = folder / f"grown-{size}.db"
-            log(f"growing a {size}-turn session …")
-            session_id = grow_session(path, embedder, texts, size, log=log)
-            log(f"timing {len(asked)} queries per mode …")
-            results["sizes"][size] = time_queries(path, session_id, embedder, asked)
-            results["sizes"][size]["db_mb"] = {"mean": path.stat().st_size / 1e6}
+        from desktop_app.memory.encryption import register_passphrase
+
+        for encrypted in (False, True) if args.encrypt else (False,):
+            tag = "/enc" if encrypted else ""
+
+            def place(name: str, encrypted=encrypted) -> Path:
+                path = folder / name
+                if encrypted:
+                    register_passphrase(path, "bench passphrase")
+                return path
+
+            log(f"indexing throughput on {args.index_sample} real turns{' (encrypted)' if encrypted else ''} …")
+            indexing = place(f"indexing{tag.replace('/', '-')}.db")
+            results[f"index_turns_per_s{tag}"] = measure_indexing(indexing, embedder, texts[: args.index_sample])
+            indexing.unlink(missing_ok=True)
+            for size in sizes:
+                path = place(f"grown-{size}{tag.replace('/', '-')}.db")
+                log(f"growing a {size}-turn session{' (encrypted)' if encrypted else ''} …")
+                session_id = grow_session(path, embedder, texts, size, log=log)
+                log(f"timing {len(asked)} queries per mode …")
+                results["sizes"][f"{size}{tag}"] = time_queries(path, session_id, embedder, asked)
+                results["sizes"][f"{size}{tag}"]["db_mb"] = {"mean": path.stat().st_size / 1e6}
     if args.json:
         print_json(results)
         return 0
@@ -168,5 +182,8 @@ def run(args: argparse.Namespace, settings) -> int:
         overlap = row["binary_vs_float_top10_overlap"]["mean"]
         print(f"{size:>9}  {cells}  {overlap:>15.2f}  {row['db_mb']['mean']:>6.0f}")
     print("(cells: p50/p95 ms)")
-    print(f"indexing throughput incl. embedding: {results['index_turns_per_s']:.0f} turns/s")
+    print(f"indexing throughput incl. embedding: {results['index_turns_per_s']:.0f} turns/s"
+          + (f" (encrypted: {results['index_turns_per_s/enc']:.0f} turns/s)" if args.encrypt else ""))
+    if args.encrypt:
+        print("/enc = the same database encrypted with SQLCipher 4")
     return 0

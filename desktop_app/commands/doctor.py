@@ -141,11 +141,16 @@ def _database_check(path) -> dict:
 
     if not path.exists():
         return _check("database", True, f"{path} (not created yet)", essential=False)
+    from desktop_app.memory.encryption import is_encrypted
+
+    locked = "encrypted, SQLCipher" if is_encrypted(path) else "not encrypted"
     problem = quick_check(path)
+    if problem and is_encrypted(path) and "not a database" in problem:
+        return _check("database", False, f"{path} is encrypted and this passphrase does not open it")
     if problem:
-        return _check("database", False, f"{path} is damaged: {problem}; restore it from a backup, or move it "
-                                          f"away and start a new one")
-    return _check("database", True, f"{path} (quick_check ok)")
+        return _check("database", False, f"{path} ({locked}) is damaged: {problem}; restore it from a backup, or "
+                                          f"move it away and start a new one")
+    return _check("database", True, f"{path} ({locked}; quick_check ok)")
 
 
 def private_paths(settings) -> list:

@@ -13,6 +13,7 @@ import stat
 from pathlib import Path
 from urllib.parse import quote
 
+from desktop_app.memory.encryption import apply_key, is_encrypted, passphrase_for
 from desktop_app.memory.migrations import MIGRATIONS, migrate
 from desktop_app.memory.sqlite_backend import load_vec, sqlite
 from desktop_app.private_files import create_private_file, private_dir
@@ -43,10 +44,15 @@ def is_read_only(path: Path) -> bool:
 
 
 def _open(path: Path, read_only: bool):
+    """A connection with the registered passphrase (``memory.encryption``) already sent."""
     if not read_only:
-        return sqlite.connect(str(path), isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
+        conn = sqlite.connect(str(path), isolation_level=None, check_same_thread=False,
+                              timeout=BUSY_TIMEOUT_MS / 1000)
+        apply_key(conn, path)
+        return conn
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
     conn = sqlite.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+    apply_key(conn, path)
     try:
         conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
         return conn
@@ -54,7 +60,9 @@ def _open(path: Path, read_only: bool):
         conn.close()
     # A WAL database whose -shm cannot be created: its folder is read-only, so no writer can
     # create one either and the file cannot change while we read it: read it as immutable.
-    return sqlite.connect(uri + "&immutable=1", uri=True, isolation_level=None, check_same_thread=False)
+    conn = sqlite.connect(uri + "&immutable=1", uri=True, isolation_level=None, check_same_thread=False)
+    apply_key(conn, path)
+    return conn
 
 
 def connect(path: Path | str, *, migrate_schema: bool = True, require_vec: bool = False):
@@ -86,7 +94,7 @@ def connect(path: Path | str, *, migrate_schema: bool = True, require_vec: bool 
         conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("PRAGMA synchronous = NORMAL")
     except sqlite.DatabaseError as exc:
-        raise DatabaseError(f"cannot open database {path}: {exc}{damage_hint(exc)}") from None
+        raise DatabaseError(f"cannot open database {path}: {exc}{damage_hint(exc, path)}") from None
     try:
         load_vec(conn)
     except Exception as exc:
@@ -101,7 +109,7 @@ def connect(path: Path | str, *, migrate_schema: bool = True, require_vec: bool 
                 migrate(conn)
         except (sqlite.DatabaseError, RuntimeError) as exc:
             conn.close()
-            raise DatabaseError(f"database {path} is not usable: {exc}{damage_hint(exc)}") from None
+            raise DatabaseError(f"database {path} is not usable: {exc}{damage_hint(exc, path)}") from None
     return conn
 
 
@@ -112,9 +120,15 @@ def _check_schema_read_only(conn, path: Path) -> None:
                            f"{len(MIGRATIONS)}; make it writable once so it can be upgraded")
 
 
-def damage_hint(exc: BaseException) -> str:
+def damage_hint(exc: BaseException, path: Path | None = None) -> str:
     """What to do about a damaged file, when ``exc`` says it is one."""
     text = str(exc).lower()
+    if path is not None and "not a database" in text and is_encrypted(path):
+        if passphrase_for(path) is None:
+            return (" (if it is encrypted, give its passphrase: encryption = \"prompt\" or \"keyring\" in "
+                    "config.toml, or PAPERCLIP_PASSPHRASE for scripts; otherwise it is damaged: run `paperclip "
+                    "doctor`, and restore it from a backup)")
+        return " (it is encrypted and the passphrase is wrong)"
     if "malformed" in text or "not a database" in text or "corrupt" in text:
         return " (the file is damaged: run `paperclip doctor`, and restore it from a backup)"
     return ""

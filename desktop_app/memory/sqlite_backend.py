@@ -1,13 +1,17 @@
 """Choose the SQLite build Paperclip runs on: the one place that decides.
 
 sqlite-vec is a loadable extension. Many Python builds (this machine's included) compile the
-stdlib ``sqlite3`` without ``enable_load_extension``; then we fall back to ``sqlean``
-(the sqlean-py package: a drop-in ``sqlite3`` with extension loading). Everything else in
-Paperclip imports ``sqlite`` from here, never ``sqlite3`` directly.
+stdlib ``sqlite3`` without ``enable_load_extension``; then we fall back to ``sqlcipher3`` when the
+``encryption`` extra is installed (SQLCipher 4: SQLite with page encryption, extension loading and
+FTS5; a database without a passphrase is a plain SQLite file through it), else ``sqlean`` (the
+sqlean-py package: a drop-in ``sqlite3`` with extension loading). ``PAPERCLIP_SQLITE`` =
+``stdlib``, ``sqlcipher`` or ``sqlean`` forces one. Everything else in Paperclip imports
+``sqlite`` from here, never ``sqlite3`` directly.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3 as _stdlib_sqlite3
 from dataclasses import dataclass
 from types import ModuleType
@@ -29,14 +33,43 @@ def _can_load_extensions(module: ModuleType) -> bool:
         conn.close()
 
 
-def _pick() -> tuple[ModuleType, str]:
-    if _can_load_extensions(_stdlib_sqlite3):
-        return _stdlib_sqlite3, "stdlib sqlite3"
+def _sqlcipher() -> ModuleType | None:
+    try:
+        from sqlcipher3 import dbapi2  # type: ignore[import-untyped]
+    except ImportError:
+        return None
+    return dbapi2
+
+
+def _sqlean() -> ModuleType | None:
     try:
         import sqlean  # type: ignore[import-untyped]
     except ImportError:
-        return _stdlib_sqlite3, "stdlib sqlite3 (no extension loading; sqlean-py missing)"
-    return sqlean, "sqlean-py (stdlib sqlite3 cannot load extensions)"
+        return None
+    return sqlean
+
+
+def _pick() -> tuple[ModuleType, str]:
+    forced = os.environ.get("PAPERCLIP_SQLITE", "").strip().lower()
+    if forced == "stdlib":
+        return _stdlib_sqlite3, "stdlib sqlite3 (PAPERCLIP_SQLITE)"
+    if forced in ("sqlcipher", "sqlean"):
+        module = _sqlcipher() if forced == "sqlcipher" else _sqlean()
+        if module is None:
+            raise SystemExit(f"paperclip: PAPERCLIP_SQLITE={forced} but its package is not installed")
+        return module, f"{'sqlcipher3 (SQLCipher)' if forced == 'sqlcipher' else 'sqlean-py'} (PAPERCLIP_SQLITE)"
+    if _can_load_extensions(_stdlib_sqlite3):
+        return _stdlib_sqlite3, "stdlib sqlite3"
+    if (module := _sqlcipher()) is not None:
+        return module, "sqlcipher3 (SQLCipher; stdlib sqlite3 cannot load extensions)"
+    if (module := _sqlean()) is not None:
+        return module, "sqlean-py (stdlib sqlite3 cannot load extensions)"
+    return _stdlib_sqlite3, "stdlib sqlite3 (no extension loading; sqlean-py missing)"
+
+
+def can_encrypt() -> bool:
+    """Whether the chosen SQLite is SQLCipher (``PRAGMA key`` encrypts the file)."""
+    return sqlite.__name__.startswith("sqlcipher3")
 
 
 sqlite, BACKEND_NAME = _pick()

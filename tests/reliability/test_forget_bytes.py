@@ -14,7 +14,6 @@ from desktop_app.config import load_settings
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.engine.tokens import fallback_counter
 from desktop_app.memory.store import Store
-
 from tests.reliability.conftest import raw_rows
 
 CHATTER = ("Tell me more about the history of tea in the region and how it is grown today, "

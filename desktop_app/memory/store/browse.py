@@ -44,7 +44,7 @@ class BrowseQueries:
         if all(len(term) >= 3 for term in terms):
             params["match"] = " AND ".join(fts_phrase(term) for term in terms)
             sql = """SELECT m.*, s.name AS session_name FROM messages_fts f
-                     JOIN messages m ON m.id = f.rowid JOIN sessions s ON s.id = m.session_id
+                     CROSS JOIN messages m ON m.id = f.rowid JOIN sessions s ON s.id = m.session_id
                      WHERE messages_fts MATCH :match AND (:sid IS NULL OR m.session_id = :sid)
                      ORDER BY bm25(messages_fts), m.id DESC LIMIT :limit"""
         else:

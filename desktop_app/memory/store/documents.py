@@ -160,7 +160,7 @@ class DocumentQueries:
         table = _CHUNK_INDEXES[index]
         rows = self.conn.execute(
             f"""SELECT f.rowid, -bm25({table}, 2.0, 1.0) AS score FROM {table} f
-                JOIN document_chunks c ON c.id = f.rowid
+                CROSS JOIN document_chunks c ON c.id = f.rowid  -- FTS5 outer (see fts_messages)
                 WHERE {table} MATCH :match AND c.document_id IN (SELECT value FROM json_each(:ids))
                 ORDER BY score DESC LIMIT :limit""",
             {"match": match, "ids": _ids(document_ids), "limit": limit}).fetchall()

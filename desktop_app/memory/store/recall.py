@@ -26,8 +26,10 @@ class RecallQueries:
         expression, best first (scores are positive: higher is better)."""
         table = _TEXT_INDEXES[index]
         rows = self.conn.execute(
+            # CROSS JOIN keeps FTS5 as the outer loop: newer SQLite planners (3.51, SQLCipher's)
+            # otherwise walk the session's messages and run the FTS query once per row (seconds).
             f"""SELECT f.rowid, -bm25({table}) AS score FROM {table} f
-                JOIN messages m ON m.id = f.rowid
+                CROSS JOIN messages m ON m.id = f.rowid
                 WHERE {table} MATCH :match AND m.session_id = :sid AND m.role != 'system'
                 ORDER BY score DESC LIMIT :limit""",
             {"match": match, "sid": session_id, "limit": limit},
@@ -195,7 +197,7 @@ class RecallQueries:
     def bookmark_matches(self, session_id: int, match: str, *, limit: int) -> list[tuple[Bookmark, float]]:
         """Bookmarks whose keywords/description match the FTS5 ``match``, best first."""
         rows = self.conn.execute(
-            """SELECT b.*, -bm25(bookmarks_fts) AS score FROM bookmarks_fts f JOIN bookmarks b ON b.id = f.rowid
+            """SELECT b.*, -bm25(bookmarks_fts) AS score FROM bookmarks_fts f CROSS JOIN bookmarks b ON b.id = f.rowid
                WHERE bookmarks_fts MATCH :match AND b.session_id = :sid ORDER BY score DESC LIMIT :limit""",
             {"match": match, "sid": session_id, "limit": limit},
         ).fetchall()
