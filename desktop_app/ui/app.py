@@ -6,6 +6,7 @@ wires it up and makes sure a reply being written when the user quits is stopped 
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -102,10 +103,54 @@ class PaperclipApp(App[int]):
             self.notify("The reply did not stop in time; quitting anyway.", markup=False, severity="warning")
         self.exit(0)
 
+    # -- the TUI's error boundary (the CLI's is cli.main) -------------------------------------
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual ends a widget's message loop on an unhandled exception, so the app exits; what
+        the terminal gets is one line. A failure the user can act on (a full disk, a read-only or
+        damaged database, a refused file) says what to do; a bug's traceback goes to
+        ``crash.log`` in the data folder. Everything stored before it stays stored."""
+        from desktop_app.commands.failures import explain_failure
+
+        message = explain_failure(error, self.settings.db_path)
+        if message is None:
+            log = write_crash_log(error)
+            message = (f"unexpected error ({type(error).__name__}: {error}); "
+                       + (f"the details are in {log} — please report it" if log else "please report it"))
+        self.failure_line = message
+        super()._handle_exception(error)
+
+    def _print_error_renderables(self) -> None:
+        if getattr(self, "failure_line", None) is None or "debug" in self.features:
+            super()._print_error_renderables()
+            return
+        self._exit_renderables.clear()
+        from desktop_app.commands.failures import one_line
+
+        print(f"paperclip: {one_line(self.failure_line)}", file=sys.stderr)
+
     def wait_for_reply(self, timeout: float = QUIT_WAIT_SECONDS) -> bool:
         """Block until no reply is being written (after the event loop has ended)."""
         self.chat.stop_requested.set()
         return self.chat.reply_done.wait(timeout)
+
+
+def write_crash_log(error: BaseException) -> Path | None:
+    """Append ``error``'s traceback to ``<data dir>/crash.log`` (0600); its path, or None."""
+    import time
+    import traceback
+
+    from desktop_app.private_files import private_dir
+
+    path = paths.data_dir() / "crash.log"
+    try:
+        private_dir(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(fd, "a", encoding="utf-8") as handle:
+            handle.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')}\n")
+            handle.write("".join(traceback.format_exception(error)))
+        return path
+    except OSError:
+        return None
 
 
 def run_app(settings: Settings, session_name: str | None = None) -> int:

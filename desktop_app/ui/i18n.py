@@ -268,6 +268,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "import.done": ("Imported {turns} turns into {sessions} sessions.", "已导入 {turns} 条对话到 {sessions} 个会话。"),
     "import.running": ("Importing… memory extraction runs as if typed", "正在导入…记忆提取与手动输入时相同"),
     "job.failed": ("Failed: {error}", "失败：{error}"),
+    "job.failed_title": ("Something failed", "操作失败"),
     # documents (desktop_app/ui/screens/documents.py)
     "bind.documents": ("Documents", "文档"),
     "docs.title": ("Documents — the library and this session's own", "文档 — 文档库与本会话的文档"),
