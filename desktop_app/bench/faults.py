@@ -1,9 +1,14 @@
-"""``paperclip bench faults``: kill imports at random points, run imports side by side, count what broke.
+"""``paperclip bench faults``: kill imports and forgets at random points, run imports side by side,
+count what broke.
 
 Kill runs: a fresh database holding two turns; ``paperclip import`` of a generated transcript
 in a subprocess, sent SIGKILL after a random delay (uniform over the time an uncut import takes
 here); then the file's ``integrity_check``, whether the killed import stored all of its turns or
-none, the same import again, and then duplicates and turns lost. Concurrency runs: two imports
+none, the same import again, and then duplicates and turns lost. Forget kill runs: a copy of a
+database whose every 50th turn holds a secret, ``memory forget SECRET --yes`` killed the same
+way, then run again: the forget must have deleted all or none, nothing else may be missing, and
+after the second run no byte of the secret may be left in the file or its WAL (a leftover byte is
+counted as a failure). Concurrency runs: two imports
 of one file into one session at once, and two imports into different sessions at once.
 
 Counted: runs, kills that landed before the import finished (cut), integrity ok, duplicate
@@ -130,6 +135,70 @@ def kill_runs(runner: Runner, transcript: Path, turns: int, runs: int, rng: rand
     return row
 
 
+SECRET = "QZ7741ARDWICK"
+
+
+def _secret_rows(db: Path) -> tuple[int, int]:
+    """(messages holding the secret, all messages), read directly."""
+    from desktop_app.memory.sqlite_backend import sqlite
+
+    conn = sqlite.connect(str(db))
+    try:
+        held = conn.execute("SELECT count(*) FROM messages WHERE instr(content, ?) > 0", (SECRET,)).fetchone()[0]
+        return held, conn.execute("SELECT count(*) FROM messages").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def _bytes_left(db: Path) -> int:
+    return sum(p.read_bytes().count(SECRET.encode()) for p in (db, db.with_name(db.name + "-wal"))
+               if p.exists())
+
+
+def forget_kill_runs(runner: Runner, turns: int, runs: int, rng: random.Random) -> FaultRow:
+    """``memory forget SECRET --yes`` killed at a random point, then run again: all or nothing,
+    nothing else lost, and no byte of the secret left after the second run."""
+    import shutil
+
+    row = FaultRow(scenario="kill -9 during forget, then again")
+    template = runner.folder / "forget-template.db"
+    transcript = runner.folder / "forget.jsonl"
+    lines = [json.dumps({"role": "user" if i % 2 == 0 else "assistant", "id": f"f{i}", "time": 1_700_000_000 + i,
+                         "content": (f"my locker code is {SECRET}, turn {i}" if i % 50 == 0 else
+                                     f"turn {i}: a note about the harbour " + "w" * 80)}) for i in range(turns)]
+    transcript.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    if runner.run("import", transcript, "--db", template, "--session", "s") != 0:
+        raise RuntimeError("seeding the forget database failed")
+    held, total = _secret_rows(template)
+    args = ("memory", "forget", SECRET, "--yes", "--session", "s")
+    calibrate = runner.folder / "forget-calibrate.db"
+    shutil.copy(template, calibrate)
+    started = time.perf_counter()
+    runner.run(*args, "--db", calibrate)
+    uncut = time.perf_counter() - started
+    deleted = total - _secret_rows(calibrate)[1]  # the turns holding it and the replies after them
+    for number in range(runs):
+        db = runner.folder / f"forget{number}.db"
+        shutil.copy(template, db)
+        process = runner.start(*args, "--db", db)
+        time.sleep(rng.uniform(0, uncut))
+        process.send_signal(signal.SIGKILL)
+        code = runner.finish(process)
+        ok, _, _ = _counts(db)
+        now_held, now_total = _secret_rows(db)
+        row.runs += 1
+        row.cut += code == -signal.SIGKILL
+        if (now_held, now_total) not in ((held, total), (0, total - deleted)):
+            row.partial_imports += 1
+        rerun = runner.run(*args, "--db", db)  # 1 when the first run had finished: nothing matches
+        ok_after, _, duplicates = _counts(db)
+        row.integrity_ok += ok and ok_after
+        row.duplicates += duplicates
+        row.failures += rerun not in (0, 1) or _bytes_left(db) > 0
+        row.acknowledged_lost += max(0, total - deleted - _secret_rows(db)[1])
+    return row
+
+
 def concurrent_runs(runner: Runner, transcript: Path, turns: int, runs: int, *, same_session: bool) -> FaultRow:
     row = FaultRow(scenario="two imports at once, " + ("one session" if same_session else "two sessions"))
     other = runner.folder / "other.jsonl"
@@ -179,6 +248,7 @@ def run(args, settings) -> int:
         transcript = folder / "transcript.jsonl"
         write_transcript(transcript, args.turns, "t")
         for make_row in (lambda r: kill_runs(r, transcript, args.turns, args.runs, rng),
+                         lambda r: forget_kill_runs(r, args.turns, args.runs, rng),
                          lambda r: concurrent_runs(r, transcript, args.turns, max(1, args.runs // 4), same_session=True),
                          lambda r: concurrent_runs(r, transcript, args.turns, max(1, args.runs // 4),
                                                    same_session=False)):

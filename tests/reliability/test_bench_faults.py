@@ -1,4 +1,4 @@
-"""`paperclip bench faults` runs its loops and reports no damage (a smoke run: one kill, one race)."""
+"""`paperclip bench faults` runs its loops and reports no damage (a smoke run: one import kill, one forget kill, one race)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ def test_bench_faults_smoke(cli):
     ran = cli("bench", "faults", "--runs", "1", "--turns", "40", "--json", timeout=600)
     assert ran.code == 0, ran.err
     rows = json.loads(ran.out)["rows"]
-    assert [r["runs"] for r in rows] == [1, 1, 1]
+    assert [r["runs"] for r in rows] == [1, 1, 1, 1]
     for row in rows:
         assert row["integrity_ok"] == row["runs"]
         assert (row["duplicates"], row["acknowledged_lost"], row["partial_imports"], row["tracebacks"],
