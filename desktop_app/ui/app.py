@@ -59,6 +59,31 @@ class PaperclipApp(App[int]):
 
     def on_mount(self) -> None:
         self.apply_theme(self.settings.theme)
+        self._catch_hangups()
+
+    def _catch_hangups(self) -> None:
+        """SIGHUP (the terminal closed) and SIGTERM quit like Ctrl+Q: a streaming reply stops
+        and is stored whole, and the context state is saved."""
+        import asyncio
+        import signal
+
+        loop = asyncio.get_running_loop()
+        self._signals = []
+        for name in ("SIGHUP", "SIGTERM"):
+            if (number := getattr(signal, name, None)) is None:
+                continue
+            try:
+                loop.add_signal_handler(number, lambda: asyncio.ensure_future(self.action_quit()))
+                self._signals.append(number)
+            except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or Windows
+                pass
+
+    def on_unmount(self) -> None:
+        import asyncio
+
+        loop = asyncio.get_running_loop()
+        for number in getattr(self, "_signals", []):
+            loop.remove_signal_handler(number)
 
     def apply_theme(self, theme: str) -> None:
         self.theme = "textual-light" if theme == "light" else "textual-dark"
