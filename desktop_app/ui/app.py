@@ -22,6 +22,7 @@ from desktop_app.ui.i18n import set_lang, t, translate_bindings
 from desktop_app.ui.inference import EmbedderFactory, EngineFactory, default_embedder_factory, default_engine_factory
 from desktop_app.ui.palette import PaperclipCommands
 from desktop_app.ui.screens.chat import ChatScreen
+from desktop_app.ui.shown import shown
 
 CSS_FILE = paths.assets_dir() / "paperclip.tcss"
 QUIT_WAIT_SECONDS = 10.0
@@ -115,6 +116,10 @@ class PaperclipApp(App[int]):
             self.chat.action_reload_model()
         self.notify(t("settings.saved", path=path), markup=False)
         return path
+
+    def notify(self, message: str, *args, **kwargs) -> None:
+        """Notifications quote stored text (names, values): shown without terminal escapes."""
+        super().notify(shown(str(message)), *args, **kwargs)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):

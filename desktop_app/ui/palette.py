@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from desktop_app.ui.shown import shown
+
 if TYPE_CHECKING:
     from desktop_app.ui.app import PaperclipApp
 
@@ -50,7 +52,7 @@ class PaperclipCommands(Provider):
         current = chat.session.id if chat.session else None
         for session in app.store.list_sessions():
             if session.id != current:
-                commands.append((f"Switch to session: {session.name}", partial(chat.switch_session, session.id),
+                commands.append((f"Switch to session: {shown(session.name)}", partial(chat.switch_session, session.id),
                                  f"{session.message_count} messages"))
         return commands
 

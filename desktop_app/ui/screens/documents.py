@@ -22,6 +22,7 @@ from textual.worker import WorkerState, get_current_worker
 
 from desktop_app.memory.documents.parsers import SUPPORTED
 from desktop_app.ui.i18n import t
+from desktop_app.ui.shown import shown
 
 
 def _size(n: float) -> str:
@@ -58,7 +59,7 @@ class DocumentsScreen(ModalScreen[None]):
         with Vertical(classes="dialog-box dialog-wide", id="docs-box"):
             yield Label(t("docs.title"), classes="dialog-title", markup=False)
             yield DataTable(id="docs-table", cursor_type="row", zebra_stripes=True)
-            yield Checkbox(t("docs.session_only", name=self.session.name), id="docs-session-only")
+            yield Checkbox(shown(t("docs.session_only", name=self.session.name)), id="docs-session-only")
             yield ProgressBar(total=1, show_eta=False, id="docs-progress")
             yield Label(t("docs.hint"), id="docs-status", markup=False)
             with Horizontal(classes="dialog-buttons"):
@@ -81,7 +82,7 @@ class DocumentsScreen(ModalScreen[None]):
         table = self.query_one(DataTable)
         table.clear()
         for d in self.app.chat.store.list_documents(self.session.id):
-            table.add_row(d.name, d.format, str(d.pages or "—"), str(d.chunk_count), _size(d.size), d.language or "?",
+            table.add_row(shown(d.name), d.format, str(d.pages or "—"), str(d.chunk_count), _size(d.size), d.language or "?",
                           t(f"docs.scope.{d.scope}"), datetime.fromtimestamp(d.added_at).strftime("%Y-%m-%d %H:%M"),
                           key=str(d.id))
 

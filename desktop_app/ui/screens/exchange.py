@@ -24,6 +24,7 @@ from desktop_app import paths
 from desktop_app.memory.models import Session
 from desktop_app.private_files import write_private_text
 from desktop_app.ui.i18n import t
+from desktop_app.ui.shown import shown
 
 FORMATS = {"markdown": ".md", "json": ".json"}
 
@@ -64,7 +65,7 @@ class ExportScreen(ModalScreen[Path | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box dialog-wide", id="export-box"):
-            yield Label(t("export.title", name=self.session.name), classes="dialog-title", markup=False)
+            yield Label(shown(t("export.title", name=self.session.name)), classes="dialog-title", markup=False)
             yield Label(t("export.format"), classes="field-label", markup=False)
             yield Select([("Markdown", "markdown"), ("JSON (+ memory)", "json")], value="markdown",
                          allow_blank=False, id="export-format")

@@ -7,7 +7,6 @@ the turn wrote. Records come from ``turn_log`` (one per turn), so past turns ope
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -22,6 +21,7 @@ from desktop_app.memory.recall import search
 from desktop_app.memory.recall.models import RecallHit
 from desktop_app.memory.records import TurnLogEntry, TurnRecord
 from desktop_app.ui.i18n import t, translate_bindings
+from desktop_app.ui.shown import Text, shown
 from desktop_app.ui.widgets import turn_record
 
 MAX_TURNS = 1000
@@ -99,7 +99,7 @@ class InspectorScreen(Screen):
 
     def on_mount(self) -> None:
         self.title = t("inspector.title")
-        self.sub_title = self.session.name
+        self.sub_title = shown(self.session.name)
         if self.entries:
             self.query_one("#inspector-turns", OptionList).highlighted = self.index
         self.show_turn()

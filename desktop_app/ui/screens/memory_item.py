@@ -8,7 +8,6 @@ Dismisses with the chosen action (``pin``, ``unpin``, ``correct``, ``revoke``, `
 from __future__ import annotations
 
 from rich.table import Table
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -17,6 +16,7 @@ from textual.widgets import Button, Label, Static
 
 from desktop_app.memory.models import MemoryChange, MemoryItem
 from desktop_app.ui.i18n import t
+from desktop_app.ui.shown import Text
 from desktop_app.ui.widgets.memory_panel import short_time
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,6 +15,7 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from desktop_app.ui.i18n import t
+from desktop_app.ui.shown import Text
 
 
 def model_rows(model_dirs) -> list[tuple[Text, Path | None]]:

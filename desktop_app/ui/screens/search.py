@@ -4,7 +4,6 @@ phrases match too). Picking a result dismisses with ``(session_id, message_id | 
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -16,6 +15,7 @@ from textual.widgets.option_list import Option
 from desktop_app.memory.models import Session
 from desktop_app.memory.store.browse import SearchHit, search_terms
 from desktop_app.ui.i18n import t
+from desktop_app.ui.shown import Text
 
 SNIPPET = 90
 DEBOUNCE = 0.15

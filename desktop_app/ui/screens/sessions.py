@@ -15,6 +15,7 @@ from desktop_app.memory.models import Session
 from desktop_app.memory.store.sessions import SessionNotFound
 from desktop_app.ui.i18n import t
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
+from desktop_app.ui.shown import shown
 from desktop_app.ui.widgets.chat_input import ChatInput
 from desktop_app.ui.widgets.chat_log import ChatLog
 from desktop_app.ui.widgets.session_list import SessionList, Sidebar
@@ -50,7 +51,7 @@ class SessionActions:
         leaving = self.session.id if self.session is not None and self.session.id != session.id else None
         self.session = session
         self.warm_session(session.id, leaving=leaving)  # runs with the idle work below
-        self.app.sub_title = session.name
+        self.app.sub_title = shown(session.name)
         # The meter follows the session at once (no await in between): a model that finished
         # loading before the session opened found no session to read the last prompt from.
         self.show_context()
@@ -138,7 +139,7 @@ class SessionActions:
                 return
             if self.session is not None and self.session.id == session.id:
                 self.session = session
-                self.app.sub_title = session.name
+                self.app.sub_title = shown(session.name)
             self.refresh_sessions()
 
         self.run_store_job(lambda store: _or_reason(store.rename_session, session_id, name), renamed,

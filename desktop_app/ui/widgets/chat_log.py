@@ -19,6 +19,7 @@ from textual.widgets import Button, Label, Markdown, Static
 
 from desktop_app.memory.models import Message
 from desktop_app.ui.i18n import t
+from desktop_app.ui.shown import shown
 
 PAGE = 100
 
@@ -40,10 +41,10 @@ class MessageView(Vertical):
     def compose(self) -> ComposeResult:
         yield Label(self._title(), classes="message-title", markup=False)
         if self.role == "assistant":
-            yield Markdown(self.content, classes="message-body")
+            yield Markdown(shown(self.content), classes="message-body")
         else:
             # Pasted documents are shown verbatim: no markup, no Markdown surprises.
-            yield Static(self.content, markup=False, classes="message-body")
+            yield Static(shown(self.content), markup=False, classes="message-body")
 
     def _title(self, note: str = "") -> str:
         title = t(f"role.{self.role}")
@@ -81,7 +82,7 @@ class ReplyView(MessageView):
             self.set_note("writing…")
             self._stream = Markdown.get_stream(self.query_one(Markdown))
         self.content += text
-        await self._stream.write(text)
+        await self._stream.write(shown(text))
 
     async def finish(self, final_text: str | None, *, stopped: bool, note: str = "") -> None:
         """Flush the stream and show exactly what was stored (the source of truth)."""
@@ -89,8 +90,8 @@ class ReplyView(MessageView):
             await self._stream.stop()
             self._stream = None
         markdown = self.query_one(Markdown)
-        if final_text is not None and final_text != markdown.source:
-            await markdown.update(final_text)
+        if final_text is not None and shown(final_text) != markdown.source:
+            await markdown.update(shown(final_text))
         self.content = final_text if final_text is not None else self.content
         self.stopped = stopped
         self.set_class(stopped, "stopped")

@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from pydantic import BaseModel
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -21,6 +20,7 @@ from textual.widgets.option_list import Option
 
 from desktop_app.memory.models import Bookmark, MemoryItem
 from desktop_app.ui.i18n import t
+from desktop_app.ui.shown import Text
 
 SECTIONS = ("directive", "constraint", "goal", "decision", "fact", "preference", "open_question")
 

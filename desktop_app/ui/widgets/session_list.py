@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
@@ -11,6 +10,7 @@ from textual.widgets.option_list import Option
 
 from desktop_app.memory.models import Session
 from desktop_app.ui.i18n import t
+from desktop_app.ui.shown import Text
 
 
 class SessionList(OptionList):

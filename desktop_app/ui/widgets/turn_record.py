@@ -11,12 +11,12 @@ from __future__ import annotations
 from rich import box
 from rich.console import Group
 from rich.table import Table
-from rich.text import Text
 
 from desktop_app.memory.plan import LAYER_ORDER, Exclusion, LayerItem
 from desktop_app.memory.recall.models import RecallHit
 from desktop_app.memory.records import TurnRecord
 from desktop_app.ui.i18n import current_lang, t
+from desktop_app.ui.shown import Text
 
 LAYER_STYLES = {"system": "magenta", "anchors": "red", "state": "yellow", "summary": "cyan", "recent": "green",
                 "recalled": "blue", "changes": "bright_yellow", "input": "white"}
