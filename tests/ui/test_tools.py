@@ -3,6 +3,8 @@ themes, Chinese UI text and the command palette."""
 
 from __future__ import annotations
 
+import pytest
+
 import tomllib
 
 from textual.widgets import Input, Select
@@ -336,3 +338,16 @@ async def test_the_settings_screen_edits_every_user_key(settings, ui, tmp_path):
         assert app.settings.model_dirs == [tmp_path / "a", tmp_path / "b"]
     saved = tomllib.loads(paths.config_file().read_text(encoding="utf-8"))
     assert saved["max_tokens"] == 256 and saved["model_dirs"] == [str(tmp_path / "a"), str(tmp_path / "b")]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_settings_buttons_stay_on_screen_at_small_sizes(settings, ui, size):
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=size) as pilot:
+        await ui.wait_for_model(pilot)
+        await pilot.press("f9")
+        await pilot.pause()
+        for button in ("#save", "#cancel"):
+            region = app.screen.query_one(button).region
+            assert region.height >= 1 and region.bottom <= size[1] and region.right <= size[0], (button, region)
+        assert app.screen.query_one("#set-model").region.height >= 1, "the form still shows its first fields"
