@@ -241,3 +241,49 @@ async def test_the_models_memory_pass_runs_while_idle_and_the_panel_shows_origin
         await ui.wait_until(pilot, lambda: all(i.scope == "session" for i in store.list_items(app.chat.session.id)
                                                if "sick" in i.value))
         assert panel.display
+
+
+async def test_the_highlight_follows_an_item_superseded_meanwhile(settings, db_path, ui):
+    """A model pass (or another process) supersedes the highlighted item: the next key acts on its
+    successor, not on whatever moved into its row (found in the tmux walk: `p` pinned the rule)."""
+    app = ui.scripted_app(settings, ScriptedEngine("Fine."))
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "Never modify the source CSV.")
+        await ui.send(pilot, "The budget must stay under 5000 dollars.")
+        panel = await open_panel_on(pilot, "5000")
+        with Store(db_path) as store:  # what the model's pass does from its own connection
+            from desktop_app.memory.controls import run_command
+
+            session = store.latest_session()
+            budget = next(i for i in store.list_items(session.id) if "5000" in i.value)
+            run_command(store, session, "correct", f"{budget.id} 7000", 0.0)
+        app.chat.refresh_memory()
+        await ui.settle(pilot)
+        successor = next(i for i in panel.state.items if "7000" in i.value)
+        assert panel.highlighted_item_id() == successor.id
+        await pilot.press("p")
+        await ui.settle(pilot)
+        pinned = [i for i in panel.state.items if i.pinned]
+        assert [i.id for i in pinned] == [successor.id], "the CSV rule stays unpinned"
+
+
+async def test_the_sidebar_makes_way_for_the_panel_when_the_terminal_narrows(settings, ui):
+    from desktop_app.ui.widgets.session_list import Sidebar
+
+    app = ui.scripted_app(settings, ScriptedEngine("Fine."))
+    async with app.run_test(size=(200, 50)) as pilot:
+        await ui.wait_for_model(pilot)
+        await pilot.press("f4")
+        await pilot.pause()
+        sidebar = app.chat.query_one(Sidebar)
+        assert sidebar.display, "at 200 columns both fit"
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert not sidebar.display
+        await pilot.resize_terminal(200, 50)
+        await pilot.pause()
+        assert sidebar.display
+        await pilot.press("f4")
+        await pilot.pause()
+        assert sidebar.display and not app.chat.query_one(MemoryPanel).display

@@ -3,10 +3,9 @@ themes, Chinese UI text and the command palette."""
 
 from __future__ import annotations
 
-import pytest
-
 import tomllib
 
+import pytest
 from textual.widgets import Input, Select
 
 from desktop_app import paths

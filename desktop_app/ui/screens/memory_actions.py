@@ -57,6 +57,20 @@ class MemoryActions:
                 self._sidebar_hidden_for_panel = False
             self.query_one(ChatInput).focus()
 
+    def on_resize(self, event) -> None:
+        """With the panel open, the sidebar makes way when the terminal narrows and comes back when
+        it widens again (the choice is not only made when F4 is pressed)."""
+        from desktop_app.ui.widgets.session_list import Sidebar
+
+        panel, sidebar = self.query_one(MemoryPanel), self.query_one(Sidebar)
+        if not panel.display:
+            return
+        narrow = event.size.width < ROOMY_WIDTH
+        if narrow and sidebar.display:
+            sidebar.display, self._sidebar_hidden_for_panel = False, True
+        elif not narrow and getattr(self, "_sidebar_hidden_for_panel", False):
+            sidebar.display, self._sidebar_hidden_for_panel = True, False
+
     def refresh_memory(self) -> None:
         """Re-read the panel's state (a few small queries; WAL reads never wait on writers)."""
         if self.session is not None:

@@ -103,16 +103,23 @@ class MemoryPanel(Vertical):
         """Replace the contents, keeping the highlighted item when it is still there."""
         self.state = state
         listing = self.query_one("#memory-list", OptionList)
-        keep = self.highlighted_item_id()
+        keep, position = self.highlighted_item_id(), listing.highlighted
         listing.set_options(self._options(state))
         title = f"{t('memory.title')} · v{state.state_version}"
         self.query_one("#memory-title", Label).update(title)
         if keep is not None:
-            try:
-                listing.highlighted = listing.get_option_index(f"i{keep}")
+            # The item, else the one that superseded it meanwhile (a model pass, another process):
+            # the next key acts on the same fact, never on whatever moved into its row.
+            for candidate in (keep, *(i.id for i in state.items if i.supersedes == keep)):
+                try:
+                    listing.highlighted = listing.get_option_index(f"i{candidate}")
+                    return
+                except Exception:  # not listed (forgotten or revoked meanwhile)
+                    continue
+            rows = [i for i in range(listing.option_count) if (listing.get_option_at_index(i).id or "").startswith("i")]
+            if rows and position is not None:  # gone: the nearest row, not the top
+                listing.highlighted = min(rows, key=lambda i: abs(i - position))
                 return
-            except Exception:  # forgotten meanwhile
-                pass
         # Otherwise the first item, so the panel's keys act on something as soon as it has focus.
         first = next((i for i in range(listing.option_count)
                       if (listing.get_option_at_index(i).id or "").startswith("i")), None)
