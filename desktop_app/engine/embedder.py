@@ -7,6 +7,7 @@ time (``desktop_app.engine.convert``) and listed under ``[embed]`` in ``models/m
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -66,15 +67,16 @@ class LlamaEmbedder:
         try:
             from llama_cpp import Llama
 
-            if share_terminal:  # the TUI draws meanwhile: no fd redirection (engine/quiet.py)
-                from desktop_app.engine.quiet import silence_llama_logs
+            from desktop_app.engine.quiet import quiet_load
 
-                silence_llama_logs()
-            # n_ubatch must equal n_batch with embedding=True: llama.cpp aborts the process
-            # when a non-causal batch is split into smaller micro-batches.
-            self._llama = Llama(model_path=str(self.model_path), embedding=True, n_ctx=max(512, n_batch),
-                                n_batch=n_batch, n_ubatch=n_batch, n_threads=n_threads,
-                                n_gpu_layers=n_gpu_layers, verbose=share_terminal)
+            # The TUI draws meanwhile: no fd redirection, prints and logs dropped (engine/quiet.py).
+            with quiet_load() if share_terminal else contextlib.nullcontext():
+                # n_ubatch must equal n_batch with embedding=True: llama.cpp aborts the process
+                # when a non-causal batch is split into smaller micro-batches.
+                self._llama = Llama(model_path=str(self.model_path), embedding=True, n_ctx=max(512, n_batch),
+                                    n_batch=n_batch, n_ubatch=n_batch, n_threads=n_threads,
+                                    n_gpu_layers=n_gpu_layers, verbose=share_terminal)
+            self._llama.verbose = False
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelLoadError(f"could not load embedding model {self.model_path.name}: "
                                  f"{str(exc).splitlines()[0]}") from None

@@ -6,6 +6,7 @@ a time. The UI owns one inference worker; the CLI is single-threaded.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Iterator, Sequence
@@ -80,11 +81,10 @@ class LlamaEngine:
         try:
             from llama_cpp import Llama
 
-            if self.settings.share_terminal:
-                from desktop_app.engine.quiet import silence_llama_logs
+            from desktop_app.engine.quiet import quiet_load
 
-                silence_llama_logs()
-            with _two_sequences(self.settings.kv_shift):
+            quiet = quiet_load() if self.settings.share_terminal else contextlib.nullcontext()
+            with quiet, _two_sequences(self.settings.kv_shift):
                 self._llama = Llama(
                     model_path=str(self.model_path),
                     n_ctx=self.settings.n_ctx,
@@ -101,6 +101,7 @@ class LlamaEngine:
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelLoadError(f"could not load {self.model_path.name}: {str(exc).splitlines()[0]}") from None
         self.load_seconds = time.perf_counter() - started
+        self._llama.verbose = False  # its later prints (save_state on quit) would reach the shell
         metadata = self._llama.metadata or {}
         # The file name says what the user chose (the GGUF's general.name is often a training tag).
         self.model_name = self.model_path.stem

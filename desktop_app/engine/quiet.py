@@ -11,7 +11,9 @@ go to ``sys.stderr``, which Textual captures while it runs.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import io
 
 _callback = None
 
@@ -24,3 +26,14 @@ def silence_llama_logs() -> None:
     if _callback is None:
         _callback = llama_cpp.llama_log_callback(lambda level, text, user_data: None)
     llama_cpp.llama_log_set(_callback, ctypes.c_void_p(0))
+
+
+@contextlib.contextmanager
+def quiet_load():
+    """While a model loads with ``verbose=True``, llama-cpp-python's own prints (system info, the
+    GGUF metadata, the chat template) go nowhere instead of the terminal — after the TUI has
+    exited they would land on the user's shell. Callers set ``verbose = False`` on the loaded
+    model so later prints (``save_state`` on quit) stay quiet too."""
+    silence_llama_logs()
+    with contextlib.redirect_stderr(io.StringIO()):
+        yield
