@@ -195,7 +195,13 @@ def run_app(settings: Settings, session_name: str | None = None) -> int:
     try:
         app.run()
     finally:
-        # However the loop ended, let a reply in flight stop and store its partial text.
+        # However the loop ended, let a reply in flight stop and store its partial text. Background
+        # memory work stops at its next check (what it had not done is in memory_backlog and runs
+        # at the next start); the screen is gone by now, so say why the shell waits.
+        app.chat.jobs.cancel()
+        app.chat.jobs.interrupt()
+        if app.chat.jobs.running or not app.chat.reply_done.is_set():
+            print("paperclip: stopping background work and saving the context …", file=sys.stderr, flush=True)
         app.wait_for_reply()
         app.chat.save_context()  # so reopening this session starts warm
         app.store.close()
