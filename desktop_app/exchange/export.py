@@ -48,7 +48,10 @@ def session_to_markdown(store, session) -> str:
     if items:
         lines += ["---", "", "## Memory", ""]
         for item in items:
-            flag = " (pending confirmation)" if item.status == "pending" else ""
-            lines.append(f"- **{item.kind}** #{item.id} {item.subject}: {item.value}{flag}")
+            # The value as the prompt shows it ("budget: 6000 euros"); the subject is an internal
+            # key ("directive:always/sentences") and is in the JSON export.
+            flags = [f for f, on in (("★ pinned", item.pinned), ("pending confirmation", item.status == "pending"))
+                     if on]
+            lines.append(f"- **{item.kind}** #{item.id} {item.value}" + (f" ({', '.join(flags)})" if flags else ""))
         lines.append("")
     return "\n".join(lines)

@@ -172,3 +172,24 @@ def test_a_bad_memory_item_in_an_export_is_refused_whole(store):
                           "origin": "rule", "state_version": 1, "created_at": 1.7e9, "updated_at": 1.7e9}]}
     with pytest.raises(ImportFormatError, match="memory item 1: kind"):
         read_conversations(json.dumps(export).encode(), "x.json", fmt="paperclip")
+
+
+def test_markdown_export_lists_memory_values_with_their_pins_not_internal_keys(tmp_path, capsys):
+    db = tmp_path / "x.db"
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text('{"role": "user", "content": "Always answer in short sentences."}\n'
+                          '{"role": "user", "content": "The budget must stay under 5000 dollars."}\n', encoding="utf-8")
+    main(["import", str(transcript), "--db", str(db), "--session", "s"])
+    capsys.readouterr()
+    from desktop_app.memory.store import Store
+
+    with Store(db) as store:
+        session = store.session_named("s")
+        items = store.list_items(session.id)
+        rule = next(i for i in items if i.kind == "directive")
+    assert main(["memory", "pin", str(rule.id), "--db", str(db), "--session", "s"]) == 0
+    capsys.readouterr()
+    assert main(["export", "--db", str(db), "--session", "s"]) == 0
+    memory = capsys.readouterr().out.split("## Memory", 1)[1]
+    assert f"#{rule.id} {rule.value} (★ pinned)" in memory
+    assert all(i.subject not in memory for i in items if ":" in i.subject), "no internal subject keys"
