@@ -152,6 +152,11 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
             plan.notes.append(f"kept as speculation: {clip(mine.value, 50)}")
             continue
         older = _older(active, replaced, message, entry, key)
+        if older is not None and _newer_than(older, message):
+            # Written after the message this pass reads (a later statement, your correction): the
+            # pass is stale about it and changes nothing.
+            plan.notes.append(f"#{older.id} is newer than this message: kept")
+            continue
         if mine is not None and coverage.get(mine.id, False):
             if older is not None and mine.status == "active":
                 # The rules kept this message's change as a new item ("it: 11:40"); the model knows
@@ -204,6 +209,14 @@ def _older(active: list[MemoryItem], replaced: set[int], message: Message, entry
     words = _subject_terms(entry.subject)
     sharing = [i for i in pool if words & (_subject_terms(i.subject) | _subject_terms(i.value.split(":", 1)[0]))]
     return sharing[0] if len(sharing) == 1 else None
+
+
+def _newer_than(item: MemoryItem, message: Message) -> bool:
+    """Whether ``item`` states something said after ``message``: it comes from a later message, or
+    from a command (a correction in the panel, ``/fact``) given after the message was written."""
+    if item.source_message_id is not None:
+        return item.source_message_id > message.id
+    return item.created_at > message.created_at
 
 
 def _coverage(vetted: list[Vetted], own: list[MemoryItem]) -> dict[int, bool]:

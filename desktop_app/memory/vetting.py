@@ -27,7 +27,7 @@ from desktop_app.memory.extraction import (
     negated,
 )
 from desktop_app.memory.proposals import Proposal
-from desktop_app.memory.text import canonical_subject, keywords, numbers, split_sentences, term_set
+from desktop_app.memory.text import canonical_subject, keywords, numbers, split_sentences, term_set, terms
 
 _SPAN_NOISE = re.compile(r"[\s\"'“”‘’「」『』《》（）()\[\]]+")
 _EDGE_PUNCT = "，,。.!！?？；;：:、 "
@@ -128,8 +128,28 @@ def _says_nothing(proposal: Proposal) -> bool:
         return True
     if numbers(value):
         return False
+    # "this time" about time, "my sister" about sister, 冬天 about 冬天: only stopwords added.
+    # A negation is information ("no smoking" about smoking).
     rest = term_set(value) - term_set(proposal.subject)
-    return not rest and len(value) <= len(proposal.subject) + 2
+    return not rest and (not negated(value) or negated(proposal.subject))
+
+
+# Subjects that name a kind or nothing at all: as a key they would make every decision replace
+# the last one ("decision: skip Porto" superseding "decision: fly into Lisbon").
+GENERIC_SUBJECTS = frozenset([
+    "directive", "fact", "constraint", "preference", "decision", "goal", "open question", "open_question",
+    "question", "rule", "rules", "note", "notes", "info", "information", "detail", "details", "thing", "things",
+    "plan", "request", "user", "topic", "item", "choice", "time", "this", "that", "it", "memory", "update",
+    "决定", "规则", "事实", "偏好", "目标", "问题", "备注", "计划", "信息", "事情", "要求", "约束", "选择", "用户", "更新"])
+
+
+def specific(proposal: Proposal) -> Proposal:
+    """A generic subject is replaced by the value's own first content words, so the entry only
+    matches an earlier item about the same thing."""
+    if " ".join(proposal.subject.lower().replace("_", " ").split()) not in GENERIC_SUBJECTS:
+        return proposal
+    words = [w for w in terms(proposal.value) if not w.isdigit()][:2] or keywords([proposal.quote], k=2)
+    return proposal.model_copy(update={"subject": " ".join(words) or "note"})
 
 
 def regrounded(proposal: Proposal, sentence: str) -> Proposal:
@@ -159,7 +179,7 @@ def vet(proposal: Proposal, message: str) -> Vetted:
         return verdict("drop", "words quoted from someone else write nothing", sentence)
     if is_request(sentence) and proposal.kind not in ("directive", "goal"):
         return verdict("drop", "a request that uses a value does not change it", sentence)
-    proposal = regrounded(proposal, sentence)
+    proposal = specific(regrounded(proposal, sentence))
     missing = ungrounded_numbers(proposal.value, sentence) + ungrounded_numbers(proposal.subject, sentence)
     if missing:
         return verdict("drop", f"{', '.join(missing)} is not in the quote", sentence)

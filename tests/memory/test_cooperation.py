@@ -329,3 +329,52 @@ def test_asking_for_the_constraints_replays_the_current_state_last_and_never_rec
     assert not any("bullet" in (i.value or "").lower() for i in replay), "the revoked rule is not replayed"
     assert "Always answer in bullet points" not in recalled, "revoked text is not recalled as if live"
     assert "Summarise my constraints" in tail or plan.layer("input").text
+
+
+# -- what the tmux walk saw the default model do ------------------------------------------------
+@pytest.mark.parametrize("first, second", [
+    (("We decided to fly into Lisbon.", "fly into Lisbon"), ("We decided to skip Porto.", "skip Porto")),
+    (("我们决定住在阿尔法玛。", "住在阿尔法玛"), ("我们决定去辛特拉一日游。", "去辛特拉一日游")),
+])
+def test_a_generic_subject_never_makes_one_decision_replace_another(conversation, first, second):
+    convo = conversation()
+    kept = []
+    for text, value in (first, second):
+        convo.user(text)
+        subject = "决定" if text.startswith("我们") else "decision"
+        model_pass(convo, scripted([entry(text.rstrip("。."), subject, value, kind="decision")]))
+        kept.append(value)
+    values = " | ".join(active(convo.store, convo.sid))
+    assert all(v in values for v in kept), values
+
+
+@pytest.mark.parametrize("text, subject, value", [
+    ("This time my sister is coming along.", "time", "this time"),
+    ("This time my sister is coming along.", "sister", "my sister"),
+    ("这次我妹妹也一起去。", "妹妹", "我的妹妹"),
+])
+def test_a_value_that_only_repeats_its_subject_is_dropped(text, subject, value):
+    assert vet(Proposal(**entry(text.rstrip("。."), subject, value)), text).verdict == "drop"
+
+
+def test_a_negated_value_is_not_a_repetition():
+    text = "No smoking in the apartment."
+    assert vet(Proposal(**entry("No smoking in the apartment", "smoking", "no smoking", kind="constraint")),
+               text).verdict == "accept"
+
+
+@pytest.mark.parametrize("said, corrected, proposed", [
+    ("My budget is 5000 euros.", "6000 euros", "5000 euros"),
+    ("我的预算是5000欧元。", "6000欧元", "5000欧元"),
+])
+def test_a_late_model_pass_never_overrides_a_correction_made_after_the_message(conversation, said, corrected,
+                                                                             proposed):
+    convo = conversation()
+    convo.user(said)
+    [budget] = convo.active()
+    session = convo.store.get_session(convo.sid)
+    run_command(convo.store, session, "correct", f"{budget.id} {corrected}", 2_000_000_000.0)
+    outcome, _ = model_pass(convo, scripted([entry(said.rstrip("。."), "budget", proposed, kind="constraint")]))
+    items = convo.store.list_items(convo.sid, statuses=("active", "pending"))
+    assert [i.value for i in items if i.status == "active"] == [next(i.value for i in items if corrected in i.value)]
+    assert not [i for i in items if i.status == "pending"], "nothing asks to undo the correction"
