@@ -18,7 +18,7 @@ from textual.screen import Screen
 from desktop_app import paths
 from desktop_app.config import Settings
 from desktop_app.memory.store import Store
-from desktop_app.ui.i18n import set_lang, t, translate_bindings
+from desktop_app.ui.i18n import current_lang, set_lang, t, translate_bindings
 from desktop_app.ui.inference import EmbedderFactory, EngineFactory, default_embedder_factory, default_engine_factory
 from desktop_app.ui.palette import PaperclipCommands
 from desktop_app.ui.screens.chat import ChatScreen
@@ -121,10 +121,24 @@ class PaperclipApp(App[int]):
         """Notifications quote stored text (names, values): shown without terminal escapes."""
         super().notify(shown(str(message)), *args, **kwargs)
 
+    def action_command_palette(self) -> None:
+        """Textual's palette, with its placeholder and keys in the UI language."""
+        from textual.command import CommandPalette
+
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            palette = CommandPalette(id="--command-palette", placeholder=t("palette.placeholder"))
+            if current_lang() != "en":
+                translate_bindings(palette)
+            self.push_screen(palette)
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         for command in super().get_system_commands(screen):
             if command.title == "Quit":
                 command = SystemCommand("Quit", "Stop any reply (it is kept), then exit (Ctrl+Q)", self.action_quit)
+            # Textual's own commands in the UI language (English keeps Textual's words).
+            key = f"system.{command.title.lower()}"
+            if current_lang() != "en" and t(key) != key:
+                command = command._replace(title=t(key), help=t(f"{key}.help"))
             yield command
 
     async def action_quit(self) -> None:

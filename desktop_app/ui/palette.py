@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from desktop_app.ui.i18n import t
 from desktop_app.ui.shown import shown
 
 if TYPE_CHECKING:
@@ -25,35 +26,26 @@ class PaperclipCommands(Provider):
     def _commands(self) -> list[Command]:
         app: PaperclipApp = self.app  # type: ignore[assignment]
         chat = app.chat
-        commands: list[Command] = [
-            ("New session", chat.action_new_session, "start an empty session (Ctrl+N)"),
-            ("Rename session", chat.action_rename_session, "rename the open session (F2)"),
-            ("Delete session", chat.action_delete_session, "delete the open session after confirming (F8)"),
-            ("Session settings", chat.action_session_settings, "context mode and system prompt of this session (F10)"),
-            ("Search all sessions", chat.action_search, "find a phrase in every session, Chinese too (F3, Ctrl+F)"),
-            ("Stop reply", chat.action_stop_reply, "stop the reply being written; the partial is kept (Esc)"),
-            ("Regenerate last reply", chat.action_regenerate, "answer again; the old reply stays as a version (Ctrl+R)"),
-            ("Edit last message", chat.action_edit_last, "edit your last message and regenerate from there"),
-            ("Select messages", chat.action_select_messages,
-             "↑↓ pick a message, e edit, r regenerate, ←→ versions (Ctrl+↑)"),
-            ("Toggle memory panel", chat.action_toggle_memory, "what Paperclip remembers, and steer it (F4)"),
-            ("What do you remember?", lambda: chat.run_slash("/memory"), "the /memory answer, from memory"),
-            ("Forget a topic", lambda: chat.call_next(chat.item_action, "forget_topic", None),
-             "delete a topic's items, turns and pages after confirming"),
-            ("Context inspector", chat.action_open_inspector, "what the last prompts were made of (F5)"),
-            ("Export session", chat.action_export_session, "Markdown or JSON with memory (Ctrl+S)"),
-            ("Import conversations", chat.action_import_file, "ChatGPT conversations.json or Paperclip JSON (Ctrl+L)"),
-            ("Settings", chat.action_settings, "model, context, GPU layers, threads, language, theme (F9)"),
-            ("Toggle dark/light theme", app.toggle_theme, "switch between the dark and the light theme"),
-            ("Toggle sidebar", chat.action_toggle_sidebar, "show or hide the session list (Ctrl+B)"),
-            ("Reload model", chat.action_reload_model, "load the chat model again"),
-            ("Help", chat.action_help, "keys and memory commands (F1)"),
+        actions = [
+            ("new_session", chat.action_new_session), ("rename_session", chat.action_rename_session),
+            ("delete_session", chat.action_delete_session), ("session_settings", chat.action_session_settings),
+            ("search", chat.action_search), ("stop_reply", chat.action_stop_reply),
+            ("regenerate", chat.action_regenerate), ("edit_last", chat.action_edit_last),
+            ("select_messages", chat.action_select_messages), ("toggle_memory", chat.action_toggle_memory),
+            ("what_remembered", lambda: chat.run_slash("/memory")),
+            ("forget_topic", lambda: chat.call_next(chat.item_action, "forget_topic", None)),
+            ("inspector", chat.action_open_inspector), ("export", chat.action_export_session),
+            ("import", chat.action_import_file), ("settings", chat.action_settings),
+            ("theme", app.toggle_theme), ("sidebar", chat.action_toggle_sidebar),
+            ("reload_model", chat.action_reload_model), ("help", chat.action_help),
         ]
+        commands: list[Command] = [(t(f"palette.{key}"), callback, t(f"palette.{key}.help"))
+                                   for key, callback in actions]
         current = chat.session.id if chat.session else None
         for session in app.store.list_sessions():
             if session.id != current:
-                commands.append((f"Switch to session: {shown(session.name)}", partial(chat.switch_session, session.id),
-                                 f"{session.message_count} messages"))
+                commands.append((t("palette.switch", name=shown(session.name)), partial(chat.switch_session, session.id),
+                                 t("palette.switch.help", n=session.message_count)))
         return commands
 
     async def discover(self) -> Hits:

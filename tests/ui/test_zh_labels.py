@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Label, OptionList, Static
 
 from desktop_app.engine.scripted import ScriptedEngine
 
@@ -15,7 +15,7 @@ VOCAB = {"ctrl", "shift", "alt", "tab", "enter", "esc", "escape", "up", "down", 
          "home", "end", "del", "delete", "space", "system", "anchors", "state", "summary", "recent", "changes",
          "recalled", "input", "reserve", "layered", "sliding", "retrieval", "full", "profile", "session", "rule",
          "model", "user", "assistant", "command", "import", "tok", "id", "key", "gguf", "tiktoken", "offline",
-         "scripted", "or"}
+         "scripted", "or", "paperclip", "json", "chatgpt", "markdown"}
 SEGMENT_OK = re.compile(r"^(?:[/@]\w+.*|#\d+.*|[\w.\-/~]+\.(?:gguf|db|toml|md|json|jsonl)|tiktoken cl100k_base.*)$")
 WORDS = re.compile(r"[A-Za-z][A-Za-z'’\-]*(?:\s+[A-Za-z][A-Za-z'’\-]*)+")
 
@@ -72,8 +72,8 @@ async def test_every_screen_speaks_chinese(settings, ui):
         await ui.send(pilot, "预算改成6000元。")
         await ui.send(pilot, "/memory")
 
-        def collect(name: str) -> None:
-            texts = visible_text(app, ui)
+        def collect(name: str, extra: tuple[str, ...] = ()) -> None:
+            texts = visible_text(app, ui) + list(extra)
             seen[name] = sum(bool(re.search(r"[\u4e00-\u9fff]", text)) for text in texts)
             for text in texts:
                 for phrase in english_phrases(text):
@@ -88,7 +88,14 @@ async def test_every_screen_speaks_chinese(settings, ui):
             if name != "memory panel":
                 await pilot.press("escape")
                 await ui.settle(pilot)
-    assert all(seen.values()) and len(seen) == 7, seen  # every screen was reached and shows Chinese
+        await pilot.press("ctrl+p")  # the command palette: Paperclip's commands and Textual's own
+        await ui.settle(pilot)
+        listed = [str(option.prompt) for listing in app.screen.query(OptionList)
+                  for option in listing._options]
+        assert len(listed) > 10, listed
+        collect("command palette", tuple(listed))
+        await pilot.press("escape")
+    assert all(seen.values()) and len(seen) == 8, seen  # every screen was reached and shows Chinese
     assert not offenders, "\n".join(f"{k}: {sorted(v)}" for k, v in offenders.items())
 
 

@@ -105,8 +105,9 @@ class MemoryActions:
             self.memory_command(COMMAND_OF[action], str(item.id))
         elif action == "correct":
             self.app.push_screen(
-                NameDialog(t("memory.correct_title", id=item.id, kind=item.kind), item.value, placeholder=item.value,
-                           empty_error=t("memory.correct_title", id=item.id, kind=item.kind)),
+                NameDialog(t("memory.correct_title", id=item.id, kind=t(f"kind.{item.kind}")), item.value,
+                           placeholder=item.value,
+                           empty_error=t("memory.correct_title", id=item.id, kind=t(f"kind.{item.kind}"))),
                 lambda value: value and self.memory_command("correct", f"{item.id} {value}"))
         elif action == "forget":
             session_id = self.session.id
