@@ -330,6 +330,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "kind.open_question": ("open question", "未决问题"),
     "palette.placeholder": ("Search for commands…", "搜索命令…"),
     "bind.escape": ("Exit the command palette", "退出命令面板"),  # the palette's only "escape" action
+    "session.first": ("default", "默认会话"),  # the first session the chat opens
+    "session.numbered": ("session {n}", "会话 {n}"),  # what Ctrl+N suggests
     "job.failed": ("Failed: {error}", "失败：{error}"),
     "job.failed_title": ("Something failed", "操作失败"),
     # documents (desktop_app/ui/screens/documents.py)

@@ -39,7 +39,7 @@ class SessionActions:
         def job(store) -> Session:
             if wanted:
                 return store.session_named(wanted)
-            return store.latest_session() or store.session_named("default")
+            return store.latest_session() or store.session_named(t("session.first"))
 
         async def found(session: Session) -> None:
             await self.open_session(session)
@@ -118,9 +118,9 @@ class SessionActions:
     def _unused_name(self) -> str:
         taken = {s.name for s in self.store.list_sessions()}
         number = len(taken) + 1
-        while f"session {number}" in taken:
+        while t("session.numbered", n=number) in taken:
             number += 1
-        return f"session {number}"
+        return t("session.numbered", n=number)
 
     # -- rename ---------------------------------------------------------------------------
     def action_rename_session(self) -> None:
@@ -166,7 +166,7 @@ class SessionActions:
 
         def job(store) -> Session:
             store.delete_session(session_id)
-            return store.latest_session() or store.session_named("default")
+            return store.latest_session() or store.session_named(t("session.first"))
 
         async def deleted(next_session: Session) -> None:
             await self.open_session(next_session)
