@@ -57,8 +57,10 @@ def layer_bars(record: TurnRecord, width: int = BAR_WIDTH) -> Group:
         tokens = layer.tokens if layer else 0
         bar = Text("█" * _bar(tokens, n_ctx, width), style=LAYER_STYLES[name])
         count = len(layer.items) if layer else 0
-        rows.add_row(Text(name, style=LAYER_STYLES[name]), str(tokens), bar, f"{count} item{'' if count == 1 else 's'}")
-    rows.add_row(Text("reserve", style="dim red"), str(reserve), Text("░" * reserve_cells, style="dim red"), "reply")
+        rows.add_row(Text(name, style=LAYER_STYLES[name]), str(tokens), bar,
+                     t("inspector.item_count" if count == 1 else "inspector.items_count", n=count))
+    rows.add_row(Text("reserve", style="dim red"), str(reserve), Text("░" * reserve_cells, style="dim red"),
+                 t("inspector.reply"))
     return Group(title, stacked, Text(""), rows)
 
 
