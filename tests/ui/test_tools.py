@@ -281,8 +281,12 @@ async def test_sending_a_message_interrupts_background_memory_jobs_which_resume_
         await ui.wait_for_model(pilot)
         await ui.wait_until(pilot, lambda: embedder.batches >= 1)  # the jobs worker is embedding
         await ui.send(pilot, "And a new question.")
-        postponed = [o for o in app.chat.jobs.history if o.status == "postponed"]
-        assert postponed, "the reembed job yielded the model to the user's turn"
+
+        def postponed() -> bool:  # the worker thread records the outcome once the job has returned
+            return any(o.status == "postponed" for o in app.chat.jobs.history)
+
+        await ui.wait_until(pilot, postponed, timeout=15)
+        assert postponed(), "the reembed job yielded the model to the user's turn"
         with Store(db_path) as store:
             await ui.wait_until(pilot, lambda: store.count_pending_embeddings() == 0, timeout=30)
         assert app.chat.jobs.history[-1].status == "done"
