@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.ui.widgets.chat_input import ChatInput
 from desktop_app.ui.widgets.chat_log import ChatLog, MessageView, ReplyView
@@ -79,7 +81,12 @@ async def test_escape_stops_the_reply_and_keeps_the_partial_text(settings, db_pa
     assert stored[-1].content == "word0 word1 word2 "
 
 
-async def test_quitting_mid_reply_stores_the_partial_reply(settings, db_path, ui):
+@pytest.mark.parametrize("how", ["ctrl+q", "sighup"])
+async def test_quitting_mid_reply_stores_the_partial_reply(settings, db_path, ui, how):
+    """Ctrl+Q, or SIGHUP (what the terminal sends when its window closes), mid-stream."""
+    import os
+    import signal
+
     engine = ui.HoldingEngine(LONG_REPLY, hold_after=2)
     app = ui.scripted_app(settings, engine)
 
@@ -92,9 +99,13 @@ async def test_quitting_mid_reply_stores_the_partial_reply(settings, db_path, ui
         await pilot.press(*"long answer please", "enter")
         await ui.wait_until(pilot, engine.held.is_set)
         threading.Thread(target=release_once_stop_is_requested, daemon=True).start()
-        await pilot.press("ctrl+q")
+        if how == "sighup":
+            os.kill(os.getpid(), signal.SIGHUP)
+        else:
+            await pilot.press("ctrl+q")
         await ui.wait_until(pilot, app.chat.reply_done.is_set)
-
+        await pilot.pause()
+    assert app.return_code == 0
     stored = ui.stored_messages(db_path)
     assert [(m.role, m.stopped) for m in stored] == [("user", False), ("assistant", True)]
     assert stored[-1].content == "word0 word1 "
@@ -186,28 +197,3 @@ async def test_a_failing_reply_keeps_what_streamed_and_says_why(settings, db_pat
     stored = ui.stored_messages(db_path)
     assert [(m.role, m.content, m.stopped) for m in stored[:2]] == [
         ("user", "question", False), ("assistant", "partial answer", True)]
-
-
-async def test_the_terminal_closing_mid_reply_stores_the_partial_reply(settings, db_path, ui):
-    import os
-    import signal
-
-    engine = ui.HoldingEngine(LONG_REPLY, hold_after=2)
-    app = ui.scripted_app(settings, engine)
-
-    def release_once_stop_is_requested() -> None:
-        if app.chat.stop_requested.wait(10):
-            engine.release.set()
-
-    async with app.run_test(size=ui.size) as pilot:
-        await ui.wait_for_model(pilot)
-        await pilot.press(*"long answer please", "enter")
-        await ui.wait_until(pilot, engine.held.is_set)
-        threading.Thread(target=release_once_stop_is_requested, daemon=True).start()
-        os.kill(os.getpid(), signal.SIGHUP)  # what the terminal sends when its window closes
-        await ui.wait_until(pilot, app.chat.reply_done.is_set)
-        await pilot.pause()
-    assert app.return_code == 0
-    stored = ui.stored_messages(db_path)
-    assert [(m.role, m.stopped) for m in stored] == [("user", False), ("assistant", True)]
-    assert stored[-1].content == "word0 word1 "
