@@ -129,13 +129,6 @@ class KvCache:
         for path in self._paths(key):
             path.unlink(missing_ok=True)
 
-    def clear(self) -> int:
-        """Delete every saved state (after the user forgot something they may hold); how many."""
-        states = list(self.directory.glob("*.kv")) if self.directory.exists() else []
-        for path in states:
-            self.forget(path.stem)
-        return len(states)
-
     # -- restore ---------------------------------------------------------------------------
     def restore(self, engine, key: str, *, prefix=None) -> RestoreResult:
         """Load the state saved under ``key`` into ``engine`` when it matches (and, given the next

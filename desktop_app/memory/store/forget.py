@@ -150,8 +150,8 @@ class ForgetQueries:
 
     def _messages_holding(self, text: str) -> set[int]:
         if len(text) >= 3:
-            return {h.message_id for h in self.search_messages(text, limit=100_000)
-                    if text in self.get_message(h.message_id).content}
+            hits = self.search_messages(text, limit=100_000)  # each hit carries its content
+            return {h.message_id for h in hits if text in h.content}
         rows = self.conn.execute("SELECT id FROM messages WHERE instr(content, :n) > 0", {"n": text}).fetchall()
         return {r[0] for r in rows}
 
