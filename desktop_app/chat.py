@@ -42,10 +42,11 @@ def prefill_log(engine) -> PrefillLog | None:
 
 
 def pipeline_for(store, settings: Settings, *, counter, n_ctx: int, embedder=None,
-                 jobs: JobQueue | None = None, warm_progress: Progress | None = None) -> TurnPipeline:
-    """The turn stages over ``store`` with the user's settings and the loaded models."""
+                 jobs: JobQueue | None = None, warm_progress: Progress | None = None, context=None) -> TurnPipeline:
+    """The turn stages over ``store`` with the user's settings and the loaded models
+    (``context``: the chat context's :class:`~desktop_app.memory.warming.ContextOwner`)."""
     return TurnPipeline(store=store, counter=counter, n_ctx=n_ctx, options=TurnOptions.from_settings(settings),
-                        embedder=embedder, jobs=jobs, warm_progress=warm_progress)
+                        embedder=embedder, jobs=jobs, warm_progress=warm_progress, context=context)
 
 
 @dataclass

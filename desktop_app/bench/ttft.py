@@ -17,7 +17,10 @@ Modes:
   recalled layer costs when it fires on most turns, as in a real conversation;
 * ``full`` / ``sliding``: the whole history / the last 20 messages (with idle warming too);
 * ``layered+memory`` / ``layered+shared``: the model's memory pass after each turn, on a second
-  context or on the chat's own (issue 10).
+  context or on the chat's own (issue 10);
+* ``layered+typing``: type-ahead as well — the user reads for half the think time, then types;
+  at a pause two thirds into the next message the prompt for the words so far is evaluated up
+  to the input (:class:`~desktop_app.memory.warming.DraftWarmJob`), as the TUI does.
 
 ``--reopen`` then measures reopening the 200-turn layered session after a restart: the first
 TTFT with the saved context state against a cold start, on two copies of the same database.
@@ -49,6 +52,8 @@ CHANGES = ("The budget must stay under {b} dollars.", "Our team has {t} people."
            "Forget the rule about paid software.", "The venue must hold {v} guests.",
            "Change the budget to {b3} dollars.")
 REOPEN_QUESTION = "Remind me what the budget is now."
+READ_SHARE = 0.5  # +typing: the share of the think time spent reading before typing starts
+TYPED_SHARE = 2 / 3  # +typing: how much of the next message is typed at the pause the draft is warmed
 CHAT_CHARS = 240  # a LoCoMo turn is clipped to this (the bench times the prompt, not long pastes)
 
 
@@ -89,9 +94,11 @@ def register(subparsers):
     parser.add_argument("--reply-tokens", dest="reply_tokens", type=int, default=16, help="max tokens per reply")
     parser.add_argument("--think", type=float, default=8.0,
                         help="seconds the user reads and types between turns; idle work may run meanwhile")
-    parser.add_argument("--modes", default="layered-before,layered,layered@0,layered:asked,full,sliding",
+    parser.add_argument("--modes", default="layered-before,layered,layered+typing,layered@0,layered:asked,"
+                                             "layered:asked+typing,full,sliding",
                         help="comma-separated: layered-before, layered, layered@SECONDS (another think time), "
-                             "layered:asked (recall only when asked), full, sliding, layered+memory, layered+shared")
+                             "layered:asked (recall only when asked), full, sliding, layered+memory, "
+                             "layered+shared, layered+typing (type-ahead warming)")
     parser.add_argument("--checkpoints", default=None, help="turns to report, e.g. 5,20,30 (default 5,50,100,150,200)")
     parser.add_argument("--reopen", action="store_true",
                         help="also time reopening the layered session after a restart: saved state vs cold")
@@ -134,8 +141,8 @@ def user_turn(turn: int, lang: str = "en") -> str:
 def mode_settings(settings, mode: str, think: float):
     """(context mode, settings, think seconds, memory pass) for a bench mode name."""
     name, _, at = mode.partition("@")
-    name, _, recall = name.partition(":")
-    label, _, memory = name.partition("+")
+    name, _, memory = name.partition("+")
+    label, _, recall = name.partition(":")
     if recall:
         settings = settings.model_copy(update={"recall": recall})
     if at:
@@ -143,9 +150,19 @@ def mode_settings(settings, mode: str, think: float):
     if label == "layered-before":
         settings = settings.model_copy(update={"head_updates": "live", "warm_idle": False, "kv_shift": False})
         label, think = "layered", 0.0  # nothing ran while idle before
-    if memory:
+    if memory in ("memory", "shared"):
         settings = settings.model_copy(update={"memory_model": "always"})
+    elif memory not in ("", "typing"):
+        raise ValueError(f"unknown bench mode {mode!r}")
     return label, settings, think, memory
+
+
+def typed_so_far(text: str, share: float = TYPED_SHARE) -> str:
+    """The first ``share`` of a message as typed: whole words, or characters for CJK."""
+    words = text.split()
+    if len(words) >= 3:
+        return " ".join(words[: max(1, int(len(words) * share))])
+    return text[: max(1, int(len(text) * share))]
 
 
 def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0, progress=None,
@@ -158,14 +175,17 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
     from desktop_app.chat import pipeline_for, run_turn
     from desktop_app.engine.errors import ContextFullError
     from desktop_app.memory.jobs import JobContext, JobQueue
+    from desktop_app.memory.warming import ContextOwner, DraftWarmJob, worth_drafting
 
     label, settings, think, memory = mode_settings(settings, mode, think)
+    typing, memory_pass = memory == "typing", memory in ("memory", "shared")
     inner = getattr(engine, "inner", engine)
     if hasattr(inner, "settings"):
         inner.settings = replace(inner.settings, kv_shift=settings.kv_shift)
     jobs = JobQueue()
     memory_engine = engine.sibling() if memory == "memory" else engine
-    pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, jobs=jobs)
+    owner = ContextOwner()
+    pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, jobs=jobs, context=owner)
     session = store.create_session(f"ttft-{mode}-{int(time.time() * 1000)}", mode=label)
     engine.reset_cache()
     ttft: list[float] = []
@@ -186,10 +206,18 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
         evaluated.append(fill.evaluated if fill else result.plan.total_tokens)
         pages_in = [i for i in result.plan.layers["recalled"].items if i.type == "page"]
         recalled.append(result.plan.layers["recalled"].tokens if pages_in else 0)
-        if think > 0 or memory:
-            jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, engine=memory_engine,
-                                                     chat_engine=engine),
-                             should_stop=_deadline(think if think > 0 else 1e9))
+        if think > 0 or memory_pass:
+            def idle(stop):
+                return JobContext(store=store, should_stop=stop, engine=memory_engine, chat_engine=engine)
+
+            deadline = _deadline(think if think > 0 else 1e9)
+            if typing and think > 0 and turn < turns:
+                jobs.run_pending(idle, should_stop=_deadline(think * READ_SHARE))  # reading the reply
+                draft = typed_so_far(user_turn(turn + 1))
+                if worth_drafting(draft):
+                    jobs.submit(DraftWarmJob(session.id, pipeline.options, draft, owner=owner), replace=True,
+                                first=True)
+            jobs.run_pending(idle, should_stop=deadline)
         jobs.cancel()  # what did not fit the think time: the next turn's pre-fill does it
         if progress and turn % 10 == 0:
             progress(f"{mode}: turn {turn}/{turns}, prompt {prompt[-1]} tokens, TTFT {ttft[-1] * 1000:.0f} ms, "

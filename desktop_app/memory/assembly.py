@@ -79,6 +79,7 @@ class AssemblyInput(BaseModel):
     recent: list[TurnView] = []  # not yet paged out, without the input
     all_turns: list[TurnView] = []  # every stored turn, without the input (full / sliding)
     recalled: list[RecalledPage] = []
+    recalled_first: list[int] = []  # page ids the chat context already holds in this order (type-ahead)
     documents: list[DocumentHit] = []  # document chunks for this input, best first (quoted, cited)
     current_turn: int = 1
     now: float
@@ -357,6 +358,7 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
     live_sources = {i.source_message_id for i in inp.items if i.status == "active"}
     stale = {i.source_message_id for i in inp.history if i.source_message_id} - live_sources
     page_lines: list[str] = []
+    chosen: list[tuple[int, list[str], LayerItem]] = []  # picked best first, shown in time order
     for page in inp.recalled:
         turns = [tv for tv in page.turns if tv.id not in stale]
         if len(turns) < len(page.turns):
@@ -375,9 +377,16 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
                                       score=page.score))
             continue
         page_lines += block
-        items.append(LayerItem(type="page", page_id=page.page_id, score=round(page.score, 3), source=page.source,
-                               turns=[turns[0].turn, turns[-1].turn],
-                               hits=page.hits))
+        chosen.append((turns[0].turn, block, LayerItem(type="page", page_id=page.page_id, score=round(page.score, 3),
+                                                        source=page.source, turns=[turns[0].turn, turns[-1].turn],
+                                                        hits=page.hits)))
+    # The pages the context already evaluated (type-ahead) first, in their order; the others
+    # oldest first, as the conversation ran. Adding a page never reorders those before it, so
+    # what was warmed stays a prefix (and a later value reads after an earlier one).
+    held = {page_id: n for n, page_id in enumerate(inp.recalled_first)}
+    chosen.sort(key=lambda c: (0, held[c[2].page_id], 0) if c[2].page_id in held else (1, 0, c[0]))
+    page_lines = [line for _, block, _ in chosen for line in block]
+    items += [item for _, _, item in chosen]
     if page_lines:
         lines = [t["recalled"], *page_lines, *lines]
     doc_lines: list[str] = []

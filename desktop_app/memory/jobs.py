@@ -141,12 +141,20 @@ class JobQueue:
         self.history: deque[JobOutcome] = deque(maxlen=100)
         self.current: MemoryJob | None = None  # the job running now (None between jobs)
 
-    def submit(self, job: MemoryJob) -> bool:
-        """Queue ``job`` unless the same work is already waiting; True when queued."""
+    def submit(self, job: MemoryJob, *, replace: bool = False, first: bool = False) -> bool:
+        """Queue ``job`` unless the same work is already waiting; True when queued.
+
+        ``replace``: the waiting job of the same key gives way to this newer one (a draft that
+        grew); ``first``: it runs before what waits (the user is about to send)."""
         with self._lock:
             if any(queued.key == job.key for queued in self._pending):
-                return False
-            self._pending.append(job)
+                if not replace:
+                    return False
+                self._pending = deque(queued for queued in self._pending if queued.key != job.key)
+            if first:
+                self._pending.appendleft(job)
+            else:
+                self._pending.append(job)
             return True
 
     def pending(self) -> list[MemoryJob]:

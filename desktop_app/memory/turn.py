@@ -117,6 +117,7 @@ class TurnPipeline:
     jobs: JobQueue | None = None
     warm_progress: object | None = None  # progress(done, total) of idle-time warming (the TUI's meter)
     documents_only: tuple[int, ...] | None = None  # `ask --doc NAME`: document chunks from these only
+    context: object | None = None  # a warming.ContextOwner: what the chat context holds (type-ahead's pages)
 
     # -- settings in force ---------------------------------------------------------------
     def system_prompt(self, session: Session) -> str:
@@ -181,7 +182,8 @@ class TurnPipeline:
             history=history, item_turns=item_turns(everything, sources),
             summary=summary.content if summary else None, recent=turn_views(unpaged, self.counter),
             all_turns=all_turns, recalled=recalled, documents=documents, current_turn=recorded.turn,
-            now=time.time() if now is None else now, head=head)
+            now=time.time() if now is None else now, head=head,
+            recalled_first=self.context.pages_for(session.id) if self.context is not None else [])
 
     def preview(self, session: Session, text: str, *, mode: str | None = None,
                 now: float | None = None) -> tuple[ContextPlan, RecordedInput]:
@@ -266,6 +268,9 @@ class TurnPipeline:
         (unless ``memory_model`` is off), and the embeddings of the new turns."""
         if self.jobs is None:
             return 0
+        self.jobs.discard("draft")  # type-ahead for the message just answered
+        if self.context is not None:
+            self.context.recalled_pages = ()  # the next prompt no longer holds this turn's recalled block
         queued = 0
         if self.options.warm_idle:  # first: the next turn's prefix; again after the rest changed the head
             queued += self.jobs.submit(WarmJob(session.id, self.options, stage="turn", progress=self.warm_progress))

@@ -8,10 +8,18 @@ the chat context does not hold yet — in short chunks, so a new message stops i
 the turn goes on from whatever was evaluated. When the context holds little of that prefix
 (a session just opened, an app just started), the session's saved state is restored first
 (:mod:`desktop_app.engine.kv_cache`).
+
+While the user types, :class:`DraftWarmJob` goes further (type-ahead): at a pause it plans the
+prompt for the words typed so far and evaluates its final message up to the input — the
+changes block, the archived turns recall found for the draft, the replayed state. Those are
+chosen by the input, so the head alone cannot cover them — and then the words typed so far.
+When the sent message recalls the same pages, the turn evaluates only the words typed after
+the pause.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -21,14 +29,21 @@ from desktop_app.engine.protocol import can_warm
 from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
 
 PLACEHOLDER = "…"  # the next input, unknown yet: it only ends the prefix
+MIN_DRAFT_CHARS = 6  # a shorter draft recalls little worth evaluating ahead
+CJK_END = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]$")
 
 
 @dataclass
 class ContextOwner:
     """Which session the chat context's evaluated tokens belong to (set by turns and warm-ups),
-    so a state is only ever saved under the session it came from."""
+    so a state is only ever saved under the session it came from; and which recalled pages a
+    type-ahead evaluated after the head, in order, so the turn keeps that order."""
 
     session_id: int | None = None
+    recalled_pages: tuple[int, ...] = ()
+
+    def pages_for(self, session_id: int) -> list[int]:
+        return list(self.recalled_pages) if self.session_id == session_id else []
 
 
 def next_prefix(pipeline, session) -> tuple[list[dict], str]:
@@ -39,6 +54,36 @@ def next_prefix(pipeline, session) -> tuple[list[dict], str]:
     changes = plan.layers["changes"].text
     lead = changes + "\n\n" if changes and final.startswith(changes + "\n\n") else ""
     return plan.messages[:-1], lead
+
+
+def draft_prefix(pipeline, session, draft: str) -> tuple[list[dict], str]:
+    """What the prompt starts with if the user sends ``draft`` with more words after it: all
+    messages but the final user message, and that message up to the draft's last whole word —
+    the changes, the recalled pages and the replayed state before the input, then the words
+    typed so far (the last may still grow, so it is left to the turn)."""
+    return draft_lead(pipeline.preview(session, draft)[0])
+
+
+def draft_lead(plan) -> tuple[list[dict], str]:
+    final = plan.messages[-1]["content"]
+    shown = plan.layers["input"].text
+    if not shown or not final.endswith(shown):
+        return plan.messages[:-1], ""
+    return plan.messages[:-1], final[: len(final) - len(shown)] + settled_words(shown)
+
+
+def settled_words(text: str) -> str:
+    """``text`` without its last word, which the user may still be typing: up to the last space,
+    or without the last character of a CJK run."""
+    cut = max(text.rfind(" "), text.rfind("\n"))
+    if cut > 0:
+        return text[:cut]
+    return text[:-1] if CJK_END.search(text) else ""
+
+
+def worth_drafting(text: str) -> bool:
+    """A draft long enough to recall on: a few words, or a few CJK characters."""
+    return len(text.strip()) >= MIN_DRAFT_CHARS
 
 
 class WarmJob(MemoryJob):
@@ -60,6 +105,10 @@ class WarmJob(MemoryJob):
     def key(self) -> tuple:
         return (self.name, self.session_id, self.stage)
 
+    def prefix(self, pipeline, session) -> tuple[list[dict], str]:
+        """The messages and the final message's opening to evaluate."""
+        return next_prefix(pipeline, session)
+
     def run(self, ctx: JobContext) -> JobOutcome:
         from desktop_app.memory.turn import TurnPipeline
 
@@ -72,8 +121,9 @@ class WarmJob(MemoryJob):
         if self.cache is not None and self.leaving and self.owner is not None and \
                 self.owner.session_id == self.leaving[0]:
             self.cache.save(engine, self.leaving[1])  # the context still holds the session left
-        pipeline = TurnPipeline(store=ctx.store, counter=engine.counter, n_ctx=engine.n_ctx, options=self.options)
-        messages, lead = next_prefix(pipeline, session)
+        pipeline = TurnPipeline(store=ctx.store, counter=engine.counter, n_ctx=engine.n_ctx, options=self.options,
+                                context=self.owner)
+        messages, lead = self.prefix(pipeline, session)
         restored = ""
         if self.cache is not None and self.cache_key:
             inner = getattr(engine, "inner", engine)
@@ -91,3 +141,22 @@ class WarmJob(MemoryJob):
         detail = f"{restored}{result.evaluated} tokens evaluated, {result.reused} reused of {result.total}"
         return self.outcome("done" if result.complete else "postponed", detail)
 
+
+
+class DraftWarmJob(WarmJob):
+    """Type-ahead warming: evaluate the prompt the message being typed will send, up to the
+    input. Queued at a pause in typing (replacing the draft before it); a sent message drops it
+    (``TurnPipeline`` discards waiting drafts), and a keystroke stops it between chunks."""
+
+    name = "draft"
+
+    def __init__(self, session_id: int, options, draft: str, **kwargs):
+        super().__init__(session_id, options, stage="draft", **kwargs)
+        self.draft = draft
+
+    def prefix(self, pipeline, session) -> tuple[list[dict], str]:
+        plan, _ = pipeline.preview(session, self.draft)
+        if self.owner is not None:  # the turn keeps these pages first, in this order
+            self.owner.recalled_pages = tuple(i.page_id for i in plan.layers["recalled"].items
+                                              if i.type == "page" and i.page_id is not None)
+        return draft_lead(plan)

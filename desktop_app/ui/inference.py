@@ -79,14 +79,15 @@ def load_engine(settings: Settings, factory: EngineFactory, post: Post) -> None:
 
 def generate_reply(settings: Settings, engine: ChatEngine, session_id: int, text: str | None, *,
                    should_stop: StopCheck, post: Post, anchor_id: int | None = None, embedder=None,
-                   jobs: JobQueue | None = None) -> None:
+                   jobs: JobQueue | None = None, context=None) -> None:
     """Run one turn with a thread-local store; report progress and the outcome; never raises.
 
     The user message and the reply are written by the turn stages themselves as they
     complete, so a quit or crash after this returns loses nothing. With ``anchor_id`` the
     messages after it are first archived as a version (their memory rolled back); ``text``
     None then answers the anchor message again (regenerate), else ``text`` replaces what
-    followed (edit). Background memory jobs the turn queues land in ``jobs``.
+    followed (edit). Background memory jobs the turn queues land in ``jobs``; ``context`` is the
+    chat context's ``ContextOwner`` (the pages type-ahead evaluated, kept first).
     """
     from desktop_app.memory.store import Store
 
@@ -100,7 +101,8 @@ def generate_reply(settings: Settings, engine: ChatEngine, session_id: int, text
             store.archive_tail(session_id, anchor_id)
         session = store.get_session(session_id)
         pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, embedder=embedder,
-                                jobs=jobs, warm_progress=lambda done, total: post(ContextProgress(done, total)))
+                                jobs=jobs, warm_progress=lambda done, total: post(ContextProgress(done, total)),
+                                context=context)
 
         def reading(done: int, total: int) -> None:
             if total >= PROGRESS_MIN_TOKENS:  # a short pre-fill is over before a label could help

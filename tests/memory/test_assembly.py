@@ -114,6 +114,22 @@ def test_recalled_pages_are_labelled_with_turn_and_time():
     assert (result.layers["recalled"].items[-1].type, result.layers["recalled"].items[-1].page_id) == ("page", 7)
 
 
+def test_recalled_pages_read_oldest_first_unless_the_context_holds_an_order():
+    def page(page_id, turn, score, words):
+        return RecalledPage(page_id=page_id, score=score, turns=[
+            TurnView(id=turn * 2, role="user", content=f"The caterer and the {words} came up.", tokens=10, turn=turn,
+                     created_at=NOW + turn)])
+
+    late, early, middle = page(9, 30, 5.0, "budget"), page(4, 8, 3.0, "budget venue"), page(6, 15, 1.0, "menu")
+    text = assemble_context(base(input_text="the caterer budget?", recalled=[late, early, middle]),
+                            COUNTER).layers["recalled"].text
+    assert text.index("[turn 8,") < text.index("[turn 15,") < text.index("[turn 30,")  # picked by score, read in time
+    held = assemble_context(base(input_text="the caterer budget?", recalled=[late, early, middle], recalled_first=[9, 6]),
+                            COUNTER).layers["recalled"]
+    assert held.text.index("[turn 30,") < held.text.index("[turn 15,") < held.text.index("[turn 8,")
+    assert [i.page_id for i in held.items if i.type == "page"] == [9, 6, 4]
+
+
 def test_superseded_values_in_raw_turns_are_marked_in_layered_mode_only():
     history = [item(4, "constraint", "The budget must stay under 3000 dollars.", status="superseded", source=2)]
     current = [item(5, "constraint", "budget: 5000 dollars", supersedes=4)]

@@ -5,7 +5,14 @@ from __future__ import annotations
 from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.memory.jobs import JobContext, JobQueue
-from desktop_app.memory.warming import WarmJob, next_prefix
+from desktop_app.memory.warming import (
+    DraftWarmJob,
+    WarmJob,
+    draft_prefix,
+    next_prefix,
+    settled_words,
+    worth_drafting,
+)
 
 
 def setup(store, settings, **engine_kw):
@@ -102,3 +109,108 @@ def test_warming_skips_engines_without_a_prefix(store, settings):
     job = WarmJob(session.id, pipeline_for(store, settings, counter=engine.counter, n_ctx=4096).options)
     outcome = job.run(JobContext(store=store, should_stop=lambda: False, chat_engine=object()))  # an HTTP server, say
     assert outcome.status == "done" and "no evaluated prefix" in outcome.detail
+
+
+def archived_session(store, settings, engine):
+    """A session whose first turns (a door code among them) are paged out into the archive."""
+    importer = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
+    session = store.session_named("archive")
+    importer.import_message(session, "user", "The warehouse door code is 4417, keep it handy.")
+    importer.import_message(session, "assistant", "Noted the warehouse door code.")
+    for i in range(40):
+        importer.import_message(session, "user", f"Tell me something about topic number {i} and its history.")
+        importer.import_message(session, "assistant", "Here is a fairly long answer about that topic. " * 4)
+    assert store.list_pages(session.id), "the small window must have paged the first turns out"
+    return store.get_session(session.id)
+
+
+def test_type_ahead_evaluates_what_the_draft_recalls_so_the_turn_reads_only_the_input(store, settings):
+    engine, jobs, pipeline, settings = setup(store, settings.model_copy(update={"ctx": 1024}), n_ctx=1024)
+    session = archived_session(store, settings, engine)
+    draft = "What was the warehouse door code"
+    messages, lead = draft_prefix(pipeline, session, draft)
+    assert "4417" in lead and lead.endswith("What was the warehouse door")  # recalled, then the words so far
+    jobs.submit(DraftWarmJob(session.id, pipeline.options, draft), first=True)
+    [outcome] = idle(store, jobs, engine)
+    assert outcome.job == "draft" and outcome.status == "done"
+    assert engine.cached[: len(engine.prefix_tokens(messages, lead))] == engine.prefix_tokens(messages, lead)
+    sent = draft + " you noted earlier?"
+    result = run_turn(pipeline, store.get_session(session.id), engine, sent, settings=settings)
+    assert "4417" in result.plan.layers["recalled"].text
+    # the recalled turn and the words typed were read ahead: only the last word of the draft (it
+    # might have grown), the words typed after it and the reply marker were left
+    assert result.record.prefill.evaluated == 1 + 3 + 2
+
+
+def test_type_ahead_on_a_draft_that_recalls_nothing_still_warms_the_head(store, settings):
+    engine, jobs, pipeline, settings = setup(store, settings)
+    session = store.session_named("plain")
+    run_turn(pipeline, session, engine, "Never book flights before 9am.", settings=settings)
+    jobs.cancel()
+    engine.cached = []
+    jobs.submit(DraftWarmJob(session.id, pipeline.options, "And what about"), first=True)
+    idle(store, jobs, engine)
+    result = run_turn(pipeline, store.get_session(session.id), engine, "And what about buses?", settings=settings)
+    assert result.record.prefill.evaluated == 2 + 2  # "about buses?" and the reply marker
+
+
+def test_the_last_word_of_a_draft_is_left_to_the_turn():
+    assert settled_words("What was the door") == "What was the"
+    assert settled_words("line one\nline") == "line one"
+    assert settled_words("上次说的预算") == "上次说的预"
+    assert settled_words("budget") == ""
+
+
+def test_a_newer_draft_replaces_the_waiting_one_and_a_sent_message_drops_it(store, settings):
+    engine, jobs, pipeline, settings = setup(store, settings)
+    session = store.session_named("drafts")
+    jobs.submit(WarmJob(session.id, pipeline.options))
+    jobs.submit(DraftWarmJob(session.id, pipeline.options, "Where should"), replace=True, first=True)
+    jobs.submit(DraftWarmJob(session.id, pipeline.options, "Where should we go"), replace=True, first=True)
+    waiting = jobs.pending()
+    assert [j.name for j in waiting] == ["draft", "warm"] and waiting[0].draft == "Where should we go"
+    run_turn(pipeline, session, engine, "Where should we go in May?", settings=settings)
+    assert "draft" not in [j.name for j in jobs.pending()]  # it was for the message just answered
+
+
+def test_drafts_worth_warming():
+    assert not worth_drafting("ok") and not worth_drafting("   hi  ")
+    assert worth_drafting("What was the") and worth_drafting("上次说的预算是")
+
+
+def test_pages_the_draft_warmed_stay_first_when_the_message_recalls_an_older_one(store, settings):
+    from desktop_app.memory.warming import ContextOwner
+
+    engine, jobs, _, settings = setup(store, settings.model_copy(update={"ctx": 1024}), n_ctx=1024)
+    owner = ContextOwner()
+    pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, jobs=jobs, context=owner)
+    importer = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
+    session = store.session_named("two codes")
+    importer.import_message(session, "user", "The warehouse door code is 4417, keep it handy.")
+    importer.import_message(session, "assistant", "Noted the warehouse door code.")
+    for i in range(70):
+        if i == 30:
+            importer.import_message(session, "user", "The alarm panel pin is 9921, also keep it.")
+            importer.import_message(session, "assistant", "Noted the alarm panel pin.")
+        importer.import_message(session, "user", f"Tell me something about topic number {i} and its history.")
+        importer.import_message(session, "assistant", "Here is a fairly long answer about that topic. " * 4)
+    session = store.get_session(session.id)
+    pages = store.list_pages(session.id)
+    page_of = {m.content.split(" is ")[0]: m.page_id for p in pages for m in store.page_messages(p.id)}
+    door, alarm = page_of["The warehouse door code"], page_of["The alarm panel pin"]
+    assert door != alarm, "the two codes need their own pages"
+    jobs.submit(DraftWarmJob(session.id, pipeline.options, "What was the alarm panel pin", owner=owner))
+    idle(store, jobs, engine)
+    assert owner.recalled_pages == (alarm,) and owner.session_id == session.id
+    warmed_head = len(engine.prefix_tokens(*draft_prefix(pipeline, session, "What was the alarm panel pin")))
+    sent = "What was the alarm panel pin and the warehouse door code?"
+    result = run_turn(pipeline, store.get_session(session.id), engine, sent, settings=settings)
+    recalled = result.plan.layers["recalled"].text
+    assert "9921" in recalled and "4417" in recalled
+    assert recalled.index("9921") < recalled.index("4417")  # the warmed page first, though it is the later one
+    # the head and the warmed page were reused; the older page is new, and so what follows it
+    final = result.plan.messages[-1]["content"]
+    held = engine.prefix_tokens(result.plan.messages[:-1], final[: final.index("\n[turn 1,")])
+    assert len(held) > len(engine.prefix_tokens(result.plan.messages[:-1])) and "9921" in final[: final.index("\n[turn 1,")]
+    assert len(held) <= result.record.prefill.reused < warmed_head
+    assert owner.recalled_pages == ()  # the next prompt holds no recalled block of this turn

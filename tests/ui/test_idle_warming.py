@@ -61,3 +61,48 @@ async def test_typing_stops_a_warm_up_and_the_meter_shows_its_progress(settings,
         await ui.wait_until(pilot, lambda: len(engine.cached) >= len(prefix_of(chat, engine)), timeout=20)
         await ui.settle(pilot)
         assert meter.progress is None
+
+
+async def test_a_pause_in_typing_reads_ahead_what_the_draft_recalls(settings, ui):
+    """Type-ahead: at a pause the prompt for the typed words is evaluated up to the input, so
+    sending evaluates only the message itself although it recalled an archived turn."""
+    from desktop_app.chat import pipeline_for
+    from desktop_app.memory.store import Store
+    from desktop_app.memory.warming import draft_prefix
+
+    settings = settings.model_copy(update={"ctx": 1024})
+    engine = ScriptedEngine("Noted.", n_ctx=1024)
+    with Store(settings.db_path) as store:
+        session = store.session_named("archive")
+        importer = pipeline_for(store, settings, counter=engine.counter, n_ctx=1024)
+        importer.import_message(session, "user", "The warehouse door code is 4417, keep it handy.")
+        importer.import_message(session, "assistant", "Noted the warehouse door code.")
+        for i in range(40):
+            importer.import_message(session, "user", f"Tell me something about topic number {i} and its history.")
+            importer.import_message(session, "assistant", "Here is a fairly long answer about that topic. " * 4)
+        archive = session.id
+    app = ui.scripted_app(settings, engine)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        chat = app.chat
+        if chat.session.id != archive:
+            await chat.switch_session(archive)
+        await ui.settle(pilot)
+        draft = "What was the warehouse door code"
+        chat_input = chat.query_one(ChatInput)
+        chat_input.focus()
+        chat_input.text = draft
+        await ui.wait_until(pilot, lambda: any(o.job == "draft" and o.status == "done" for o in chat.jobs.history))
+        await ui.settle(pilot)
+        pipeline = pipeline_for(chat.store, settings, counter=engine.counter, n_ctx=1024)
+        messages, lead = draft_prefix(pipeline, chat.store.get_session(archive), draft)
+        assert "4417" in lead and lead.endswith("What was the warehouse door")
+        warmed = engine.prefix_tokens(messages, lead)
+        assert engine.cached[: len(warmed)] == warmed
+        chat_input.text = draft + " again?"
+        await pilot.press("enter")
+        await ui.wait_for_reply(pilot)
+        await ui.settle(pilot)
+        record = chat.store.list_turn_log(archive)[-1].record
+        assert "4417" in record.layers["recalled"].text
+        assert record.prefill.evaluated == 2 + 2  # "code again?" and the reply marker

@@ -29,7 +29,7 @@ from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.models import Session
 from desktop_app.memory.store import Store
 from desktop_app.memory.turn import InputRejected, clean_user_text
-from desktop_app.memory.warming import ContextOwner, WarmJob
+from desktop_app.memory.warming import ContextOwner, DraftWarmJob, WarmJob, worth_drafting
 from desktop_app.ui.i18n import t, translate_bindings
 from desktop_app.ui.inference import EngineFactory, generate_reply, load_engine
 from desktop_app.ui.jobs import StoreJobs
@@ -53,7 +53,8 @@ from desktop_app.ui.widgets.memory_panel import MemoryPanel
 from desktop_app.ui.widgets.model_status import ModelStatus, model_label
 from desktop_app.ui.widgets.session_list import Sidebar
 
-TYPING_PAUSE_SECONDS = 1.5  # idle work resumes after this long without a keystroke
+TYPING_PAUSE_SECONDS = 0.8  # idle work (type-ahead first) resumes after this long without a keystroke
+MAX_DRAFT_CHARS = 4000  # a long paste is recalled on when sent, not while it sits in the box
 
 def is_document_command(text: str) -> bool:
     """``/doc`` or ``/docs`` (the Documents panel), optionally ``add PATH``."""
@@ -211,7 +212,21 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
     def _resume_idle_work(self) -> None:
         self._idle_timer = None
         if not self.generating:
+            self.warm_draft()
             self.run_memory_jobs()
+
+    def warm_draft(self) -> None:
+        """Type-ahead: queue evaluating the prompt the typed words would send, up to the input
+        (the archived turns they recall, the changes block), first in line and replacing the
+        previous draft. A command, a short draft or a busy window queues nothing."""
+        text = self.query_one(ChatInput).text
+        if self.engine is None or self.session is None or not self.settings.warm_idle or \
+                text.lstrip().startswith("/") or not worth_drafting(text) or len(text) > MAX_DRAFT_CHARS:
+            return
+        from desktop_app.memory.turn import TurnOptions
+
+        self.jobs.submit(DraftWarmJob(self.session.id, TurnOptions.from_settings(self.settings), text,
+                                      owner=self.context_owner), replace=True, first=True)
 
     def on_model_load_failed(self, message: ModelLoadFailed) -> None:
         self.engine, self.model_error = None, message.error
@@ -291,7 +306,8 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         try:
             generate_reply(self.settings, engine, session_id, text, anchor_id=anchor_id,
                            should_stop=lambda: self.stop_requested.is_set() or worker.is_cancelled,
-                           post=self.post_message, embedder=self.embedder, jobs=self.jobs)
+                           post=self.post_message, embedder=self.embedder, jobs=self.jobs,
+                           context=self.context_owner)
         finally:
             self.reply_done.set()
 
