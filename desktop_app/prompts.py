@@ -20,6 +20,7 @@ REQUIRED = {
     "extract": ("system", "known", "examples"),
     "bookmark": ("system", "page"),
     "rerank": ("system", "ask"),
+    "paging": ("system", "ask"),
     "summary_model": ("system", "page", "retry"),
 }
 

@@ -1,10 +1,11 @@
 """``paperclip bench recall``: turn-level evidence recall on LoCoMo, per signal and fused.
 
 Imports the 10 LoCoMo conversations (one session each, ``dia_id`` kept as the message id,
-session dates as times, one page + automatic bookmark per LoCoMo session), embeds every
-turn with the configured embedding model, asks every category 1-4 question and prints
-recall_any@1/@5/@10 and MRR per category for BM25 only, vectors only, bookmarks only and the
-fused hybrid, side by side. ``--chinese`` adds the MemoryBank (cn) latency and sanity run.
+session dates as times, one page + automatic bookmark per LoCoMo session, a stage summary
+every four pages as the summary chain writes them), embeds every turn with the configured
+embedding model, asks every category 1-4 question and prints recall_any@1/@5/@10 and MRR per
+category for BM25 only, vectors only, bookmarks only, stages only, the fused hybrid without the
+stages and the fused hybrid, side by side. ``--chinese`` adds the MemoryBank (cn) latency and sanity run.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from desktop_app.bench.recall_data import CATEGORIES, DataMissing, Question
 
-METHODS = ("bm25", "vector", "bookmark", "hybrid")
+METHODS = ("bm25", "vector", "bookmark", "stage", "hybrid-stage", "hybrid")
 CUTS = (1, 5, 10)
 
 
@@ -88,8 +89,11 @@ def evaluate(store, sessions: dict[str, int], asked: list[Question], *, embedder
         hybrid = fuse(store, session_id, {n: r for n, r in lists.items() if r}, k=max(CUTS), weights=weights,
                       plan=plan)
         latencies.append(time.perf_counter() - started)
+        without = fuse(store, session_id, {n: r for n, r in lists.items() if r and n != "stage"}, k=max(CUTS),
+                       weights=weights, plan=plan)
         rankings = {name: [ext_of.get(mid) for mid, _ in ranked] for name, ranked in lists.items()}
         rankings["hybrid"] = [h.ext_id for h in hybrid]
+        rankings["hybrid-stage"] = [h.ext_id for h in without]
         for method in METHODS:
             scores.add(method, question.category, first_hit_rank(rankings.get(method, []), question.evidence))
         if progress and index % 100 == 0:
@@ -149,13 +153,15 @@ def build_locomo_db(path: Path, embedder, *, log=print):
     the sessions and the indexing throughput (turns/s, None when nothing was embedded)."""
     from desktop_app.bench.recall_data import import_locomo, load_locomo
     from desktop_app.memory.recall import index_pending
+    from desktop_app.memory.stages import chain_pages
     from desktop_app.memory.store import Store
 
     samples = load_locomo()
     store = Store(path)
     started = time.perf_counter()
     sessions = import_locomo(store, samples)
-    log(f"imported {len(samples)} conversations in {time.perf_counter() - started:.1f}s")
+    stages = sum(chain_pages(store, sid, now=0.0) for sid in sessions.values())
+    log(f"imported {len(samples)} conversations in {time.perf_counter() - started:.1f}s ({stages} new stages)")
     started = time.perf_counter()
     embedded = index_pending(store, embedder, batch=64)
     elapsed = time.perf_counter() - started

@@ -475,6 +475,56 @@ def m010_imported_turns(conn) -> None:
     )
 
 
+def m011_paging_advice_and_stages(conn) -> None:
+    """Paging decisions prepared ahead of a page-out (desktop_app.memory.paging_advice): one
+    row per exchange, keyed by its user message, saying whether it may leave the context
+    (``evict``) or should stay a while (``keep``), and who said so (the rule cache or the model).
+    And the summary chain (desktop_app.memory.stages): every few pages a stage summary over
+    them, indexed for recall (FTS5 trigram over its text, kept in sync by triggers). A page is read
+    by ``page_id`` from now on, so kept exchanges may stay behind inside a page's id range."""
+    run_script(
+        conn,
+        """
+        CREATE TABLE paging_advice (
+            message_id       INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+            session_id       INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            decision         TEXT NOT NULL CHECK (decision IN ('keep', 'evict')),
+            origin           TEXT NOT NULL CHECK (origin IN ('rule', 'model')),
+            reason           TEXT NOT NULL DEFAULT '',
+            input_message_id INTEGER,           -- the latest message when the decision was made
+            created_at       REAL NOT NULL
+        );
+        CREATE INDEX paging_advice_by_session ON paging_advice(session_id);
+        -- A page is no longer always one id range (kept exchanges stay behind): read it by page_id.
+        CREATE INDEX messages_by_page ON messages(page_id) WHERE page_id IS NOT NULL;
+
+        CREATE TABLE stages (
+            id            INTEGER PRIMARY KEY,
+            session_id    INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+            first_page_id INTEGER NOT NULL,
+            last_page_id  INTEGER NOT NULL,
+            first_turn    INTEGER NOT NULL,
+            last_turn     INTEGER NOT NULL,
+            text          TEXT NOT NULL,
+            author        TEXT NOT NULL CHECK (author IN ('rule', 'model')),
+            created_at    REAL NOT NULL
+        );
+        CREATE INDEX stages_by_session ON stages(session_id, last_page_id);
+        CREATE VIRTUAL TABLE stages_fts USING fts5(text, content='stages', content_rowid='id', tokenize='trigram');
+        CREATE TRIGGER stages_recall_ai AFTER INSERT ON stages BEGIN
+            INSERT INTO stages_fts (rowid, text) VALUES (new.id, new.text);
+        END;
+        CREATE TRIGGER stages_recall_ad AFTER DELETE ON stages BEGIN
+            INSERT INTO stages_fts (stages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+        END;
+        CREATE TRIGGER stages_recall_au AFTER UPDATE ON stages BEGIN
+            INSERT INTO stages_fts (stages_fts, rowid, text) VALUES ('delete', old.id, old.text);
+            INSERT INTO stages_fts (rowid, text) VALUES (new.id, new.text);
+        END;
+        """,
+    )
+
+
 def ensure_document_vector_tables(conn, dim: int, *, drop: bool = False) -> None:
     """The sqlite-vec table of document chunk vectors (cosine), like :func:`ensure_vector_tables`:
     not a numbered migration because the dimension depends on the embedding model."""
@@ -507,6 +557,7 @@ MIGRATIONS: list[Migration] = [
     m008_context_heads,
     m009_documents,
     m010_imported_turns,
+    m011_paging_advice_and_stages,
 ]
 
 

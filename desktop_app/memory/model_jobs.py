@@ -54,16 +54,18 @@ _ACKS = re.compile(r"^((thanks|thank you|great|perfect|nice( one)?|cool|awesome|
 _LAUGHTER = re.compile(r"^(哈+|呵+|嘿+|嘻+|(ha)+|(he)+|lol|lmao|😂|🤣|[!！。.,，~～\s])+")
 
 
-def worth_proposing(text: str) -> bool:
-    """The cheap pre-filter: greetings, acknowledgements, laughter and pure questions skip the model."""
+def is_small_talk(text: str) -> bool:
+    """Greetings, acknowledgements, laughter: nothing to remember, nothing to keep in view."""
     body = text.strip().lower().strip(" .!！。~～?？")
     if len(body) < 4 or body in _GREETING or AFFIRM.match(body) or DENY.match(body):
-        return False
+        return True
     rest = _ACKS.sub("", _LAUGHTER.sub("", body)).strip(" ，,。.!！~")
-    if len(rest) < 4 or rest in _GREETING or rest.startswith(("太好笑", "笑死", "so funny")):
-        return False
-    sentences = split_sentences(text)
-    return any(not is_question(s) for s in sentences)
+    return len(rest) < 4 or rest in _GREETING or rest.startswith(("太好笑", "笑死", "so funny"))
+
+
+def worth_proposing(text: str) -> bool:
+    """The cheap pre-filter: small talk and pure questions skip the model."""
+    return not is_small_talk(text) and any(not is_question(s) for s in split_sentences(text))
 
 
 def ask_model(engine, text: str, known: list[str], *, lang: str, should_stop=None) -> tuple[list[Proposal], MemoryWork]:

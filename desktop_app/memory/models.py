@@ -111,7 +111,8 @@ class MemoryChange(BaseModel):
 
 
 class Page(BaseModel):
-    """A contiguous range of turns that left the context (archived, still verbatim in messages)."""
+    """Turns that left the context together (archived, still verbatim in messages): a range,
+    less the exchanges a paging decision kept in the context a while longer."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -139,6 +140,36 @@ class Bookmark(BaseModel):
     description: str
     origin: Literal["auto", "user"]
     author: Literal["rule", "model", "user"] = "rule"  # who chose the words of an automatic bookmark
+    created_at: float
+
+
+class PagingAdvice(BaseModel):
+    """Whether an exchange (keyed by its user message) may leave at the next page-out."""
+
+    model_config = ConfigDict(frozen=True)
+
+    message_id: int
+    decision: Literal["keep", "evict"]
+    origin: Literal["rule", "model"]
+    reason: str = ""
+    input_message_id: int | None = None
+    created_at: float
+
+
+class Stage(BaseModel):
+    """A stage summary: a few lines over several consecutive pages, indexed for recall (the
+    summary chain: a question about an early turn finds its stage, then the page in it)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: int
+    session_id: int
+    first_page_id: int
+    last_page_id: int
+    first_turn: int
+    last_turn: int
+    text: str
+    author: Literal["rule", "model"]
     created_at: float
 
 

@@ -2,8 +2,13 @@
 turns leave the context in one chunk, down to the low watermark (60 %) (seed 004).
 
 The page stays verbatim in ``messages`` (linked by ``page_id``), gets an automatic bookmark
-(2–4 keywords + a one-line description) and is folded into the rolling summary. Paging in
+(2–4 keywords + a one-line description) and is folded into the rolling summary; every few
+pages a stage summary joins the summary chain (:mod:`~desktop_app.memory.stages`). Paging in
 chunks keeps the recent layer append-only between page-outs, so llama.cpp's prefix cache holds.
+
+Which exchanges leave is decided ahead of time (:mod:`~desktop_app.memory.paging_advice`): the
+rule cache and, with the model on, one batched model call mark some as *keep*; the page-out
+passes over those (within a bound) and is otherwise oldest first, as it is with no decisions.
 """
 
 from __future__ import annotations
@@ -12,10 +17,12 @@ from pydantic import BaseModel
 
 from desktop_app.memory.budget import MESSAGE_OVERHEAD, compute_budgets
 from desktop_app.memory.models import Message
+from desktop_app.memory.stages import chain_if_due
 from desktop_app.memory.summary import fold_page
 from desktop_app.memory.text import clip, keywords
 
 MIN_KEEP_MESSAGES = 2
+KEEP_SHARE = 0.25  # kept exchanges may hold at most this share of the low watermark
 
 
 class PagingEvent(BaseModel):
@@ -34,29 +41,59 @@ class PagingEvent(BaseModel):
     bookmark_id: int
     keywords: list[str]
     summary_version: int
+    kept_turns: list[int] = []  # older turns a paging decision kept in the context this time
+    stage_id: int | None = None  # the stage summary this page-out completed (the summary chain)
 
 
 def message_cost(message: Message, counter) -> int:
     return (message.token_count or counter.count(message.content)) + MESSAGE_OVERHEAD
 
 
-def choose_page_out(recent: list[Message], costs: list[int], high: int, low: int) -> int:
-    """How many of the oldest ``recent`` messages to page out (0 below the high watermark).
+def exchanges(messages: list[Message]) -> list[list[int]]:
+    """Indices of ``messages`` grouped into exchanges: a user message and what follows it
+    (messages before the first user message form a group of their own)."""
+    groups: list[list[int]] = []
+    for index, message in enumerate(messages):
+        if message.role == "user" or not groups:
+            groups.append([index])
+        else:
+            groups[-1].append(index)
+    return groups
 
-    Down to the low watermark, then on to the end of a user/assistant exchange, never
-    touching the last ``MIN_KEEP_MESSAGES``.
+
+def choose_evictions(recent: list[Message], costs: list[int], high: int, low: int, *,
+                     keep: frozenset[int] | set[int] = frozenset(), keep_budget: int = 0) -> list[int]:
+    """Indices of the ``recent`` messages to page out (none below the high watermark).
+
+    Whole exchanges, oldest first, down to the low watermark, never the last
+    ``MIN_KEEP_MESSAGES``. An exchange whose user message is in ``keep`` (a paging decision)
+    is passed over while the kept ones cost at most ``keep_budget`` tokens; when the low
+    watermark cannot be reached without them they leave too, oldest first (the fallback).
     """
     total = sum(costs)
     if total <= high:
-        return 0
+        return []
     limit = max(0, len(recent) - MIN_KEEP_MESSAGES)
-    count = 0
-    while count < limit and total > low:
-        total -= costs[count]
-        count += 1
-    while count < limit and recent[count].role != "user":
-        count += 1
-    return count
+    evict: list[int] = []
+    kept: list[list[int]] = []
+    kept_cost = 0
+    for group in exchanges(recent[:limit]):
+        if total <= low:
+            break
+        cost = sum(costs[i] for i in group)
+        first = recent[group[0]]
+        if first.role == "user" and first.id in keep and kept_cost + cost <= keep_budget:
+            kept.append(group)
+            kept_cost += cost
+            continue
+        evict += group
+        total -= cost
+    for group in kept:
+        if total <= low:
+            break
+        evict += group
+        total -= sum(costs[i] for i in group)
+    return sorted(evict)
 
 
 def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_prompt: str, now: float,
@@ -67,12 +104,16 @@ def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_pr
     budgets = compute_budgets(n_ctx, counter.count(system_prompt))
     recent = store.unpaged_messages(session_id) if recent is None else recent
     costs = [message_cost(m, counter) for m in recent]
-    count = choose_page_out(recent, costs, budgets.high_watermark, budgets.low_watermark)
-    if count == 0:
+    marks = store.paging_marks(session_id)
+    keep = {mid for mid, mark in marks.items() if mark in ("keep", "held")}
+    chosen = choose_evictions(recent, costs, budgets.high_watermark, budgets.low_watermark, keep=keep,
+                              keep_budget=int(KEEP_SHARE * budgets.low_watermark))
+    if not chosen:
         return None
-    chunk = recent[:count]
+    chunk = [recent[i] for i in chosen]
     turn_of = {m.id: m.turn_number for m in chunk}
     chunk_ids = {m.id for m in chunk}
+    stayed = [m for m in recent[:chosen[-1]] if m.id not in chunk_ids and m.role == "user"]
     with store.transaction():
         page = store.create_page(session_id, chunk, now)
         words = keywords([m.content for m in chunk if m.role == "user"] or [m.content for m in chunk], k=4)
@@ -85,8 +126,13 @@ def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_pr
         previous = store.latest_summary(session_id)
         content = fold_page(previous.content if previous else None, chunk, items, bookmark, turn_of)
         summary = store.save_summary(session_id, content, chunk[-1].id, now)
+        store.settle_paging_advice([m.id for m in chunk if marks.get(m.id) in ("keep", "evict")],
+                                   [m.id for m in stayed if marks.get(m.id) == "keep"], now=now)
+        stage = chain_if_due(store, session_id, now=now)
+    spent = sum(costs[i] for i in chosen)
     return PagingEvent(page_id=page.id, first_message_id=chunk[0].id, last_message_id=chunk[-1].id,
-                       turns=sorted(set(turn_of.values())), messages=len(chunk), tokens=sum(costs[:count]),
-                       recent_before=sum(costs), recent_after=sum(costs[count:]),
+                       turns=sorted(set(turn_of.values())), messages=len(chunk), tokens=spent,
+                       recent_before=sum(costs), recent_after=sum(costs) - spent,
+                       kept_turns=[m.turn_number for m in stayed], stage_id=stage.id if stage else None,
                        high_watermark=budgets.high_watermark, low_watermark=budgets.low_watermark,
                        bookmark_id=bookmark.id, keywords=bookmark.keywords, summary_version=summary.version)

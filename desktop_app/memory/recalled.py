@@ -60,7 +60,7 @@ def _weak_match(hit: RecallHit, words: list[str]) -> bool:
     """Full text alone, sharing one word of a question of three or more ("any *tips* for basil?"):
     chit-chat overlap, not a reason to spend the prompt on an old turn. A one-word question
     ("the caterer?"), a bookmark or a close vector still recall."""
-    if len(words) < 3 or {"bookmark", "user_bookmark"} & set(hit.signals):
+    if len(words) < 3 or {"bookmark", "user_bookmark", "stage"} & set(hit.signals):
         return False
     vector = hit.signals.get("vector")
     if vector is not None and vector.score >= MIN_VECTOR_ONLY_SIMILARITY:
@@ -70,7 +70,7 @@ def _weak_match(hit: RecallHit, words: list[str]) -> bool:
 
 
 def _has_evidence(hit: RecallHit) -> bool:
-    if {"bm25", "bookmark", "user_bookmark"} & set(hit.signals):
+    if {"bm25", "bookmark", "user_bookmark", "stage"} & set(hit.signals):
         return True
     vector = hit.signals.get("vector")
     return vector is not None and vector.score >= MIN_VECTOR_ONLY_SIMILARITY

@@ -28,6 +28,7 @@ from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
 from desktop_app.memory.models import Message, Session
 from desktop_app.memory.page_jobs import BookmarkJob, SummaryJob
 from desktop_app.memory.paging import PagingEvent, page_out_if_needed
+from desktop_app.memory.paging_advice import PagingAdviceJob, page_out_in_sight
 from desktop_app.memory.plan import DEFAULT_MODE, MODES, ContextPlan
 from desktop_app.memory.recalled import recalled_pages
 from desktop_app.memory.records import PrefillLog, TurnRecord
@@ -264,8 +265,9 @@ class TurnPipeline:
     def queue_jobs(self, session: Session, recorded: RecordedInput | None = None,
                    reply: RecordedReply | None = None) -> int:
         """Queue the background memory work this turn calls for; it runs when the chat is idle:
-        the model's pass over the user's message, and after a page-out its bookmark and summary
-        (unless ``memory_model`` is off), and the embeddings of the new turns."""
+        the model's pass over the user's message, the next page-out's decisions, and after a
+        page-out its bookmark and summary (unless ``memory_model`` is off), and the embeddings
+        of the new turns."""
         if self.jobs is None:
             return 0
         self.jobs.discard("draft")  # type-ahead for the message just answered
@@ -279,6 +281,12 @@ class TurnPipeline:
             self.store.add_to_backlog(session.id, [recorded.message.id])
             queued += self.jobs.submit(ExtractJob(session.id, [recorded.message.id], self.memory_model(),
                                                   from_backlog=True))
+        system_prompt = self.system_prompt(session)
+        if reply is not None and model_on and page_out_in_sight(self.store, session.id, counter=self.counter,
+                                                                n_ctx=self.n_ctx, system_prompt=system_prompt):
+            # The next page-out's decisions, while there is time.
+            queued += self.jobs.submit(PagingAdviceJob(session.id, self.memory_model(), counter=self.counter,
+                                                       n_ctx=self.n_ctx, system_prompt=system_prompt))
         if reply is not None and reply.paging is not None and model_on:
             event = reply.paging
             queued += self.jobs.submit(BookmarkJob(session.id, event.page_id, event.bookmark_id, self.memory_model()))

@@ -1,7 +1,7 @@
 """Paging with watermarks, bookmarks, the incremental summary, and page-in by keyword."""
 
 from desktop_app.memory.budget import compute_budgets
-from desktop_app.memory.paging import choose_page_out
+from desktop_app.memory.paging import choose_evictions
 
 CHATTER = "We talked about the weather, the garden, some music and a few recipes for dinner tonight."
 
@@ -35,14 +35,27 @@ def test_passing_the_high_watermark_pages_out_one_chunk_down_to_the_low_one(conv
     assert budgets.recent > 0
 
 
-def test_choose_page_out_keeps_exchanges_whole_and_the_last_turns():
-    class M:
-        def __init__(self, role):
-            self.role = role
+class M:
+    def __init__(self, role, id_=0):
+        self.role, self.id = role, id_
+
+
+def test_choose_evictions_keeps_exchanges_whole_and_the_last_turns():
     msgs = [M(r) for r in ["user", "assistant"] * 5]
-    assert choose_page_out(msgs, [10] * 10, high=85, low=60) == 4
-    assert choose_page_out(msgs, [10] * 10, high=100, low=60) == 0
-    assert choose_page_out(msgs[:2], [100, 100], high=50, low=10) == 0
+    assert choose_evictions(msgs, [10] * 10, high=85, low=60) == [0, 1, 2, 3]
+    assert choose_evictions(msgs, [10] * 10, high=100, low=60) == []
+    assert choose_evictions(msgs[:2], [100, 100], high=50, low=10) == []
+
+
+def test_a_kept_exchange_is_passed_over_within_its_budget_and_leaves_when_nothing_else_can():
+    msgs = [M(r, i) for i, r in enumerate(["user", "assistant"] * 6)]
+    costs = [10] * 12
+    assert choose_evictions(msgs, costs, high=100, low=80, keep={0}, keep_budget=20) == [2, 3, 4, 5]
+    assert choose_evictions(msgs, costs, high=100, low=80, keep={0}, keep_budget=10) == [0, 1, 2, 3], \
+        "a kept exchange over the budget leaves as before"
+    assert choose_evictions(msgs, costs, high=100, low=80, keep={0, 2}, keep_budget=40) == [4, 5, 6, 7]
+    # Only the last two messages could stay otherwise: the kept ones leave too, oldest first.
+    assert choose_evictions(msgs, costs, high=100, low=10, keep={0, 2}, keep_budget=40) == list(range(10))
 
 
 def test_each_page_gets_a_bookmark_and_folds_into_the_summary(conversation):

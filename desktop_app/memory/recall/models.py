@@ -6,7 +6,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from desktop_app.memory.models import iso
 
-SIGNALS: tuple[str, ...] = ("bm25", "vector", "bookmark")  # user_bookmark rides with bookmark
+SIGNALS: tuple[str, ...] = ("bm25", "vector", "bookmark", "stage")  # user_bookmark rides with bookmark
 
 
 class SignalScore(BaseModel):
@@ -57,6 +57,7 @@ class RecallWeights(BaseModel):
     # this weight, and its keyword score counts user_bookmark_score times in the bookmark list.
     user_bookmark: float = 2.0
     user_bookmark_score: float = 2.0
+    stage: float = 0.1  # the summary chain (stage summaries over every few pages), measured in bench recall
     # Query handling.
     session_stopword_share: float = 0.2  # drop query words found in more than this share of the session's turns
     min_session_for_stopwords: int = 50

@@ -1,4 +1,4 @@
-"""Hybrid search over a session's archived turns: BM25 + vectors + bookmarks, fused by rank,
+"""Hybrid search over a session's archived turns: BM25 + vectors + bookmarks + stage summaries, fused by rank,
 weighted by importance, with disagreeing hits labelled newest-first."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from desktop_app.memory.recall.fusion import (
 )
 from desktop_app.memory.recall.models import SIGNALS, RecallHit, RecallWeights, SignalScore
 from desktop_app.memory.recall.query import QueryPlan, has_cjk, mentions_time, plan_query
-from desktop_app.memory.recall.signals import bm25_signal, bookmark_signal, vector_signal
+from desktop_app.memory.recall.signals import bm25_signal, bookmark_signal, stage_signal, vector_signal
 
 Ranked = list[tuple[int, float]]
 DEFAULT_WEIGHTS = RecallWeights()
@@ -56,6 +56,8 @@ def gather_signals(store, session_id: int, query: str, *, embedder=None, weights
         out["bookmark"], out["user_bookmark"] = (
             bookmark_signal(store, session_id, plan, limit=limit, user_weight=weights.user_bookmark_score)
             if not plan.is_empty else ([], []))
+    if "stage" in wanted:
+        out["stage"] = stage_signal(store, session_id, plan, limit=limit) if not plan.is_empty else []
     return out
 
 

@@ -4,7 +4,8 @@
   a substring scan for queries under three characters and short CJK words);
 * ``vector``: sqlite-vec KNN on the query's embedding (binary coarse pass + float re-score,
   or exact float search);
-* ``bookmark``: bookmark keywords/descriptions, expanded to the turns they point at.
+* ``bookmark``: bookmark keywords/descriptions, expanded to the turns they point at;
+* ``stage``: the summary chain's stage summaries, then the best page inside a matched stage.
 """
 
 from __future__ import annotations
@@ -128,3 +129,34 @@ def bookmark_signal(store, session_id: int, plan: QueryPlan, *, limit: int, user
             break
     ranking = sorted(out.items(), key=lambda kv: -kv[1])[:limit]
     return ranking, [(m, s) for m, s in ranking if m in by_user]
+
+
+def stage_signal(store, session_id: int, plan: QueryPlan, *, limit: int, stages: int = 3, pages_per_stage: int = 2,
+                 turns_per_page: int = 5) -> list[tuple[int, float]]:
+    """The summary chain: stages ranked by BM25 over their text, then inside each matched stage
+    the pages whose turns hold most of the query's terms, expanded to those pages'
+    best-matching turns (two steps: the stage first, then the right page in it)."""
+    if plan.substring:
+        found = store.stage_turns(session_id, needle=plan.substring, limit=stages)
+    elif plan.trigram_match:
+        found = store.stage_turns(session_id, match=plan.trigram_match, limit=stages)
+    else:
+        return []
+    query_terms = [t.lower() for t in dict.fromkeys([*plan.words, *plan.trigrams, *plan.short_terms])]
+    if not query_terms:
+        return []
+
+    def hits(text: str) -> int:
+        text = text.lower()
+        return sum(term in text for term in query_terms)
+
+    out: dict[int, float] = {}
+    for score, pages in found.values():
+        # A page's weight: its best turn's matches, then its matches in all.
+        ranked = sorted(pages, key=lambda p: (-max(hits(t) for _, t in pages[p]), -sum(hits(t) for _, t in pages[p])))
+        for rank, page_id in enumerate(ranked[:pages_per_stage]):
+            turns = sorted(pages[page_id], key=lambda t: -hits(t[1]))
+            for position, (message_id, text) in enumerate(turns[:turns_per_page]):
+                if hits(text) or position == 0:
+                    out.setdefault(message_id, score * (1.0 - 0.2 * rank) * (1.0 - 0.01 * position))
+    return sorted(out.items(), key=lambda kv: -kv[1])[:limit]

@@ -13,6 +13,7 @@ from pathlib import Path
 from desktop_app.memory.db import connect, vec_available
 from desktop_app.memory.store.branches import BranchQueries
 from desktop_app.memory.store.browse import BrowseQueries
+from desktop_app.memory.store.chain import ChainQueries
 from desktop_app.memory.store.documents import DocumentQueries
 from desktop_app.memory.store.forget import ForgetQueries
 from desktop_app.memory.store.items import ItemQueries
@@ -22,7 +23,7 @@ from desktop_app.memory.store.sessions import SessionQueries
 
 
 class Store(SessionQueries, ItemQueries, PageQueries, RecallQueries, BrowseQueries, ForgetQueries, BranchQueries,
-            DocumentQueries):
+            DocumentQueries, ChainQueries):
     """The database, with typed queries. Not shared between threads."""
 
     def __init__(self, path: Path | str):

@@ -40,7 +40,8 @@ class PageQueries:
         return [_message(r) for r in rows]
 
     def create_page(self, session_id: int, messages: list[Message], now: float) -> Page:
-        """Archive ``messages`` (contiguous, oldest first) as one page and link them to it."""
+        """Archive ``messages`` (oldest first; contiguous but for exchanges a paging decision kept
+        behind) as one page and link exactly them to it."""
         if not messages:
             raise ValueError("a page needs at least one message")
         with self.transaction():
@@ -54,8 +55,9 @@ class PageQueries:
             )
             page_id = int(cur.lastrowid)
             self.conn.execute(
-                """UPDATE messages SET page_id = :page WHERE session_id = :sid AND id BETWEEN :first AND :last""",
-                {"page": page_id, "sid": session_id, "first": messages[0].id, "last": messages[-1].id},
+                """UPDATE messages SET page_id = :page
+                   WHERE session_id = :sid AND id IN (SELECT value FROM json_each(:ids))""",
+                {"page": page_id, "sid": session_id, "ids": json.dumps([m.id for m in messages])},
             )
         return self.get_page(page_id)
 

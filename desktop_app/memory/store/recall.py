@@ -250,9 +250,8 @@ class RecallQueries:
         """``{page_id: [(id, content), …]}`` of the pages' messages in order, in one query."""
         ids = json.dumps([int(i) for i in dict.fromkeys(page_ids)])
         rows = self.conn.execute(
-            """SELECT p.id AS page_id, m.id, m.content FROM pages p
-               JOIN messages m ON m.session_id = p.session_id AND m.id BETWEEN p.first_message_id AND p.last_message_id
-               WHERE p.id IN (SELECT value FROM json_each(:ids)) AND m.role != 'system' ORDER BY m.id""",
+            """SELECT m.page_id, m.id, m.content FROM messages m
+               WHERE m.page_id IN (SELECT value FROM json_each(:ids)) AND m.role != 'system' ORDER BY m.id""",
             {"ids": ids}).fetchall()
         out: dict[int, list[tuple[int, str]]] = {}
         for row in rows:

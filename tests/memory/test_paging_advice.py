@@ -1,0 +1,130 @@
+"""Paging decisions ahead of a page-out: the rule cache, one batched model call, the fallback."""
+
+from __future__ import annotations
+
+import json
+
+from desktop_app.engine.scripted import ScriptedEngine
+from desktop_app.memory.jobs import JobContext, JobQueue
+from desktop_app.memory.model_jobs import MemoryModel
+from desktop_app.memory.paging_advice import PagingAdviceJob
+
+CHATTER = "We talked about the weather, the garden, some music and a few recipes for dinner tonight."
+IMPORTANT = "The caterer's phone number is 555-0199 and we still have to call them about the cake."
+
+
+def fill_to_the_brink(chat):
+    """Turns until the next reply would page out (the recent layer just under the high mark)."""
+    chat.say(IMPORTANT, "I will keep that number at hand.")
+    chat.say("thanks!", "You're welcome.")
+    while True:
+        before = len(chat.store.list_pages(chat.sid))
+        with chat.store.dry_run():
+            chat.say(CHATTER, CHATTER)
+            would_page = len(chat.store.list_pages(chat.sid)) > before
+        chat.paging.clear()
+        if would_page:
+            return
+        chat.say(CHATTER, CHATTER)
+
+
+def advise(chat, replies, *, mode="always"):
+    """Run the job once with a scripted model: a function of the messages, or replies in turn."""
+    if callable(replies):
+        engine = ScriptedEngine(replies)
+    else:
+        queue = [r if isinstance(r, str) else json.dumps(r) for r in replies] or ["{}"]
+        engine = ScriptedEngine(lambda m: queue.pop(0) if len(queue) > 1 else queue[0])
+    system = chat.pipeline.system_prompt(chat.store.get_session(chat.sid))
+    job = PagingAdviceJob(chat.sid, MemoryModel(mode), counter=chat.counter, n_ctx=chat.n_ctx, system_prompt=system)
+    return job.run(JobContext(store=chat.store, should_stop=lambda: False, engine=engine)), engine
+
+
+def keep_the_caterer(messages):
+    """The scripted model: keep the turn about the caterer, let the rest leave."""
+    lines = [line for line in messages[-1]["content"].splitlines() if line[:1].isdigit()]
+    return json.dumps({"pages": [{"id": n, "keep": "caterer" in line} for n, line in enumerate(lines, start=1)]})
+
+
+def test_the_model_keeps_a_needed_exchange_in_view_for_one_page_out(conversation):
+    chat = conversation(n_ctx=1024)
+    fill_to_the_brink(chat)
+    outcome, engine = advise(chat, keep_the_caterer)
+    important = chat.store.unpaged_messages(chat.sid)[0]
+    assert outcome.status == "done" and f"keep turn {important.turn_number}" in outcome.detail
+    [call] = engine.calls
+    asked = call[-1]["content"]
+    assert "caterer" in asked and "thanks!" not in asked, "small talk is decided by the rule cache"
+    advice = chat.store.paging_advice(chat.sid)
+    assert advice[important.id].decision == "keep" and advice[important.id].origin == "model"
+    thanks = next(m for m in chat.store.unpaged_messages(chat.sid) if m.content == "thanks!")
+    assert advice[thanks.id].origin == "rule" and advice[thanks.id].decision == "evict"
+    again, engine = advise(chat, keep_the_caterer)
+    assert engine.calls == [], "decided exchanges are not asked again"
+
+    chat.say(CHATTER, CHATTER)
+    [event] = chat.paging
+    assert event.kept_turns == [important.turn_number]
+    paged = chat.store.page_messages(event.page_id)
+    assert important.id not in {m.id for m in paged} and thanks.id in {m.id for m in paged}
+    assert chat.store.unpaged_messages(chat.sid)[0].id == important.id, "it stays first in the recent layer"
+    chat.user("What else is left to do?")
+    assert "555-0199" in chat.plan().layer("recent").text
+    chat.reply("Call the caterer.")
+    # The keep held for one page-out: the next one takes the exchange.
+    assert chat.store.paging_advice(chat.sid)[important.id].decision == "evict"
+    while len(chat.paging) < 2:
+        chat.say(CHATTER, CHATTER)
+    assert important.id in {m.id for m in chat.store.page_messages(chat.paging[1].page_id)}
+    # A page with a kept exchange behind it is read by page id, not by its id range.
+    texts = chat.store.page_message_texts([event.page_id])[event.page_id]
+    assert important.id not in {mid for mid, _ in texts}
+
+
+def test_invalid_replies_leave_the_page_out_oldest_first(conversation):
+    chat = conversation(n_ctx=1024)
+    fill_to_the_brink(chat)
+    outcome, engine = advise(chat, ["not json", '{"pages": [{"id": 99, "keep": true}]}'])
+    assert outcome.status == "rejected" and len(engine.calls) == 2, "retried once"
+    assert "→" not in engine.calls[1][-1]["content"], "the retry is shorter (no replies)"
+    assert all(a.origin == "rule" for a in chat.store.paging_advice(chat.sid).values())
+    first = chat.store.unpaged_messages(chat.sid)[0]
+    chat.say(CHATTER, CHATTER)
+    assert chat.paging[0].kept_turns == [] and chat.paging[0].first_message_id == first.id
+
+
+def test_an_exchange_whose_memory_is_not_settled_stays_until_it_is(conversation):
+    chat = conversation(n_ctx=1024)
+    fill_to_the_brink(chat)
+    important = chat.store.unpaged_messages(chat.sid)[0]
+    chat.store.add_to_backlog(chat.sid, [important.id])  # the model's memory pass has not read it yet
+    outcome, engine = advise(chat, [], mode="off")
+    assert engine.calls == [] and "rules" in outcome.detail
+    chat.say(CHATTER, CHATTER)
+    assert chat.paging[0].kept_turns == [important.turn_number]
+    chat.store.remove_from_backlog([important.id])
+    while len(chat.paging) < 2:
+        chat.say(CHATTER, CHATTER)
+    assert chat.paging[1].first_message_id == important.id, "settled: it leaves oldest first"
+
+
+def test_the_job_is_queued_with_the_model_memory_on_once_a_page_out_is_in_sight(store, settings):
+    from desktop_app.chat import pipeline_for
+    from desktop_app.engine.tokens import fallback_counter
+
+    for mode in ("off", "always"):
+        jobs = JobQueue()
+        pipeline = pipeline_for(store, settings.model_copy(update={"memory_model": mode}), counter=fallback_counter(),
+                                n_ctx=1024, jobs=jobs)
+        session = store.session_named(f"s-{mode}")
+        queued = []
+        for _ in range(12):
+            recorded = pipeline.record_input(session, CHATTER)
+            reply = pipeline.record_reply(session, CHATTER)
+            jobs.cancel()
+            pipeline.queue_jobs(session, recorded, reply)
+            queued.append("paging" in [job.name for job in jobs.pending()])
+        if mode == "off":
+            assert not any(queued)
+        else:
+            assert not queued[0] and any(queued), "not for a short chat; once the recent layer fills up"
