@@ -21,6 +21,7 @@ REQUIRED = {
     "bookmark": ("system", "page"),
     "rerank": ("system", "ask"),
     "paging": ("system", "ask"),
+    "stage": ("system", "page"),
     "summary_model": ("system", "page", "retry"),
 }
 

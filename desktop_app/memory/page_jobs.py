@@ -6,6 +6,8 @@ only *replace* the rule result when the model's version passes the program's che
 * :class:`BookmarkJob` — 2–4 keywords and a one-line description in the page's language; at
   least one keyword must occur in the page (or in the subjects of its items), else the rule
   bookmark stands;
+* :class:`StageJob` — topics and a synopsis added to a stage summary's rule text (the summary
+  chain's index): the topics must occur in the stage's pages, and no number the pages lack;
 * :class:`SummaryJob` — old summary + evicted page → new summary, in the fixed fields. It must
   keep every number, date and id of the page's active items, must not state speculation as a
   fact, and a vague attribution ("用户表示 …", "the user mentioned …") earns one retry. A
@@ -139,6 +141,87 @@ class BookmarkJob(PageJob):
         store.rewrite_bookmark(self.bookmark_id, keywords=[k.strip() for k in proposed.keywords][:4],
                                description=clip(proposed.description, 100), author="model")
         return self.outcome("done", f"bookmark: {', '.join(proposed.keywords)}")
+
+
+STAGE_SCHEMA = {
+    "type": "object",
+    "properties": {"topics": {"type": "array", "minItems": 2, "maxItems": 6, "items": {"type": "string", "maxLength": 30}},
+                   "synopsis": {"type": "string", "maxLength": 300}},
+    "required": ["topics", "synopsis"],
+}
+STAGE_PAGE_CHARS = 500  # of each page's text the model reads for a stage
+
+
+class ModelStage(BaseModel):
+    topics: list[str] = Field(min_length=2, max_length=6)
+    synopsis: str = Field(min_length=4, max_length=400)
+
+
+def check_stage(stage: ModelStage, page_text: str) -> str | None:
+    """Why the model's stage lines cannot join the index (None: they can)."""
+    topics = [" ".join(t.split()) for t in stage.topics if t.strip()]
+    haystack = page_text.lower()
+    if len({t.lower() for t in topics}) < 2:
+        return "fewer than two distinct topics"
+    if not any(t.lower() in haystack for t in topics):
+        return "no topic occurs in the pages"
+    invented = [n for n in numbers(stage.synopsis) if n not in set(numbers(page_text))]
+    if invented:
+        return f"values not in the pages: {', '.join(invented[:3])}"
+    if VAGUE.search(stage.synopsis):
+        return "vague attribution"
+    if _is_chinese(page_text) != _is_chinese(stage.synopsis):
+        return "the synopsis is not in the pages' language"
+    return None
+
+
+class StageJob(PageJob):
+    """The model adds topics and a synopsis to a stage summary's rule text (the summary chain's
+    index), when they pass the checks: topics from the pages, no value the pages do not hold."""
+
+    name = "stage"
+
+    def __init__(self, session_id: int, stage_id: int, page_id: int, gate):
+        super().__init__(session_id, page_id, gate)
+        self.stage_id = stage_id
+
+    @property
+    def key(self) -> tuple:
+        return (self.name, self.stage_id)
+
+    def work(self, store, engine, ctx: JobContext) -> JobOutcome:
+        stage = store.get_stage(self.stage_id)
+        if stage is None or stage.author != "rule":
+            return self.outcome("done", "nothing to add")
+        messages = store.pages_messages(store.pages_between(self.session_id, stage.first_page_id, stage.last_page_id))
+        if not messages:
+            return self.outcome("done", "the stage's pages are gone")
+        by_page: dict[int, list] = {}
+        for m in messages:
+            by_page.setdefault(m.page_id, []).append(m)
+        sample = "\n".join(_page_text(sorted(group, key=lambda m: m.role != "user"), STAGE_PAGE_CHARS)
+                           for group in by_page.values())
+        spec = templates(self.gate.lang)["stage"]
+        prompt = [{"role": "system", "content": spec["system"]},
+                  {"role": "user", "content": spec["page"].format(a=stage.first_turn, b=stage.last_turn, text=sample)}]
+        started = time.perf_counter()
+        try:
+            proposed = ModelStage.model_validate(engine.complete_json(prompt, STAGE_SCHEMA, max_tokens=160,
+                                                                     should_stop=ctx.should_stop))
+        except GenerationStopped:
+            return self.outcome("postponed", "the chat needed the model")
+        except (JSONOutputError, ValidationError, ContextFullError, ServerError) as exc:
+            log.warning("model stage %s: %s", self.stage_id, str(exc).splitlines()[0])
+            return self.outcome("rejected", "invalid reply; the rule stage stands")
+        finally:
+            _record_work(store, messages, engine, time.perf_counter() - started)
+        problem = check_stage(proposed, "\n".join(m.content for m in messages))
+        if problem:
+            log.info("model stage %s refused: %s", self.stage_id, problem)
+            return self.outcome("rejected", f"{problem}; the rule stage stands")
+        topics = ", ".join(dict.fromkeys(" ".join(t.split()) for t in proposed.topics if t.strip()))
+        store.rewrite_stage(self.stage_id, f"{stage.text}\n{topics}: {clip(proposed.synopsis, 300)}", author="model")
+        return self.outcome("done", f"stage: {topics}")
 
 
 def _record_work(store, messages, engine, seconds: float) -> None:

@@ -26,7 +26,7 @@ from desktop_app.memory.heads import current_head, fold_reason, refold
 from desktop_app.memory.jobs import JobQueue, ReembedJob
 from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
 from desktop_app.memory.models import Message, Session
-from desktop_app.memory.page_jobs import BookmarkJob, SummaryJob
+from desktop_app.memory.page_jobs import BookmarkJob, StageJob, SummaryJob
 from desktop_app.memory.paging import PagingEvent, page_out_if_needed
 from desktop_app.memory.paging_advice import PagingAdviceJob, page_out_in_sight
 from desktop_app.memory.plan import DEFAULT_MODE, MODES, ContextPlan
@@ -291,6 +291,8 @@ class TurnPipeline:
             event = reply.paging
             queued += self.jobs.submit(BookmarkJob(session.id, event.page_id, event.bookmark_id, self.memory_model()))
             queued += self.jobs.submit(SummaryJob(session.id, event.page_id, self.memory_model(), refold=self.folds))
+            if event.stage_id is not None:
+                queued += self.jobs.submit(StageJob(session.id, event.stage_id, event.page_id, self.memory_model()))
         if self.embedder is not None:
             queued += self.jobs.submit(ReembedJob(session_id=session.id))
         if self.options.warm_idle and model_on:

@@ -8,6 +8,8 @@ from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.memory.jobs import JobContext, JobQueue
 from desktop_app.memory.model_jobs import MemoryModel
 from desktop_app.memory.paging_advice import PagingAdviceJob
+from desktop_app.memory.records import TurnRecord
+from desktop_app.ui.widgets import turn_record
 
 CHATTER = "We talked about the weather, the garden, some music and a few recipes for dinner tonight."
 IMPORTANT = "The caterer's phone number is 555-0199 and we still have to call them about the cake."
@@ -65,6 +67,8 @@ def test_the_model_keeps_a_needed_exchange_in_view_for_one_page_out(conversation
     chat.say(CHATTER, CHATTER)
     [event] = chat.paging
     assert event.kept_turns == [important.turn_number]
+    record = TurnRecord(mode="layered", total_tokens=0, budget=0, n_ctx=1024, paging=event)
+    assert f"turns {important.turn_number}" in turn_record.paging(record).plain, "the inspector says what stayed"
     paged = chat.store.page_messages(event.page_id)
     assert important.id not in {m.id for m in paged} and thanks.id in {m.id for m in paged}
     assert chat.store.unpaged_messages(chat.sid)[0].id == important.id, "it stays first in the recent layer"

@@ -76,3 +76,34 @@ def test_an_archive_gets_its_stages_afterwards_and_forgetting_reaches_them(conve
     found = gather_signals(chat.store, chat.sid, "Teodora's bakery", signals=("stage",))["stage"]
     rows = chat.store.recall_rows(mid for mid, _ in found)
     assert not any("Teodora" in row["content"] for row in rows.values())
+
+
+def test_the_model_adds_topics_and_a_synopsis_only_from_the_pages(conversation):
+    import json
+
+    from desktop_app.engine.scripted import ScriptedEngine
+    from desktop_app.memory.jobs import JobContext
+    from desktop_app.memory.model_jobs import MemoryModel
+    from desktop_app.memory.page_jobs import StageJob
+
+    chat = conversation(n_ctx=1024)
+    run_pages(chat, STAGE_PAGES)
+    [stage] = chat.store.list_stages(chat.sid)
+
+    def run(reply):
+        engine = ScriptedEngine(json.dumps(reply))
+        job = StageJob(chat.sid, stage.id, stage.last_page_id, MemoryModel("always"))
+        return job.run(JobContext(store=chat.store, should_stop=lambda: False, engine=engine)), engine
+
+    outcome, engine = run({"topics": ["bakery", "greenhouse"], "synopsis": "Teodora's bakery; the rent is 1900 euros."})
+    assert outcome.status == "rejected" and "1900" in outcome.detail, "a value the pages do not hold"
+    assert "Teodora" in engine.calls[0][-1]["content"], "the model reads the stage's pages"
+    outcome, _ = run({"topics": ["spaceships", "moon"], "synopsis": "A trip to the moon."})
+    assert outcome.status == "rejected" and chat.store.get_stage(stage.id).author == "rule"
+    outcome, _ = run({"topics": ["bakery", "family in Porto"],
+                      "synopsis": "Family news: a cousin's bakery in Porto, the greenhouse roof, choir practice."})
+    updated = chat.store.get_stage(stage.id)
+    assert outcome.status == "done" and updated.author == "model"
+    assert updated.text.startswith(stage.text) and "family in Porto" in updated.text, "the rule text stays"
+    lists = gather_signals(chat.store, chat.sid, "family news", signals=("stage",))
+    assert lists["stage"], "the model's words are indexed"

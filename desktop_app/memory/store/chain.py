@@ -121,6 +121,13 @@ class ChainQueries:
             pages.setdefault(int(row["page_id"]), []).append((int(row["id"]), row["content"]))
         return out
 
+    def pages_between(self, session_id: int, first_page_id: int, last_page_id: int) -> list[int]:
+        """The ids of a session's pages from ``first_page_id`` to ``last_page_id`` (a stage's pages)."""
+        rows = self.conn.execute(
+            "SELECT id FROM pages WHERE session_id = :sid AND id BETWEEN :first AND :last ORDER BY id",
+            {"sid": session_id, "first": first_page_id, "last": last_page_id}).fetchall()
+        return [int(r[0]) for r in rows]
+
     def pages_messages(self, page_ids: Iterable[int]) -> list[Message]:
         """The messages of several pages, oldest first, in one query."""
         rows = self.conn.execute(

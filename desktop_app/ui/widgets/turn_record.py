@@ -145,6 +145,10 @@ def paging(record: TurnRecord) -> Text:
                     f"recent {out.recent_before} → {out.recent_after} "
                     f"(high {out.high_watermark}, low {out.low_watermark}); "
                     f"bookmark {', '.join(out.keywords)}; summary v{out.summary_version}\n")
+        if out.kept_turns:
+            text.append(f"  {t('inspector.kept', turns=', '.join(str(n) for n in out.kept_turns))}\n")
+        if out.stage_id is not None:
+            text.append(f"  {t('inspector.stage', id=out.stage_id)}\n", style="dim")
     for page in pages_in:
         text.append(f"  {t('inspector.paged_in')}: {_describe('recalled', page)}\n")
     if not out and not pages_in:
