@@ -179,14 +179,14 @@ def table(results: list[Result]) -> str:
 
 
 def run(args, settings) -> int:
+    from desktop_app.bench import labelled_set
     from desktop_app.commands.common import load_engine
     from desktop_app.engine.guard import LockedEngine
     from desktop_app.engine.tokens import fallback_counter
     from desktop_app.memory.model_jobs import MemoryModel
 
-    path = Path(args.cases) if args.cases else DATA
-    if not path.exists():
-        print(f"error: no labelled cases at {path}", file=sys.stderr)
+    path = labelled_set(args.cases, DATA)
+    if path is None:
         return 1
     cases = load_cases(path)
     counter = fallback_counter()

@@ -137,11 +137,11 @@ def table(results: dict[str, dict[str, Tally]]) -> str:
 
 
 def run(args, settings) -> int:
+    from desktop_app.bench import labelled_set
     from desktop_app.commands.common import load_engine
 
-    path = Path(args.cases) if args.cases else DATA
-    if not path.exists():
-        print(f"error: no labelled cases at {path}", file=sys.stderr)
+    path = labelled_set(args.cases, DATA)
+    if path is None:
         return 1
     cases = load_cases(path)[: args.limit] if args.limit else load_cases(path)
     results = {"oldest first (rules)": evaluate(cases)}

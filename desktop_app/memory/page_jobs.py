@@ -103,6 +103,23 @@ class PageJob(MemoryJob):
     def work(self, store, engine, ctx: JobContext) -> JobOutcome:
         raise NotImplementedError
 
+    def ask(self, store, engine, ctx: JobContext, messages, prompt, schema: dict, model: type[BaseModel], *,
+            max_tokens: int, what: str):
+        """One model call: the reply validated as ``model``, or the outcome to return instead
+        (postponed when the chat needed the model, rejected when the reply is invalid). Its cost
+        is recorded on the page's last user turn."""
+        started = time.perf_counter()
+        try:
+            return model.model_validate(engine.complete_json(prompt, schema, max_tokens=max_tokens,
+                                                             should_stop=ctx.should_stop))
+        except GenerationStopped:
+            return self.outcome("postponed", "the chat needed the model")
+        except (JSONOutputError, ValidationError, ContextFullError, ServerError) as exc:
+            log.warning("model %s: %s", what, str(exc).splitlines()[0])
+            return self.outcome("rejected", f"invalid reply; the rule {self.name} stands")
+        finally:
+            _record_work(store, messages, engine, time.perf_counter() - started)
+
 
 class BookmarkJob(PageJob):
     """The model rewrites a page's rule bookmark, when its words pass the checks."""
@@ -122,17 +139,10 @@ class BookmarkJob(PageJob):
         turns = [m.turn_number for m in messages]
         prompt = [{"role": "system", "content": spec["system"]},
                   {"role": "user", "content": spec["page"].format(a=min(turns), b=max(turns), text=text)}]
-        started = time.perf_counter()
-        try:
-            proposed = ModelBookmark.model_validate(engine.complete_json(prompt, BOOKMARK_SCHEMA, max_tokens=96,
-                                                                        should_stop=ctx.should_stop))
-        except GenerationStopped:
-            return self.outcome("postponed", "the chat needed the model")
-        except (JSONOutputError, ValidationError, ContextFullError, ServerError) as exc:
-            log.warning("model bookmark for page %s: %s", self.page_id, str(exc).splitlines()[0])
-            return self.outcome("rejected", "invalid reply; the rule bookmark stands")
-        finally:
-            _record_work(store, messages, engine, time.perf_counter() - started)
+        proposed = self.ask(store, engine, ctx, messages, prompt, BOOKMARK_SCHEMA, ModelBookmark, max_tokens=96,
+                            what=f"bookmark for page {self.page_id}")
+        if isinstance(proposed, JobOutcome):
+            return proposed
         subjects = [i.subject for i in store.items_from_messages(self.session_id, [m.id for m in messages])]
         problem = check_bookmark(proposed, text, subjects)
         if problem:
@@ -204,17 +214,10 @@ class StageJob(PageJob):
         spec = templates(self.gate.lang)["stage"]
         prompt = [{"role": "system", "content": spec["system"]},
                   {"role": "user", "content": spec["page"].format(a=stage.first_turn, b=stage.last_turn, text=sample)}]
-        started = time.perf_counter()
-        try:
-            proposed = ModelStage.model_validate(engine.complete_json(prompt, STAGE_SCHEMA, max_tokens=160,
-                                                                     should_stop=ctx.should_stop))
-        except GenerationStopped:
-            return self.outcome("postponed", "the chat needed the model")
-        except (JSONOutputError, ValidationError, ContextFullError, ServerError) as exc:
-            log.warning("model stage %s: %s", self.stage_id, str(exc).splitlines()[0])
-            return self.outcome("rejected", "invalid reply; the rule stage stands")
-        finally:
-            _record_work(store, messages, engine, time.perf_counter() - started)
+        proposed = self.ask(store, engine, ctx, messages, prompt, STAGE_SCHEMA, ModelStage, max_tokens=160,
+                            what=f"stage {self.stage_id}")
+        if isinstance(proposed, JobOutcome):
+            return proposed
         problem = check_stage(proposed, "\n".join(m.content for m in messages))
         if problem:
             log.info("model stage %s refused: %s", self.stage_id, problem)
