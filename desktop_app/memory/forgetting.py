@@ -11,9 +11,11 @@ Exports saved elsewhere (``--out`` to another folder) are the user's own files a
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 from desktop_app import paths
+from desktop_app.memory.stages import rebuild_chain
 from desktop_app.memory.store.forget import ForgetPlan, needle_forms
 from desktop_app.memory.text import clip
 
@@ -120,6 +122,8 @@ def carry_out(store, plan: ForgetPlan) -> dict[str, int]:
     bytes behind; returns the counts (``wal_cleared`` 0 when another connection kept the WAL).
     A process holding a context in memory drops it itself (the TUI resets its engine)."""
     counts = store.forget(plan)
+    touched = {m.session_id for m in plan.messages} | {p.session_id for p in plan.pages}
+    counts["stages"] = sum(rebuild_chain(store, sid, now=time.time()) for sid in sorted(touched))
     removed = 0
     for name in plan.files:
         try:

@@ -104,7 +104,7 @@ def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_pr
     budgets = compute_budgets(n_ctx, counter.count(system_prompt))
     recent = store.unpaged_messages(session_id) if recent is None else recent
     costs = [message_cost(m, counter) for m in recent]
-    marks = store.paging_marks(session_id)
+    marks, advised = store.paging_marks(session_id)
     keep = {mid for mid, mark in marks.items() if mark in ("keep", "held")}
     chosen = choose_evictions(recent, costs, budgets.high_watermark, budgets.low_watermark, keep=keep,
                               keep_budget=int(KEEP_SHARE * budgets.low_watermark))
@@ -126,7 +126,7 @@ def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_pr
         previous = store.latest_summary(session_id)
         content = fold_page(previous.content if previous else None, chunk, items, bookmark, turn_of)
         summary = store.save_summary(session_id, content, chunk[-1].id, now)
-        store.settle_paging_advice([m.id for m in chunk if marks.get(m.id) in ("keep", "evict")],
+        store.settle_paging_advice([m.id for m in chunk if m.id in advised],
                                    [m.id for m in stayed if marks.get(m.id) == "keep"], now=now)
         stage = chain_if_due(store, session_id, now=now)
     spent = sum(costs[i] for i in chosen)

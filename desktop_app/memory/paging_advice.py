@@ -110,7 +110,8 @@ def advice_messages(exchanges_: list[Exchange], goal: str, latest: str, *, lang:
 def parse_advice(data, exchanges_: list[Exchange], latest_id: int | None) -> list[PagingAdvice]:
     """The model's keep/evict per exchange; ids outside the list or repeated are ignored."""
     out: dict[int, PagingAdvice] = {}
-    for entry in (data or {}).get("pages", []) if isinstance(data, dict) else []:
+    entries = data.get("pages") if isinstance(data, dict) else None
+    for entry in entries if isinstance(entries, list) else []:
         if not isinstance(entry, dict):
             continue
         n, keep = entry.get("id"), entry.get("keep")
@@ -146,7 +147,7 @@ class PagingAdviceJob(MemoryJob):
         if sum(costs) <= budgets.low_watermark:
             return self.outcome("done", "no page-out in sight")
         found = candidate_exchanges(recent, costs, high=budgets.high_watermark, low=budgets.low_watermark)
-        marks = store.paging_marks(self.session_id)  # decided already, or held until its memory settles
+        marks, _ = store.paging_marks(self.session_id)  # decided already, or held until its memory settles
         open_ = [e for e in found if e.message_id not in marks]
         ruled = [a for a in (rule_decision(e) for e in open_) if a is not None]
         store.save_paging_advice(self.session_id, ruled)

@@ -63,3 +63,11 @@ def chain_pages(store, session_id: int, *, now: float, every: int = STAGE_PAGES)
         while chain_if_due(store, session_id, now=now, every=every) is not None:
             written += 1
     return written
+
+
+def rebuild_chain(store, session_id: int, *, now: float, every: int = STAGE_PAGES) -> int:
+    """Write the session's stages again from its pages as they are now (after a forget took
+    turns, items or whole pages: no stage keeps a word of what went); returns how many."""
+    with store.transaction():
+        store.delete_stages(session_id)
+        return chain_pages(store, session_id, now=now, every=every)

@@ -132,3 +132,14 @@ def test_the_job_is_queued_with_the_model_memory_on_once_a_page_out_is_in_sight(
             assert not any(queued)
         else:
             assert not queued[0] and any(queued), "not for a short chat; once the recent layer fills up"
+
+
+def test_odd_replies_are_no_decision():
+    from desktop_app.memory.paging_advice import Exchange, parse_advice
+
+    ex = [Exchange(message_id=7, turn=1, user="u", reply="r", tokens=3)]
+    for data in (None, [], {"pages": None}, {"pages": 5}, {"pages": [None, 3, {"id": "1", "keep": True}]},
+                 {"pages": [{"id": True, "keep": True}]}, {"pages": [{"id": 1, "keep": "yes"}]}):
+        assert parse_advice(data, ex, None) == []
+    [advice] = parse_advice({"pages": [{"id": 1, "keep": True}, {"id": 1, "keep": False}]}, ex, 9)
+    assert advice.message_id == 7 and advice.decision == "keep" and advice.input_message_id == 9

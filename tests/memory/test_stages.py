@@ -65,14 +65,18 @@ def test_recall_reaches_an_early_turn_through_its_stage(conversation):
 
 
 def test_an_archive_gets_its_stages_afterwards_and_forgetting_reaches_them(conversation):
+    from desktop_app.memory.forgetting import carry_out
+
     chat = conversation(n_ctx=1024)
     run_pages(chat, 2 * STAGE_PAGES)
     chat.store.conn.execute("DELETE FROM stages")
     assert chain_pages(chat.store, chat.sid, now=0.0) == 2
-    assert any("Teodora" in s.text for s in chat.store.list_stages(chat.sid))
+    assert any("teodora" in s.text.lower() for s in chat.store.list_stages(chat.sid))
     plan = chat.store.plan_forget_topic(chat.sid, "Teodora")
-    chat.store.forget(plan)
-    assert not any("Teodora" in s.text for s in chat.store.list_stages(chat.sid))
+    counts = carry_out(chat.store, plan)
+    assert counts["stages"] == 2, "the chain is written again from what stays"
+    assert not any("teodora" in s.text.lower() for s in chat.store.list_stages(chat.sid)), \
+        "not even as a lowercased keyword"
     found = gather_signals(chat.store, chat.sid, "Teodora's bakery", signals=("stage",))["stage"]
     rows = chat.store.recall_rows(mid for mid, _ in found)
     assert not any("Teodora" in row["content"] for row in rows.values())
@@ -107,3 +111,15 @@ def test_the_model_adds_topics_and_a_synopsis_only_from_the_pages(conversation):
     assert updated.text.startswith(stage.text) and "family in Porto" in updated.text, "the rule text stays"
     lists = gather_signals(chat.store, chat.sid, "family news", signals=("stage",))
     assert lists["stage"], "the model's words are indexed"
+
+
+def test_discarding_a_tail_drops_the_stages_over_its_pages(conversation):
+    chat = conversation(n_ctx=1024)
+    run_pages(chat, 2 * STAGE_PAGES)
+    first, second = chat.store.list_stages(chat.sid)
+    inside = chat.store.pages_messages([second.first_page_id + 1])[0]
+    chat.store.archive_tail(chat.sid, inside.id)
+    assert [s.id for s in chat.store.list_stages(chat.sid)] == [first.id]
+    run_pages(chat, 3 * STAGE_PAGES)
+    stages = chat.store.list_stages(chat.sid)
+    assert len(stages) >= 2 and stages[1].first_page_id == first.last_page_id + 1, "written again, no gap"

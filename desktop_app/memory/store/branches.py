@@ -151,6 +151,10 @@ class BranchQueries:
         for page_id, _archived in pages:
             self.conn.execute("UPDATE messages SET page_id = NULL WHERE page_id = :p", {"p": page_id})
             self.conn.execute("DELETE FROM pages WHERE id = :p", {"p": page_id})
+        if pages:  # stages over dropped pages go (the next page-outs write them again), and so do
+            # paging decisions, which were made against the discarded turns
+            self.delete_stages(session_id, from_page_id=min(p[0] for p in pages))
+            self.conn.execute("DELETE FROM paging_advice WHERE session_id = :sid", {"sid": session_id})
         # Pages are archived in order, so every summary version folded at or after the
         # earliest dropped page includes discarded (or now un-paged) turns.
         since = min((p[1] for p in pages), default=float("inf"))

@@ -36,10 +36,11 @@ class ChainQueries:
             {"sid": session_id, "ids": ids}).fetchall()
         return {int(r["message_id"]): PagingAdvice(**dict(r)) for r in rows}
 
-    def paging_marks(self, session_id: int) -> dict[int, str]:
+    def paging_marks(self, session_id: int) -> tuple[dict[int, str], set[int]]:
         """What a page-out must know, in one query: ``{user message id: mark}`` where the mark is
         ``held`` (its memory is not settled: waiting in the model pass's backlog, or the source
-        of an item waiting for the user's confirmation), else the stored decision (keep/evict)."""
+        of an item waiting for the user's confirmation), else the stored decision (keep/evict);
+        and the ids that have a stored decision at all (held or not)."""
         rows = self.conn.execute(
             """SELECT message_id, 'held' FROM memory_backlog WHERE session_id = :sid
                UNION ALL SELECT source_message_id, 'held' FROM memory_items
@@ -47,10 +48,13 @@ class ChainQueries:
                UNION ALL SELECT message_id, decision FROM paging_advice WHERE session_id = :sid""",
             {"sid": session_id}).fetchall()
         marks: dict[int, str] = {}
+        advised: set[int] = set()
         for message_id, mark in rows:
+            if mark != "held":
+                advised.add(int(message_id))
             if marks.get(int(message_id)) != "held":
                 marks[int(message_id)] = mark
-        return marks
+        return marks, advised
 
     def settle_paging_advice(self, left: Iterable[int], kept: Iterable[int], *, now: float) -> None:
         """After a page-out: the decisions of exchanges that left are spent, and a keep holds for
@@ -89,6 +93,13 @@ class ChainQueries:
                                  {"sid": session_id}).fetchall()
         return [Stage(**dict(r)) for r in rows]
 
+    def delete_stages(self, session_id: int, *, from_page_id: int = 0) -> int:
+        """Drop the session's stages that reach page ``from_page_id`` or later (all by default):
+        their pages changed, and the next page-out (or :func:`~desktop_app.memory.stages.rebuild_chain`)
+        writes them again."""
+        return self.conn.execute("DELETE FROM stages WHERE session_id = :sid AND last_page_id >= :first",
+                                 {"sid": session_id, "first": from_page_id}).rowcount
+
     def pages_after_stages(self, session_id: int) -> list[int]:
         """The ids of the session's pages no stage covers yet, oldest first."""
         rows = self.conn.execute(
@@ -112,7 +123,8 @@ class ChainQueries:
         rows = self.conn.execute(
             f"""WITH hit AS ({hit})
                 SELECT hit.id AS stage_id, hit.score, m.page_id, m.id, m.content FROM hit
-                  JOIN messages m ON m.session_id = :sid AND m.page_id BETWEEN hit.first_page_id AND hit.last_page_id
+                  JOIN pages p ON p.session_id = :sid AND p.id BETWEEN hit.first_page_id AND hit.last_page_id
+                  JOIN messages m ON m.page_id = p.id
                  WHERE m.role != 'system' ORDER BY hit.score DESC, hit.id, m.id""",
             {"q": match if match is not None else needle, "sid": session_id, "limit": limit}).fetchall()
         out: dict[int, tuple[float, dict[int, list[tuple[int, str]]]]] = {}
