@@ -126,8 +126,8 @@ def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_pr
         previous = store.latest_summary(session_id)
         content = fold_page(previous.content if previous else None, chunk, items, bookmark, turn_of)
         summary = store.save_summary(session_id, content, chunk[-1].id, now)
-        store.settle_paging_advice([m.id for m in chunk if m.id in advised],
-                                   [m.id for m in stayed if marks.get(m.id) == "keep"], now=now)
+        store.settle_paging_advice(session_id, [m.id for m in chunk if m.id in advised],
+                                   [m.id for m in stayed if m.id in keep], now=now)
         stage = chain_if_due(store, session_id, now=now)
     spent = sum(costs[i] for i in chosen)
     return PagingEvent(page_id=page.id, first_message_id=chunk[0].id, last_message_id=chunk[-1].id,

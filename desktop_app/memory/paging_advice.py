@@ -9,14 +9,15 @@ queued after each reply while the model's memory work is on, prepares its decisi
 * a **rule cache** decides the obvious cases without the model: greetings, acknowledgements
   and chit-chat may leave; an exchange whose user message still waits for the model's memory
   pass, or whose item waits for the user's confirmation, stays until it is in state (the
-  page-out reads that hold itself, so it ends the moment the item settles);
+  page-out reads that hold itself, so it ends the moment the item settles — or after one
+  page-out, so an unanswered question cannot pin it for good);
 * the rest go to the model in **one batched call**: a one-line synopsis per exchange, the
   current goal and the latest message in, a binary keep / evict per exchange out (a JSON
   schema, bounded ``max_tokens``); an invalid reply is retried once with a shorter prompt;
 * what has no decision — the model off or failing, a decision not ready in time — leaves
   oldest first, exactly as without this job.
 
-A *keep* holds for one page-out (the exchange then leaves like any other), and kept
+A *keep* (or a hold) lasts one page-out (the exchange then leaves like any other), and kept
 exchanges may take at most ``paging.KEEP_SHARE`` of the low watermark: a decision can move
 what leaves, never stop paging.
 """

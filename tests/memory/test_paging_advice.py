@@ -143,3 +143,15 @@ def test_odd_replies_are_no_decision():
         assert parse_advice(data, ex, None) == []
     [advice] = parse_advice({"pages": [{"id": 1, "keep": True}, {"id": 1, "keep": False}]}, ex, 9)
     assert advice.message_id == 7 and advice.decision == "keep" and advice.input_message_id == 9
+
+
+def test_a_hold_lasts_one_page_out(conversation):
+    chat = conversation(n_ctx=1024)
+    fill_to_the_brink(chat)
+    important = chat.store.unpaged_messages(chat.sid)[0]
+    chat.store.add_to_backlog(chat.sid, [important.id])  # and the model's pass never comes
+    chat.say(CHATTER, CHATTER)
+    assert chat.paging[0].kept_turns == [important.turn_number]
+    while len(chat.paging) < 2:
+        chat.say(CHATTER, CHATTER)
+    assert chat.paging[1].first_message_id == important.id and chat.paging[1].kept_turns == []

@@ -9,6 +9,8 @@ from desktop_app.memory.models import Bookmark, Message, PagingAdvice, Stage
 from desktop_app.memory.store.pages import _bookmark
 from desktop_app.memory.store.sessions import _message
 
+KEPT_ONCE = "kept at one page-out already"
+
 
 class ChainQueries:
     conn: object
@@ -42,32 +44,40 @@ class ChainQueries:
         of an item waiting for the user's confirmation), else the stored decision (keep/evict);
         and the ids that have a stored decision at all (held or not)."""
         rows = self.conn.execute(
-            """SELECT message_id, 'held' FROM memory_backlog WHERE session_id = :sid
-               UNION ALL SELECT source_message_id, 'held' FROM memory_items
+            """SELECT message_id, 'held', '' FROM memory_backlog WHERE session_id = :sid
+               UNION ALL SELECT source_message_id, 'held', '' FROM memory_items
                 WHERE session_id = :sid AND status = 'pending' AND source_message_id IS NOT NULL
-               UNION ALL SELECT message_id, decision FROM paging_advice WHERE session_id = :sid""",
+               UNION ALL SELECT message_id, decision, reason FROM paging_advice WHERE session_id = :sid""",
             {"sid": session_id}).fetchall()
         marks: dict[int, str] = {}
         advised: set[int] = set()
-        for message_id, mark in rows:
+        spent: set[int] = set()  # held or kept at a page-out already: it leaves at the next one
+        for message_id, mark, reason in rows:
+            message_id = int(message_id)
             if mark != "held":
-                advised.add(int(message_id))
-            if marks.get(int(message_id)) != "held":
-                marks[int(message_id)] = mark
+                advised.add(message_id)
+                spent.update([message_id] if reason == KEPT_ONCE else [])
+            if marks.get(message_id) != "held":
+                marks[message_id] = mark
+        for message_id in spent:
+            marks[message_id] = "evict"
         return marks, advised
 
-    def settle_paging_advice(self, left: Iterable[int], kept: Iterable[int], *, now: float) -> None:
-        """After a page-out: the decisions of exchanges that left are spent, and a keep holds for
-        one page-out only (the exchange then leaves like any other)."""
+    def settle_paging_advice(self, session_id: int, left: Iterable[int], kept: Iterable[int], *,
+                             now: float) -> None:
+        """After a page-out: the decisions of exchanges that left are spent, and a keep — or a
+        hold — lasts one page-out only (the exchange then leaves like any other)."""
         left, kept = [int(m) for m in left], [int(m) for m in kept]
         if left:
             self.conn.execute("DELETE FROM paging_advice WHERE message_id IN (SELECT value FROM json_each(:ids))",
                               {"ids": json.dumps(left)})
         if kept:
             self.conn.execute(
-                """UPDATE paging_advice SET decision = 'evict', origin = 'rule', reason = 'kept at one page-out already',
-                          created_at = :now WHERE message_id IN (SELECT value FROM json_each(:ids))""",
-                {"ids": json.dumps(kept), "now": now})
+                """INSERT INTO paging_advice (message_id, session_id, decision, origin, reason, created_at)
+                   SELECT value, :sid, 'evict', 'rule', :reason, :now FROM json_each(:ids) WHERE true
+                   ON CONFLICT(message_id) DO UPDATE SET decision = 'evict', origin = 'rule',
+                       reason = excluded.reason, created_at = excluded.created_at""",
+                {"ids": json.dumps(kept), "sid": session_id, "reason": KEPT_ONCE, "now": now})
 
     # -- the summary chain -------------------------------------------------------------------
     def add_stage(self, session_id: int, *, first_page_id: int, last_page_id: int, first_turn: int,
