@@ -165,9 +165,10 @@ class PagingAdviceJob(MemoryJob):
         latest = next((m for m in reversed(recent) if m.role == "user"), None)
         goals = [i.value for i in store.list_items(self.session_id, statuses=("active",)) if i.kind == "goal"]
         decided, problem = [], "no reply"
-        started = time.perf_counter()
+        work = MemoryWork()
         try:
             for short in (False, True):
+                started = time.perf_counter()
                 try:
                     data = ctx.engine.complete_json(
                         advice_messages(ask, "; ".join(goals[-2:]), latest.content if latest else "",
@@ -177,6 +178,8 @@ class PagingAdviceJob(MemoryJob):
                 except JSONOutputError as exc:
                     problem = str(exc).splitlines()[0]
                     continue
+                finally:
+                    work = work.plus(MemoryWork.of_call(ctx.engine, time.perf_counter() - started))
                 decided = parse_advice(data, ask, latest.id if latest else None)
                 if decided:
                     break
@@ -186,9 +189,8 @@ class PagingAdviceJob(MemoryJob):
         except (ContextFullError, ServerError) as exc:
             problem = str(exc).splitlines()[0]
         finally:
-            if latest is not None:
-                store.add_memory_work(latest.id, MemoryWork.of_call(ctx.engine, time.perf_counter() - started)
-                                      .model_dump())
+            if latest is not None and work.calls:
+                store.add_memory_work(latest.id, work.model_dump())
         if not decided:
             log.warning("paging decisions for session %s: %s; oldest first", self.session_id, problem)
             return self.outcome("rejected", f"{problem}; the page-out goes oldest first")
