@@ -1,10 +1,11 @@
 """``paperclip bench paging``: paging decisions — which of the oldest exchanges should stay in view.
 
-A labelled set (``bench/data/paging_cases.json``, English and Chinese): each case is a goal, the
-user's latest message and the 5–8 oldest exchanges, each labelled keep (its words are still
-needed) or evict. The same pieces the app's ``PagingAdviceJob`` uses decide them: the rule
-cache first (small talk leaves), then one batched model call for the rest. The baseline is
-what a page-out does without decisions: everything leaves oldest first (no keeps).
+A labelled set (``bench/data/paging_cases.json``, English and Chinese, written by a helper who
+never saw the rules or the prompt): each case is a goal, the user's latest message and the 5–8
+oldest exchanges, each labelled keep (its words are still needed) or evict. The same pieces the
+app uses decide them: the rule cache first (small talk and exchanges sharing no word with the
+latest message leave, those sharing two or more stay), then one batched model call for the
+rest. The baseline is what a page-out does without decisions: everything leaves oldest first.
 
 Printed per language: precision and recall of *keep*, the share of exchanges decided right,
 how often the model's reply was unusable (the fallback), and seconds per call.
@@ -71,7 +72,8 @@ def load_cases(path: Path = DATA) -> list[PagingCase]:
 
 
 def decide(case: PagingCase, engine, tally: Tally) -> list[bool]:
-    """Keep (True) / evict per exchange: the rule cache, then the model for the rest (None: rules only)."""
+    """Keep (True) / evict per exchange: the rule cache against the latest message, then the
+    model for what it leaves open (``engine`` None: those leave, oldest first)."""
     from desktop_app.engine.errors import JSONOutputError
     from desktop_app.memory.paging_advice import (
         ADVICE_MAX_TOKENS,
@@ -81,11 +83,13 @@ def decide(case: PagingCase, engine, tally: Tally) -> list[bool]:
         parse_advice,
         rule_decision,
     )
+    from desktop_app.memory.text import term_set
 
     exchanges = [Exchange(message_id=n, turn=n, user=e.user, reply=e.reply, tokens=0)
                  for n, e in enumerate(case.exchanges, start=1)]
-    decided = {e.message_id: False for e in exchanges}
-    ask = [e for e in exchanges if rule_decision(e) is None]
+    latest = term_set(case.latest)
+    decided = {e.message_id: rule_decision(e, latest) == "keep" for e in exchanges}
+    ask = [e for e in exchanges if rule_decision(e, latest) is None]
     if engine is None or not ask:
         return [decided[e.message_id] for e in exchanges]
     advice = []
@@ -109,11 +113,13 @@ def decide(case: PagingCase, engine, tally: Tally) -> list[bool]:
     return [decided[e.message_id] for e in exchanges]
 
 
-def evaluate(cases: list[PagingCase], engine=None, progress=None) -> dict[str, Tally]:
+def evaluate(cases: list[PagingCase], engine=None, progress=None, *, oldest_first: bool = False) -> dict[str, Tally]:
+    """Per language and in all; ``oldest_first``: no decisions at all (the page-out's fallback)."""
     tallies: dict[str, Tally] = {}
     for index, case in enumerate(cases, start=1):
         tally = tallies.setdefault(case.lang, Tally())
-        for decided, labelled in zip(decide(case, engine, tally), case.exchanges, strict=True):
+        decisions = [False] * len(case.exchanges) if oldest_first else decide(case, engine, tally)
+        for decided, labelled in zip(decisions, case.exchanges, strict=True):
             tally.add(decided, labelled.keep)
         if progress:
             progress(index, len(cases))
@@ -144,7 +150,7 @@ def run(args, settings) -> int:
     if path is None:
         return 1
     cases = load_cases(path)[: args.limit] if args.limit else load_cases(path)
-    results = {"oldest first (rules)": evaluate(cases)}
+    results = {"oldest first": evaluate(cases, oldest_first=True), "rule cache": evaluate(cases)}
     if not args.rules_only:
         engine = load_engine(settings.model_copy(update={"temperature": 0.0}), quiet=True)
         print(f"rules + model ({engine.model_name}) on {len(cases)} cases…", file=sys.stderr)

@@ -307,3 +307,21 @@ def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
 def describe(candidate: Candidate) -> str:
     """One line for logs and notices."""
     return f"{candidate.action} {candidate.kind} [{candidate.subject}] {clip(candidate.value, 60)}"
+
+
+_GREETING = ("hi", "hello", "hey", "thanks", "thank you", "ok", "okay", "cool", "great", "nice", "good morning",
+             "good night", "bye", "你好", "谢谢", "好的", "嗯", "哈哈", "早上好", "晚安", "再见", "收到", "明白")
+
+
+_ACKS = re.compile(r"^((thanks|thank you|great|perfect|nice( one)?|cool|awesome|ok(ay)?|got it|sounds good|that's "
+                   r"(perfect|great|fine)|谢谢|辛苦了|好的|收到|明白|太好了|不错)[，,。.!！~\s]*)+", re.I)
+_LAUGHTER = re.compile(r"^(哈+|呵+|嘿+|嘻+|(ha)+|(he)+|lol|lmao|😂|🤣|[!！。.,，~～\s])+")
+
+
+def is_small_talk(text: str) -> bool:
+    """Greetings, acknowledgements, laughter: nothing to remember, nothing to keep in view."""
+    body = text.strip().lower().strip(" .!！。~～?？")
+    if len(body) < 4 or body in _GREETING or AFFIRM.match(body) or DENY.match(body):
+        return True
+    rest = _ACKS.sub("", _LAUGHTER.sub("", body)).strip(" ，,。.!！~")
+    return len(rest) < 4 or rest in _GREETING or rest.startswith(("太好笑", "笑死", "so funny"))

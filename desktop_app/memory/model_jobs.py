@@ -15,14 +15,13 @@ so a model too small to fill the template leaves memory to the rules.
 from __future__ import annotations
 
 import logging
-import re
 import threading
 import time
 from typing import Literal
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ServerError
 from desktop_app.memory.cooperation import merge_ops
-from desktop_app.memory.extraction import AFFIRM, DENY, is_question
+from desktop_app.memory.extraction import is_question, is_small_talk
 from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
 from desktop_app.memory.patches import MemoryPatch, PatchRejected, apply_patch
 from desktop_app.memory.proposals import (
@@ -45,24 +44,6 @@ MEMORY_MODEL_MODES: tuple[str, ...] = ("off", "auto", "always")
 BATCH_CHARS = 600  # user turns that share one model call (import), by length
 BATCH_TURNS = 3
 SELF_TEST_MESSAGE = "My sister Ana lives in Porto. Our team meeting moved to Thursday 10:30."
-_GREETING = ("hi", "hello", "hey", "thanks", "thank you", "ok", "okay", "cool", "great", "nice", "good morning",
-             "good night", "bye", "你好", "谢谢", "好的", "嗯", "哈哈", "早上好", "晚安", "再见", "收到", "明白")
-
-
-_ACKS = re.compile(r"^((thanks|thank you|great|perfect|nice( one)?|cool|awesome|ok(ay)?|got it|sounds good|that's "
-                   r"(perfect|great|fine)|谢谢|辛苦了|好的|收到|明白|太好了|不错)[，,。.!！~\s]*)+", re.I)
-_LAUGHTER = re.compile(r"^(哈+|呵+|嘿+|嘻+|(ha)+|(he)+|lol|lmao|😂|🤣|[!！。.,，~～\s])+")
-
-
-def is_small_talk(text: str) -> bool:
-    """Greetings, acknowledgements, laughter: nothing to remember, nothing to keep in view."""
-    body = text.strip().lower().strip(" .!！。~～?？")
-    if len(body) < 4 or body in _GREETING or AFFIRM.match(body) or DENY.match(body):
-        return True
-    rest = _ACKS.sub("", _LAUGHTER.sub("", body)).strip(" ，,。.!！~")
-    return len(rest) < 4 or rest in _GREETING or rest.startswith(("太好笑", "笑死", "so funny"))
-
-
 def worth_proposing(text: str) -> bool:
     """The cheap pre-filter: small talk and pure questions skip the model."""
     return not is_small_talk(text) and any(not is_question(s) for s in split_sentences(text))

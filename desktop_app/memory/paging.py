@@ -16,10 +16,11 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from desktop_app.memory.budget import MESSAGE_OVERHEAD, compute_budgets
+from desktop_app.memory.extraction import is_small_talk
 from desktop_app.memory.models import Message
 from desktop_app.memory.stages import chain_if_due
 from desktop_app.memory.summary import fold_page
-from desktop_app.memory.text import clip, keywords
+from desktop_app.memory.text import clip, keywords, term_set
 
 MIN_KEEP_MESSAGES = 2
 KEEP_SHARE = 0.25  # kept exchanges may hold at most this share of the low watermark
@@ -59,6 +60,37 @@ def exchanges(messages: list[Message]) -> list[list[int]]:
         else:
             groups[-1].append(index)
     return groups
+
+
+def lexical_decision(user: str, reply: str, latest_terms: set[str]) -> str | None:
+    """The rule cache: ``evict`` for small talk and for an exchange sharing no word with the
+    latest message, ``keep`` when it shares two or more (the message is still about it), None
+    when it shares one (the model may say)."""
+    if is_small_talk(user):
+        return "evict"
+    shared = len(latest_terms & term_set(f"{user} {reply}"))
+    return "keep" if shared >= 2 else "evict" if shared == 0 else None
+
+
+def kept_exchanges(recent: list[Message], marks: dict[int, str]) -> set[int]:
+    """The user messages of the exchanges that should stay at this page-out: held (memory not
+    settled), else by the rule cache against the latest message, else by the model's stored
+    decision — never one that stayed at a page-out already (``spent``)."""
+    latest = next((m for m in reversed(recent) if m.role == "user"), None)
+    latest_terms = term_set(latest.content) if latest is not None else set()
+    keep: set[int] = set()
+    for group in exchanges(recent):
+        first = recent[group[0]]
+        if first.role != "user" or first is latest:
+            continue
+        mark = marks.get(first.id)
+        if mark in ("held", "spent"):
+            keep.update([first.id] if mark == "held" else [])
+            continue
+        rule = lexical_decision(first.content, " ".join(recent[i].content for i in group[1:]), latest_terms)
+        if rule == "keep" or (rule is None and mark == "keep"):
+            keep.add(first.id)
+    return keep
 
 
 def choose_evictions(recent: list[Message], costs: list[int], high: int, low: int, *,
@@ -105,7 +137,7 @@ def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_pr
     recent = store.unpaged_messages(session_id) if recent is None else recent
     costs = [message_cost(m, counter) for m in recent]
     marks, advised = store.paging_marks(session_id)
-    keep = {mid for mid, mark in marks.items() if mark in ("keep", "held")}
+    keep = kept_exchanges(recent, marks)
     chosen = choose_evictions(recent, costs, budgets.high_watermark, budgets.low_watermark, keep=keep,
                               keep_budget=int(KEEP_SHARE * budgets.low_watermark))
     if not chosen:

@@ -6,14 +6,16 @@ queued after each reply while the model's memory work is on, prepares its decisi
 
 * the candidates are the oldest exchanges of the recent layer, as many as the next page-out
   may consider (down to the low watermark, plus the room kept exchanges may take);
-* a **rule cache** decides the obvious cases without the model: greetings, acknowledgements
-  and chit-chat may leave; an exchange whose user message still waits for the model's memory
-  pass, or whose item waits for the user's confirmation, stays until it is in state (the
-  page-out reads that hold itself, so it ends the moment the item settles — or after one
-  page-out, so an unanswered question cannot pin it for good);
-* the rest go to the model in **one batched call**: a one-line synopsis per exchange, the
-  current goal and the latest message in, a binary keep / evict per exchange out (a JSON
-  schema, bounded ``max_tokens``); an invalid reply is retried once with a shorter prompt;
+* a **rule cache** decides the obvious cases without the model (``paging.lexical_decision``,
+  applied again at the page-out against the message just answered): small talk may leave, so may
+  an exchange sharing no word with the latest message, and one sharing two or more stays; an
+  exchange whose user message still waits for the model's memory pass, or whose item waits for
+  the user's confirmation, stays until it is in state (the page-out reads that hold itself, so
+  it ends the moment the item settles — or after one page-out);
+* the rest (one shared word) go to the model in **one batched call**: a one-line synopsis per
+  exchange, the current goal and the latest message in, the numbers of those still needed out
+  (a JSON schema, bounded ``max_tokens``), every other one may leave; an invalid reply is
+  retried once with a shorter prompt;
 * what has no decision — the model off or failing, a decision not ready in time — leaves
   oldest first, exactly as without this job.
 
@@ -32,11 +34,10 @@ from pydantic import BaseModel
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ServerError
 from desktop_app.memory.budget import compute_budgets
 from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
-from desktop_app.memory.model_jobs import is_small_talk
 from desktop_app.memory.models import Message, PagingAdvice
-from desktop_app.memory.paging import KEEP_SHARE, MIN_KEEP_MESSAGES, exchanges, message_cost
+from desktop_app.memory.paging import KEEP_SHARE, MIN_KEEP_MESSAGES, exchanges, lexical_decision, message_cost
 from desktop_app.memory.records import MemoryWork
-from desktop_app.memory.text import clip
+from desktop_app.memory.text import clip, term_set
 from desktop_app.prompts import templates
 
 log = logging.getLogger(__name__)
@@ -56,14 +57,10 @@ class Exchange(BaseModel):
 
 
 def advice_schema(count: int) -> dict:
-    return {
-        "type": "object",
-        "properties": {"pages": {"type": "array", "minItems": count, "maxItems": count, "items": {
-            "type": "object",
-            "properties": {"id": {"type": "integer", "minimum": 1, "maximum": count}, "keep": {"type": "boolean"}},
-            "required": ["id", "keep"]}}},
-        "required": ["pages"],
-    }
+    return {"type": "object",
+            "properties": {"keep": {"type": "array", "maxItems": min(3, count),
+                                    "items": {"type": "integer", "minimum": 1, "maximum": count}}},
+            "required": ["keep"]}
 
 
 def candidate_exchanges(recent: list[Message], costs: list[int], *, high: int, low: int) -> list[Exchange]:
@@ -87,12 +84,9 @@ def candidate_exchanges(recent: list[Message], costs: list[int], *, high: int, l
     return out
 
 
-def rule_decision(exchange: Exchange) -> PagingAdvice | None:
-    """The rule cache: small talk may leave; None when the model should say."""
-    if is_small_talk(exchange.user):
-        return PagingAdvice(message_id=exchange.message_id, decision="evict", origin="rule", reason="small talk",
-                            created_at=time.time())
-    return None
+def rule_decision(exchange: Exchange, latest_terms: set[str]) -> str | None:
+    """The rule cache (``paging.lexical_decision``): None when the model should say."""
+    return lexical_decision(exchange.user, exchange.reply, latest_terms)
 
 
 def advice_messages(exchanges_: list[Exchange], goal: str, latest: str, *, lang: str, short: bool = False) -> list[dict]:
@@ -100,7 +94,7 @@ def advice_messages(exchanges_: list[Exchange], goal: str, latest: str, *, lang:
     width, reply_width = (70, 0) if short else (110, 60)
     lines = []
     for n, ex in enumerate(exchanges_, start=1):
-        line = f"{n}. [{ex.turn}] {clip(ex.user, width)}"
+        line = f"{n}. {clip(ex.user, width)}"
         if reply_width and ex.reply:
             line += f" → {clip(ex.reply, reply_width)}"
         lines.append(line)
@@ -109,20 +103,17 @@ def advice_messages(exchanges_: list[Exchange], goal: str, latest: str, *, lang:
 
 
 def parse_advice(data, exchanges_: list[Exchange], latest_id: int | None) -> list[PagingAdvice]:
-    """The model's keep/evict per exchange; ids outside the list or repeated are ignored."""
-    out: dict[int, PagingAdvice] = {}
-    entries = data.get("pages") if isinstance(data, dict) else None
-    for entry in entries if isinstance(entries, list) else []:
-        if not isinstance(entry, dict):
-            continue
-        n, keep = entry.get("id"), entry.get("keep")
-        if not isinstance(n, int) or isinstance(n, bool) or not isinstance(keep, bool) \
-                or not 1 <= n <= len(exchanges_) or n in out:
-            continue
-        out[n] = PagingAdvice(message_id=exchanges_[n - 1].message_id, decision="keep" if keep else "evict",
-                              origin="model", reason="the model: still needed" if keep else "the model: may leave",
-                              input_message_id=latest_id, created_at=time.time())
-    return list(out.values())
+    """The model's decision for every exchange asked: keep the ones it names, evict the rest.
+    An unusable reply (not an object with a list of numbers) is no decision at all."""
+    named = data.get("keep") if isinstance(data, dict) else None
+    if not isinstance(named, list):
+        return []
+    keep = {n for n in named if isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= len(exchanges_)}
+    now = time.time()
+    return [PagingAdvice(message_id=ex.message_id, decision="keep" if n in keep else "evict", origin="model",
+                         reason="the model: still needed" if n in keep else "the model: may leave",
+                         input_message_id=latest_id, created_at=now)
+            for n, ex in enumerate(exchanges_, start=1)]
 
 
 def page_out_in_sight(store, session_id: int, *, counter, n_ctx: int, system_prompt: str) -> bool:
@@ -149,10 +140,11 @@ class PagingAdviceJob(MemoryJob):
             return self.outcome("done", "no page-out in sight")
         found = candidate_exchanges(recent, costs, high=budgets.high_watermark, low=budgets.low_watermark)
         marks, _ = store.paging_marks(self.session_id)  # decided already, or held until its memory settles
-        open_ = [e for e in found if e.message_id not in marks]
-        ruled = [a for a in (rule_decision(e) for e in open_) if a is not None]
-        store.save_paging_advice(self.session_id, ruled)
-        ask = [e for e in open_ if e.message_id not in {a.message_id for a in ruled}][:MAX_CANDIDATES]
+        latest = next((m for m in reversed(recent) if m.role == "user"), None)
+        latest_terms = term_set(latest.content) if latest is not None else set()
+        open_ = [e for e in found if e.message_id not in marks and (latest is None or e.message_id != latest.id)]
+        ruled = [e for e in open_ if rule_decision(e, latest_terms) is not None]
+        ask = [e for e in open_ if rule_decision(e, latest_terms) is None][:MAX_CANDIDATES]
         if not ask:
             return self.outcome("done", f"{len(ruled)} decided by the rules, nothing for the model")
         try:
@@ -162,7 +154,6 @@ class PagingAdviceJob(MemoryJob):
             return self.outcome("postponed", "the chat needed the model")
         except (ContextFullError, ServerError) as exc:
             return self.outcome("failed", str(exc).splitlines()[0])
-        latest = next((m for m in reversed(recent) if m.role == "user"), None)
         goals = [i.value for i in store.list_items(self.session_id, statuses=("active",)) if i.kind == "goal"]
         decided, problem = [], "no reply"
         work = MemoryWork()

@@ -41,8 +41,9 @@ class ChainQueries:
     def paging_marks(self, session_id: int) -> tuple[dict[int, str], set[int]]:
         """What a page-out must know, in one query: ``{user message id: mark}`` where the mark is
         ``held`` (its memory is not settled: waiting in the model pass's backlog, or the source
-        of an item waiting for the user's confirmation), else the stored decision (keep/evict);
-        and the ids that have a stored decision at all (held or not)."""
+        of an item waiting for the user's confirmation), ``spent`` (it stayed at a page-out
+        already: it leaves at this one), else the model's stored decision (keep/evict); and the
+        ids that have a stored decision at all (held or not)."""
         rows = self.conn.execute(
             """SELECT message_id, 'held', '' FROM memory_backlog WHERE session_id = :sid
                UNION ALL SELECT source_message_id, 'held', '' FROM memory_items
@@ -60,7 +61,7 @@ class ChainQueries:
             if marks.get(message_id) != "held":
                 marks[message_id] = mark
         for message_id in spent:
-            marks[message_id] = "evict"
+            marks[message_id] = "spent"
         return marks, advised
 
     def settle_paging_advice(self, session_id: int, left: Iterable[int], kept: Iterable[int], *,
