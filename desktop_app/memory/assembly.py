@@ -80,6 +80,7 @@ class AssemblyInput(BaseModel):
     all_turns: list[TurnView] = []  # every stored turn, without the input (full / sliding)
     recalled: list[RecalledPage] = []
     recalled_first: list[int] = []  # page ids the chat context already holds in this order (type-ahead)
+    recalled_words: list[str] = []  # the words that chose those pages' lines (the draft's), kept for them
     documents: list[DocumentHit] = []  # document chunks for this input, best first (quoted, cited)
     current_turn: int = 1
     now: float
@@ -359,7 +360,11 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
     stale = {i.source_message_id for i in inp.history if i.source_message_id} - live_sources
     page_lines: list[str] = []
     chosen: list[tuple[int, list[str], LayerItem]] = []  # picked best first, shown in time order
+    held_words = set(inp.recalled_words)
     for page in inp.recalled:
+        # A page the context holds shows the lines it was evaluated with (the draft's words chose
+        # them), so the warmed block stays a prefix; any other page, the lines this input matches.
+        page_words = held_words if held_words and page.page_id in inp.recalled_first else words
         turns = [tv for tv in page.turns if tv.id not in stale]
         if len(turns) < len(page.turns):
             excluded.append(Exclusion(layer="recalled", id=page.page_id, reason="turn states a superseded or revoked item",
@@ -368,7 +373,7 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
             continue
         for with_partners in (True, False):  # the matching turns with their replies, else alone
             block = [f"[{turn_label(tv.turn, tv.created_at, inp.lang)}] {tv.role}: {clip(annotate(tv, notes), 300)}"
-                     for tv in _matching_turns(turns, words, with_partners)]
+                     for tv in _matching_turns(turns, page_words, with_partners)]
             trial = "\n".join([*lines, t["recalled"], *page_lines, *block])
             if counter.count(trial) + MESSAGE_OVERHEAD <= room:
                 break

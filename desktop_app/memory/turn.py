@@ -184,7 +184,8 @@ class TurnPipeline:
             summary=summary.content if summary else None, recent=turn_views(unpaged, self.counter),
             all_turns=all_turns, recalled=recalled, documents=documents, current_turn=recorded.turn,
             now=time.time() if now is None else now, head=head,
-            recalled_first=self.context.pages_for(session.id) if self.context is not None else [])
+            recalled_first=self.context.pages_for(session.id) if self.context is not None else [],
+            recalled_words=self.context.words_for(session.id) if self.context is not None else [])
 
     def preview(self, session: Session, text: str, *, mode: str | None = None,
                 now: float | None = None) -> tuple[ContextPlan, RecordedInput]:
@@ -272,7 +273,8 @@ class TurnPipeline:
             return 0
         self.jobs.discard("draft")  # type-ahead for the message just answered
         if self.context is not None:
-            self.context.recalled_pages = ()  # the next prompt no longer holds this turn's recalled block
+            # The next prompt no longer holds this turn's recalled block.
+            self.context.recalled_pages, self.context.recalled_words = (), ()
         queued = 0
         if self.options.warm_idle:  # first: the next turn's prefix; again after the rest changed the head
             queued += self.jobs.submit(WarmJob(session.id, self.options, stage="turn", progress=self.warm_progress))

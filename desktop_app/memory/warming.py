@@ -27,6 +27,7 @@ from desktop_app.engine.errors import ContextFullError
 from desktop_app.engine.prefix import common_prefix
 from desktop_app.engine.protocol import can_warm
 from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
+from desktop_app.memory.text import term_set
 
 PLACEHOLDER = "…"  # the next input, unknown yet: it only ends the prefix
 MIN_DRAFT_CHARS = 6  # a shorter draft recalls little worth evaluating ahead
@@ -41,9 +42,13 @@ class ContextOwner:
 
     session_id: int | None = None
     recalled_pages: tuple[int, ...] = ()
+    recalled_words: tuple[str, ...] = ()  # the words that chose those pages' lines
 
     def pages_for(self, session_id: int) -> list[int]:
         return list(self.recalled_pages) if self.session_id == session_id else []
+
+    def words_for(self, session_id: int) -> list[str]:
+        return list(self.recalled_words) if self.session_id == session_id else []
 
 
 def next_prefix(pipeline, session) -> tuple[list[dict], str]:
@@ -155,8 +160,11 @@ class DraftWarmJob(WarmJob):
         self.draft = draft
 
     def prefix(self, pipeline, session) -> tuple[list[dict], str]:
-        plan, _ = pipeline.preview(session, self.draft)
-        if self.owner is not None:  # the turn keeps these pages first, in this order
+        if self.owner is not None:  # this draft's own pages and lines, not an earlier draft's
+            self.owner.recalled_pages, self.owner.recalled_words = (), ()
+        plan, recorded = pipeline.preview(session, self.draft)
+        if self.owner is not None:  # the turn keeps these pages first, in this order, with these lines
             self.owner.recalled_pages = tuple(i.page_id for i in plan.layers["recalled"].items
                                               if i.type == "page" and i.page_id is not None)
+            self.owner.recalled_words = tuple(sorted(term_set(recorded.message.content)))
         return draft_lead(plan)

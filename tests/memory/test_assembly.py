@@ -170,3 +170,23 @@ def test_same_inputs_same_prompt():
 def test_unknown_mode_is_refused():
     with pytest.raises(ValueError, match="unknown context mode"):
         assemble_context(base(mode="magic"), COUNTER)
+
+
+def test_a_page_the_context_holds_keeps_the_lines_it_was_warmed_with():
+    turns = [TurnView(id=10, role="user", content="The caterer sent the menu.", tokens=8, turn=4, created_at=NOW),
+             TurnView(id=11, role="assistant", content="Nice menu.", tokens=3, turn=4, created_at=NOW),
+             TurnView(id=12, role="user", content="The venue wants a deposit.", tokens=8, turn=5, created_at=NOW),
+             TurnView(id=13, role="assistant", content="Pay the deposit.", tokens=3, turn=5, created_at=NOW)]
+    page = RecalledPage(page_id=3, score=2.0, turns=turns)
+    typed = assemble_context(base(input_text="what did the caterer say", recalled=[page]), COUNTER)
+    sent = dict(input_text="what did the caterer say about the venue deposit?", recalled=[page])
+    fresh = assemble_context(base(**sent), COUNTER).layers["recalled"].text
+    held = assemble_context(base(**sent, recalled_first=[3], recalled_words=sorted({"caterer", "say"})),
+                            COUNTER).layers["recalled"].text
+    warmed = typed.layers["recalled"].text
+
+    def page_lines(text):
+        return [line for line in text.splitlines() if line.startswith("[turn")]
+
+    assert "deposit" in fresh and "deposit" not in warmed, "the whole message matches more lines of the page"
+    assert page_lines(held) == page_lines(warmed), "the held page keeps the draft's lines: a prefix still"
