@@ -362,9 +362,10 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
     chosen: list[tuple[int, list[str], LayerItem]] = []  # picked best first, shown in time order
     held_words = set(inp.recalled_words)
     for page in inp.recalled:
-        # A page the context holds shows the lines it was evaluated with (the draft's words chose
-        # them), so the warmed block stays a prefix; any other page, the lines this input matches.
-        page_words = held_words if held_words and page.page_id in inp.recalled_first else words
+        # A page the context holds shows first the lines it was evaluated with (the draft's words
+        # chose them), so the warmed block stays a prefix, then the lines only the whole message
+        # matches; any other page, the lines this input matches, in order.
+        held_page = bool(held_words) and page.page_id in inp.recalled_first
         turns = [tv for tv in page.turns if tv.id not in stale]
         if len(turns) < len(page.turns):
             excluded.append(Exclusion(layer="recalled", id=page.page_id, reason="turn states a superseded or revoked item",
@@ -372,8 +373,12 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
         if not turns:
             continue
         for with_partners in (True, False):  # the matching turns with their replies, else alone
+            shown = _matching_turns(turns, words, with_partners)
+            if held_page:
+                warmed = _matching_turns(turns, held_words, with_partners)
+                shown = warmed + [tv for tv in shown if tv not in warmed]
             block = [f"[{turn_label(tv.turn, tv.created_at, inp.lang)}] {tv.role}: {clip(annotate(tv, notes), 300)}"
-                     for tv in _matching_turns(turns, page_words, with_partners)]
+                     for tv in shown]
             trial = "\n".join([*lines, t["recalled"], *page_lines, *block])
             if counter.count(trial) + MESSAGE_OVERHEAD <= room:
                 break
