@@ -75,21 +75,21 @@ def decide(case: PagingCase, engine, tally: Tally) -> list[bool]:
     """Keep (True) / evict per exchange: the rule cache against the latest message, then the
     model for what it leaves open (``engine`` None: those leave, oldest first)."""
     from desktop_app.engine.errors import JSONOutputError
+    from desktop_app.memory.paging import lexical_decision
     from desktop_app.memory.paging_advice import (
         ADVICE_MAX_TOKENS,
         Exchange,
         advice_messages,
         advice_schema,
         parse_advice,
-        rule_decision,
     )
     from desktop_app.memory.text import term_set
 
-    exchanges = [Exchange(message_id=n, turn=n, user=e.user, reply=e.reply, tokens=0)
-                 for n, e in enumerate(case.exchanges, start=1)]
+    exchanges = [Exchange(message_id=n, turn=n, user=e.user, reply=e.reply) for n, e in enumerate(case.exchanges, start=1)]
     latest = term_set(case.latest)
-    decided = {e.message_id: rule_decision(e, latest) == "keep" for e in exchanges}
-    ask = [e for e in exchanges if rule_decision(e, latest) is None]
+    ruled = {e.message_id: lexical_decision(e.user, e.reply, latest) for e in exchanges}
+    decided = {mid: rule == "keep" for mid, rule in ruled.items()}
+    ask = [e for e in exchanges if ruled[e.message_id] is None]
     if engine is None or not ask:
         return [decided[e.message_id] for e in exchanges]
     advice = []

@@ -84,8 +84,9 @@ def kept_exchanges(recent: list[Message], marks: dict[int, str]) -> set[int]:
         if first.role != "user" or first is latest:
             continue
         mark = marks.get(first.id)
+        if mark == "held":
+            keep.add(first.id)
         if mark in ("held", "spent"):
-            keep.update([first.id] if mark == "held" else [])
             continue
         rule = lexical_decision(first.content, " ".join(recent[i].content for i in group[1:]), latest_terms)
         if rule == "keep" or (rule is None and mark == "keep"):

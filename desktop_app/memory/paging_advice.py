@@ -53,7 +53,6 @@ class Exchange(BaseModel):
     turn: int
     user: str
     reply: str
-    tokens: int
 
 
 def advice_schema(count: int) -> dict:
@@ -79,14 +78,8 @@ def candidate_exchanges(recent: list[Message], costs: list[int], *, high: int, l
         if first.role != "user":
             continue
         reply = " ".join(recent[i].content for i in group[1:])
-        out.append(Exchange(message_id=first.id, turn=first.turn_number, user=first.content, reply=reply,
-                            tokens=cost))
+        out.append(Exchange(message_id=first.id, turn=first.turn_number, user=first.content, reply=reply))
     return out
-
-
-def rule_decision(exchange: Exchange, latest_terms: set[str]) -> str | None:
-    """The rule cache (``paging.lexical_decision``): None when the model should say."""
-    return lexical_decision(exchange.user, exchange.reply, latest_terms)
 
 
 def advice_messages(exchanges_: list[Exchange], goal: str, latest: str, *, lang: str, short: bool = False) -> list[dict]:
@@ -143,13 +136,14 @@ class PagingAdviceJob(MemoryJob):
         latest = next((m for m in reversed(recent) if m.role == "user"), None)
         latest_terms = term_set(latest.content) if latest is not None else set()
         open_ = [e for e in found if e.message_id not in marks and (latest is None or e.message_id != latest.id)]
-        ruled = [e for e in open_ if rule_decision(e, latest_terms) is not None]
-        ask = [e for e in open_ if rule_decision(e, latest_terms) is None][:MAX_CANDIDATES]
+        ruled = {e.message_id: lexical_decision(e.user, e.reply, latest_terms) for e in open_}
+        ask = [e for e in open_ if ruled[e.message_id] is None][:MAX_CANDIDATES]
+        ruled_count = sum(1 for decision in ruled.values() if decision is not None)
         if not ask:
-            return self.outcome("done", f"{len(ruled)} decided by the rules, nothing for the model")
+            return self.outcome("done", f"{ruled_count} decided by the rules, nothing for the model")
         try:
             if not self.gate.usable(ctx.engine, ctx.should_stop):
-                return self.outcome("done", f"{len(ruled)} decided by the rules; the rest leave oldest first")
+                return self.outcome("done", f"{ruled_count} decided by the rules; the rest leave oldest first")
         except GenerationStopped:
             return self.outcome("postponed", "the chat needed the model")
         except (ContextFullError, ServerError) as exc:
@@ -187,5 +181,5 @@ class PagingAdviceJob(MemoryJob):
             return self.outcome("rejected", f"{problem}; the page-out goes oldest first")
         store.save_paging_advice(self.session_id, decided)
         kept = [f"turn {e.turn}" for e in ask for a in decided if a.message_id == e.message_id and a.decision == "keep"]
-        return self.outcome("done", f"{len(ruled)} by the rules, {len(decided)} by the model"
+        return self.outcome("done", f"{ruled_count} by the rules, {len(decided)} by the model"
                                     + (f"; keep {', '.join(kept)}" if kept else ""))

@@ -18,7 +18,7 @@ def test_the_labelled_set_is_bilingual_and_balanced():
 
 
 def test_oldest_first_keeps_nothing_and_the_model_is_asked_only_what_the_rules_leave_open():
-    from desktop_app.memory.paging_advice import Exchange, rule_decision
+    from desktop_app.memory.paging import lexical_decision
     from desktop_app.memory.text import term_set
 
     cases = load_cases(DATA)[:8]
@@ -30,8 +30,7 @@ def test_oldest_first_keeps_nothing_and_the_model_is_asked_only_what_the_rules_l
         return json.dumps({"keep": list(range(1, min(count, 3) + 1))})
 
     open_ = [[e for e in c.exchanges
-              if rule_decision(Exchange(message_id=0, turn=0, user=e.user, reply=e.reply, tokens=0),
-                               term_set(c.latest)) is None] for c in cases]
+              if lexical_decision(e.user, e.reply, term_set(c.latest)) is None] for c in cases]
     everything = evaluate(cases, ScriptedEngine(keep_all))["all"]
     assert everything.calls == sum(1 for o in open_ if o)
     assert everything.kept_right + everything.kept_wrong + everything.missed + everything.evicted_right == \

@@ -163,8 +163,7 @@ def test_the_job_is_queued_with_the_model_memory_on_once_a_page_out_is_in_sight(
 def test_odd_replies_are_no_decision():
     from desktop_app.memory.paging_advice import Exchange, parse_advice
 
-    ex = [Exchange(message_id=7, turn=1, user="u", reply="r", tokens=3),
-          Exchange(message_id=8, turn=2, user="v", reply="s", tokens=3)]
+    ex = [Exchange(message_id=7, turn=1, user="u", reply="r"), Exchange(message_id=8, turn=2, user="v", reply="s")]
     for data in (None, [], {"keep": None}, {"keep": 5}, {"pages": [1]}):
         assert parse_advice(data, ex, None) == []
     advice = parse_advice({"keep": [1, 1, True, "2", 9]}, ex, 9)

@@ -29,13 +29,11 @@ class ChainQueries:
                    created_at = excluded.created_at""",
             [{**a.model_dump(), "sid": session_id} for a in advice])
 
-    def paging_advice(self, session_id: int, message_ids: Iterable[int] | None = None) -> dict[int, PagingAdvice]:
-        """``{user message id: advice}`` for the session (only ``message_ids`` when given)."""
-        ids = None if message_ids is None else json.dumps(sorted({int(i) for i in message_ids}))
+    def paging_advice(self, session_id: int) -> dict[int, PagingAdvice]:
+        """``{user message id: advice}`` for the session."""
         rows = self.conn.execute(
             """SELECT message_id, decision, origin, reason, input_message_id, created_at FROM paging_advice
-               WHERE session_id = :sid AND (:ids IS NULL OR message_id IN (SELECT value FROM json_each(:ids)))""",
-            {"sid": session_id, "ids": ids}).fetchall()
+               WHERE session_id = :sid""", {"sid": session_id}).fetchall()
         return {int(r["message_id"]): PagingAdvice(**dict(r)) for r in rows}
 
     def paging_marks(self, session_id: int) -> tuple[dict[int, str], set[int]]:
@@ -57,7 +55,8 @@ class ChainQueries:
             message_id = int(message_id)
             if mark != "held":
                 advised.add(message_id)
-                spent.update([message_id] if reason == KEPT_ONCE else [])
+            if reason == KEPT_ONCE:
+                spent.add(message_id)
             if marks.get(message_id) != "held":
                 marks[message_id] = mark
         for message_id in spent:
