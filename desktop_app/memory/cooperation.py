@@ -23,7 +23,7 @@ import re
 
 from pydantic import BaseModel
 
-from desktop_app.memory.extraction import DECISION, SPECULATION, negated, rx
+from desktop_app.memory.extraction import CHANGE, CORRECT, DECISION, SPECULATION, negated, rx
 from desktop_app.memory.models import PROFILE_SUBJECTS, MemoryItem, Message
 from desktop_app.memory.patches import ORIGIN_RANK, AddItem, SetStatus
 from desktop_app.memory.text import canonical_subject, clip, numbers, term_set
@@ -35,25 +35,50 @@ _NORM = re.compile(r"[\s，,。.!！?？；;：:\"'“”]+")
 
 
 # Cues in the user's own sentence that settle a kind the small model often gets wrong.
-LIKES = rx(r"\b(like|love|enjoy|prefer|hate|can't stand|fan of|into|favou?rite|rather)\b",
-           r"喜欢|爱吃|爱喝|讨厌|偏爱|受不了|最爱|更想|不爱")
-AIMS = rx(r"\b(want to|trying to|plan to|planning to|hoping to|aim to|goal|working on|going to)\b",
-          r"打算|想要|准备|目标|计划|争取|希望能")
+LIKES = rx(r"\b(like|love|enjoy|prefer|hate|can't stand|fan of|into|favou?rite|rather|go-to|my weakness|my thing|"
+           r"hard no)\b", r"\bthe \w+er the better\b",
+           r"喜欢|爱吃|爱喝|讨厌|偏爱|受不了|最爱|更想|不爱|对胃口|合我意|不感冒|优先|比较好|越.越好|听得最多|只喝|只吃")
+AIMS = rx(r"\b(want to|trying to|plan to|planning to|hoping to|aim to|goal|working on|going to|looking to|need to "
+          r"(put|get|finish|write|build|prepare|make)|the aim|would like to|'d like to|we want|i want)\b",
+          r"打算|想要|准备|目标|计划|争取|希望能|想在|想把|要把|想买|攒钱")
+CHOSE = rx(r"\b(picked|chose|chosen|went with|going with|settled on|opted for|booking|booked|final answer|we'll take)\b",
+           r"\bit is[.!]?$", r"选了|就订|订了|拍板|买了|就选|最后选|就定")
+MUSTS = rx(r"\b(has to|have to|must|mustn't|tops|at most|at least|no more than|no later than|maximum|minimum|"
+           r"capped|only|can't exceed|won't allow)\b", r"^(no|nothing with)\b",
+           r"必须|得在|只能|最多|至少|不超过|上限|以内|撑死|控制在|前要|不能有|一律不|\d\s*(分钟|小时|天|周)内")
+# Words in the quote itself that say a value changed ("so 9 of us now", "一共35人", "moved it to 11:40").
+CHANGED = rx(r"\b(now|instead|anymore|after all|on second thought|on reflection|turns out|pushed|moved|bumped|"
+             r"dropped out|joining|in total|altogether|total|back to|only take|can only)\b",
+             r"一共|总共|最后是|最后定|现在是|改到|提到|其实|延误|推迟|提前|来不了|加了|少了|还是")
+_UNIT = re.compile(r"(\d+(?:[.,:]\d+)*)\s*([A-Za-z]+|[\u4e00-\u9fff])")
+
+
+def _units(text: str) -> set[str]:
+    """What the numbers of ``text`` count ("35人" → 人, "150 guests" → guests, "March 10" → march)."""
+    found = {m.group(2).lower() for m in _UNIT.finditer(text)}
+    found |= {m.group(1).lower() for m in re.finditer(r"([A-Za-z]+)\s+\d", text)}
+    return found - {"am", "pm", "of", "to", "and", "or", "is", "for"}
+
+
+def says_changed(quote: str) -> bool:
+    """The quote itself says a value changed (not only the message around it)."""
+    return bool(CHANGED.search(quote) or CHANGE.search(quote) or CORRECT.search(quote))
+
+
+# Which cue supports which kind, in the order they are tried.
+KIND_CUES = (("decision", (DECISION, CHOSE)), ("constraint", (MUSTS,)), ("preference", (LIKES,)), ("goal", (AIMS,)))
+SETTLED_KINDS = ("fact", "decision", "constraint", "preference", "goal")
 
 
 def settle_kind(kind: str, sentence: str) -> str:
-    """The kind the sentence's own words say, where the model only said "fact"."""
-    if kind != "fact":
+    """The kind the sentence's own words say: speculation is an open question whatever the model
+    called it (never a rule); a kind the sentence gives no cue for yields to one it does."""
+    if kind not in SETTLED_KINDS:
         return kind
     if SPECULATION.search(sentence):
         return "open_question"
-    if DECISION.search(sentence):
-        return "decision"
-    if LIKES.search(sentence):
-        return "preference"
-    if AIMS.search(sentence):
-        return "goal"
-    return kind
+    cued = [name for name, cues in KIND_CUES if any(c.search(sentence) for c in cues)]
+    return kind if kind in cued or not cued else cued[0]
 
 
 class MergePlan(BaseModel):
@@ -135,16 +160,24 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
         if v.verdict == "drop":
             plan.notes.append(f"dropped “{clip(entry.quote, 40)}”: {v.reason}")
             continue
-        key = subject_key(entry.subject)
-        value = presented(entry.subject, entry.value)
         if entry.change == "cancel":
             _cancel(plan, entry, active, message, replaced)
             continue
+        kind = settle_kind(entry.kind, v.sentence or entry.quote)
+        if kind == "open_question" and entry.kind != kind:
+            # Undecided: the user's own sentence is the question ("Lisbon or Porto" stays whole).
+            sentence = (v.sentence or entry.quote).strip(" 。.!！")[:120]
+            if _norm(sentence) in written:
+                continue
+            written.append(_norm(sentence))
+            entry = entry.model_copy(update={"value": sentence})
+        entry = entry.model_copy(update={"kind": kind})
+        key = subject_key(entry.subject)
+        value = presented(entry.subject, entry.value)
         if _norm(value) in written or _duplicate(items, key, entry, message):
             plan.notes.append(f"already known: {clip(value, 50)}")
             continue
         status = "pending" if v.verdict == "pending" else "active"
-        entry = entry.model_copy(update={"kind": settle_kind(entry.kind, v.sentence or entry.quote)})
         base = {"kind": entry.kind, "subject": key, "value": value, "origin": "model",
                 "source_message_id": message.id, "source_quote": entry.quote, "scope": _scope(entry, key)}
         mine = next((i for i in own if i.id not in replaced and _overlaps(i, entry.quote)), None)
@@ -180,8 +213,9 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
         if older is not None:
             explicit = ORIGIN_RANK.get(older.origin, 0) > ORIGIN_RANK["model"]
             unclear_rule = older.kind == "directive" and entry.change != "update"
-            # A profile item is every session's: an inferred change to it is asked first.
-            shared = older.scope == "profile"
+            # A profile item is every session's: an inferred change to it is asked first, unless
+            # the user's own words say it changed ("so pescatarian now").
+            shared = older.scope == "profile" and not says_changed(entry.quote)
             status = "pending" if explicit or unclear_rule or shared or status == "pending" else "active"
             plan.ops.append(AddItem(**{**base, "subject": older.subject, "status": status,
                                        "scope": "profile" if older.scope == "profile" else base["scope"]},
@@ -204,11 +238,27 @@ def _older(active: list[MemoryItem], replaced: set[int], message: Message, entry
     pool = [i for i in reversed(active) if i.id not in replaced and i.source_message_id != message.id
             and _compatible(i, entry.kind) and _same_shape(i, entry.value)]
     found = next((i for i in pool if same_subject(i, key, entry.subject)), None)
-    if found is not None or entry.change != "update":
+    if found is not None:
         return found
-    words = _subject_terms(entry.subject)
-    sharing = [i for i in pool if words & (_subject_terms(i.subject) | _subject_terms(i.value.split(":", 1)[0]))]
-    return sharing[0] if len(sharing) == 1 else None
+    if entry.change == "update":
+        words = _subject_terms(entry.subject)
+        sharing = [i for i in pool if words & (_subject_terms(i.subject) | _subject_terms(i.value.split(":", 1)[0]))]
+        if len(sharing) == 1:
+            return sharing[0]
+    return _changed_value_of(pool, entry) if numbers(entry.value) and says_changed(entry.quote) else None
+
+
+def _changed_value_of(pool: list[MemoryItem], entry) -> MemoryItem | None:
+    """The one earlier value a quote that says "changed" gives a new number for, though the model
+    named the subject differently: it counts the same thing ("30人" → "一共35人", "March 10" →
+    "to March 17") or its source names a word of the quote ("the venue holds 150" → "the venue
+    can only take 120"). None when no item, or more than one, fits."""
+    units = _units(entry.value) | _units(entry.quote)
+    words = term_set(entry.quote) - set(numbers(entry.quote))
+    fitting = [i for i in pool if numbers(i.value) and (
+        units & (_units(i.value) | _units(i.source_quote or ""))
+        or words & (_subject_terms(i.subject) | term_set(i.source_quote or i.value)))]
+    return fitting[0] if len(fitting) == 1 else None
 
 
 def _newer_than(item: MemoryItem, message: Message) -> bool:

@@ -81,7 +81,11 @@ STEP_DONE = rx(r"完成了", r"已完成", r"搞定了", r"做完了", r"\bdone 
                 r"\bis done\b")
 SPECULATION = rx(r"可能", r"也许", r"或许", r"大概", r"不确定", r"还没(决定|定)", r"待定", r"要不要", r"是否",
                   r"\bmaybe\b", r"\bperhaps\b", r"\bprobably\b", r"\bnot sure\b", r"\bundecided\b", r"\btbd\b",
-                  r"\bmight\b", r"\bwhether\b", r"\bwondering\b")
+                  r"\bmight\b", r"\bwhether\b", r"\bwondering\b", r"\btorn between\b", r"\bleaning (toward|towards)\b",
+                  r"\btempting\b", r"\bhaven't (decided|figured out|made up)\b", r"\bnothing's (decided|settled)\b",
+                  r"\bnot (decided|settled) yet\b", r"\bup in the air\b", r"\bstill deciding\b", r"^could be\b",
+                  r"\bdepends (on )?(who|what|whether|how|if)\b", r"说不定", r"没想好", r"两说", r"没谱", r"纠结", r"犹豫",
+                  r"拿不准", r"看情况", r"还在考虑")
 AFFIRM = rx(r"^(是的?|对|确认|好的?|可以|没错|yes|yep|confirm(ed)?|ok(ay)?|sure|correct)[。.!！]?$")
 DENY = rx(r"^(不是?|不要|否|算了|no|nope|reject|don't)[。.!！]?$")
 
@@ -101,7 +105,9 @@ _ADDRESSES_RULE = rx(r"规则|要求|回答|回复|用(中|英)文", r"\brule\b"
 
 
 HYPOTHETICAL = rx(r"^(if|suppose|imagine|assuming|what if)\b", r"\bif (i|we) (had|were|could)\b", r"\bi wish\b",
-                   r"\bwould (be|have)\b.*\bif\b", r"^(假如|如果|要是|假设|万一|倘若|设想)", r"就好了", r"的话[，,]")
+                   r"\bwould (be|have)\b.*\bif\b", r"^(假如|如果|要是|假设|万一|倘若|设想)", r"就好了",
+                   # "明天下雨的话，…" supposes; "音乐的话，" / "住酒店的话，" only names a topic (≤ 3 characters).
+                   r"[\u4e00-\u9fff]{4,}的话[，,]")
 # Words the user passes on from someone else, or pasted material: never the user's own rule.
 REPORTED = rx(r"\b(said|says|told (me|us)|wrote|writes|asked|mentioned|claims?)\b\s*[,:]?\s*[\"“‘]",
                r"\b(said|says|told (me|us)|wrote|writes)\b\s*[,:]?\s*'(?=\w)",
@@ -126,7 +132,9 @@ USES_VALUE = rx(r"\b(within|under|inside|according to|based on|in line with|fits
                  r"(usual |normal )?(budget|limit|plan|deadline|schedule|preferences?|requirements?|constraints?|style|"
                  r"taste)\b",
                  r"(按|按照|根据|照|在|符合)(我|我们)?(的)?(平时的)?(预算|口味|要求|计划|偏好|习惯|时间)")
-_NEGATION_EN = re.compile(r"\b(not|no|never|without|avoid|none|nothing|nor)\b|n't\b|\bno longer\b|\banymore\b", re.I)
+# ASCII word edges, not ``\b``: a model writes "no猪肉", where a CJK letter would hide the "no".
+_NEGATION_EN = re.compile(r"(?<![A-Za-z])(not|no|never|without|avoid|none|nothing|nor|anymore)(?![A-Za-z])|n't(?![A-Za-z])",
+                          re.I)
 _NEGATION_ZH = re.compile(r"不|别|没|无|勿|禁|忌|免")
 
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from desktop_app.memory.extraction import (
     PROHIBIT,
+    REQUEST,
     STANDING,
     addressed,
     is_hypothetical,
@@ -29,6 +30,7 @@ from desktop_app.memory.extraction import (
 from desktop_app.memory.proposals import Proposal
 from desktop_app.memory.text import canonical_subject, keywords, numbers, split_sentences, term_set, terms
 
+_VALUE_CHARS = 120
 _SPAN_NOISE = re.compile(r"[\s\"'“”‘’「」『』《》（）()\[\]]+")
 _EDGE_PUNCT = "，,。.!！?？；;：:、 "
 # A rule about how to reply or behave that holds beyond this message (beyond STANDING/PROHIBIT).
@@ -61,6 +63,39 @@ def quote_span(quote: str, message: str) -> bool:
     """Whether ``quote`` is a span of ``message`` (ignoring spaces, quotation marks, edge punctuation)."""
     needle = _squash(quote.strip(_EDGE_PUNCT))
     return len(needle) >= 2 and needle in _squash(message)
+
+
+# "Remember that …", "just so you know …": a request that carries what to remember.
+_REMEMBER = re.compile(r"\bremember\b|\bnote that\b|\bkeep in mind\b|\bjust so you know\b|\bfyi\b|记住|记一下|记得|备注",
+                       re.IGNORECASE)
+
+
+# The user's own people: "Grandma never eats pork" is about the user's world, not the world.
+_KIN = re.compile(r"\b(grand(ma|pa|mother|father)|mom|mum|dad|mother|father|son|daughter|kids?|children|wife|husband|"
+                  r"partner|brother|sister|boss|team)\b|爸|妈|爷|奶|姥|孩子|儿子|女儿|老婆|老公|哥|姐|弟|妹|团队",
+                  re.IGNORECASE)
+
+
+def is_plain_request(sentence: str) -> bool:
+    """Asks for something now ("Suggest three hotels near the venue", "帮我整理一下纪要"), not a
+    rule (those carry standing-rule words) and not "remember that …"."""
+    body = sentence.strip(_EDGE_PUNCT)
+    return REQUEST.search(body) is not None and not _REMEMBER.search(body) and not (
+        STANDING.search(body) or PROHIBIT.search(body) or _RULE_EVIDENCE.search(body))
+
+
+def repaired_quote(quote: str, message: str) -> str | None:
+    """The sentence of ``message`` a paraphrased quote stands for: one that holds every number of
+    the quote and at least three quarters of its words ("Please use metric units for everything,
+    please." for "Use metric units for everything, please."); None when no sentence does."""
+    wanted = term_set(quote)
+    if len(wanted) < 2:
+        return None
+    for sentence in split_sentences(message):
+        have = term_set(sentence)
+        if len(wanted & have) * 4 >= len(wanted) * 3 and not ungrounded_numbers(quote, sentence):
+            return sentence.strip()
+    return None
 
 
 def _sentence_of(quote: str, message: str) -> str:
@@ -107,15 +142,30 @@ def drops_negation(proposal: Proposal, sentence: str) -> bool:
     if not negated(sentence):
         return False
     if not negated(proposal.quote):
-        return negated(sentence.replace(proposal.quote, ""))  # the negation sits outside the quote
+        return _negated_beside(proposal.quote, sentence)
     if negated(proposal.value):
         return False
     for term in term_set(proposal.value) - set(numbers(proposal.value)):
         word = re.escape(term)
         if re.search(rf"\b{_NEGATOR_EN}\s+(?:\w+\s+){{0,2}}{word}", proposal.quote, re.IGNORECASE) or \
-                re.search(rf"{_NEGATOR_ZH}.{{0,2}}{word}", proposal.quote):
+                re.search(rf"{_NEGATOR_ZH}.{{0,2}}{word}", proposal.quote) or \
+                re.search(rf"{word}\s+(?:\w+\s+){{0,2}}(?:anymore|any more|no longer)\b", proposal.quote, re.IGNORECASE):
             return True
     return False
+
+
+_CLAUSE_BREAK = re.compile(r"[，,；;:：—–]|\s-\s|\bso\b|\bbut\b|\band\b|所以|但是|不过|而且")
+
+
+def _negated_beside(quote: str, sentence: str) -> bool:
+    """A negation just outside the quote, in its own clause ("I'm not | vegetarian", "我不 | 吃辣",
+    "I eat meat | anymore"); one in another clause ("I'm 34, so nothing with stairs") is not the quote's."""
+    at = sentence.find(quote.strip(_EDGE_PUNCT))
+    if at < 0:
+        return negated(sentence.replace(quote, ""))
+    before = _CLAUSE_BREAK.split(sentence[:at])[-1]
+    after = _CLAUSE_BREAK.split(sentence[at + len(quote.strip(_EDGE_PUNCT)):])[0]
+    return negated(" ".join(before.split()[-3:]) + " " + before[-3:]) or negated(after)
 
 
 _CHATTER = re.compile(r"^(thank(s| you)|haha+|hehe+|lol|nice|great|cool|ok(ay)?|谢谢|哈哈+|好的|辛苦了?)$", re.I)
@@ -169,7 +219,10 @@ def vet(proposal: Proposal, message: str) -> Vetted:
         return Vetted(proposal=proposal, verdict=kind, reason=reason, sentence=sentence)
 
     if not quote_span(proposal.quote, message):
-        return verdict("drop", "the quote is not the user's words")
+        repaired = repaired_quote(proposal.quote, message)
+        if repaired is None:
+            return verdict("drop", "the quote is not the user's words")
+        proposal = proposal.model_copy(update={"quote": repaired})
     sentence = _sentence_of(proposal.quote, message)
     if is_question(sentence):
         return verdict("drop", "a question writes nothing", sentence)
@@ -179,6 +232,10 @@ def vet(proposal: Proposal, message: str) -> Vetted:
         return verdict("drop", "words quoted from someone else write nothing", sentence)
     if is_request(sentence) and proposal.kind not in ("directive", "goal"):
         return verdict("drop", "a request that uses a value does not change it", sentence)
+    if STANDING.search(sentence) and not (addressed(sentence) or _KIN.search(sentence) or numbers(sentence)):
+        return verdict("drop", "a remark about the world is not the user's memory", sentence)
+    if proposal.kind in ("fact", "preference", "decision") and is_plain_request(sentence) and not numbers(proposal.value):
+        return verdict("drop", "a request for something now states nothing to remember", sentence)
     proposal = specific(regrounded(proposal, sentence))
     missing = ungrounded_numbers(proposal.value, sentence) + ungrounded_numbers(proposal.subject, sentence)
     if missing:
@@ -189,7 +246,12 @@ def vet(proposal: Proposal, message: str) -> Vetted:
         # "I'm not vegetarian anymore" stored as "vegetarian", "我不吃辣" as "吃辣": the opposite.
         return verdict("drop", "the entry drops the sentence's negation", sentence)
     if proposal.kind not in ("open_question",) and _says_nothing(proposal):
-        return verdict("drop", "the value only repeats the subject", sentence)
+        # The model named the thing twice ("metric units: metric units", "高血压: 高血压"): what the
+        # user said about it is their own clause, kept as the value; chatter is dropped.
+        words = proposal.quote.strip(_EDGE_PUNCT)
+        if _CHATTER.match(words) or len(_squash(words)) <= len(_squash(proposal.subject)):
+            return verdict("drop", "the value only repeats the subject", sentence)
+        proposal = proposal.model_copy(update={"value": words[:_VALUE_CHARS]})
     if proposal.kind == "directive" and proposal.change != "cancel" and not addressed(sentence):
         return verdict("drop", "a remark about the world is not a rule", sentence)
     if proposal.kind == "directive" and proposal.change != "cancel" and not (

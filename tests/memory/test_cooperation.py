@@ -9,6 +9,7 @@ import pytest
 
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.memory.controls import run_command
+from desktop_app.memory.cooperation import settle_kind
 from desktop_app.memory.jobs import JobContext
 from desktop_app.memory.model_jobs import ExtractJob, MemoryModel, worth_proposing
 from desktop_app.memory.patches import AddItem, apply_patch, propose
@@ -68,6 +69,23 @@ def active(store, sid):
     ("我不吃辣。", entry("我不吃辣", "饮食", "不吃辣"), "accept"),
     ("Could you cancel the hotel booking?", entry("cancel the hotel booking", "hotel", "none", change="cancel"),
      "drop"),  # a question never revokes
+    ("我不吃猪肉。", entry("我不吃猪肉", "饮食", "no猪肉"), "accept"),  # "no" next to a CJK letter is a "no"
+    ("I'm 34 and I have a bad left knee, so nothing with lots of stairs.",
+     entry("I'm 34 and I have a bad left knee", "knee", "bad left knee"), "accept"),  # the "nothing" is another clause's
+    ("I drive a 2015 Honda Civic, nothing fancy.", entry("I drive a 2015 Honda Civic", "car", "2015 Honda Civic"),
+     "accept"),
+    ("I'm not vegetarian anymore.", entry("vegetarian anymore", "diet", "vegetarian"), "drop"),  # "not" right before
+    ("Use metric units for everything.", entry("Please use metric units for everything", "units", "metric",
+                                               kind="directive"), "accept"),  # a paraphrased quote: its sentence
+    ("Our office has 40 desks.", entry("Our office has 45 desks", "office desks", "45 desks"), "drop"),
+    ("Traffic in big cities is always terrible.", entry("Traffic in big cities is always terrible", "traffic",
+                                                         "terrible"), "drop"),  # a remark about the world
+    ("Grandma never eats pork.", entry("Grandma never eats pork", "grandma diet", "no pork"), "accept"),
+    ("Suggest three hotels near the venue I mentioned.",
+     entry("Suggest three hotels near the venue I mentioned", "hotels", "three hotels near the venue"), "drop"),
+    ("请记住我对花生过敏。", entry("我对花生过敏", "过敏", "花生"), "accept"),
+    ("音乐的话，民谣听得最多。", entry("民谣听得最多", "音乐", "民谣", kind="preference"), "accept"),  # a topic, not an "if"
+    ("明天下雨的话，我们就不去了。", entry("我们就不去了", "计划", "不去了"), "drop"),
 ])
 
 def test_every_entry_is_checked_against_the_users_own_words(message, proposal, verdict):
@@ -353,8 +371,25 @@ def test_a_generic_subject_never_makes_one_decision_replace_another(conversation
     ("This time my sister is coming along.", "sister", "my sister"),
     ("这次我妹妹也一起去。", "妹妹", "我的妹妹"),
 ])
-def test_a_value_that_only_repeats_its_subject_is_dropped(text, subject, value):
-    assert vet(Proposal(**entry(text.rstrip("。."), subject, value)), text).verdict == "drop"
+def test_a_value_that_only_repeats_its_subject_becomes_the_users_own_words(text, subject, value):
+    vetted = vet(Proposal(**entry(text.rstrip("。."), subject, value)), text)
+    assert vetted.verdict == "accept" and vetted.proposal.value == text.rstrip("。.")
+
+
+@pytest.mark.parametrize("text, subject, value, kind", [
+    ("Please address me as Dr. Okafor in anything formal you draft for me.", "Dr. Okafor", "Dr. Okafor", "directive"),
+    ("Use metric units for everything, please.", "metric units", "metric units", "directive"),
+    ("我有高血压，一直在吃药。", "高血压", "高血压", "fact"),
+])
+def test_a_subject_named_twice_keeps_what_the_user_said_about_it(text, subject, value, kind):
+    quote = text.split("，")[0].rstrip("。.")
+    vetted = vet(Proposal(**entry(quote, subject, value, kind=kind)), text)
+    assert vetted.verdict == "accept" and vetted.proposal.value == quote
+
+
+@pytest.mark.parametrize("text, subject, value", [("Thanks!", "thanks", "thanks"), ("哈哈哈", "哈哈哈", "哈哈哈")])
+def test_chatter_named_twice_is_dropped(text, subject, value):
+    assert vet(Proposal(**entry(text.rstrip("!"), subject, value)), text).verdict == "drop"
 
 
 def test_a_negated_value_is_not_a_repetition():
@@ -378,3 +413,67 @@ def test_a_late_model_pass_never_overrides_a_correction_made_after_the_message(c
     items = convo.store.list_items(convo.sid, statuses=("active", "pending"))
     assert [i.value for i in items if i.status == "active"] == [next(i.value for i in items if corrected in i.value)]
     assert not [i for i in items if i.status == "pending"], "nothing asks to undo the correction"
+
+
+# -- what bench memory's misses showed ----------------------------------------------------------
+@pytest.mark.parametrize("first, second, new, old", [
+    (("团建人数定为30人。", [entry("团建人数定为30人", "团建人数", "30人")]),
+     ("又有5个人报名，一共35人。", [entry("又有5个人报名", "报名人数", "5个人"), entry("一共35人", "报名人数", "35人")]),
+     "35人", "30人"),
+    (("The report is due March 10.", [entry("The report is due March 10", "report", "March 10", kind="constraint")]),
+     ("The client pushed it back a week, to March 17.", [entry("The client pushed it back a week, to March 17",
+                                                               "date", "March 17", kind="constraint")]),
+     "March 17", "March 10"),
+])
+def test_a_quote_that_says_a_value_changed_replaces_the_one_value_it_counts(conversation, first, second, new, old):
+    convo = conversation()
+    for text, entries in (first, second):
+        convo.user(text)
+        model_pass(convo, scripted(entries))
+    values = " | ".join(active(convo.store, convo.sid))
+    assert new in values and old not in values, values
+
+
+def test_a_new_number_that_counts_something_else_replaces_nothing(conversation):
+    convo = conversation()
+    convo.user("The hotel is 3 nights.")
+    model_pass(convo, scripted([entry("The hotel is 3 nights", "hotel", "3 nights")]))
+    convo.user("We have 2 kids.")
+    model_pass(convo, scripted([entry("We have 2 kids", "kids", "2 kids")]))
+    convo.user("Priya dropped out, so we're 4 now.")  # says "changed", but counts neither nights nor kids
+    model_pass(convo, scripted([entry("Priya dropped out, so we're 4 now", "group", "4 people")]))
+    values = " | ".join(active(convo.store, convo.sid))
+    assert "3 nights" in values and "2 kids" in values and "4 people" in values, values
+
+
+def test_a_profile_value_the_user_says_has_changed_is_replaced_without_asking(conversation):
+    convo = conversation()
+    convo.user("I'm vegetarian.")
+    model_pass(convo, scripted([entry("I'm vegetarian", "diet", "vegetarian", scope="profile")]))
+    convo.user("Started eating fish again last month, so pescatarian now.")
+    model_pass(convo, scripted([entry("so pescatarian now", "diet", "pescatarian", scope="profile", change="update")]))
+    items = convo.store.list_items(convo.sid, statuses=("active", "pending"))
+    assert [i.value for i in items if i.status == "active" and "diet" in i.value] == ["diet: pescatarian"]
+
+
+@pytest.mark.parametrize("sentence, model_kind, kind", [
+    ("The abstract can be 250 words tops.", "fact", "constraint"),
+    ("I picked FastAPI over Flask for the backend.", "fact", "decision"),
+    ("Jazz is my go-to when I need to focus.", "fact", "preference"),
+    ("想在年底前把雅思考到7分。", "decision", "goal"),
+    ("Kind of leaning toward React, but Svelte is tempting too.", "constraint", "open_question"),
+    ("人均控制在200块上下。", "fact", "constraint"),
+    ("Our server runs Ubuntu 22.04.", "fact", "fact"),  # no cue: the model's kind stands
+    ("Always reply in English.", "directive", "directive"),  # a rule stays a rule
+])
+def test_the_sentences_own_words_settle_the_kind(sentence, model_kind, kind):
+    assert settle_kind(model_kind, sentence) == kind
+
+
+def test_an_undecided_sentence_is_kept_whole_as_one_open_question(conversation):
+    convo = conversation()
+    convo.user("Still torn between Lisbon and Porto for the second week.")
+    model_pass(convo, scripted([entry("Still torn between Lisbon and Porto", "city", "Lisbon"),
+                                entry("for the second week", "week", "second week", kind="constraint")]))
+    questions = [i for i in convo.store.list_items(convo.sid, statuses=("active",)) if i.kind == "open_question"]
+    assert len(questions) == 1 and "Lisbon" in questions[0].value and "Porto" in questions[0].value
