@@ -19,6 +19,9 @@ from pathlib import Path
 from pydantic import BaseModel
 
 DATA = Path(__file__).parent / "data" / "memory_cases.json"
+# A second set, written by a helper who saw neither the rules, the prompts nor the first set, and
+# kept out of the tuning: ``--cases`` with this path measures what the first set cannot.
+HOLDOUT = Path(__file__).parent / "data" / "memory_cases_holdout.json"
 
 
 class Expect(BaseModel):
@@ -185,7 +188,7 @@ def run(args, settings) -> int:
     from desktop_app.engine.tokens import fallback_counter
     from desktop_app.memory.model_jobs import MemoryModel
 
-    path = labelled_set(args.cases, DATA)
+    path = labelled_set(str(HOLDOUT) if args.cases == "holdout" else args.cases, DATA)
     if path is None:
         return 1
     cases = load_cases(path)
@@ -218,7 +221,7 @@ def register(subparsers):
     parser = subparsers.add_parser("memory", help="extraction recall/precision: rules alone vs rules + the model")
     parser.add_argument("--rules-only", dest="rules_only", action="store_true", help="skip the model pass")
     parser.add_argument("--limit", type=int, default=None, help="first N cases of each group")
-    parser.add_argument("--cases", default=None, help="another labelled set (same JSON shape)")
+    parser.add_argument("--cases", default=None, help="another labelled set (same JSON shape); 'holdout' for the held-out one")
     parser.add_argument("--dump", default=None, help="write what each case wrote (JSON lines) to this file")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)

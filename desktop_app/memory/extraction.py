@@ -71,7 +71,7 @@ FACT_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
     (re.compile(r"(?P<subject>[^，,。！!]{1,12}?)(应该是|是|为)(?P<value>[^，,。！!]*\d[^，,。！!]*)"), None),
     (re.compile(r"\b(?:the |our )?(?P<subject>[a-z][a-z \-]{1,30}?) (?:is|are) (?P<value>[^,.!]*\d[^,.!]*)", re.I), None),
 )
-PREFERENCE = rx(r"我(更)?喜欢", r"我偏好", r"我倾向", r"我更想", r"\bi (really )?(prefer|like|love)\b", r"\bi'd rather\b")
+PREFERENCE = rx(r"我(更|最|很|挺|比较|特别)?喜欢", r"我偏好", r"我倾向", r"我更想", r"\bi (really )?(prefer|like|love)\b", r"\bi'd rather\b")
 DECISION = rx(r"决定", r"就按", r"选定", r"定了", r"我们用", r"采用", r"就用", r"let's go with", r"we'll go with",
                r"\bwe decided\b", r"\bdecided to\b", r"\bwe(?:'ll| will) use\b", r"\blet's use\b")
 GOAL = rx(r"目标是", r"任务是", r"我们要做", r"我想(要)?(做|写|规划|设计|开发)", r"帮我(规划|写|做|设计|制定|准备|整理)",

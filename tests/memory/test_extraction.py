@@ -27,6 +27,10 @@ from desktop_app.memory.extraction import extract
     ("Help me plan a trip to Kyoto.", "add", "goal", "goal"),
     ("也许我们应该换个供应商？", "add", "open_question", None),
     ("Maybe we should try Rust?", "add", "open_question", None),
+    ("Still torn between Lisbon and Porto.", "add", "open_question", None),
+    ("年会请不请主持人还没想好。", "add", "open_question", None),
+    ("搬去深圳还是广州，我还在纠结。", "add", "open_question", None),
+    ("音乐的话，我最喜欢民谣。", "add", "preference", None),  # "X的话，" names a topic here, it supposes nothing
     ("预算改成8000元。", "correct", None, "budget"),
     ("Actually, change the budget to 8000.", "correct", None, "budget"),
     ("不对，应该是6000。", "correct", None, ""),
