@@ -152,7 +152,7 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
     plan = MergePlan()
     active = [i for i in items if i.status == "active"]
     replaced: set[int] = set()
-    written: list[str] = []  # normalised values this pass already adds
+    written: list = []  # normalised values (and subject + numbers) this pass already adds
     own = [i for i in active if i.source_message_id == message.id and i.origin in ("rule", "user")]
     coverage = _coverage(vetted, own)
     for v in vetted:
@@ -174,7 +174,8 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
         entry = entry.model_copy(update={"kind": kind})
         key = subject_key(entry.subject)
         value = presented(entry.subject, entry.value)
-        if _norm(value) in written or _duplicate(items, key, entry, message):
+        counted = (key, tuple(sorted(numbers(entry.value)))) if numbers(entry.value) else None
+        if _norm(value) in written or (counted and counted in written) or _duplicate(items, key, entry, message):
             plan.notes.append(f"already known: {clip(value, 50)}")
             continue
         status = "pending" if v.verdict == "pending" else "active"
@@ -204,7 +205,7 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
                 plan.ops.append(AddItem(**{**base, "kind": kind, "scope": scope, "status": mine.status},
                                         supersedes=mine.id, refines=True, pinned=mine.pinned))
                 replaced.add(mine.id)
-                written.append(_norm(value))
+                written += [_norm(value), counted]
                 plan.notes.append(f"normal form of #{mine.id}: {clip(value, 50)}")
                 continue
         elif mine is not None and subject_key(mine.subject) == key:
@@ -215,19 +216,19 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
             unclear_rule = older.kind == "directive" and entry.change != "update"
             # A profile item is every session's: an inferred change to it is asked first, unless
             # the user's own words say it changed ("so pescatarian now").
-            shared = older.scope == "profile" and not says_changed(entry.quote)
+            shared = older.scope == "profile" and not (says_changed(entry.quote) and _named(older, v.sentence or entry.quote))
             status = "pending" if explicit or unclear_rule or shared or status == "pending" else "active"
             plan.ops.append(AddItem(**{**base, "subject": older.subject, "status": status,
                                        "scope": "profile" if older.scope == "profile" else base["scope"]},
                                     supersedes=older.id))
             if status == "active":
                 replaced.add(older.id)
-            written.append(_norm(value))
+            written += [_norm(value), counted]
             verb = "replaces" if status == "active" else "asks to replace"
             plan.notes.append(f"{verb} #{older.id}: {clip(value, 50)}")
             continue
         plan.ops.append(AddItem(**base, status=status))
-        written.append(_norm(value))
+        written += [_norm(value), counted]
         plan.notes.append(f"{'new' if status == 'active' else 'pending'}: {clip(value, 50)}")
     return plan
 
@@ -246,6 +247,13 @@ def _older(active: list[MemoryItem], replaced: set[int], message: Message, entry
         if len(sharing) == 1:
             return sharing[0]
     return _changed_value_of(pool, entry) if numbers(entry.value) and says_changed(entry.quote) else None
+
+
+def _named(item: MemoryItem, sentence: str) -> bool:
+    """The sentence itself names the item's subject ("so pescatarian now" names the diet): a
+    model's label alone ("name" for "我搬到重庆了") never changes a profile item unasked."""
+    key = subject_key(item.subject)
+    return canonical_subject(sentence) == key or bool(_subject_terms(item.subject) & term_set(sentence))
 
 
 def _changed_value_of(pool: list[MemoryItem], entry) -> MemoryItem | None:

@@ -76,6 +76,10 @@ _KIN = re.compile(r"\b(grand(ma|pa|mother|father)|mom|mum|dad|mother|father|son|
                   re.IGNORECASE)
 
 
+# How things usually are: with no personal word, a remark about the world ("北京的冬天一般都挺干的").
+_GENERALLY = re.compile(r"\b(usually|generally|typically|in general|tend to)\b|一般|通常|往往|普遍", re.IGNORECASE)
+
+
 def is_plain_request(sentence: str) -> bool:
     """Asks for something now ("Suggest three hotels near the venue", "帮我整理一下纪要"), not a
     rule (those carry standing-rule words) and not "remember that …"."""
@@ -232,7 +236,8 @@ def vet(proposal: Proposal, message: str) -> Vetted:
         return verdict("drop", "words quoted from someone else write nothing", sentence)
     if is_request(sentence) and proposal.kind not in ("directive", "goal"):
         return verdict("drop", "a request that uses a value does not change it", sentence)
-    if STANDING.search(sentence) and not (addressed(sentence) or _KIN.search(sentence) or numbers(sentence)):
+    if (STANDING.search(sentence) or _GENERALLY.search(sentence)) and not (
+            addressed(sentence) or _KIN.search(sentence) or numbers(sentence)):
         return verdict("drop", "a remark about the world is not the user's memory", sentence)
     if proposal.kind in ("fact", "preference", "decision") and is_plain_request(sentence) and not numbers(proposal.value):
         return verdict("drop", "a request for something now states nothing to remember", sentence)

@@ -81,6 +81,9 @@ def active(store, sid):
     ("Traffic in big cities is always terrible.", entry("Traffic in big cities is always terrible", "traffic",
                                                          "terrible"), "drop"),  # a remark about the world
     ("Grandma never eats pork.", entry("Grandma never eats pork", "grandma diet", "no pork"), "accept"),
+    ("北京的冬天一般都挺干的。", entry("北京的冬天一般都挺干的", "冬天", "冬天"), "drop"),  # how things usually are
+    ("算了，还是用中文吧。", entry("还是用中文吧", "language", "中文", kind="directive", change="update"),
+     "pending"),  # said to the assistant (not a remark), without a standing-rule word: asked
     ("Suggest three hotels near the venue I mentioned.",
      entry("Suggest three hotels near the venue I mentioned", "hotels", "three hotels near the venue"), "drop"),
     ("请记住我对花生过敏。", entry("我对花生过敏", "过敏", "花生"), "accept"),
@@ -448,12 +451,30 @@ def test_a_new_number_that_counts_something_else_replaces_nothing(conversation):
 
 def test_a_profile_value_the_user_says_has_changed_is_replaced_without_asking(conversation):
     convo = conversation()
-    convo.user("I'm vegetarian.")
-    model_pass(convo, scripted([entry("I'm vegetarian", "diet", "vegetarian", scope="profile")]))
-    convo.user("Started eating fish again last month, so pescatarian now.")
-    model_pass(convo, scripted([entry("so pescatarian now", "diet", "pescatarian", scope="profile", change="update")]))
+    convo.user("My diet is vegetarian.")
+    model_pass(convo, scripted([entry("My diet is vegetarian", "diet", "vegetarian", scope="profile")]))
+    convo.user("Started eating fish again, so my diet is pescatarian now.")
+    model_pass(convo, scripted([entry("so my diet is pescatarian now", "diet", "pescatarian", scope="profile",
+                                      change="update")]))
     items = convo.store.list_items(convo.sid, statuses=("active", "pending"))
     assert [i.value for i in items if i.status == "active" and "diet" in i.value] == ["diet: pescatarian"]
+
+
+def test_a_profile_item_the_sentence_never_names_is_only_asked_to_change(conversation):
+    convo = conversation()
+    convo.user("我叫李娜。")
+    model_pass(convo, scripted([entry("我叫李娜", "name", "李娜", scope="profile")]))
+    convo.user("其实我上个月搬到重庆了。")  # "其实" says something changed, but not the name
+    model_pass(convo, scripted([entry("其实我上个月搬到重庆了", "name", "重庆", scope="profile", change="update")]))
+    assert any("李娜" in v for v in active(convo.store, convo.sid)), "the name stays"
+
+
+def test_one_pass_writes_a_value_once_though_the_model_names_it_twice(conversation):
+    convo = conversation()
+    convo.user("我的预算是5000元。")
+    model_pass(convo, scripted([entry("我的预算是5000元", "预算", "5000元", kind="constraint"),
+                                entry("我的预算是5000元", "budget", "5000元", kind="constraint")]))
+    assert len([v for v in active(convo.store, convo.sid) if "5000" in v]) == 1
 
 
 @pytest.mark.parametrize("sentence, model_kind, kind", [
