@@ -43,7 +43,7 @@ CHANGE = rx(r"改成", r"改为", r"换成", r"调整为", r"调整到", r"变�
              r"\bincrease(d)? .* to\b", r"\braise(d)? .* to\b", r"\bcut .* to\b", r"\bnow\b.*\binstead\b")
 STANDING = rx(r"以后", r"今后", r"每次", r"从现在开始", r"从现在起", r"请始终", r"始终", r"一直", r"总是", r"永远",
                r"from now on", r"\balways\b", r"every time", r"going forward", r"\bwhenever\b", r"\bnever\b")
-PROHIBIT = rx(r"不要", r"不许", r"不准", r"不得", r"禁止", r"别(再)?", r"绝不", r"千万不能", r"不能",
+PROHIBIT = rx(r"不要", r"不许", r"不准", r"不得", r"禁止", r"(?<![特区分告离类性级个识辨])别(再)?", r"绝不", r"千万不能", r"不能",
                r"\bnever\b", r"\bdon't\b", r"\bdo not\b", r"\bmust not\b", r"\bmustn't\b", r"\bforbidden\b")
 REPLY_BEHAVIOUR = rx(r"回答", r"回复", r"答复", r"用(中文|英文|英语)", r"称呼我", r"语气", r"输出", r"格式",
                       r"\banswer", r"\brepl(y|ies)", r"\brespond", r"\bwrite (in|to me)", r"\bcall me\b",
@@ -112,8 +112,9 @@ HYPOTHETICAL = rx(r"^(if|suppose|imagine|assuming|what if)\b", r"\bif (i|we) (ha
 REPORTED = rx(r"\b(said|says|told (me|us)|wrote|writes|asked|mentioned|claims?)\b\s*[,:]?\s*[\"“‘]",
                r"\b(said|says|told (me|us)|wrote|writes)\b\s*[,:]?\s*'(?=\w)",
                r"\b(reads|keeps saying|kept saying|always says|likes to say)\b",
-               r"(说|写道|写着|表示|提到|要求|转告)[：:，,]?\s*[“\"「『]", r"(邮件|短信|通知|群里|文件|牌子|标牌)(里|中|上)?(说|写|提到)",
-               r"这话谁信|常说|总说|老说")
+               r"(说|写道|写着|表示|提到|要求|转告|念叨|唠叨|叮嘱|嘱咐)[：:，,]?\s*[“\"「『‘]",
+               r"(邮件|短信|通知|群里|文件|牌子|标牌)(里|中|上)?(说|写|提到)", r"这话谁信|常说|总说|老说|总念叨|老念叨|总唠叨",
+               r"\b(everyone|everybody|people) (says|say|said) so\b")
 # Relayed without quoting ("the sign said no diving", "my boss told me to …"): someone else's
 # rule, never the user's — though the facts it relays ("they told me the venue takes 120") count.
 RELAYED = rx(r"\b(he|she|they|my (boss|manager|colleague|client|wife|husband|mother|father|friend|teacher)|the (boss|client"
@@ -126,7 +127,7 @@ _PASTED = re.compile(r"(?im)^\s*>.*$")
 # Requests: ask the assistant to do something now, not state a value …
 REQUEST = rx(r"^(please\s+)?(can|could|would|will) you(?![-\w])", r"^please(?![-\w])",
               r"^(help me|give me|show me|tell me|find|plan|write|draft|list|suggest|recommend|summari[sz]e|translate|"
-              r"explain)(?![-\w])", r"^(请|帮我|给我|麻烦|能不能|可以帮|你能|推荐|列出|写一|整理|总结|翻译|解释)")
+              r"explain|make|create|convert|calculate|compare|rewrite|generate|check|look up|book|compose)(?![-\w])", r"^(请|帮我|给我|麻烦|能不能|可以帮|你能|推荐|列出|写一|整理|总结|翻译|解释)")
 # … that only *uses* a stored value: "plan it within my budget", "按我的预算推荐几家酒店".
 USES_VALUE = rx(r"\b(within|under|inside|according to|based on|in line with|fits?|fitting|for|using|in) (my|our|the) "
                  r"(usual |normal )?(budget|limit|plan|deadline|schedule|preferences?|requirements?|constraints?|style|"

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from desktop_app.memory.extraction import (
     PROHIBIT,
     REQUEST,
+    SPECULATION,
     STANDING,
     addressed,
     is_hypothetical,
@@ -78,6 +79,40 @@ _KIN = re.compile(r"\b(grand(ma|pa|mother|father)|mom|mum|dad|mother|father|son|
 
 # How things usually are: with no personal word, a remark about the world ("北京的冬天一般都挺干的").
 _GENERALLY = re.compile(r"\b(usually|generally|typically|in general|tend to)\b|一般|通常|往往|普遍", re.IGNORECASE)
+
+
+# Greetings, thanks and laughter that open a sentence ("haha ok that's fair", "早啊，今天天气不错").
+_CHAT_OPENER = re.compile(r"^(ha(ha)+|he(he)+|lol|thanks|thank you|thx|ok(ay)?|cool|nice|great|good (morning|night)|morning|"
+                          r"hi|hey|hello|哈+|嘿+|谢谢|多谢|好的|嗯+|早啊|早上好|早安|晚安|你好|嗨)(?![A-Za-z])", re.IGNORECASE)
+# Hedges and intensifiers of an opinion about the world ("prices have gone up so much", "北京的冬天真的太干了").
+_OPINION = re.compile(r"\b(such a|so much|so many|everyone|everybody|nobody|people)\b|真的|太.{0,6}了|好像|肯定|特别|大家|人们|"
+                      r"年轻人|现在的", re.IGNORECASE)
+_ANCHOR = re.compile(r"\b(i|i'm|i've|i'd|me|my|mine|we|we're|we've|our|us|you|your)\b|我|咱|你|您", re.IGNORECASE)
+
+
+def _cued(sentence: str) -> bool:
+    """A word that makes a sentence a memory of some kind: a rule, a limit, a choice, a like, an aim, a doubt."""
+    from desktop_app.memory.cooperation import KIND_CUES  # the cues live with the kinds they settle
+
+    return bool(STANDING.search(sentence) or PROHIBIT.search(sentence) or SPECULATION.search(sentence)
+                or any(c.search(sentence) for _, cues in KIND_CUES for c in cues))
+
+
+def is_small_talk_sentence(sentence: str) -> bool:
+    """Opens with a greeting, thanks or laughter, and the rest holds no number, no name, no
+    personal word and no memory cue ("OK, Postgres it is." and "好的，就订那家民宿吧" still count)."""
+    body = sentence.strip(_EDGE_PUNCT)
+    opener = _CHAT_OPENER.match(body)
+    if opener is None:
+        return False
+    rest = body[opener.end():].strip(_EDGE_PUNCT + "~～")
+    return not (numbers(rest) or re.search(r"\b[A-Z][a-z]+", rest) or _ANCHOR.search(rest) or _cued(rest))
+
+
+def is_remark(sentence: str) -> bool:
+    """An opinion about the world: hedged or intensified, with nothing tying it to the user."""
+    return bool(_OPINION.search(sentence)) and not (
+        _ANCHOR.search(sentence) or _KIN.search(sentence) or numbers(sentence) or _cued(sentence))
 
 
 def is_plain_request(sentence: str) -> bool:
@@ -239,8 +274,11 @@ def vet(proposal: Proposal, message: str) -> Vetted:
     if (STANDING.search(sentence) or _GENERALLY.search(sentence)) and not (
             addressed(sentence) or _KIN.search(sentence) or numbers(sentence)):
         return verdict("drop", "a remark about the world is not the user's memory", sentence)
-    if proposal.kind in ("fact", "preference", "decision") and is_plain_request(sentence) and not numbers(proposal.value):
+    if proposal.kind in ("fact", "preference", "decision") and is_plain_request(sentence):
         return verdict("drop", "a request for something now states nothing to remember", sentence)
+    if proposal.kind in ("fact", "preference", "decision", "open_question") and (
+            is_small_talk_sentence(sentence) or is_remark(sentence)):
+        return verdict("drop", "small talk and opinions about the world write nothing", sentence)
     proposal = specific(regrounded(proposal, sentence))
     missing = ungrounded_numbers(proposal.value, sentence) + ungrounded_numbers(proposal.subject, sentence)
     if missing:

@@ -82,6 +82,15 @@ def active(store, sid):
                                                          "terrible"), "drop"),  # a remark about the world
     ("Grandma never eats pork.", entry("Grandma never eats pork", "grandma diet", "no pork"), "accept"),
     ("北京的冬天一般都挺干的。", entry("北京的冬天一般都挺干的", "冬天", "冬天"), "drop"),  # how things usually are
+    ("Haha okay, that's fair.", entry("Haha okay, that's fair", "haha", "that's fair", kind="decision"), "drop"),
+    ("早啊，今天天气不错", entry("今天天气不错", "天气", "不错"), "drop"),  # small talk
+    ("OK, Postgres it is.", entry("OK, Postgres it is", "database", "Postgres", kind="decision"), "accept"),
+    ("好的，就订那家民宿吧。", entry("就订那家民宿吧", "住宿", "那家民宿", kind="decision"), "accept"),
+    ("Prices for everything have gone up so much this year.",
+     entry("Prices for everything have gone up so much", "prices", "gone up"), "drop"),  # an opinion about the world
+    ("国庆期间景区人肯定特别多。", entry("国庆期间景区人肯定特别多", "景区", "人多"), "drop"),
+    ("Convert 350 grams of flour to cups for me.", entry("350 grams of flour", "flour", "350 grams"), "drop"),
+    ("我妈总念叨‘吃饭别看手机’，烦得很。", entry("吃饭别看手机", "吃饭", "别看手机", kind="constraint"), "drop"),
     ("算了，还是用中文吧。", entry("还是用中文吧", "language", "中文", kind="directive", change="update"),
      "pending"),  # said to the assistant (not a remark), without a standing-rule word: asked
     ("Suggest three hotels near the venue I mentioned.",
