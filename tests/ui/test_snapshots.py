@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from textual.widgets import TextArea
 
 from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.config import Settings
@@ -45,6 +46,8 @@ async def _ready(pilot) -> None:
     while len(chat.jobs) or chat.jobs.running or [w for w in pilot.app.workers
                                                   if w.group == "memory-jobs" and w.is_running]:
         await pilot.pause(0.02)
+    for area in pilot.app.query(TextArea):  # a blinking cursor is drawn or not by the clock
+        area.cursor_blink = False
     await pilot.pause()
 
 
