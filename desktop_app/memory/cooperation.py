@@ -215,7 +215,7 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
             explicit = ORIGIN_RANK.get(older.origin, 0) > ORIGIN_RANK["model"]
             unclear_rule = older.kind == "directive" and entry.change != "update"
             # A profile item is every session's: an inferred change to it is asked first, unless
-            # the user's own words say it changed ("so pescatarian now").
+            # the quote says it changed and the sentence names it ("so my diet is pescatarian now").
             shared = older.scope == "profile" and not (says_changed(entry.quote) and _named(older, v.sentence or entry.quote))
             status = "pending" if explicit or unclear_rule or shared or status == "pending" else "active"
             plan.ops.append(AddItem(**{**base, "subject": older.subject, "status": status,
