@@ -194,10 +194,10 @@ async def test_long_history_shows_the_last_page_and_loads_earlier_pages(settings
             store.add_message(session.id, "user" if i % 2 == 0 else "assistant", f"message {i}")
     app = ui.scripted_app(settings)
     async with app.run_test(size=ui.size) as pilot:
-        await pilot.pause()
         log = app.chat.query_one(ChatLog)
+        await ui.wait_until(pilot, lambda: log.query("#earlier") and log.max_scroll_y > 0)
         assert [c for _, c in shown(app)] == [f"message {i}" for i in range(30, 130)]
-        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y  # opened at the newest
+        await ui.wait_until(pilot, lambda: log.scroll_y == log.max_scroll_y)  # opened at the newest
 
         button = log.query_one("#earlier")
         assert "30 earlier messages" in str(button.label)

@@ -130,6 +130,7 @@ class ChatLog(VerticalScroll):
     async def show_messages(self, messages: list[Message]) -> None:
         """Replace the log with the last page of ``messages`` (oldest first)."""
         await self.remove_children()
+        self.anchor()  # before mounting: every layout pass while the page mounts keeps the newest in view
         self._older = list(messages[:-PAGE]) if len(messages) > PAGE else []
         shown = messages[-PAGE:]
         self.selected = None
@@ -137,7 +138,6 @@ class ChatLog(VerticalScroll):
             await self.mount(Static(t("chat.empty"), classes="empty-hint"))
         await self.mount_all([self._view(m) for m in shown])
         await self._update_earlier_button()
-        self.scroll_end(animate=False, immediate=True)
         self.anchor()
 
     async def show_earlier(self) -> None:
