@@ -23,6 +23,7 @@ REQUIRED = {
     "paging": ("system", "ask"),
     "stage": ("system", "page"),
     "summary_model": ("system", "page", "retry"),
+    "resolve": ("system", "ask", "examples"),
 }
 
 

@@ -22,6 +22,10 @@ DATA = Path(__file__).parent / "data" / "memory_cases.json"
 # A second set, written by a helper who saw neither the rules, the prompts nor the first set, and
 # kept out of the tuning: ``--cases`` with this path measures what the first set cannot.
 HOLDOUT = Path(__file__).parent / "data" / "memory_cases_holdout.json"
+# A third, written blind on 2026-12-03 (same brief) after the first held-out set had been read.
+HOLDOUT2 = Path(__file__).parent / "data" / "memory_cases_holdout2.json"
+NAMED_SETS = {"holdout": HOLDOUT, "holdout2": HOLDOUT2}
+GROUPS = ("single", "negatives", "sequences")
 
 
 class Expect(BaseModel):
@@ -87,11 +91,9 @@ def _run_turns(store, turns: list[str], *, engine, gate, counter, result: Result
 
 
 def evaluate(cases: dict, *, engine=None, gate=None, counter, system: str, limit: int | None = None,
-             progress=None) -> Result:
+             progress=None, groups: tuple[str, ...] = GROUPS) -> Result:
     result = Result(system=system)
-    singles = cases["single"][:limit]
-    negatives = cases["negatives"][:limit]
-    sequences = cases["sequences"][:limit]
+    singles, negatives, sequences = (cases[g][:limit] if g in groups else [] for g in GROUPS)
     total = len(singles) + len(negatives) + len(sequences)
     done = 0
     with tempfile.TemporaryDirectory(prefix="paperclip-bench-memory-") as tmp:
@@ -188,9 +190,13 @@ def run(args, settings) -> int:
     from desktop_app.engine.tokens import fallback_counter
     from desktop_app.memory.model_jobs import MemoryModel
 
-    path = labelled_set(str(HOLDOUT) if args.cases == "holdout" else args.cases, DATA)
+    path = labelled_set(str(NAMED_SETS.get(args.cases, args.cases)) if args.cases else None, DATA)
     if path is None:
         return 1
+    groups = tuple(g.strip() for g in args.groups.split(",") if g.strip())
+    if not groups or set(groups) - set(GROUPS):
+        print(f"error: --groups takes {', '.join(GROUPS)}", file=sys.stderr)
+        return 2
     cases = load_cases(path)
     counter = fallback_counter()
 
@@ -198,13 +204,13 @@ def run(args, settings) -> int:
         if done % 10 == 0 or done == total:
             print(f"  {done}/{total} cases", file=sys.stderr)
 
-    results = [evaluate(cases, counter=counter, system="rules", limit=args.limit)]
+    results = [evaluate(cases, counter=counter, system="rules", limit=args.limit, groups=groups)]
     if not args.rules_only:
         engine = LockedEngine(load_engine(settings, quiet=True))
         gate = MemoryModel("always", lang=settings.lang)
         print(f"rules + model ({engine.model_name}, prompt {settings.lang})…", file=sys.stderr)
         results.append(evaluate(cases, engine=engine, gate=gate, counter=counter, system="rules+model",
-                                limit=args.limit, progress=progress))
+                                limit=args.limit, progress=progress, groups=groups))
     if args.dump:
         with open(args.dump, "w", encoding="utf-8") as handle:
             for r in results:
@@ -221,7 +227,9 @@ def register(subparsers):
     parser = subparsers.add_parser("memory", help="extraction recall/precision: rules alone vs rules + the model")
     parser.add_argument("--rules-only", dest="rules_only", action="store_true", help="skip the model pass")
     parser.add_argument("--limit", type=int, default=None, help="first N cases of each group")
-    parser.add_argument("--cases", default=None, help="another labelled set (same JSON shape); 'holdout' for the held-out one")
+    parser.add_argument("--cases", default=None,
+                        help="another labelled set (same JSON shape); 'holdout' or 'holdout2' for the held-out ones")
+    parser.add_argument("--groups", default=",".join(GROUPS), help="which groups of cases to run (comma-separated)")
     parser.add_argument("--dump", default=None, help="write what each case wrote (JSON lines) to this file")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)

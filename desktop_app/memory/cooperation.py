@@ -185,7 +185,8 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
         if mine is not None and mine.kind == "open_question" and entry.kind != "open_question":
             plan.notes.append(f"kept as speculation: {clip(mine.value, 50)}")
             continue
-        older = _older(active, replaced, message, entry, key)
+        # Speculation ("maybe we move it to 10") is an open question beside the value, never its replacement.
+        older = None if entry.kind == "open_question" else _older(active, replaced, message, entry, key)
         if older is not None and _newer_than(older, message):
             # Written after the message this pass reads (a later statement, your correction): the
             # pass is stale about it and changes nothing.
@@ -218,7 +219,9 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
             # the quote says it changed and the sentence names it ("so my diet is pescatarian now").
             shared = older.scope == "profile" and not (says_changed(entry.quote) and _named(older, v.sentence or entry.quote))
             status = "pending" if explicit or unclear_rule or shared or status == "pending" else "active"
-            plan.ops.append(AddItem(**{**base, "subject": older.subject, "status": status,
+            # A new value of the same thing is the same kind of memory (a changed choice is still a
+            # choice, though the model called "navy works better" a fact).
+            plan.ops.append(AddItem(**{**base, "kind": older.kind, "subject": older.subject, "status": status,
                                        "scope": "profile" if older.scope == "profile" else base["scope"]},
                                     supersedes=older.id))
             if status == "active":

@@ -170,8 +170,9 @@ _ASKS = rx(r"推荐|帮我|给我|写|列|找|整理|安排|规划|\b(draft|writ
 _PERSONAL = rx(r"\b(i|me|my|mine|we|us|our|you|your|please)\b", r"我|你|您|咱|请")
 _IMPERATIVE = rx(r"^(always|never|don't|do not|please|write|use|keep|answer|reply|respond|stop|avoid|include|add|give|"
                   r"make|put|sign|call|format|start|end|be|try|skip|send|say|speak|explain|list|show|from now on|"
-                  r"going forward|every time|whenever|no)\b", r"^(以后|今后|每次|从现在|一律|所有|别|不要|不许|禁止|记得|务必)",
-                  r"^(算了[，,]?)?(还是|改用|换成|就用)")
+                  r"going forward|every time|whenever|no|switch|change|stick|let's|make sure|only|cut|drop|limit|mention)\b",
+                  r"^(以后|今后|每次|从现在|一律|所有|别|不要|不许|禁止|记得|务必)",
+                  r"^(算了[，,]?)?(还是|改用|换成|就用)", r"(都|全部|统一|一律)(用|要|写|改|按)|换成|改成")
 
 
 def addressed(sentence: str) -> bool:

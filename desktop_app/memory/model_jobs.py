@@ -19,7 +19,20 @@ import threading
 import time
 from typing import Literal
 
+from pydantic import ValidationError
+
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ServerError
+from desktop_app.memory.change_resolution import (
+    RESOLVE_MAX_TOKENS,
+    ChangeAnswer,
+    already_resolved,
+    candidates,
+    mentions_change,
+    resolve_messages,
+    resolve_ops,
+    resolve_schema,
+    twins_of,
+)
 from desktop_app.memory.cooperation import merge_ops
 from desktop_app.memory.extraction import is_question, is_small_talk
 from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
@@ -186,31 +199,72 @@ class ExtractJob(MemoryJob):
             log.warning("memory extraction: %s", exc)
             self.notes.append(str(exc))
             return 0
-        store.add_memory_work(group[-1].id, work.model_dump())
         applied = 0
         for message in group:
             # One message: vetting drops entries whose quote is not its own; several: split by quote.
             mine = proposals if len(group) == 1 else [p for p in proposals if quote_span(p.quote, message.content)]
-            applied += self._apply(store, message, mine)
+            vetted = vet_all(mine, message.content)
+            ops = self._patch(store, message, lambda items, v=vetted, m=message: _noted(self.notes, merge_ops(v, m, items)),
+                              "model extraction")
+            applied += len(ops)
+            if mentions_change(message.content) and not already_resolved(ops, message, store.list_items(self.session_id)):
+                changed, spent = self._resolve(store, engine, message, should_stop)
+                applied += changed
+                work = work.plus(spent)
+        store.add_memory_work(group[-1].id, work.model_dump())
         return applied
 
-    def _apply(self, store, message, proposals: list[Proposal]) -> int:
-        vetted = vet_all(proposals, message.content)
+    def _resolve(self, store, engine, message, should_stop) -> tuple[int, MemoryWork]:
+        """A change of mind the pass could not place: the model points at the item it changes."""
+        shown = candidates(store.list_items(self.session_id, statuses=("active",)), message)
+        if not shown:
+            return 0, MemoryWork()
+        started = time.perf_counter()
+        try:
+            answer = ChangeAnswer.model_validate(engine.complete_json(
+                resolve_messages(message.content, shown, lang=self.gate.lang), resolve_schema(shown),
+                max_tokens=RESOLVE_MAX_TOKENS, temperature=0.0, should_stop=should_stop))
+        except (JSONOutputError, ValidationError) as exc:
+            self.notes.append(f"change not placed: the model's answer was invalid ({exc.__class__.__name__})")
+            return 0, MemoryWork.of_call(engine, time.perf_counter() - started)
+        work = MemoryWork.of_call(engine, time.perf_counter() - started)
+
+        def plan(items):
+            active = [i for i in items if i.status == "active"]
+            position = answer.item(shown)
+            old = shown[position - 1] if position else None
+            if old is not None and not any(i.id == old.id for i in active):
+                self.notes.append("change not placed: the item changed meanwhile")
+                return []
+            own = [i for i in items if i.source_message_id == message.id]
+            result = resolve_ops(answer, shown, message, own, twins_of(old, active) if old else [])
+            self.notes.append(result.note)
+            return result.ops
+
+        return len(self._patch(store, message, plan, "a change of mind placed by the model")), work
+
+    def _patch(self, store, message, plan, reason: str) -> list:
+        """Apply ``plan(items)`` as one patch against the state version read before it; a patch
+        made stale meanwhile is planned once more on the new state. The applied ops (or none)."""
         for attempt in (1, 2):
             version = store.state_version(self.session_id)
-            plan = merge_ops(vetted, message, store.list_items(self.session_id, statuses=("active", "pending")))
-            self.notes.extend(plan.notes)
-            if not plan.ops:
-                return 0
+            ops = plan(store.list_items(self.session_id, statuses=("active", "pending")))
+            if not ops:
+                return []
             try:
-                apply_patch(store, MemoryPatch(session_id=self.session_id, expected_version=version, ops=plan.ops,
-                                               reason=f"model extraction for message {message.id}"))
-                return len(plan.ops)
+                apply_patch(store, MemoryPatch(session_id=self.session_id, expected_version=version, ops=ops,
+                                               reason=f"{reason} for message {message.id}"))
+                return ops
             except PatchRejected as exc:
                 if attempt == 2 or "stale" not in str(exc):
                     self.notes.append(f"patch rejected: {exc}")
-                    return 0
-        return 0
+                    return []
+        return []
+
+
+def _noted(notes: list[str], plan) -> list:
+    notes.extend(plan.notes)
+    return plan.ops
 
 
 def queue_backlog(store, jobs, gate: MemoryModel, session_id: int | None = None, *, progress=None) -> int:
