@@ -73,12 +73,15 @@ class ChangeAnswer(BaseModel):
 
 # "之前搞错了", "I got that wrong": what was said before is corrected.
 _MISTAKEN = re.compile(r"搞错|弄错|记错|说错|写错|\bwrong\b|\bmistake|\bmixed up\b", re.IGNORECASE)
+# A value moved without the words the extraction rules know ("stretch it to $2500", "现在72.5了").
+_MOVED = re.compile(r"\b(stretch|extend|raise|lower|bump|up|down)(ed|s)?\b.{0,20}\bto\b|现在|如今|后来|最后", re.IGNORECASE)
 
 
 def mentions_change(text: str) -> bool:
     """The user's words say something changed, was wrong or is dropped, in a sentence that is
     neither a question, a hypothetical nor someone else's words."""
-    return any((says_changed(s) or REVOKE.search(s) or _LET_GO.search(s) or _MISTAKEN.search(s)) and not is_question(s)
+    return any((says_changed(s) or REVOKE.search(s) or _LET_GO.search(s) or _MISTAKEN.search(s) or _MOVED.search(s))
+               and not is_question(s)
                and not is_hypothetical(s) and not is_reported(s, text)
                for s in split_sentences(text))
 
@@ -164,8 +167,8 @@ def resolve_ops(answer: ChangeAnswer, shown: list[MemoryItem], message: Message,
                                            status="pending", origin="model", source_message_id=message.id,
                                            source_quote=text, details={"proposal": "revoke", "candidates": [old.id]})],
                               note=f"asks whether to drop #{old.id}")
-        return Resolution(ops=[SetStatus(item_id=old.id, status="revoked", action="revoke", reason=clip(text, 200))],
-                          note=f"revoked #{old.id}: {clip(old.value, 50)}")
+        return Resolution(ops=[SetStatus(item_id=item.id, status="revoked", action="revoke", reason=clip(text, 200))
+                               for item in (old, *twins)], note=f"revoked #{old.id}: {clip(old.value, 50)}")
     if not numbers(value) and any(_squash(value) == _squash(s) for s in split_sentences(text)):
         # "Go ahead, they're fine again." copied whole is no value of anything.
         return Resolution(note="refused: the whole sentence is no new value")
@@ -213,8 +216,16 @@ def _counted(text: str) -> set[str]:
 
 
 def twins_of(old: MemoryItem, items: list[MemoryItem]) -> list[MemoryItem]:
-    """Other active items from the same message holding exactly the old value's numbers
-    ("房子想租三室的" beside "房子: 三室")."""
-    held = _counted(_bare(old.value))
-    return [i for i in items if held and i.id != old.id and i.status == "active"
-            and i.source_message_id == old.source_message_id and _counted(_bare(i.value)) == held]
+    """Other active items from the same message that state the old value again: the same
+    numbers ("房子想租三室的" beside "房子: 三室"), or, without numbers, the same kind and most of
+    the words (the rule's sentence beside the model's normal form)."""
+    held, words = _counted(_bare(old.value)), term_set(_bare(old.value))
+
+    def restates(item: MemoryItem) -> bool:
+        if held or _counted(_bare(item.value)):
+            return bool(held) and _counted(_bare(item.value)) == held
+        theirs = term_set(_bare(item.value))
+        return item.kind == old.kind and bool(words & theirs) and len(words & theirs) * 2 >= min(len(words), len(theirs))
+
+    return [i for i in items if i.id != old.id and i.status == "active"
+            and i.source_message_id == old.source_message_id and restates(i)]

@@ -175,9 +175,13 @@ _IMPERATIVE = rx(r"^(always|never|don't|do not|please|write|use|keep|answer|repl
                   r"^(算了[，,]?)?(还是|改用|换成|就用)", r"(都|全部|统一|一律)(用|要|写|改|按)|换成|改成")
 
 
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』")
+
+
 def addressed(sentence: str) -> bool:
-    """Said to the assistant or about the user (personal words, or an imperative opening)."""
-    body = sentence.strip(_TRIM)
+    """Said to the assistant or about the user (personal words, or an imperative opening); words
+    in quotation marks are someone's text, not said to anyone here."""
+    body = _QUOTED.sub("", sentence).strip(_TRIM)
     return bool(_PERSONAL.search(body) or _IMPERATIVE.search(body))
 
 

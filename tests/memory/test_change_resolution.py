@@ -195,3 +195,22 @@ def test_a_label_in_the_new_value_is_dropped_and_a_chinese_numeral_twin_goes_too
     now = values(convo)
     assert not [v for v in now if "三室" in v], now
     assert [v for v in now if "两室" in v and v.count(":") == 1], now
+
+
+def test_a_dropped_rule_goes_with_its_restatement_and_a_quoted_rule_is_no_rule(conversation):
+    convo = conversation()
+    convo.user("以后每次回答最后都帮我出一道练习题。")
+    model_pass(convo, Model([entry("以后每次回答最后都帮我出一道练习题", "练习题", "每次回答最后出一道练习题", kind="directive")]))
+    assert len(convo.active("directive")) >= 1
+    convo.user("练习题就不用出了。")
+    model_pass(convo, Model([], {"old": FIRST, "new": ""}))
+    assert not convo.active("directive"), [i.value for i in convo.active("directive")]
+
+    quoted = conversation("quoted")
+    quoted.user("把“以后都用英文回复”这句话翻译成英文")
+    assert not quoted.active("directive")
+
+
+def test_a_value_stretched_or_stated_now_is_a_change():
+    assert mentions_change("Got a bonus, so I can stretch it to $2500.")
+    assert mentions_change("这两个月瘦了不少，现在72.5了")
