@@ -4,13 +4,15 @@ The extraction pass reads one message at a time, so a change of mind that names 
 subject nor the unit of the value it replaces ("We got a bonus, so 2800 is okay now" after
 "Keep the trip under 2000 dollars"; "还是租两室的吧" after "房子想租三室的") comes out as a
 new item beside the old one, and both stay active. When a message says it changes something
-and the pass replaced nothing, the model is shown the remembered items, numbered, and asked
-which one the message changes and to what (seed 004: the model cooperates in its own memory).
+and the pass replaced nothing, the model is shown the remembered items and asked
+to copy the one the message changes and say its new value (seed 004: the model cooperates
+in its own memory).
 
-Its answer is a proposal: the number must be one shown, the new value's numbers and words must
+Its answer is a proposal: the item must be one shown, the new value's numbers and words must
 be the user's own, its shape (with or without a number) must match the old value's, and a
 plain cancellation only revokes a rule, a limit, a like or a choice. An explicit statement or a
-profile item the sentence does not name is asked about (pending), never replaced unasked. The
+profile item the sentence does not name is asked about (pending), unless the extraction pass
+asked to replace that very item too (two calls agree, on the user's own change words). The
 items this message's pass wrote for the same value are folded into the replacement, so the new
 value is stated once. :func:`resolve_ops` is pure; the job that asks the model applies it.
 """
@@ -94,7 +96,7 @@ def candidates(items: list[MemoryItem], message: Message) -> list[MemoryItem]:
 
 
 def resolve_messages(text: str, shown: list[MemoryItem], *, lang: str = "en") -> list[ChatMessage]:
-    """The prompt: instructions and fixed examples (a stable head), then the numbered items and the message."""
+    """The prompt: instructions and fixed examples (a stable head), then the items shown and the message."""
     spec = templates(lang)["resolve"]
     messages: list[ChatMessage] = [{"role": "system", "content": spec["system"]}]
     for example in spec["examples"]:
@@ -146,7 +148,7 @@ def _restated(old: MemoryItem, value: str, text: str) -> str:
 
 def resolve_ops(answer: ChangeAnswer, shown: list[MemoryItem], message: Message,
                 own: list[MemoryItem], twins: list[MemoryItem] = ()) -> Resolution:
-    """The patch for the model's ``answer`` about ``message`` (``shown``: the numbered items;
+    """The patch for the model's ``answer`` about ``message`` (``shown``: the items the model saw;
     ``own``: the items this message already wrote; ``twins``: see :func:`twins_of`)."""
     position = answer.item(shown)
     if position == 0:
@@ -161,8 +163,7 @@ def resolve_ops(answer: ChangeAnswer, shown: list[MemoryItem], message: Message,
             return Resolution(note=f"not dropped: #{old.id} is not a rule or choice of this task")
         if not (REVOKE.search(text) or _LET_GO.search(text) or negated(text)):
             return Resolution(note=f"not dropped: the message does not say #{old.id} is let go")
-        status = "revoked" if ORIGIN_RANK.get(old.origin, 0) <= ORIGIN_RANK["model"] else None
-        if status is None:
+        if ORIGIN_RANK.get(old.origin, 0) > ORIGIN_RANK["model"]:  # an explicit statement: asked, never dropped unasked
             return Resolution(ops=[AddItem(kind="directive", subject="revoke", value=f"revoke? {clip(text, 200)}",
                                            status="pending", origin="model", source_message_id=message.id,
                                            source_quote=text, details={"proposal": "revoke", "candidates": [old.id]})],
