@@ -119,10 +119,6 @@ def _squash(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.lower())
 
 
-def _has_number(text: str) -> bool:
-    return bool(numbers(text) or _ZH_NUMERALS.search(text))
-
-
 def _bare(value: str) -> str:
     return value.split(":", 1)[-1].strip() if ":" in value[:40] else value
 
@@ -177,7 +173,7 @@ def resolve_ops(answer: ChangeAnswer, shown: list[MemoryItem], message: Message,
         return Resolution(note=f"refused “{clip(value, 40)}”: a number the message does not hold")
     if not grounded(value, text, old.subject) or not term_set(value) - term_set(_bare(old.value)):
         return Resolution(note=f"refused “{clip(value, 40)}”: not what the message says, or no change")
-    if _has_number(_bare(old.value)) != _has_number(value):
+    if bool(_counted(_bare(old.value))) != bool(_counted(value)):
         return Resolution(note=f"refused “{clip(value, 40)}”: another shape than #{old.id}")
     named = canonical_subject(text) == subject_key(old.subject) or bool(term_set(old.subject) & term_set(text))
     explicit = ORIGIN_RANK.get(old.origin, 0) > ORIGIN_RANK["model"]
