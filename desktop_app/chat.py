@@ -7,16 +7,18 @@ streams between them. The UI calls it from a worker thread, the CLI directly.
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from desktop_app.config import Settings
-from desktop_app.engine.protocol import ChatEngine, Progress, StopCheck
+from desktop_app.engine.protocol import ChatEngine, Progress, StopCheck, Variation
 from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.models import Message, Session
 from desktop_app.memory.plan import ContextPlan
-from desktop_app.memory.records import PrefillLog, TurnRecord
+from desktop_app.memory.records import PrefillLog, ReplyHealth, TurnRecord
+from desktop_app.memory.reply_health import degenerate
 from desktop_app.memory.turn import (
     MAX_INPUT_CHARS,
     InputRejected,
@@ -73,67 +75,113 @@ class TurnResult:
 
 def run_turn(pipeline: TurnPipeline, session: Session, engine: ChatEngine, user_text: str, *, settings: Settings,
              should_stop: StopCheck | None = None, on_token: Callable[[str], None] | None = None,
-             on_plan: OnPlan | None = None, on_prefill: Progress | None = None) -> TurnResult:
+             on_plan: OnPlan | None = None, on_prefill: Progress | None = None,
+             on_retry: Callable[[str], None] | None = None) -> TurnResult:
     """Run one full turn. The user message is stored before generation starts; the reply from its
     first piece on (flagged ``stopped``, its text saved at least every second) and completed when
     generation ends — also when stopped early (flagged ``stopped``) or on error (whatever had
     streamed is kept, flagged stopped, then the error propagates)."""
     recorded = pipeline.record_input(session, clean_user_text(user_text))
     return answer(pipeline, recorded, engine, settings=settings, should_stop=should_stop, on_token=on_token,
-                  on_plan=on_plan, on_prefill=on_prefill)
+                  on_plan=on_plan, on_prefill=on_prefill, on_retry=on_retry)
 
 
 def regenerate_turn(pipeline: TurnPipeline, session: Session, engine: ChatEngine, *, settings: Settings,
                     should_stop: StopCheck | None = None, on_token: Callable[[str], None] | None = None,
-                    on_plan: OnPlan | None = None, on_prefill: Progress | None = None) -> TurnResult:
+                    on_plan: OnPlan | None = None, on_prefill: Progress | None = None,
+                    on_retry: Callable[[str], None] | None = None) -> TurnResult:
     """Answer the session's last message again (the UI has archived the old reply as a version).
 
     The user message and the memory it wrote stay as they are; only a new reply is written."""
     return answer(pipeline, pipeline.resume_input(session), engine, settings=settings, should_stop=should_stop,
-                  on_token=on_token, on_plan=on_plan, on_prefill=on_prefill)
+                  on_token=on_token, on_plan=on_plan, on_prefill=on_prefill, on_retry=on_retry)
 
 
 def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, *, settings: Settings,
            should_stop: StopCheck | None = None, on_token: Callable[[str], None] | None = None,
-           on_plan: OnPlan | None = None, on_prefill: Progress | None = None) -> TurnResult:
-    """Plan, stream, record and log the reply to the recorded input (see ``run_turn``)."""
+           on_plan: OnPlan | None = None, on_prefill: Progress | None = None,
+           on_retry: Callable[[str], None] | None = None) -> TurnResult:
+    """Plan, stream, check, record and log the reply to the recorded input (see ``run_turn``).
+
+    A finished reply that copies an earlier one, echoes the message or pastes the prompt's notes
+    (``memory.reply_health``) is asked for once more with another seed, a stronger repeat penalty
+    and its opening ruled out; ``on_retry(reason)`` tells the caller to clear what it showed. A
+    reply still degenerate after that is kept for the user and left out of the model's history."""
     session = recorded.session
     plan = pipeline.plan(recorded)
     if on_plan:
         on_plan(plan, recorded)
-    pieces: list[str] = []
     started = time.perf_counter()
-    first_token: float | None = None
-    stopped = False
-    draft: Message | None = None  # the reply's row, saved while it streams (flagged stopped until done)
-    saved_at = 0.0
+    streamed = _Streamed()
     try:
-        for piece in engine.stream_chat(plan.messages, max_tokens=settings.max_tokens,
-                                        temperature=settings.temperature, should_stop=should_stop,
-                                        progress=on_prefill):
-            now = time.perf_counter()
-            if first_token is None:
-                first_token = now - started
-            pieces.append(piece)
-            # Saved before it is shown, then at least every second: a killed process loses at
-            # most the last second of what the user saw.
-            if draft is None:
-                draft, saved_at = pipeline.start_reply(session, piece), now
-            elif now - saved_at >= DRAFT_SAVE_SECONDS:
-                pipeline.save_reply(draft, "".join(pieces))
-                saved_at = now
-            if on_token:
-                on_token(piece)
-        stopped = bool(should_stop and should_stop())
+        _stream(pipeline, session, engine, plan, settings, streamed, should_stop, on_token, on_prefill)
+        health = ReplyHealth()
+        findings = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
+        health.attempts.append([f"{f.kind}: {f.detail}" for f in findings])
+        if degenerate(findings) and settings.reply_retry:
+            health.retried, health.first_reply = True, streamed.text
+            if on_retry:
+                on_retry("; ".join(f.detail for f in findings if f.degenerate))
+            copied = tuple(pipeline.similar_replies(recorded, streamed.text))
+            variation = Variation(seed=random.randrange(1, 2**31), avoid=(streamed.text, *copied))
+            streamed.restart()
+            _stream(pipeline, session, engine, plan, settings, streamed, should_stop, on_token, None, variation)
+            findings = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
+            health.attempts.append([f"{f.kind}: {f.detail}" for f in findings])
     except BaseException:
-        if pieces:
-            pipeline.record_reply(session, "".join(pieces), stopped=True, page_out=False, draft=draft)
+        if streamed.pieces:
+            pipeline.record_reply(session, streamed.text, stopped=True, page_out=False, draft=streamed.draft)
         raise
     elapsed = time.perf_counter() - started
-    reply = pipeline.record_reply(session, "".join(pieces), stopped=stopped, draft=draft) \
-        if pieces or stopped else None
-    record = pipeline.log(recorded, plan, reply, first_token_seconds=first_token, prefill=prefill_log(engine))
+    health.kept_out = degenerate(findings)
+    reason = "; ".join(f"{f.kind}: {f.detail}" for f in findings if f.degenerate) if health.kept_out else ""
+    reply = pipeline.record_reply(session, streamed.text, stopped=streamed.stopped, draft=streamed.draft,
+                                  unhealthy=reason) if streamed.pieces or streamed.stopped else None
+    record = pipeline.log(recorded, plan, reply, first_token_seconds=streamed.first_token, prefill=prefill_log(engine),
+                          health=health)
     pipeline.queue_jobs(session, recorded, reply)
-    gen_seconds = elapsed - (first_token or 0.0)
-    return TurnResult(recorded, reply.message if reply else None, stopped, plan, record, first_token, gen_seconds,
-                      len(pieces))
+    gen_seconds = elapsed - (streamed.first_token or 0.0)
+    return TurnResult(recorded, reply.message if reply else None, streamed.stopped, plan, record, streamed.first_token,
+                      gen_seconds, len(streamed.pieces))
+
+
+@dataclass
+class _Streamed:
+    """One reply as it streams: its pieces, its draft row, when the first piece came."""
+
+    pieces: list[str] = field(default_factory=list)
+    draft: Message | None = None
+    first_token: float | None = None
+    stopped: bool = False
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.pieces)
+
+    def restart(self) -> None:
+        """Start a second attempt in the same draft row (its first-token time stays the first's)."""
+        self.pieces, self.stopped = [], False
+
+
+def _stream(pipeline: TurnPipeline, session: Session, engine: ChatEngine, plan: ContextPlan, settings: Settings,
+            streamed: _Streamed, should_stop: StopCheck | None, on_token: Callable[[str], None] | None,
+            on_prefill: Progress | None, variation: Variation | None = None) -> None:
+    saved_at = 0.0
+    extra = {"variation": variation} if variation is not None else {}
+    for piece in engine.stream_chat(plan.messages, max_tokens=settings.max_tokens, temperature=settings.temperature,
+                                    should_stop=should_stop, progress=on_prefill, **extra):
+        now = time.perf_counter()
+        if streamed.first_token is None:
+            streamed.first_token = now - streamed.started
+        streamed.pieces.append(piece)
+        # Saved before it is shown, then at least every second: a killed process loses at
+        # most the last second of what the user saw.
+        if streamed.draft is None:
+            streamed.draft, saved_at = pipeline.start_reply(session, piece), now
+        elif now - saved_at >= DRAFT_SAVE_SECONDS or len(streamed.pieces) == 1:
+            pipeline.save_reply(streamed.draft, streamed.text)
+            saved_at = now
+        if on_token:
+            on_token(piece)
+    streamed.stopped = bool(should_stop and should_stop())

@@ -75,6 +75,8 @@ class Settings(BaseModel):
     head_updates: Literal["fold", "live"] = Field(
         default="fold", description="memory changes reach the prompt: fold = a changes block before the input, folded "
                                     "into the head at page-outs (keeps the evaluated prefix); live = rewrite the head")
+    reply_retry: bool = Field(default=True, description="a reply that copies an earlier one, echoes the message or "
+                                                         "pastes the prompt's notes is asked for once more")
     warm_idle: bool = Field(default=True, description="evaluate the next prompt's head while the user reads and types")
     recall: Literal["auto", "asked"] = Field(
         default="auto", description="archived turns in the prompt: auto = when they match the message; asked = only "

@@ -13,8 +13,9 @@ from desktop_app import paths
 
 LANGS = ("en", "zh")
 REQUIRED = {
-    "layers": ("key", "anchors", "goal", "done", "state", "pending", "open", "recalled", "replay", "replay_state", "turn",
-               "superseded", "revoked", "changes", "change_changed", "change_revoked", "change_confirmed",
+    "layers": ("join", "end", "label_end", "rules", "limits", "pinned", "goal", "done", "state", "pending", "open",
+               "recalled", "said_user", "said_assistant", "said_on", "replay", "replay_state", "superseded",
+               "superseded_gone", "revoked", "changes", "change_changed", "change_revoked", "change_confirmed",
                "change_new", "change_pending", "change_open", "documents"),
     "summary": ("title", "topics", "decisions", "constraints", "facts", "preferences", "open_questions", "turn"),
     "extract": ("system", "known", "examples"),

@@ -81,11 +81,17 @@ def run(args, settings) -> int:
                 sys.stdout.write(plain(piece))
                 sys.stdout.flush()
 
+        def retrying(reason: str) -> None:
+            if not args.json:
+                sys.stdout.write("\n")
+                sys.stdout.flush()
+                print(f"paperclip: that reply was not an answer ({plain(reason)}); asking once more", file=sys.stderr)
+
         try:
             # SIGTERM/SIGHUP while the reply streams stop it like Esc: what was printed is stored.
             with StopOnSignal() as stop:
                 result = run_turn(pipeline, session, engine, text, settings=settings, on_token=emit,
-                                  should_stop=stop)
+                                  should_stop=stop, on_retry=retrying)
         except InputRejected as exc:
             raise CommandError(str(exc), 2) from None
         except EngineError as exc:
@@ -115,6 +121,7 @@ def run(args, settings) -> int:
                 "reused_tokens": result.record.prefill.reused if result.record.prefill else None,
                 "restored_tokens": restored,
                 "tokens_per_second": round(result.tokens_per_second, 2),
+                "health": result.record.health.model_dump() if result.record.health else None,
             })
         else:
             sys.stdout.write("\n")

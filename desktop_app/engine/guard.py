@@ -12,7 +12,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, WarmResult
+from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation, WarmResult
 
 
 class ModelGuard:
@@ -73,11 +73,13 @@ class LockedEngine:
         return getattr(self.inner, name)
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None, progress: Progress | None = None) -> Iterator[str]:
+                    should_stop: StopCheck | None = None, progress: Progress | None = None,
+                    variation: Variation | None = None) -> Iterator[str]:
         """Stream under the lock; it is released when the stream ends or is closed."""
+        extra = {"variation": variation} if variation is not None else {}
         with self.guard.hold():
             yield from self.inner.stream_chat(messages, max_tokens=max_tokens, temperature=temperature,
-                                              should_stop=should_stop, progress=progress)
+                                              should_stop=should_stop, progress=progress, **extra)
 
     def warm(self, messages: Sequence[ChatMessage], *, lead: str = "", should_stop: StopCheck | None = None,
              progress: Progress | None = None) -> WarmResult:

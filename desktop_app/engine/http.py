@@ -23,7 +23,7 @@ import numpy as np
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, ModelLoadError, ServerError
 from desktop_app.engine.llama import parse_json_reply
-from desktop_app.engine.protocol import ChatMessage, StopCheck
+from desktop_app.engine.protocol import ChatMessage, StopCheck, Variation
 from desktop_app.engine.tokens import fallback_counter
 
 DEFAULT_N_CTX = 4096
@@ -155,7 +155,8 @@ class HttpEngine:
 
     # -- the ChatEngine protocol -----------------------------------------------------------
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None, progress=None) -> Iterator[str]:
+                    should_stop: StopCheck | None = None, progress=None,
+                    variation: Variation | None = None) -> Iterator[str]:
         """Stream the reply over SSE; a stop closes the connection (the server stops generating).
 
         The prompt is measured first: some servers (llama_cpp.server) answer an over-long
@@ -165,6 +166,9 @@ class HttpEngine:
             raise ContextFullError(f"the prompt takes {needed} tokens; the server's context window is {self.n_ctx}")
         body = {"model": self.model_id, "messages": list(messages), "stream": True, "max_tokens": max_tokens,
                 "temperature": temperature}
+        if variation is not None:  # the OpenAI API's own fields, which OpenAI-compatible servers take
+            body.update(seed=variation.seed, temperature=max(temperature, variation.min_temperature),
+                        frequency_penalty=0.5)
         response = self._request(self.base + "/chat/completions", body)
         finished = False
         try:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ModelLoadError
 from desktop_app.engine.prefix import PrefillChunk, common_prefix, find_moved_block
-from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, WarmResult
+from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation, WarmResult
 
 GGUF_MAGIC = b"GGUF"
 
@@ -342,7 +342,8 @@ class LlamaEngine:
 
     # -- generation ---------------------------------------------------------------------
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None, progress: Progress | None = None) -> Iterator[str]:
+                    should_stop: StopCheck | None = None, progress: Progress | None = None,
+                    variation: Variation | None = None) -> Iterator[str]:
         """Stream the reply; checks ``should_stop`` between pre-fill chunks and between tokens.
 
         llama-cpp-python keeps the previous call's evaluated tokens and only evaluates what
@@ -360,10 +361,13 @@ class LlamaEngine:
         if not filled.complete:
             return
         try:
+            sampling = {"temperature": temperature, "repeat_penalty": self.settings.repeat_penalty}
+            if variation is not None:
+                sampling = {"temperature": max(temperature, variation.min_temperature), "seed": variation.seed,
+                            "repeat_penalty": max(self.settings.repeat_penalty, variation.repeat_penalty),
+                            "logit_bias": self._banned_opening(variation.avoid)}
             stream = self._llama.create_chat_completion(
-                messages=list(messages), stream=True, max_tokens=max_tokens, temperature=temperature,
-                top_p=self.settings.top_p, repeat_penalty=self.settings.repeat_penalty,
-            )
+                messages=list(messages), stream=True, max_tokens=max_tokens, top_p=self.settings.top_p, **sampling)
             for chunk in stream:
                 if should_stop is not None and should_stop():
                     stream.close()
@@ -378,6 +382,15 @@ class LlamaEngine:
             if "exceed context window" in message or "context" in message.lower():
                 raise ContextFullError(f"the prompt does not fit the {self.n_ctx}-token context window: {message}") from None
             raise
+
+    def _banned_opening(self, texts: Sequence[str]) -> dict[int, float] | None:
+        """A bias that rules out the first token of each of ``texts`` (rejected replies' openings)."""
+        banned: dict[int, float] = {}
+        for text in texts:
+            tokens = self._llama.tokenize(text.strip().encode("utf-8", "replace"), add_bos=False, special=False)
+            if tokens:
+                banned[tokens[0]] = -100.0
+        return banned or None
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
                       temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict:

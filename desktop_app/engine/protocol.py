@@ -32,6 +32,18 @@ class WarmResult:
     seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class Variation:
+    """How a second attempt at a reply differs from the first: another sampling seed, a stronger
+    repeat penalty, at least some randomness, and the opening of the rejected reply made
+    unlikely where the engine can bias tokens."""
+
+    seed: int
+    repeat_penalty: float = 1.3
+    min_temperature: float = 0.7
+    avoid: tuple[str, ...] = ()  # rejected replies: none may open the new one
+
+
 @runtime_checkable
 class TokenCounter(Protocol):
     """Counts tokens exactly as the model (or the fallback encoding) would."""
@@ -50,9 +62,11 @@ class ChatEngine(Protocol):
     counter: TokenCounter
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None, progress: Progress | None = None) -> Iterator[str]:
+                    should_stop: StopCheck | None = None, progress: Progress | None = None,
+                    variation: Variation | None = None) -> Iterator[str]:
         """Yield reply text pieces; stops early (between pre-fill chunks or tokens) when
-        ``should_stop()`` is true; ``progress(done, total)`` reports a long pre-fill."""
+        ``should_stop()`` is true; ``progress(done, total)`` reports a long pre-fill;
+        ``variation`` asks for a reply unlike a rejected one."""
         ...
 
     def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:

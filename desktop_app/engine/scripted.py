@@ -6,7 +6,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 
-from desktop_app.engine.protocol import ChatMessage, StopCheck, WarmResult
+from desktop_app.engine.protocol import ChatMessage, StopCheck, Variation, WarmResult
 from desktop_app.engine.tokens import fallback_counter
 
 
@@ -21,6 +21,7 @@ class ScriptedEngine:
         self.model_name = model_name
         self.counter = fallback_counter()
         self.calls: list[list[ChatMessage]] = []
+        self.variations: list[Variation | None] = []  # what each stream_chat call asked for
         self.release = threading.Event()  # tests may hold generation until they set this
         self.release.set()
         # A stand-in for llama.cpp's evaluated prefix: words as tokens, so tests can count what
@@ -67,8 +68,10 @@ class ScriptedEngine:
         return self.prefill(self.prefix_tokens(messages, lead), should_stop=should_stop, progress=progress)
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None, progress=None) -> Iterator[str]:
+                    should_stop: StopCheck | None = None, progress=None,
+                    variation: Variation | None = None) -> Iterator[str]:
         self.calls.append([dict(m) for m in messages])
+        self.variations.append(variation)
         tokens = self.prompt_tokens(messages)
         self.last_prompt_tokens = len(tokens)
         filled = self.prefill(tokens, should_stop=should_stop, progress=progress)

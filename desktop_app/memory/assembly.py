@@ -26,12 +26,12 @@ from desktop_app.memory.render import (
     KIND_ORDER,
     TurnView,
     annotate,
-    goal_line,
-    key_line,
-    state_line,
+    goal_sentence,
+    plain_value,
+    said_line,
+    sentence,
     supersession_notes,
     text_for,
-    turn_label,
 )
 from desktop_app.memory.summary import render_summary, stale_values
 from desktop_app.memory.text import clip, term_set
@@ -119,8 +119,7 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
         # In layered mode items already in anchors/state are not repeated in the summary.
         in_state = {x.id for name in ("anchors", "state") for x in layers[name].items}
         stale = frozenset(inp.head.stale) if view is not inp else stale_values(inp.items, inp.history)
-        text, shown = render_summary(view.summary, set(current) - in_state, lang=inp.lang, stale=stale)
-        text = _fit_lines(text, budgets.summary, counter)
+        text, shown = _fit_summary(view.summary, set(current) - in_state, inp.lang, stale, budgets.summary, counter)
         layers["summary"] = Layer(tokens=_cost(text, counter), text=text,
                                   items=[LayerItem(text=e.text, turn=e.turn, item_id=e.item_id)
                                          for e in shown if e.item_id is None or e.item_id in current])
@@ -193,42 +192,39 @@ def _changes(changes: list[HeadChange], inp: AssemblyInput, budget: int, counter
                or c.item.source_message_id != inp.input_id]
     if not changes:
         return Layer()
-    lines = [t["changes"].format(n=inp.head.turn + 1)]
+    shown: list[str] = []
     items: list[LayerItem] = []
     for change in changes:
-        line = "- " + _change_line(change, inp, t)
-        if counter.count("\n".join([*lines, line])) + 2 > budget and len(items) >= 1:
+        line = _change_line(change, inp, t)
+        if counter.count(sentence(t["changes"], [*shown, line], inp.lang)) + 2 > budget and len(items) >= 1:
             excluded.append(Exclusion(layer="changes", id=change.item.id, reason="changes budget full; folds next turn"))
             continue
-        lines.append(line)
+        shown.append(line)
         items.append(LayerItem(type=change.change, id=change.item.id, kind=change.item.kind, value=change.item.value,
                                status=change.item.status, turn=change.turn, scope=_profile(change.item)))
-    text = "\n".join(lines)
+    text = sentence(t["changes"], shown, inp.lang)
     return Layer(tokens=counter.count(text) + 2, text=text, items=items)
 
 
 def _change_line(change: HeadChange, inp: AssemblyInput, t) -> str:
     item = change.item
-    value = item.value
+    value = plain_value(item.value)
     if item.kind == "goal":
-        value = goal_line(item, inp.lang)
+        value = plain_value(goal_sentence(item, inp.lang))
     elif item.kind == "open_question":
-        value = t["change_open"].format(value=item.value)
-    elif item.is_hard:
-        value = f"{t['key']}{'' if inp.lang == 'zh' else ' '}{item.value}"
-    turn = change.turn or inp.current_turn
+        value = t["change_open"].format(value=value)
     if change.change == "changed":
-        line = t["change_changed"].format(value=value, old=change.was.value, n=turn)
+        line = t["change_changed"].format(value=value, old=plain_value(change.was.value))
     elif change.change == "revoked":
-        line = t["change_revoked"].format(value=item.value)
+        line = t["change_revoked"].format(value=value)
     elif change.change == "confirmed":
         line = t["change_confirmed"].format(value=value)
     elif change.change == "updated":
         line = value
     else:
-        line = t["change_new"].format(value=value, n=turn)
+        line = t["change_new"].format(value=value)
     if item.status == "pending":
-        line += ("" if inp.lang == "zh" else " ") + t["change_pending"]
+        line += t["change_pending"]
     return line
 
 
@@ -236,15 +232,19 @@ def _cost(text: str, counter: TokenCounter) -> int:
     return counter.count(text) + 2 if text else 0  # +2: the blank line joining it to the system message
 
 
-def _fit_lines(text: str, budget: int, counter: TokenCounter) -> str:
-    """Drop the oldest topic lines (then trailing lines) until ``text`` fits; no empty headings."""
+def _fit_summary(summary: SummaryContent | None, current_ids: set[int], lang: str, stale: frozenset[str], budget: int,
+                 counter: TokenCounter) -> tuple[str, list]:
+    """The summary within ``budget``: the oldest topics leave first, then the last fields."""
+    topics = len(summary.topics) if summary is not None else 0
+    for skip in range(topics + 1):
+        text, shown = render_summary(summary, current_ids, lang=lang, skip_topics=skip, stale=stale)
+        if _cost(text, counter) <= budget:
+            return text, shown
     lines = text.splitlines()
     while lines and _cost("\n".join(lines), counter) > budget:
-        idx = next((i for i, line in enumerate(lines) if line.startswith("- turns")), len(lines) - 1)
-        lines.pop(idx)
-        lines = [line for i, line in enumerate(lines)
-                 if line.startswith("- ") or i == 0 or (i + 1 < len(lines) and lines[i + 1].startswith("- "))]
-    return "\n".join(lines) if len(lines) > 1 else ""
+        lines.pop()
+    kept = "\n".join(lines)
+    return kept, [e for e in shown if e.text in kept or (e.text and e.text[:20] in kept)]
 
 
 def _fit_input(text: str, budgets: LayerBudgets, counter: TokenCounter) -> str:
@@ -263,27 +263,35 @@ def _anchors(inp, goal, goal_words, budgets, counter, excluded) -> tuple[Layer, 
     hard = [i for i in inp.items if i.status == "active" and (i.is_hard or i.pinned) and i.kind != "goal"]
     hard.sort(key=lambda i: (not i.pinned, i.kind != "directive" and not i.pinned,
                              -len(term_set(i.value) & goal_words), -i.reference_count, -i.id))
-    t = text_for(inp.lang)
-    head = [t["anchors"]] if hard or goal else []
-    if goal:
-        head.append(goal_line(goal, inp.lang))
     kept: list[MemoryItem] = []
     for item in hard[:MAX_ANCHORS]:  # in priority order; shown in id order so the zone stays stable
-        trial = [*head, *(key_line(i, inp.item_turns.get(i.id), inp.lang, with_time=False) for i in [*kept, item])]
-        if _cost("\n".join(trial), counter) > budgets.anchors and len(kept) >= MIN_ANCHORS:
+        if _cost(_anchor_text(goal, [*kept, item], inp.lang), counter) > budgets.anchors and len(kept) >= MIN_ANCHORS:
             excluded.append(Exclusion(layer="anchors", id=item.id, reason="anchor budget full; shown in state"))
             continue
         kept.append(item)
     kept.sort(key=lambda i: i.id)
-    lines = [*head, *(key_line(i, inp.item_turns.get(i.id), inp.lang, with_time=False) for i in kept)]
     for item in hard[MAX_ANCHORS:]:
         excluded.append(Exclusion(layer="anchors", id=item.id, reason=f"only {MAX_ANCHORS} anchors; shown in state"))
-    text = "\n".join(lines)
+    text = _anchor_text(goal, kept, inp.lang)
     items = [LayerItem(id=i.id, kind=i.kind, value=i.value, pinned=i.pinned, scope=_profile(i)) for i in kept]
     if goal:
         items.insert(0, LayerItem(id=goal.id, kind="goal", value=goal.value))
     anchored = {i.id for i in kept} | ({goal.id} if goal else set())
     return Layer(tokens=_cost(text, counter), text=text, items=items), anchored
+
+
+def _anchor_text(goal: MemoryItem | None, kept: list[MemoryItem], lang: str) -> str:
+    """The task, the standing rules for replies and the hard limits, one sentence each."""
+    t = text_for(lang)
+    lines = [goal_sentence(goal, lang)] if goal else []
+    for label, kinds in (("rules", ("directive",)), ("limits", ("constraint",))):
+        values = [i.value for i in kept if i.kind in kinds]
+        if values:
+            lines.append(sentence(t[label], values, lang))
+    pinned = [i.value for i in kept if i.kind not in ("directive", "constraint")]
+    if pinned:
+        lines.append(sentence(t["pinned"], pinned, lang))
+    return "\n".join(lines)
 
 
 def _state(inp, anchored, goal_words, budgets, counter, excluded) -> Layer:
@@ -316,12 +324,11 @@ def _state_text(items: list[MemoryItem], inp: AssemblyInput, t: dict) -> str:
     active = [i for i in ordered if i.status == "active" and i.kind != "open_question"]
     pending = [i for i in ordered if i.status == "pending"]
     questions = [i for i in ordered if i.status == "active" and i.kind == "open_question"]
-    lines = [t["state"].format(v=inp.state_version)]
-    lines += [state_line(i, inp.item_turns.get(i.id), inp.lang) for i in active]
+    lines = [sentence(t["state"], [i.value for i in active], inp.lang)] if active else []
     if pending:
-        lines += [t["pending"], *(state_line(i, inp.item_turns.get(i.id), inp.lang) for i in pending)]
+        lines.append(sentence(t["pending"], [i.value for i in pending], inp.lang))
     if questions:
-        lines += [t["open"], *(state_line(i, inp.item_turns.get(i.id), inp.lang) for i in questions)]
+        lines.append(sentence(t["open"], [i.value for i in questions], inp.lang))
     return "\n".join(lines)
 
 
@@ -344,13 +351,9 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
         replay = [i for score, i in matches if score > 0][:MAX_REPLAY]
     lines: list[str] = []
     items: list[LayerItem] = []
-    if replay and state_question:
-        # Plain lines: small models copy the format they see, so no ids, kinds or timestamps here.
-        lines.append(t["replay_state"])
-        lines += [f"- {i.value}" for i in replay]
-    elif replay:
-        lines.append(t["replay"])
-        lines += [key_line(i, inp.item_turns.get(i.id), inp.lang) for i in replay]
+    if replay:
+        # One sentence right before the input, worded as guidance: no ids, kinds or turns to copy.
+        lines.append(sentence(t["replay_state"] if state_question else t["replay"], [i.value for i in replay], inp.lang))
     items += [LayerItem(type="replay", id=i.id, value=i.value, scope=_profile(i)) for i in replay]
     current = {i.id: i for i in inp.items}
     notes = supersession_notes(inp.history, current, inp.lang)
@@ -366,7 +369,7 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
         # chose them), so the warmed block stays a prefix, then the lines only the whole message
         # matches; any other page, the lines this input matches, in order.
         held_page = bool(held_words) and page.page_id in inp.recalled_first
-        turns = [tv for tv in page.turns if tv.id not in stale]
+        turns = [tv for tv in page.turns if tv.id not in stale and not tv.unhealthy]
         if len(turns) < len(page.turns):
             excluded.append(Exclusion(layer="recalled", id=page.page_id, reason="turn states a superseded or revoked item",
                                       score=page.score))
@@ -377,8 +380,7 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
             if held_page:
                 warmed = _matching_turns(turns, held_words, with_partners)
                 shown = warmed + [tv for tv in shown if tv not in warmed]
-            block = [f"[{turn_label(tv.turn, tv.created_at, inp.lang)}] {tv.role}: {clip(annotate(tv, notes), 300)}"
-                     for tv in shown]
+            block = [said_line(tv, clip(annotate(tv, notes), 300), inp.lang, inp.now) for tv in shown]
             trial = "\n".join([*lines, t["recalled"], *page_lines, *block])
             if counter.count(trial) + MESSAGE_OVERHEAD <= room:
                 break
@@ -411,7 +413,7 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
                                page=hit.page, heading=hit.heading, source=hit.label, score=hit.fused,
                                value=clip(hit.text, 120), signals=hit.signals))
     if doc_lines:
-        at = len(lines) - (len(replay) + 1 if replay else 0)
+        at = len(lines) - (1 if replay else 0)
         lines[at:at] = [t["documents"], *doc_lines]
     text = "\n".join(lines)
     return Layer(tokens=counter.count(text) + 2 if text else 0, text=text, items=items)
@@ -441,6 +443,12 @@ def _matching_turns(turns: list[TurnView], words: set[str], with_partners: bool 
 
 
 def _recent(turns: list[TurnView], notes, room: int | None, counter, excluded) -> tuple[Layer, list[dict]]:
+    # A reply that copied an earlier one or the prompt is never shown to the model again: a small
+    # model repeats whatever it sees itself having said.
+    for tv in turns:
+        if tv.unhealthy:
+            excluded.append(Exclusion(layer="recent", id=tv.id, reason="a degenerate reply (kept for the user only)"))
+    turns = [tv for tv in turns if not tv.unhealthy]
     costs = [counter.count(annotate(tv, notes)) + MESSAGE_OVERHEAD if tv.id in notes else tv.tokens + MESSAGE_OVERHEAD
              for tv in turns]
     start = 0

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from desktop_app.memory.assembly import MODES
 from desktop_app.memory.extraction import Candidate
+from desktop_app.memory.integrity import revocations_reaching_twins
 from desktop_app.memory.models import MemoryItem
 from desktop_app.memory.notices import reply
 from desktop_app.memory.patches import AddItem, PatchRejected, SetPinned, SetScope, SetStatus, apply_patch, propose
@@ -93,6 +94,7 @@ def item_json(item: MemoryItem, turn_of: dict[int, int] | None = None) -> dict:
 
 
 def _commit(store, session, ops, reason, now):
+    ops = revocations_reaching_twins(ops, store.list_items(session.id, statuses=("active",)))
     return apply_patch(store, propose(store, session.id, ops, reason=reason), now=now)
 
 

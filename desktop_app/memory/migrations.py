@@ -525,6 +525,13 @@ def m011_paging_advice_and_stages(conn) -> None:
     )
 
 
+def m012_reply_health(conn) -> None:
+    """Why a stored reply is not fed back to the model (it copied an earlier reply, echoed the
+    user or pasted the prompt's scaffolding; desktop_app.memory.reply_health). NULL: healthy. The
+    user still sees and keeps the reply; only the history the model reads leaves it out."""
+    run_script(conn, "ALTER TABLE messages ADD COLUMN unhealthy TEXT;")
+
+
 def ensure_document_vector_tables(conn, dim: int, *, drop: bool = False) -> None:
     """The sqlite-vec table of document chunk vectors (cosine), like :func:`ensure_vector_tables`:
     not a numbered migration because the dimension depends on the embedding model."""
@@ -558,6 +565,7 @@ MIGRATIONS: list[Migration] = [
     m009_documents,
     m010_imported_turns,
     m011_paging_advice_and_stages,
+    m012_reply_health,
 ]
 
 

@@ -35,6 +35,7 @@ from desktop_app.memory.change_resolution import (
 )
 from desktop_app.memory.cooperation import merge_ops
 from desktop_app.memory.extraction import is_question, is_small_talk
+from desktop_app.memory.integrity import guard_model_ops, revocations_reaching_twins
 from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
 from desktop_app.memory.patches import MemoryPatch, PatchRejected, apply_patch
 from desktop_app.memory.proposals import (
@@ -248,7 +249,10 @@ class ExtractJob(MemoryJob):
         made stale meanwhile is planned once more on the new state. The applied ops (or none)."""
         for attempt in (1, 2):
             version = store.state_version(self.session_id)
-            ops = plan(store.list_items(self.session_id, statuses=("active", "pending")))
+            items = store.list_items(self.session_id, statuses=("active", "pending"))
+            guarded = guard_model_ops(plan(items), items, message)
+            self.notes.extend(guarded.notes)
+            ops = revocations_reaching_twins(guarded.ops, items)
             if not ops:
                 return []
             try:

@@ -47,6 +47,7 @@ class Message(BaseModel):
     ext_id: str | None = None
     turn: int = 0  # user messages up to and including this one (set when stored)
     page_id: int | None = None  # the page it was archived into; None while in the recent layer
+    unhealthy: str | None = None  # a reply kept out of the model's history, and why (memory.reply_health)
 
     @property
     def turn_number(self) -> int:

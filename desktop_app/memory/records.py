@@ -52,6 +52,16 @@ class PrefillLog(BaseModel):
         return max(0, self.prompt_tokens - self.reused)
 
 
+class ReplyHealth(BaseModel):
+    """What the reply checks found (memory.reply_health): each attempt's findings, whether the
+    reply was asked for again, and whether the kept reply stays out of the model's history."""
+
+    attempts: list[list[str]] = Field(default_factory=list)  # "kind: detail" per finding, per attempt
+    retried: bool = False
+    first_reply: str = ""  # the rejected first attempt, when there was a retry
+    kept_out: bool = False
+
+
 class TurnRecord(BaseModel):
     """One turn as logged: layers (tokens, items), exclusions and why, memory changes, paging."""
 
@@ -69,16 +79,18 @@ class TurnRecord(BaseModel):
     first_token_seconds: float | None = None
     prefill: PrefillLog | None = None  # what the engine evaluated afresh (engines that report it)
     memory_work: MemoryWork | None = None  # model memory work for this turn, added when its jobs ran
+    health: ReplyHealth | None = None  # the reply checks (absent in records from before they ran)
 
     @classmethod
     def of(cls, plan: ContextPlan, *, memory: list[MemoryOutcome], paging: PagingEvent | None,
-           first_token_seconds: float | None, prefill: PrefillLog | None = None) -> TurnRecord:
+           first_token_seconds: float | None, prefill: PrefillLog | None = None,
+           health: ReplyHealth | None = None) -> TurnRecord:
         layers = {name: layer.model_copy(update={"text": ""}) if name in _TEXTLESS else layer
                   for name, layer in plan.layers.items()}
         return cls(mode=plan.mode, total_tokens=plan.total_tokens, budget=plan.budget, n_ctx=plan.n_ctx,
                    counter=plan.counter_name, layers=layers, excluded=plan.excluded, warnings=plan.warnings,
                    memory=memory, paging=paging, recall=RecallLog(hits=plan.recall_hits()),
-                   first_token_seconds=first_token_seconds, prefill=prefill)
+                   first_token_seconds=first_token_seconds, prefill=prefill, health=health)
 
 
 class TurnLogEntry(BaseModel):

@@ -1,12 +1,14 @@
-"""How memory is written into the prompt: anchors, state lines, recalled turns (zh + en).
+"""How memory is written into the prompt: a short briefing in plain sentences (zh + en).
 
-Pure text formatting; no clock: times come from the rows. Hard items carry the 【关键】/KEY
-mark (seed 000); every state line shows its id, value, source turn and time (seed 003);
-recalled snippets are labelled as reference with turn number and time (seeds 001, 004).
+Pure text formatting; no clock: times come from the rows. The model reads memory as notes about
+the user and the task — no markers, item ids, kinds in brackets, turn labels or clock stamps,
+because a small model continues whatever looks like text to copy (measured by ``bench health``).
+The ids, kinds and turns stay in the layer items (``context --json``), where programs read them.
 """
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from pydantic import BaseModel
@@ -16,6 +18,7 @@ from desktop_app.prompts import layer_text
 
 KIND_ORDER = {"goal": 0, "directive": 1, "constraint": 2, "decision": 3, "fact": 4, "preference": 5,
               "open_question": 6}
+_TRAILING = re.compile(r"[\s。．.!！;；,，、]+$")
 
 
 def text_for(lang: str) -> dict[str, str]:
@@ -24,13 +27,19 @@ def text_for(lang: str) -> dict[str, str]:
 
 
 def stamp(ts: float | None) -> str:
-    """Unix seconds as 'YYYY-MM-DD HH:MM' (UTC), the time label of prompts."""
+    """Unix seconds as 'YYYY-MM-DD HH:MM' (UTC), the time label of records and exports."""
     if ts is None:
         return "?"
     try:
         return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%d %H:%M")
     except (OverflowError, ValueError, OSError):  # a time stored before imports checked them (1e300, NaN)
         return "?"
+
+
+def day(ts: float | None) -> str | None:
+    """Unix seconds as 'YYYY-MM-DD' (UTC), or None when there is no valid time."""
+    label = stamp(ts)
+    return None if label == "?" else label[:10]
 
 
 class TurnView(BaseModel):
@@ -43,40 +52,42 @@ class TurnView(BaseModel):
     turn: int
     created_at: float
     page_id: int | None = None
+    unhealthy: bool = False  # a degenerate reply: the user keeps it, the model's history leaves it out
 
 
-def turn_label(turn: int, created_at: float, lang: str) -> str:
-    return f"{text_for(lang)['turn'].format(n=turn)}, {stamp(created_at)}"
+def plain_value(value: str) -> str:
+    """An item's value as a clause of a sentence: no trailing full stop or separator."""
+    return _TRAILING.sub("", value.strip())
 
 
-def key_line(item: MemoryItem, item_turn: int | None, lang: str, *, with_time: bool = True) -> str:
-    """A hard item marked 【关键】/KEY; anchors leave the time out to stay short (state has it)."""
+def sentence(label: str, values: list[str], lang: str) -> str:
+    """``label`` followed by ``values`` joined into one sentence ("Hard limits: a; b.")."""
     t = text_for(lang)
-    if not with_time:
-        where = t["turn"].format(n=item_turn) if item_turn else stamp(item.updated_at)
-    else:
-        where = turn_label(item_turn, item.updated_at, lang) if item_turn else stamp(item.updated_at)
-    sep = "" if lang == "zh" else " "
-    return f"{t['key']}{sep}#{item.id} [{item.kind}] {item.value} ({where})"
+    return label + t["join"].join(plain_value(v) for v in values) + t["end"]
 
 
-def goal_line(goal: MemoryItem, lang: str) -> str:
+def goal_sentence(goal: MemoryItem, lang: str) -> str:
     t = text_for(lang)
     steps = goal.details.get("steps_done") or []
-    done = f" ({t['done']}: {'; '.join(steps)})" if steps else ""
-    return f"{t['goal']} #{goal.id}: {goal.value}{done}"
+    done = f" ({t['done']}{t['join'].join(steps)})" if steps else ""
+    return f"{t['goal']}{plain_value(goal.value)}{done}{t['end']}"
 
 
-def state_line(item: MemoryItem, item_turn: int | None, lang: str) -> str:
-    where = turn_label(item_turn, item.updated_at, lang) if item_turn else stamp(item.updated_at)
-    pin = " 📌" if item.pinned else ""
-    return f"#{item.id} [{item.kind}] {item.value} — {where}, v{item.state_version}{pin}"
+def said_line(turn: TurnView, content: str, lang: str, now: float | None = None) -> str:
+    """A recalled turn as a sentence: who said it (and the day, when it was not today)."""
+    t = text_for(lang)
+    who = t["said_user"] if turn.role == "user" else t["said_assistant"]
+    when = day(turn.created_at)
+    on = t["said_on"].format(date=when) if when and now is not None and when != day(now) else ""
+    if on:
+        who = who[:1].lower() + who[1:]
+    return f"{on}{who}{content}"
 
 
 def annotate(turn: TurnView, notes: dict[int, list[str]]) -> str:
-    """A raw turn with memory notes appended (old values marked superseded or revoked)."""
+    """A raw turn with memory notes appended (old values marked as changed or dropped)."""
     extra = notes.get(turn.id)
-    return turn.content if not extra else turn.content + "\n" + "\n".join(extra)
+    return turn.content if not extra else turn.content + " " + " ".join(extra)
 
 
 def supersession_notes(history: list[MemoryItem], current: dict[int, MemoryItem], lang: str) -> dict[int, list[str]]:
@@ -92,11 +103,12 @@ def supersession_notes(history: list[MemoryItem], current: dict[int, MemoryItem]
             newer = by_supersedes.get(item.id)
             while newer is not None and newer.status == "superseded" and newer.id in by_supersedes:
                 newer = by_supersedes[newer.id]
-            note = t["superseded"].format(value=item.value, by=newer.id if newer else "?",
-                                          new=newer.value if newer else "?")
+            live = newer is not None and newer.status in ("active", "pending")
+            note = t["superseded"].format(new=plain_value(newer.value)) if live else t["superseded_gone"]
         elif item.status == "revoked":
-            note = t["revoked"].format(value=item.value)
+            note = t["revoked"]
         else:
             continue
-        notes.setdefault(item.source_message_id, []).append(note)
+        if note not in notes.get(item.source_message_id, []):
+            notes.setdefault(item.source_message_id, []).append(note)
     return notes

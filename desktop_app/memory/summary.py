@@ -8,9 +8,12 @@ not rendered, so the summary never presents an old value as current.
 
 from __future__ import annotations
 
+import re
+
 from desktop_app.memory.models import Bookmark, MemoryItem, Message, SummaryContent, SummaryEntry
+from desktop_app.memory.render import plain_value
 from desktop_app.memory.text import clip, numbers
-from desktop_app.prompts import summary_labels
+from desktop_app.prompts import layer_text, summary_labels
 
 MAX_TOPICS = 12
 MAX_PER_FIELD = 10
@@ -65,37 +68,38 @@ def _bound(content: SummaryContent) -> None:
 
 
 def render_summary(content: SummaryContent | None, current_ids: set[int], *, lang: str = "en",
-                   max_lines: int | None = None, stale: frozenset[str] | set[str] = frozenset()
+                   skip_topics: int = 0, stale: frozenset[str] | set[str] = frozenset()
                    ) -> tuple[str, list[SummaryEntry]]:
-    """Text of the summary and the entries it shows.
+    """Text of the summary and the entries it shows: one sentence per field, in plain words.
 
     Entries tied to an item that is no longer current (``current_ids``) are left out, and so
     are untied lines (the model's, topic lines) that carry a ``stale`` value — a number only
-    superseded or revoked items hold. With ``max_lines`` the oldest topic lines go first.
+    superseded or revoked items hold. ``skip_topics`` leaves out the oldest topic lines (to fit).
     """
     if content is None or (not content.topics and content.first_turn is None):
         return "", []
     labels = summary_labels(lang)
+    layer = layer_text(lang)
     shown: list[SummaryEntry] = []
-    sections: list[tuple[str, list[SummaryEntry]]] = []
+    lines: list[str] = []
     for field in ("topics", "decisions", "constraints", "facts", "preferences", "open_questions"):
         entries = [e for e in getattr(content, field) if (e.item_id is None or e.item_id in current_ids)
                    and not (e.item_id is None and stale & set(numbers(e.text)))]
-        if entries:
-            sections.append((field, entries))
-    lines = [labels["title"].format(a=content.first_turn, b=content.last_turn)]
-    for field, entries in sections:
-        lines.append(f"{labels[field]}:")
-        for entry in entries:
-            turn = f" ({labels['turn'].format(n=entry.turn)})" if entry.turn and field != "topics" else ""
-            lines.append(f"- {entry.text}{turn}")
-            shown.append(entry)
-    if max_lines is not None and len(lines) > max_lines:
-        # Drop the oldest topic lines first; keep headings and hard-value lines.
-        while len(lines) > max_lines:
-            idx = next((i for i, line in enumerate(lines) if line.startswith("- turns")), None)
-            if idx is None:
-                lines = lines[:max_lines]
-                break
-            lines.pop(idx)
+        if field == "topics":
+            entries = entries[skip_topics:]
+        if not entries:
+            continue
+        label = labels["title"] if field == "topics" else labels[field]
+        texts = [topic_text(e.text) if field == "topics" else e.text for e in entries]
+        lines.append(f"{label}{layer['label_end']}{layer['join'].join(plain_value(x) for x in texts)}{layer['end']}")
+        shown.extend(entries)
     return "\n".join(lines), shown
+
+
+_TOPIC_HEAD = re.compile(r"^(?:turns?\s+[\d–-]+|earlier \([^)]*\))\s*:\s*")
+_TOPIC_KEYWORDS = re.compile(r"\s*\[[^\]]*\]\s*$")
+
+
+def topic_text(text: str) -> str:
+    """A topic line without its turn range and keyword list (those are for programs, not the model)."""
+    return _TOPIC_KEYWORDS.sub("", _TOPIC_HEAD.sub("", text)) or text

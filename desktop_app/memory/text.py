@@ -113,6 +113,15 @@ def _alias_matcher(alias: str):
 _SUBJECT_MATCHERS = tuple((subject, tuple(_alias_matcher(a) for a in aliases)) for subject, aliases in SUBJECT_ALIASES)
 
 
+CANONICAL_SUBJECTS: tuple[str, ...] = tuple(subject for subject, _ in SUBJECT_ALIASES)
+
+
+def subjects_named(text: str) -> set[str]:
+    """Every canonical subject ``text`` names (``canonical_subject`` gives only the first)."""
+    lowered = text.lower()
+    return {subject for subject, matchers in _SUBJECT_MATCHERS if any(match(lowered) for match in matchers)}
+
+
 def canonical_subject(text: str) -> str | None:
     """The canonical subject named in ``text`` (see ``SUBJECT_ALIASES``), or None."""
     lowered = text.lower()

@@ -31,13 +31,16 @@ from desktop_app.memory.paging import PagingEvent, page_out_if_needed
 from desktop_app.memory.paging_advice import PagingAdviceJob, page_out_in_sight
 from desktop_app.memory.plan import DEFAULT_MODE, MODES, ContextPlan
 from desktop_app.memory.recalled import recalled_pages
-from desktop_app.memory.records import PrefillLog, TurnRecord
+from desktop_app.memory.records import PrefillLog, ReplyHealth, TurnRecord
+from desktop_app.memory.reply_health import HealthFinding, check_reply, expected_language, similarity
 from desktop_app.memory.turns import item_turns, turn_views
 from desktop_app.memory.updates import MemoryOutcome, remember_message
 from desktop_app.memory.warming import WarmJob
 from desktop_app.prompts import default_system_prompt
 
 MAX_INPUT_CHARS = 200_000
+RECENT_REPLIES_CHECKED = 8  # a reply is compared with this many earlier replies
+SIMILAR_OPENING = 0.5  # a retry avoids the openings of earlier replies at least this like the rejected one
 
 
 class InputRejected(ValueError):
@@ -209,15 +212,18 @@ class TurnPipeline:
 
     def record_reply(self, session: Session, text: str, *, stopped: bool = False, created_at: float | None = None,
                      ext_id: str | None = None, now: float | None = None, page_out: bool = True,
-                     draft: Message | None = None) -> RecordedReply:
+                     draft: Message | None = None, unhealthy: str = "") -> RecordedReply:
         """Store the reply (also a stopped partial) — into its ``draft`` row when streaming saved
         one — then page out if recent passed the high watermark."""
         tokens = self.counter.count(text)
         if draft is not None:
-            message = self.store.update_message(draft.id, text, token_count=tokens, stopped=stopped)
+            message = self.store.update_message(draft.id, text, token_count=tokens, stopped=stopped,
+                                                unhealthy=unhealthy)
         else:
             message = self.store.add_message(session.id, "assistant", text, token_count=tokens, stopped=stopped,
                                              created_at=created_at, ext_id=ext_id)
+            if unhealthy:
+                message = self.store.update_message(message.id, text, unhealthy=unhealthy)
         return RecordedReply(message=message, paging=self.page_out(session, now=now) if page_out else None)
 
     def page_out(self, session: Session, *, now: float | None = None) -> PagingEvent | None:
@@ -245,14 +251,38 @@ class TurnPipeline:
         reason = fold_reason(self.store, session.id, counter=self.counter, budget=budget)
         return self.fold(session, reason, now=now) if reason else None
 
+    def earlier_replies(self, recorded: RecordedInput) -> list[str]:
+        """The replies a new answer to ``recorded`` must not copy: the last few of the session and
+        the versions a regenerate replaced."""
+        session, message = recorded.session, recorded.message
+        before = [m for m in self.store.last_messages(session.id, 2 * RECENT_REPLIES_CHECKED + 2) if m.id < message.id]
+        earlier = [m.content for m in before if m.role == "assistant"][-RECENT_REPLIES_CHECKED:]
+        return earlier + self.store.archived_replies(session.id, message.id)
+
+    def similar_replies(self, recorded: RecordedInput, text: str) -> list[str]:
+        """The earlier replies ``text`` resembles (a second attempt must open differently from them)."""
+        return [r for r in self.earlier_replies(recorded) if similarity(r, text) >= SIMILAR_OPENING]
+
+    def check_reply(self, recorded: RecordedInput, text: str) -> list[HealthFinding]:
+        """What is wrong with ``text`` as the answer to ``recorded`` (memory.reply_health): a copy of
+        an earlier reply (a regenerated one's old versions included), an echo, the prompt's
+        scaffolding, the wrong language, a promise instead of an answer."""
+        session, message = recorded.session, recorded.message
+        earlier = self.earlier_replies(recorded)
+        items = self.store.list_items(session.id, statuses=("active",))
+        rules = [i.value for i in items if i.kind == "directive"]
+        return check_reply(text, user_text=message.content, earlier_replies=earlier,
+                           expected_lang=expected_language(message.content, rules, self.options.lang),
+                           memory_held=bool(items))
+
     # -- stage 4 -------------------------------------------------------------------------
     def log(self, recorded: RecordedInput, plan: ContextPlan, reply: RecordedReply | None, *,
             first_token_seconds: float | None = None, prefill: PrefillLog | None = None,
-            now: float | None = None) -> TurnRecord:
+            health: ReplyHealth | None = None, now: float | None = None) -> TurnRecord:
         """Write the turn's record and count the recalled turns as referenced (the only writes of recall)."""
         now = time.time() if now is None else now
         record = TurnRecord.of(plan, memory=recorded.memory, paging=reply.paging if reply else None,
-                               first_token_seconds=first_token_seconds, prefill=prefill)
+                               first_token_seconds=first_token_seconds, prefill=prefill, health=health)
         reply_id = reply.message.id if reply and reply.message else None
         with self.store.transaction():
             self.store.add_turn_log(recorded.session.id, user_message_id=recorded.message.id,

@@ -17,7 +17,8 @@ from desktop_app.memory.render import TurnView
 def turn_views(messages: Iterable[Message], counter=None) -> list[TurnView]:
     """User and assistant messages as :class:`TurnView` (token counts filled in when missing)."""
     return [TurnView(id=m.id, role=m.role, content=m.content, turn=m.turn_number, created_at=m.created_at,
-                     page_id=m.page_id, tokens=m.token_count or (counter.count(m.content) if counter else 0))
+                     page_id=m.page_id, tokens=m.token_count or (counter.count(m.content) if counter else 0),
+                     unhealthy=bool(m.unhealthy))
             for m in messages if m.role in ("user", "assistant")]
 
 

@@ -17,6 +17,7 @@ import time
 from pydantic import BaseModel
 
 from desktop_app.memory.extraction import Candidate, extract
+from desktop_app.memory.integrity import revocations_reaching_twins
 from desktop_app.memory.models import PROFILE_SUBJECTS, MemoryItem
 from desktop_app.memory.notices import render_notice
 from desktop_app.memory.patches import ORIGIN_RANK, AddItem, SetDetails, SetStatus, apply_patch, propose
@@ -94,6 +95,8 @@ def _new(cand: Candidate, kind: str, subject: str, value: str, *, origin: str, s
 
 
 def _commit(store, session_id: int, ops: list, reason: str, now: float):
+    # A revoked rule goes with every copy of it (the same sentence filed under another label).
+    ops = revocations_reaching_twins(ops, store.list_items(session_id, statuses=("active",)))
     return apply_patch(store, propose(store, session_id, ops, reason=reason), now=now)
 
 

@@ -29,6 +29,7 @@ from desktop_app.ui.messages import (
     ModelLoadFailed,
     ReplyFailed,
     ReplyFinished,
+    ReplyRetrying,
     ReplyStarted,
     TokenReceived,
 )
@@ -112,12 +113,13 @@ def generate_reply(settings: Settings, engine: ChatEngine, session_id: int, text
             post(ReplyStarted(session_id, recorded.message, plan.total_tokens, plan.n_ctx, plan.over_warning))
 
         on_token = lambda piece: post(TokenReceived(session_id, piece))  # noqa: E731
+        on_retry = lambda reason: post(ReplyRetrying(session_id, reason))  # noqa: E731
         if text is None:
             result = regenerate_turn(pipeline, session, engine, settings=settings, should_stop=should_stop,
-                                     on_token=on_token, on_plan=started, on_prefill=reading)
+                                     on_token=on_token, on_plan=started, on_prefill=reading, on_retry=on_retry)
         else:
             result = run_turn(pipeline, session, engine, text, settings=settings, should_stop=should_stop,
-                              on_token=on_token, on_plan=started, on_prefill=reading)
+                              on_token=on_token, on_plan=started, on_prefill=reading, on_retry=on_retry)
         post(ReplyFinished(session_id, result.reply, result.stopped, result.completion_pieces,
                            result.tokens_per_second, result.record))
     except InputRejected as exc:

@@ -44,6 +44,15 @@ class ReplyStarted(Message):
         self.over_warning = over_warning
 
 
+class ReplyRetrying(Message):
+    """The finished reply was degenerate (a copy, an echo, the prompt's notes): it is asked for once more."""
+
+    def __init__(self, session_id: int, reason: str) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.reason = reason
+
+
 class TokenReceived(Message):
     """One piece of reply text streamed from the model."""
 

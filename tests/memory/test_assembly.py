@@ -43,22 +43,40 @@ def test_layers_come_in_the_design_order_and_tokens_add_up():
     assert list(result.layers) == LAYERS
     assert result.total_tokens == sum(layer.tokens for layer in result.layers.values())
     head = result.messages[0]["content"]
-    assert head.index("You are Paperclip.") < head.index("KEY") < head.index("Memory state")
+    assert head.index("You are Paperclip.") < head.index("standing rules") < head.index("What you know")
     assert [m["role"] for m in result.messages] == ["system", "user", "assistant", "user", "assistant", "user"]
     assert result.messages[-1]["content"].endswith("What is the budget now?")
 
 
-def test_anchors_hold_hard_items_marked_key_and_state_holds_the_rest():
+def test_anchors_hold_rules_and_limits_as_sentences_and_state_holds_the_rest():
     result = assemble_context(base(), COUNTER)
     anchors, state = result.layers["anchors"].text, result.layers["state"].text
-    assert "KEY #1 [directive] Always answer in English." in anchors
-    assert "KEY #2 [constraint]" in anchors
+    assert "rules for your replies (follow them without mentioning them): Always answer in English." in anchors
+    assert "Hard limits: The budget must stay under 5000 dollars." in anchors
     assert "Hall 3" in state and "Hall 3" not in anchors
+    assert [(x.id, x.kind) for x in result.layers["anchors"].items] == [(1, "directive"), (2, "constraint")]
 
 
-def test_chinese_prompts_use_the_key_mark():
-    result = assemble_context(base(lang="zh"), COUNTER)
-    assert "【关键】#1" in result.layers["anchors"].text
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_memory_reads_as_plain_sentences_without_markers_ids_kinds_or_clock(lang):
+    history = [item(4, "constraint", "预算不超过3000元", status="superseded", source=2)]
+    items = [item(1, "directive", "以后每次回答都先给结论"), item(5, "constraint", "预算: 5000元", supersedes=4),
+             item(3, "fact", "我对花生过敏", source=9), item(6, "goal", "规划大理之行"),
+             item(7, "open_question", "住古城还是洱海边", source=11), item(8, "fact", "两个孩子", status="pending")]
+    raw = [TurnView(id=2, role="user", content="预算不超过3000元。", tokens=10, turn=1, created_at=NOW),
+           TurnView(id=3, role="assistant", content="好的。", tokens=2, turn=1, created_at=NOW)]
+    page = RecalledPage(page_id=7, score=3.0, turns=[
+        TurnView(id=20, role="user", content="预算的事和酒店聊过了。", tokens=10, turn=3, created_at=NOW - 86400 * 3)])
+    result = assemble_context(base(lang=lang, items=items, history=history, recent=raw, recalled=[page],
+                                   input_text="总结一下我的预算和要求"), COUNTER)
+    prompt = "\n".join(m["content"] for m in result.messages)
+    for marker in ("【关键】", "KEY", "#1", "#5", "#?", "[directive]", "[constraint]", "[fact]", "第3轮", "turn 3",
+                   "v0", "15:06", "“?”"):
+        assert marker not in prompt, marker
+    assert "5000" in prompt and "花生" in prompt
+    if lang == "en":
+        assert "【" not in prompt and "第" not in prompt.replace("第一", "")
+    assert {x.id for x in result.layers["anchors"].items} >= {1, 5}, "the ids stay in the layer items"
 
 
 def test_at_most_four_anchors_pinned_first():
@@ -67,7 +85,7 @@ def test_at_most_four_anchors_pinned_first():
     result = assemble_context(base(items=items), COUNTER)
     anchored = [x.id for x in result.layers["anchors"].items]
     assert len(anchored) == 4 and 9 in anchored
-    assert all(f"#{i} " in result.layers["state"].text for i in range(1, 8) if i not in anchored)
+    assert all(f"Limit number {i} is" in result.layers["state"].text for i in range(1, 8) if i not in anchored)
     assert {x.reason for x in result.excluded if x.layer == "anchors"} == {"only 4 anchors; shown in state"}
 
 
@@ -100,17 +118,21 @@ def test_replay_repeats_matching_constraints_next_to_the_input_at_most_three():
     replayed = [x for x in result.layers["recalled"].items if x.type == "replay"]
     assert len(replayed) == 3
     tail = result.messages[-1]["content"]
-    assert tail.index("Reminder") < tail.index("What is the budget now?")
+    assert tail.index("In this reply, keep to:") < tail.index("What is the budget now?")
 
 
-def test_recalled_pages_are_labelled_with_turn_and_time():
+def test_recalled_turns_say_who_said_them_and_on_which_day():
     page = RecalledPage(page_id=7, score=3.0, turns=[
         TurnView(id=5, role="user", content="The budget question came up with the caterer.", tokens=10, turn=3,
                  created_at=NOW),
         TurnView(id=6, role="assistant", content="Noted.", tokens=2, turn=3, created_at=NOW)])
     result = assemble_context(base(recalled=[page]), COUNTER)
     text = result.layers["recalled"].text
-    assert "[turn 3, 2025-06-15 15:06] user: The budget question" in text
+    assert "The user said: The budget question" in text and "You replied: Noted." in text
+    assert "2025-06" not in text, "a turn from today carries no date"
+    earlier = page.model_copy(update={"turns": [t.model_copy(update={"created_at": NOW - 86400 * 40}) for t in page.turns]})
+    text = assemble_context(base(recalled=[earlier]), COUNTER).layers["recalled"].text
+    assert "On 2025-05-06, the user said: The budget question" in text
     assert (result.layers["recalled"].items[-1].type, result.layers["recalled"].items[-1].page_id) == ("page", 7)
 
 
@@ -123,10 +145,10 @@ def test_recalled_pages_read_oldest_first_unless_the_context_holds_an_order():
     late, early, middle = page(9, 30, 5.0, "budget"), page(4, 8, 3.0, "budget venue"), page(6, 15, 1.0, "menu")
     text = assemble_context(base(input_text="the caterer budget?", recalled=[late, early, middle]),
                             COUNTER).layers["recalled"].text
-    assert text.index("[turn 8,") < text.index("[turn 15,") < text.index("[turn 30,")  # picked by score, read in time
+    assert text.index("the budget venue") < text.index("the menu") < text.index("the budget came")  # read in time
     held = assemble_context(base(input_text="the caterer budget?", recalled=[late, early, middle], recalled_first=[9, 6]),
                             COUNTER).layers["recalled"]
-    assert held.text.index("[turn 30,") < held.text.index("[turn 15,") < held.text.index("[turn 8,")
+    assert held.text.index("the budget came") < held.text.index("the menu") < held.text.index("the budget venue")
     assert [i.page_id for i in held.items if i.type == "page"] == [9, 6, 4]
 
 
@@ -137,7 +159,7 @@ def test_superseded_values_in_raw_turns_are_marked_in_layered_mode_only():
                     created_at=NOW),
            TurnView(id=3, role="assistant", content="OK.", tokens=2, turn=1, created_at=NOW)]
     layered = assemble_context(base(items=current, history=history, recent=raw), COUNTER)
-    assert "was superseded by #5" in layered.messages[1]["content"]
+    assert layered.messages[1]["content"].endswith("(later changed to: budget: 5000 dollars)")
     sliding = assemble_context(base(items=current, history=history, all_turns=raw, mode="sliding"), COUNTER)
     assert sliding.messages[1]["content"] == "The budget must stay under 3000 dollars."
 

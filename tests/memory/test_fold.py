@@ -28,7 +28,7 @@ def test_the_fold_is_pure_and_deterministic():
     b = fold(list(reversed(items)), history, **args)
     assert a == b and a.model_dump_json() == b.model_dump_json()
     assert [i.id for i in a.items] == [1, 2] and a.last_item_id == 3 and a.turn == 10
-    assert a.notes == {9: ["[memory: the rule “venue in Porto” was revoked]"]}
+    assert a.notes == {9: ["(the user later dropped this)"]}
     assert items[0].status == "active"  # inputs untouched
 
 
@@ -77,9 +77,9 @@ def test_the_head_keeps_its_bytes_while_memory_changes(conversation):
         assert longer[: len(shorter)] == shorter  # recent turns append-only, annotations frozen
     tail = plan.messages[-1]["content"]
     assert "5000" in heads[-1]  # the head still shows the folded value …
-    assert "budget: 8000 dollars (was: The budget must stay under 5000" in tail  # … overridden
+    assert "budget: 8000 dollars (was The budget must stay under 5000" in tail  # … overridden
     assert "no longer applies: Never book flights before 9am" in tail
-    assert tail.index("Memory changes since turn") < tail.index("What about Porto?")
+    assert tail.index("Since then (this overrides the notes above)") < tail.index("What about Porto?")
 
 
 def test_a_page_out_folds_the_changes_into_the_head(conversation):
@@ -107,7 +107,7 @@ def test_a_changed_value_is_never_shown_twice_as_current(conversation):
     chat.say("团建人数改为35人。")
     plan = chat.say("现在人数是多少？")
     assert "30" in plan.layers["state"].text + plan.layers["anchors"].text
-    assert "35人" in plan.layers["changes"].text and "原为：" in plan.layers["changes"].text
+    assert "35人" in plan.layers["changes"].text and "原为 " in plan.layers["changes"].text
     assert "以此为准" in plan.layers["changes"].text
 
 

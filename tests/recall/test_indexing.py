@@ -67,7 +67,8 @@ def test_vectors_from_before_the_float16_copy_are_queued_again(db_path, hashing_
         session = store.session_named("old")
         add_turns(store, session.id, ["an old turn", "another old turn"])
         index_pending(store, hashing_embedder)
-        # Pretend the file was last opened before m005: undo it (and m006 … m011) by hand, then migrate again.
+        # Pretend the file was last opened before m005: undo it (and m006 … m012) by hand, then migrate again.
+        store.conn.execute("ALTER TABLE messages DROP COLUMN unhealthy")
         for table in ("stages_fts", "stages", "paging_advice"):
             store.conn.execute(f"DROP TABLE {table}")
         store.conn.execute("DROP INDEX messages_by_page")

@@ -102,6 +102,13 @@ class BranchQueries:
             notes[int(first[0])] = (anchor, live, len(slots))
         return notes
 
+    def archived_replies(self, session_id: int, anchor_id: int) -> list[str]:
+        """The replies of the versions archived after ``anchor_id`` (what regenerate replaced), oldest first."""
+        rows = self.conn.execute(
+            "SELECT content FROM message_versions WHERE session_id = :sid AND anchor_id = :a ORDER BY id",
+            {"sid": session_id, "a": anchor_id}).fetchall()
+        return [m["content"] for row in rows for m in json.loads(row["content"])["messages"] if m["role"] == "assistant"]
+
     def anchor_before(self, message_id: int) -> int:
         """The message just before ``message_id`` in its session (0 when it is the first)."""
         row = self.conn.execute(

@@ -142,15 +142,16 @@ class SessionQueries:
         return self.get_message(cur.lastrowid)
 
     def update_message(self, message_id: int, content: str, *, token_count: int | None = None,
-                       stopped: bool | None = None) -> Message:
+                       stopped: bool | None = None, unhealthy: str | None = None) -> Message:
         """Replace a message's text (a streaming reply's draft), and its token count and stopped flag
-        when given."""
+        when given; ``unhealthy`` (a reason, or "" for healthy) when given."""
         self.conn.execute(
             """UPDATE messages SET content = :content, content_hash = :hash,
-                      token_count = coalesce(:tokens, token_count), stopped = coalesce(:stopped, stopped)
+                      token_count = coalesce(:tokens, token_count), stopped = coalesce(:stopped, stopped),
+                      unhealthy = CASE WHEN :unhealthy IS NULL THEN unhealthy ELSE nullif(:unhealthy, '') END
                 WHERE id = :id""",
             {"id": message_id, "content": content, "hash": content_hash(content), "tokens": token_count,
-             "stopped": None if stopped is None else int(stopped)})
+             "stopped": None if stopped is None else int(stopped), "unhealthy": unhealthy})
         return self.get_message(message_id)
 
     def last_message_id(self) -> int:

@@ -39,6 +39,7 @@ from desktop_app.ui.messages import (
     ModelLoadFailed,
     ReplyFailed,
     ReplyFinished,
+    ReplyRetrying,
     ReplyStarted,
     TokenReceived,
 )
@@ -341,6 +342,10 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         if message.over_warning:
             share = message.prompt_tokens / message.n_ctx if message.n_ctx else 0
             self.notify(f"The prompt uses {share:.0%} of the context window.", markup=False, severity="warning")
+
+    async def on_reply_retrying(self, message: ReplyRetrying) -> None:
+        if self._reply_view is not None:
+            await self._reply_view.restart(t("reply.retrying"))
 
     async def on_token_received(self, message: TokenReceived) -> None:
         if self._reply_view is not None:

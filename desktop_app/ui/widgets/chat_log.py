@@ -84,6 +84,15 @@ class ReplyView(MessageView):
         self.content += text
         await self._stream.write(shown(text))
 
+    async def restart(self, note: str) -> None:
+        """Clear what streamed: the reply is being asked for once more."""
+        if self._stream is not None:
+            await self._stream.stop()
+            self._stream = None
+        self.content = ""
+        await self.query_one(Markdown).update("")
+        self.set_note(note)
+
     async def finish(self, final_text: str | None, *, stopped: bool, note: str = "") -> None:
         """Flush the stream and show exactly what was stored (the source of truth)."""
         if self._stream is not None:

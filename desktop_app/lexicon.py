@@ -1,0 +1,73 @@
+"""Language knowledge as data: ``assets/lexicon/{lang}.toml``, compiled into patterns.
+
+Each concept is a table with ``words`` (matched as whole words, case-insensitive; a word
+written in CJK characters matches anywhere, since Chinese has no spaces) and ``patterns``
+(regular expressions kept as written). Code asks for a concept by its dotted name
+(``cue("reply.promise", "zh")``) and never spells the words itself.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import lru_cache
+
+from desktop_app import paths
+
+LANGS = ("en", "zh")
+# One definition of "a CJK character" for the whole program (the unified ideographs, extension A
+# and the compatibility block: what Chinese text is written in).
+CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+
+
+class LexiconMissing(RuntimeError):
+    """The lexicon file is missing or broken: the install is broken (one line)."""
+
+
+@lru_cache(maxsize=4)
+def lexicon(lang: str) -> dict:
+    """The whole lexicon of ``lang`` (unknown languages read English)."""
+    lang = lang if lang in LANGS else "en"
+    path = paths.assets_dir() / "lexicon" / f"{lang}.toml"
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except OSError as exc:
+        raise LexiconMissing(f"lexicon not found at {path} ({exc.strerror}); reinstall Paperclip") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise LexiconMissing(f"lexicon at {path} is not valid TOML: {exc}") from None
+
+
+def _entry(name: str, lang: str) -> dict:
+    node: object = lexicon(lang)
+    for part in name.split("."):
+        if not isinstance(node, dict) or part not in node:
+            raise LexiconMissing(f"the {lang} lexicon has no entry {name!r}")
+        node = node[part]
+    if not isinstance(node, dict):
+        raise LexiconMissing(f"the {lang} lexicon entry {name!r} is not a table")
+    return node
+
+
+def _word(word: str) -> str:
+    escaped = re.escape(word)
+    if re.search(f"[{CJK}]", word):
+        return escaped
+    return rf"(?<![\w]){escaped}(?![\w])"
+
+
+@lru_cache(maxsize=256)
+def cue(name: str, lang: str) -> re.Pattern[str] | None:
+    """The compiled pattern of concept ``name`` in ``lang``; None when it holds nothing."""
+    entry = _entry(name, lang)
+    parts = [_word(w) for w in entry.get("words", [])] + list(entry.get("patterns", []))
+    return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE | re.MULTILINE) if parts else None
+
+
+def fires(name: str, text: str, langs: tuple[str, ...] = LANGS) -> bool:
+    """Whether concept ``name`` matches ``text`` in any of ``langs``."""
+    for lang in langs:
+        pattern = cue(name, lang)
+        if pattern is not None and pattern.search(text):
+            return True
+    return False

@@ -1,0 +1,154 @@
+"""Is a reply an answer? The program's checks on every reply, before it feeds the next prompt.
+
+A small model that copies its own earlier reply, echoes the user's message or pastes the
+prompt's memory scaffolding back will do it again next turn if that reply is fed back as
+history. These checks are pure and deterministic (no model): the chat regenerates a
+degenerate reply once and keeps it out of the history the model sees; ``bench health``
+scores whole conversations with the same checks.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from functools import lru_cache
+from typing import Literal
+
+from desktop_app.lexicon import CJK, fires
+from desktop_app.prompts import LANGS, templates
+
+NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's message) is a copy
+MIN_COPY_CHARS = 12  # shorter replies ("OK!", "好的") may repeat without being a loop
+SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "empty", "promise"]
+# What makes a reply degenerate: it must not be fed back, and the chat asks once more. (A small
+# model's refusal of an ordinary request is a loop too: it refuses again once it has seen itself do it.)
+DEGENERATE: frozenset[str] = frozenset({"copy", "echo", "scaffolding", "refusal"})
+SHORT_REPLY = 160  # characters: a refusal or a promise this short is all the reply says
+
+_CJK_CHAR = re.compile(f"[{CJK}]")
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+_KINDS = "directive|fact|constraint|preference|decision|goal|open_question"
+# The prompt's structure, whatever its wording: an item id before a kind, a placeholder, kinds in brackets, clock stamps,
+# quotation delimiters of documents, a state version, the old key marker.
+_STRUCTURE = re.compile(
+    rf"#\d+\s*\[|#\?|\[(?:{_KINDS})\]|\b\d{{4}}-\d{{2}}-\d{{2}} \d{{2}}:\d{{2}}\b|<<<|>>>|【关键】|\bKEY\b|"
+    r"\bv\d+\s*[（(]|第\s*\d+\s*轮|\b[Tt]urn \d+\b")
+
+
+@dataclass(frozen=True)
+class HealthFinding:
+    """One reason a reply is not a healthy answer."""
+
+    kind: SubstanceKind
+    detail: str
+
+    @property
+    def degenerate(self) -> bool:
+        return self.kind in DEGENERATE
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def similarity(a: str, b: str) -> float:
+    """How alike two texts are (0–1), spacing and case aside."""
+    a, b = _squash(a), _squash(b)
+    if not a or not b:
+        return 0.0
+    return SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def reply_language(text: str) -> str | None:
+    """"zh" or "en" by the script of the reply's words; None when it has too few to tell."""
+    cjk = len(_CJK_CHAR.findall(text))
+    latin = len(_LATIN_WORD.findall(text))
+    units = cjk + 1.5 * latin
+    if units < 4:
+        return None
+    share = cjk / units
+    if share >= 0.5:
+        return "zh"
+    if share <= 0.2:
+        return "en"
+    return None  # mixed: neither is wrong
+
+
+@lru_cache(maxsize=1)
+def scaffold_labels() -> tuple[str, ...]:
+    """The fixed wording of the prompt's memory labels, in every language: a reply that
+    contains one has copied the prompt, not answered."""
+    labels: set[str] = set()
+    for lang in LANGS:
+        t = templates(lang)
+        for table in ("layers", "summary"):
+            for template in t[table].values():
+                for piece in re.split(r"\{[^}]*\}|[\n:：;；()（）\[\]“”\"]", str(template)):
+                    piece = piece.strip(" -—–,.，。、")
+                    cjk = len(_CJK_CHAR.findall(piece))
+                    if (cjk >= 6) or (not cjk and len(piece) >= 18):
+                        labels.add(piece.lower())
+    return tuple(sorted(labels, key=len, reverse=True))
+
+
+def scaffolding_in(reply: str) -> str | None:
+    """The first piece of the prompt's scaffolding found in ``reply``, else None."""
+    match = _STRUCTURE.search(reply)
+    if match:
+        return match.group(0)
+    lowered = reply.lower()
+    return next((label for label in scaffold_labels() if label in lowered), None)
+
+
+def rule_language(rules: Iterable[str]) -> str | None:
+    """The reply language an active rule sets (the newest rule naming exactly one language wins)."""
+    for rule in reversed(list(rules)):
+        named = [lang for lang in LANGS if fires(f"language_name.{lang}", rule)]
+        if len(named) == 1:
+            return named[0]
+    return None
+
+
+def expected_language(user_text: str, rules: Iterable[str], default: str) -> str:
+    """The language a reply should be in: an active language rule's, else the message's, else ``default``."""
+    return rule_language(rules) or reply_language(user_text) or default
+
+
+def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = (), expected_lang: str | None = None,
+                memory_held: bool = False) -> list[HealthFinding]:
+    """Everything wrong with ``reply`` as an answer to ``user_text`` (empty when it is healthy).
+
+    ``earlier_replies``: the session's replies before this one; ``expected_lang``: the
+    language it must be in (the turn's, or an active language rule's); ``memory_held``:
+    memory already holds values, so a reply that only asks for them is no answer."""
+    findings: list[HealthFinding] = []
+    text = reply.strip()
+    squashed = _squash(text)
+    if len(_CJK_CHAR.findall(text)) < 2 and len(_LATIN_WORD.findall(text)) < 2:
+        return [HealthFinding("empty", "no words")]
+    if len(squashed) >= MIN_COPY_CHARS:
+        for n, earlier in enumerate(reversed(list(earlier_replies)), start=1):
+            score = similarity(text, earlier)
+            if score >= NEAR_COPY:
+                findings.append(HealthFinding("copy", f"{score:.0%} like the reply {n} back"))
+                break
+    if len(squashed) >= MIN_COPY_CHARS and similarity(text, user_text) >= NEAR_COPY:
+        findings.append(HealthFinding("echo", "repeats the user's message"))
+    piece = scaffolding_in(text)
+    if piece:
+        findings.append(HealthFinding("scaffolding", f"contains the prompt's {piece!r}"))
+    lang = reply_language(text)
+    if expected_lang and lang and lang != expected_lang:
+        findings.append(HealthFinding("language", f"in {lang}, expected {expected_lang}"))
+    if len(squashed) < SHORT_REPLY and fires("reply.refusal", text):
+        findings.append(HealthFinding("refusal", "refuses an ordinary request"))
+    if memory_held and len(squashed) < SHORT_REPLY and fires("reply.promise", text):
+        findings.append(HealthFinding("promise", "only promises or asks for what memory holds"))
+    return findings
+
+
+def degenerate(findings: Iterable[HealthFinding]) -> bool:
+    """Whether a reply with these findings must be regenerated and kept out of the history."""
+    return any(f.degenerate for f in findings)

@@ -1,0 +1,93 @@
+"""Memory the model pass cannot damage: invariants the program enforces on every proposal.
+
+A scripted engine plays the model and proposes exactly the damage seen with the default model
+(a standing rule re-filed as facts under other items' subjects, a profile item replaced by
+something else, fragments for subjects, one value written twice); the memory as a whole must
+stay right. Both languages."""
+
+from __future__ import annotations
+
+from tests.memory.test_change_resolution import FIRST, Model, entry, model_pass, values
+
+
+def active(convo):
+    return convo.store.list_items(convo.sid, statuses=("active",))
+
+
+def test_a_rule_refiled_as_facts_under_other_subjects_writes_nothing_and_the_allergy_survives(conversation):
+    convo = conversation(lang="zh")
+    convo.user("我对花生过敏。")
+    convo.user("我们的总预算是8000元，包括机票和住宿。")
+    rule = "以后每次回答都先给结论，再说理由"
+    convo.user(rule + "。")
+    allergy = next(i for i in active(convo) if "花生" in i.value)
+    model = Model([entry(rule, "花生过敏", rule), entry(rule, "机票和住宿", rule), entry(rule, "后每/回答", rule)])
+    job = model_pass(convo, model)
+    now = active(convo)
+    assert allergy.id in {i.id for i in now}, "the allergy is never replaced by a rule's sentence"
+    assert [i.kind for i in now if rule[:6] in i.value] == ["directive"], "the rule is one item, and a rule"
+    assert any("refused" in note for note in job.notes)
+
+
+def test_a_profile_item_is_not_replaced_by_something_else(conversation):
+    convo = conversation()
+    convo.user("My name is Li Wei.")
+    convo.user("I'm vegetarian.")
+    [name] = [i for i in active(convo) if "Li Wei" in i.value]
+    model_pass(convo, Model([entry("I'm vegetarian", "name", "vegetarian", scope="profile", change="update")]))
+    assert name.id in {i.id for i in active(convo)}
+    assert any("vegetarian" in v.lower() for v in values(convo))
+
+
+def test_a_subject_must_be_the_users_words():
+    from desktop_app.memory.integrity import grounded_subject
+
+    assert grounded_subject("预算", "年终奖发下来了，预算改成12000元")
+    assert grounded_subject("budget", "预算改成12000")  # a canonical subject the message names
+    assert not grounded_subject("花生过敏", "以后每次回答都先给结论，再说理由")
+    assert grounded_subject("dinner guests", "We're 7 for dinner.")
+    assert not grounded_subject("name", "I'm vegetarian.")
+    assert not grounded_subject("机票和住宿", "以后每次回答都先给结论，再说理由")
+
+
+def test_one_value_under_two_labels_is_written_once(conversation):
+    convo = conversation()
+    convo.user("The conference room holds 30 people.")
+    held = len(active(convo))
+    model = Model([entry("The conference room holds 30 people", "conference room", "holds 30 people"),
+                   entry("The conference room holds 30 people", "room", "holds 30 people")])
+    model_pass(convo, model)
+    assert len([v for v in values(convo) if "30" in v]) <= max(1, held)
+
+
+def test_a_revocation_reaches_every_copy_of_the_rule(conversation):
+    convo = conversation(lang="zh")
+    rule = "以后每次回答都先给结论，再说理由"
+    convo.user(rule + "。")
+    [item] = [i for i in active(convo) if i.kind == "directive"]
+    # A copy filed before the invariants existed (an old database): the same sentence as a fact.
+    from desktop_app.memory.patches import AddItem, apply_patch, propose
+
+    apply_patch(convo.store, propose(convo.store, convo.sid, [AddItem(
+        kind="fact", subject="回答", value=f"回答: {rule}", origin="model", source_message_id=item.source_message_id,
+        source_quote=rule)]))
+    convo.user("先给结论那条规则取消吧，不需要了。")
+    assert not [v for v in values(convo) if "结论" in v], "no copy of the revoked rule stays active"
+
+
+def test_a_changed_value_with_the_same_unit_replaces_the_old_one_under_another_subject(conversation):
+    convo = conversation(lang="zh")
+    convo.user("机票和住宿加起来，我们最多花8000元。")
+    model_pass(convo, Model([entry("我们最多花8000元", "机票和住宿", "最多8000元", kind="constraint")]))
+    convo.user("年终奖发下来了，现在可以花12000元。")
+    model_pass(convo, Model([], {"old": FIRST, "new": "12000元"}))
+    now = values(convo)
+    assert any("12000" in v for v in now)
+    assert not [v for v in now if "8000" in v], "the old limit does not stay active beside the new one"
+
+
+def test_no_placeholder_is_ever_written(conversation):
+    convo = conversation()
+    convo.user("We fly out on the 14th.")
+    model_pass(convo, Model([entry("We fly out on the 14th", "?", "?"), entry("We fly out on the 14th", "flight", "#?")]))
+    assert not [v for v in values(convo) if "?" in v]

@@ -1,0 +1,88 @@
+"""The reply checks (memory.reply_health): pure, no model, both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.memory.reply_health import check_reply, degenerate, expected_language, reply_language, scaffolding_in
+
+
+def kinds(reply: str, **kwargs) -> set[str]:
+    kwargs.setdefault("user_text", "帮我安排一个5天的大理行程")
+    return {f.kind for f in check_reply(reply, **kwargs)}
+
+
+@pytest.mark.parametrize("reply", [
+    "【关键】 请提供您的旅行计划，我将帮助您安排和执行。",
+    "提醒——与本条消息相关的规则： #3 [constraint] 机票和住宿: 我们的总预算是8000元",
+    "请按这些当前的数值回答（旧的数值已不再适用）：预算12000元",
+    "[记忆：“以后每次回答都先给结论”已被 #? 取代：“?”]",
+    "Memory state v4 (authoritative; newest wins): #2 [fact] name: Li Wei",
+    "【关键】From now on, always answer in one short paragraph（第2轮）",
+    "You said at 2026-12-03 13:58 that the budget is 8000.",
+    "As noted at turn 3, the budget changed.",
+    "在第1轮的回忆中，预算是8000元。",
+    "Here is the quote: <<< text >>>",
+    "The user's standing rules for your replies (follow them without mentioning them): be short.",
+    "你了解的用户和当前任务的情况（以最新的为准）：预算12000元。",
+])
+def test_the_prompts_scaffolding_is_found_in_either_language(reply):
+    assert scaffolding_in(reply) is not None
+    assert "scaffolding" in kinds(reply)
+
+
+@pytest.mark.parametrize("reply", [
+    "The key to a good trip is rest: plan two slow days in Dali.",
+    "Day 1: arrive in Dali, walk the old town. Day 2: Erhai lake by bike.",
+    "第一天：到达大理古城，晚上逛人民路。第二天：环洱海骑行。",
+    "Use #1 grade paper, or see section 2.3.",
+    "预算12000元够用：机票4000，住宿3000，其余吃喝玩乐。",
+])
+def test_ordinary_answers_carry_no_scaffolding(reply):
+    assert scaffolding_in(reply) is None
+
+
+def test_a_near_copy_of_an_earlier_reply_is_degenerate_and_a_short_repeat_is_not():
+    first = "请提供您的旅行计划，我将帮助您安排和执行。"
+    findings = check_reply(first + "！", user_text="预算改成12000", earlier_replies=["第一天去古城。", first])
+    assert "copy" in {f.kind for f in findings} and degenerate(findings)
+    assert not degenerate(check_reply("好的！", user_text="谢谢", earlier_replies=["好的！"]))
+    fresh = "Day 1: Lisbon old town; day 2: Sintra by train; day 3: the coast at Cascais."
+    assert "copy" not in kinds(fresh, user_text="plan 3 days", earlier_replies=["Porto is lovely in May."])
+
+
+def test_an_echo_of_the_users_message_is_degenerate():
+    message = "Plan a simple dinner for my family of four"
+    assert "echo" in kinds("Plan a simple dinner for my family of four.", user_text=message)
+    assert "echo" not in kinds("A simple dinner for four: lentil soup, bread and a salad.", user_text=message)
+
+
+def test_the_reply_language_follows_the_turn_or_a_language_rule():
+    assert reply_language("第一天去大理古城，第二天环洱海。") == "zh"
+    assert reply_language("Day one in the old town, day two around the lake.") == "en"
+    assert reply_language("OK") is None
+    assert "language" in kinds("Day one in the old town, day two around the lake.", expected_lang="zh")
+    assert expected_language("帮我安排行程", [], "en") == "zh"
+    assert expected_language("plan my trip", ["以后都用中文回答我"], "en") == "zh"
+    assert expected_language("帮我安排行程", ["Always answer in English from now on"], "zh") == "en"
+    assert expected_language("ok", [], "zh") == "zh"
+
+
+def test_a_reply_that_only_asks_for_what_memory_holds_is_no_answer():
+    assert "promise" in kinds("请提供您的旅行计划，我将帮助您安排。", memory_held=True)
+    assert "promise" in kinds("Sure! Please provide your budget and dates.", user_text="plan it", memory_held=True)
+    assert "promise" not in kinds("请提供您的旅行计划，我将帮助您安排。", memory_held=False)
+    long_answer = "第一天到大理古城。" * 20 + "请告诉我你们喜欢什么。"
+    assert "promise" not in kinds(long_answer, memory_held=True)
+
+
+def test_an_empty_reply_is_found_and_is_not_degenerate():
+    findings = check_reply("  …  ", user_text="hi")
+    assert [f.kind for f in findings] == ["empty"]
+    assert not degenerate(findings)
+
+
+@pytest.mark.parametrize("reply", ["I'm sorry, but I can't assist with that.", "抱歉，我无法协助完成这个请求。"])
+def test_a_short_refusal_of_an_ordinary_request_is_degenerate(reply):
+    findings = check_reply(reply, user_text="There'll be 4 of us, flying out July 14.")
+    assert [f.kind for f in findings] == ["refusal"] and degenerate(findings)
