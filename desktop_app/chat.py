@@ -18,7 +18,7 @@ from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.models import Message, Session
 from desktop_app.memory.plan import ContextPlan
 from desktop_app.memory.records import PrefillLog, ReplyHealth, TurnRecord
-from desktop_app.memory.reply_health import degenerate
+from desktop_app.memory.reply_health import HealthFinding, degenerate, degenerate_opening
 from desktop_app.memory.turn import (
     MAX_INPUT_CHARS,
     InputRejected,
@@ -113,10 +113,18 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
         on_plan(plan, recorded)
     started = time.perf_counter()
     streamed = _Streamed()
+    earlier = pipeline.earlier_replies(recorded) if settings.reply_retry else []
+
+    def watch(text: str) -> HealthFinding | None:  # a loop is stopped after a line, not after the whole reply
+        return degenerate_opening(text, user_text=recorded.message.content, earlier_replies=earlier)
+
     try:
-        _stream(pipeline, session, engine, plan, settings, streamed, should_stop, on_token, on_prefill)
+        _stream(pipeline, session, engine, plan, settings, streamed, should_stop, on_token, on_prefill,
+                watch=watch if settings.reply_retry else None)
         health = ReplyHealth()
         findings = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
+        if streamed.cut_short is not None and streamed.cut_short.kind not in {f.kind for f in findings}:
+            findings.append(streamed.cut_short)
         health.attempts.append([f"{f.kind}: {f.detail}" for f in findings])
         if degenerate(findings) and settings.reply_retry:
             health.retried, health.first_reply = True, streamed.text
@@ -153,6 +161,7 @@ class _Streamed:
     draft: Message | None = None
     first_token: float | None = None
     stopped: bool = False
+    cut_short: HealthFinding | None = None  # why the watch stopped this attempt early
     started: float = field(default_factory=time.perf_counter)
 
     @property
@@ -161,16 +170,18 @@ class _Streamed:
 
     def restart(self) -> None:
         """Start a second attempt in the same draft row (its first-token time stays the first's)."""
-        self.pieces, self.stopped = [], False
+        self.pieces, self.stopped, self.cut_short = [], False, None
 
 
 def _stream(pipeline: TurnPipeline, session: Session, engine: ChatEngine, plan: ContextPlan, settings: Settings,
             streamed: _Streamed, should_stop: StopCheck | None, on_token: Callable[[str], None] | None,
-            on_prefill: Progress | None, variation: Variation | None = None) -> None:
+            on_prefill: Progress | None, variation: Variation | None = None,
+            watch: Callable[[str], HealthFinding | None] | None = None) -> None:
     saved_at = 0.0
     extra = {"variation": variation} if variation is not None else {}
-    for piece in engine.stream_chat(plan.messages, max_tokens=settings.max_tokens, temperature=settings.temperature,
-                                    should_stop=should_stop, progress=on_prefill, **extra):
+    pieces = engine.stream_chat(plan.messages, max_tokens=settings.max_tokens, temperature=settings.temperature,
+                                should_stop=should_stop, progress=on_prefill, **extra)
+    for piece in pieces:
         now = time.perf_counter()
         if streamed.first_token is None:
             streamed.first_token = now - streamed.started
@@ -184,4 +195,11 @@ def _stream(pipeline: TurnPipeline, session: Session, engine: ChatEngine, plan: 
             saved_at = now
         if on_token:
             on_token(piece)
+        if watch is not None and (why := watch(streamed.text)):
+            streamed.cut_short = why
+            pipeline.save_reply(streamed.draft, streamed.text)
+            close = getattr(pieces, "close", None)
+            if close is not None:
+                close()  # the engine stops generating (and a locked engine lets the lane go)
+            return
     streamed.stopped = bool(should_stop and should_stop())

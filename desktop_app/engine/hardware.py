@@ -45,6 +45,25 @@ def available_memory() -> int | None:
     return None
 
 
+def total_memory() -> int | None:
+    """MemTotal from /proc/meminfo, in bytes (None elsewhere)."""
+    try:
+        for line in Path("/proc/meminfo").read_text(encoding="utf-8").splitlines():
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def machine_facts() -> tuple[int, float | None, bool]:
+    """(physical cores, total memory in GB, GPU offload possible): what the model choice reads."""
+    from desktop_app.engine.llama import gpu_offload_supported
+
+    memory = total_memory()
+    return (physical_cores() or os.cpu_count() or 1, memory / 2**30 if memory else None, gpu_offload_supported())
+
+
 # On the CPU a bigger window mostly means longer waits: pre-fill runs at ~50-150 tokens/s on a
 # laptop core, and after a page-out the prompt is evaluated again. With a GPU it is cheap.
 CPU_CTX_CAP = 4096

@@ -422,11 +422,12 @@ class LlamaEngine:
         self.last_completion_tokens = len(pieces)
         return parse_json_reply("".join(pieces), finish)
 
-    def sibling(self, n_ctx: int = 2048) -> LlamaEngine:
+    def sibling(self, n_ctx: int = 2048, model_path: Path | None = None) -> LlamaEngine:
         """A second context on the same weights (mmap shares their memory) for background memory
-        work, so it never evicts the chat's evaluated prefix."""
+        work, so it never evicts the chat's evaluated prefix; or on ``model_path``, another model
+        for the memory pass (it runs while the user reads and types, so it may be slower and better)."""
         settings = replace(self.settings, n_ctx=min(n_ctx, self.n_ctx) or n_ctx, n_threads=self.n_threads)
-        return LlamaEngine(self.model_path, settings)
+        return LlamaEngine(model_path or self.model_path, settings)
 
     def reset_cache(self) -> None:
         """Forget the evaluated prefix (the next call pre-fills from scratch)."""

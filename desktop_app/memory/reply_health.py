@@ -61,6 +61,39 @@ def similarity(a: str, b: str) -> float:
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
+def echoes(reply: str, user_text: str) -> bool:
+    """The reply is the user's message again, or opens by repeating it (then goes on)."""
+    if similarity(reply, user_text) >= NEAR_COPY:
+        return True
+    asked = _squash(user_text)
+    opening = _squash(reply)[: len(asked) + 4]
+    return len(asked) >= 2 * MIN_COPY_CHARS and similarity(opening, asked) >= 0.9
+
+
+OPENING_CHARS = 40  # from this many characters on, a streaming reply's opening is watched
+SAME_OPENING = 0.9
+
+
+def degenerate_opening(text: str, *, user_text: str, earlier_replies: Sequence[str] = ()) -> HealthFinding | None:
+    """Why a reply still streaming is already degenerate — it pastes the prompt's scaffolding,
+    repeats the user's message, or opens exactly like an earlier reply — else None. Lets the
+    chat stop a loop after a line instead of after the whole reply."""
+    squashed = _squash(text)
+    if len(squashed) < OPENING_CHARS:
+        return None
+    piece = scaffolding_in(text)
+    if piece:
+        return HealthFinding("scaffolding", f"contains the prompt's {piece!r}")
+    asked = _squash(user_text)
+    if len(asked) >= OPENING_CHARS and similarity(squashed[: len(asked)], asked[: len(squashed)]) >= SAME_OPENING:
+        return HealthFinding("echo", "repeats the user's message")
+    for earlier in earlier_replies:
+        theirs = _squash(earlier)[: len(squashed)]
+        if len(theirs) >= OPENING_CHARS and similarity(squashed[: len(theirs)], theirs) >= SAME_OPENING:
+            return HealthFinding("copy", "opens like an earlier reply")
+    return None
+
+
 def reply_language(text: str) -> str | None:
     """"zh" or "en" by the script of the reply's words; None when it has too few to tell."""
     cjk = len(_CJK_CHAR.findall(text))
@@ -134,7 +167,7 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
             if score >= NEAR_COPY:
                 findings.append(HealthFinding("copy", f"{score:.0%} like the reply {n} back"))
                 break
-    if len(squashed) >= MIN_COPY_CHARS and similarity(text, user_text) >= NEAR_COPY:
+    if len(squashed) >= MIN_COPY_CHARS and echoes(text, user_text):
         findings.append(HealthFinding("echo", "repeats the user's message"))
     piece = scaffolding_in(text)
     if piece:

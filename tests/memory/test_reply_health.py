@@ -55,6 +55,9 @@ def test_an_echo_of_the_users_message_is_degenerate():
     message = "Plan a simple dinner for my family of four"
     assert "echo" in kinds("Plan a simple dinner for my family of four.", user_text=message)
     assert "echo" not in kinds("A simple dinner for four: lentil soup, bread and a salad.", user_text=message)
+    rule = "Oh, one thing: from now on please give me the conclusion first, then the details."
+    assert "echo" in kinds("Oh, one thing: From now on please give me the conclusion first, then the details. Sure!",
+                           user_text=rule)
 
 
 def test_the_reply_language_follows_the_turn_or_a_language_rule():

@@ -148,12 +148,13 @@ class ToolActions:
         inner = getattr(engine, "inner", engine)
         # On a GPU a second context would load the weights twice into VRAM (and pre-fill is fast
         # there): share the chat's context instead.
-        if not hasattr(inner, "sibling") or getattr(getattr(inner, "settings", None), "n_gpu_layers", 0):
+        other = self.settings.memory_model_file
+        if not hasattr(inner, "sibling") or (getattr(getattr(inner, "settings", None), "n_gpu_layers", 0) and not other):
             return engine
         cached = getattr(self, "_memory_engine", None)
         if cached is None or cached[0] is not inner:
             try:
-                cached = (inner, LockedEngine(inner.sibling()))
+                cached = (inner, LockedEngine(inner.sibling(model_path=other)))
             except Exception:  # no memory for a second context: share the chat's
                 cached = (inner, engine)
             self._memory_engine = cached

@@ -1,0 +1,96 @@
+"""A degenerate reply is asked for once more and never fed back to the model (scripted engine)."""
+
+from __future__ import annotations
+
+from desktop_app.chat import pipeline_for, regenerate_turn, run_turn
+from desktop_app.engine.scripted import ScriptedEngine
+
+LOOP = "请提供您的旅行计划，我将帮助您安排和执行。"
+
+
+class Looping:
+    """Answers every first attempt with the same sentence; a second attempt (a variation) answers."""
+
+    def __init__(self, answers: list[str]):
+        self.answers = list(answers)
+        self.engine = ScriptedEngine(self._reply)
+
+    def _reply(self, messages) -> str:
+        if self.engine.variations[-1] is not None:
+            return self.answers.pop(0) if self.answers else LOOP
+        return LOOP
+
+
+def turn(store, settings, engine, text, **kwargs):
+    session = store.session_named("trip")
+    pipeline = pipeline_for(store, settings.model_copy(update={"lang": "zh", **kwargs}), counter=engine.counter,
+                            n_ctx=engine.n_ctx)
+    return run_turn(pipeline, session, engine, text, settings=settings.model_copy(update=kwargs))
+
+
+def test_a_copied_reply_is_asked_for_again_with_another_seed_and_its_opening_ruled_out(store, settings):
+    model = Looping(["第一天：大理古城；第二天：洱海骑行；第三天：喜洲。"])
+    turn(store, settings, model.engine, "帮我安排一个5天的大理行程")
+    retried = []
+    result = run_turn(pipeline_for(store, settings.model_copy(update={"lang": "zh"}), counter=model.engine.counter,
+                                   n_ctx=4096), store.session_named("trip"), model.engine, "预算改成12000",
+                      settings=settings, on_retry=retried.append)
+    assert retried and "like the reply" in retried[0]
+    variation = model.engine.variations[-1]
+    assert variation is not None and variation.avoid[0] == LOOP and variation.repeat_penalty > settings.repeat_penalty
+    assert result.reply.content.startswith("第一天") and result.reply.unhealthy is None
+    health = result.record.health
+    assert health.retried and health.first_reply == LOOP and not health.kept_out
+    assert store.last_turn_record(store.session_named("trip").id).health.retried, "the retry is in the turn record"
+
+
+def test_a_reply_still_degenerate_after_the_retry_is_kept_for_the_user_and_left_out_of_the_next_prompt(store, settings):
+    model = Looping([])
+    turn(store, settings, model.engine, "帮我安排一个5天的大理行程")
+    second = turn(store, settings, model.engine, "我们一共4个人")
+    assert second.reply.content == LOOP and second.reply.unhealthy and "copy" in second.reply.unhealthy
+    assert second.record.health.kept_out
+    third = turn(store, settings, model.engine, "预算改成12000")
+    history = [m["content"] for m in third.plan.messages[1:-1]]
+    assert history.count(LOOP) == 1, "the first reply is history; its copy is not"
+    assert any(x.reason.startswith("a degenerate reply") for x in third.plan.excluded)
+    assert store.get_message(second.reply.id).content == LOOP, "the user keeps what they saw"
+
+
+def test_without_retry_a_degenerate_reply_is_only_kept_out_of_the_history(store, settings):
+    model = Looping(["不会用到"])
+    turn(store, settings, model.engine, "帮我安排一个5天的大理行程", reply_retry=False)
+    second = turn(store, settings, model.engine, "我们一共4个人", reply_retry=False)
+    assert model.engine.variations == [None, None]
+    assert second.reply.unhealthy
+
+
+def test_regenerate_never_returns_the_reply_it_replaces(store, settings):
+    model = Looping(["换个思路：先定住宿，再排每天的路线。"])
+    first = turn(store, settings, model.engine, "帮我安排一个5天的大理行程")
+    assert first.reply.content == LOOP
+    session = store.session_named("trip")
+    store.archive_tail(session.id, first.user_message.id)  # what Ctrl+R does before it asks again
+    pipeline = pipeline_for(store, settings.model_copy(update={"lang": "zh"}), counter=model.engine.counter, n_ctx=4096)
+    again = regenerate_turn(pipeline, session, model.engine, settings=settings)
+    assert again.reply.content != LOOP and again.record.health.retried
+
+
+def test_a_healthy_reply_is_not_asked_for_twice(store, settings):
+    answers = iter(["先订机票，再订酒店，最后排每天的行程。", "四个人的话，住两间双床房最划算，包车也方便。"])
+    engine = ScriptedEngine(lambda messages: next(answers))
+    turn(store, settings, engine, "帮我安排一个5天的大理行程")
+    result = turn(store, settings, engine, "我们一共4个人")
+    assert engine.variations == [None, None] and not result.record.health.retried
+
+
+def test_a_loop_is_stopped_after_its_opening_not_after_the_whole_reply(store, settings):
+    long_loop = "【关键】 请提供您的旅行计划， 我将帮助您安排和执行。 " + "我会根据您的需求制定详细方案。 " * 20
+    engine = ScriptedEngine(lambda m: long_loop if engine.variations[-1] is None else "第一天：古城；第二天：洱海。")
+    pieces = []
+    result = run_turn(pipeline_for(store, settings, counter=engine.counter, n_ctx=4096), store.session_named("t"), engine,
+                      "帮我安排一个5天的大理行程", settings=settings, on_token=pieces.append)
+    first_attempt = "".join(pieces)[: -len(result.reply.content)]
+    assert len(first_attempt) < 80, "the scaffolding stopped the first attempt after a line"
+    assert result.record.health.attempts[0][0].startswith("scaffolding")
+    assert result.reply.content == "第一天：古城；第二天：洱海。"
