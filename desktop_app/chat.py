@@ -114,9 +114,11 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     started = time.perf_counter()
     streamed = _Streamed()
     earlier = pipeline.earlier_replies(recorded) if settings.reply_retry else []
+    said = pipeline.earlier_messages(recorded) if settings.reply_retry else []
 
     def watch(text: str) -> HealthFinding | None:  # a loop is stopped after a line, not after the whole reply
-        return degenerate_opening(text, user_text=recorded.message.content, earlier_replies=earlier)
+        return degenerate_opening(text, user_text=recorded.message.content, earlier_replies=earlier,
+                                  earlier_messages=said)
 
     try:
         _stream(pipeline, session, engine, plan, settings, streamed, should_stop, on_token, on_prefill,

@@ -67,12 +67,14 @@ def judge_final(conversation: Conversation, reply: str) -> tuple[bool, list[str]
     return not missing and not stale, missing, stale
 
 
-def judge_turn(reply: str, *, user_text: str, earlier: list[str], lang: str, memory_held: bool) -> list[str]:
+def judge_turn(reply: str, *, user_text: str, earlier: list[str], lang: str, memory_held: bool,
+               said: list[str] = ()) -> list[str]:
     """The program's verdict on one reply, with the bench's expected language."""
     from desktop_app.memory.reply_health import check_reply
 
     return [f"{f.kind}: {f.detail}" for f in check_reply(reply, user_text=user_text, earlier_replies=earlier,
-                                                         expected_lang=lang, memory_held=memory_held)]
+                                                         expected_lang=lang, memory_held=memory_held,
+                                                         earlier_messages=said[-8:])]
 
 
 def run_conversation(conversation: Conversation, *, engine, memory_engine, settings, store, quiet: bool,
@@ -94,7 +96,7 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
         reply = result.reply.content if result.reply else ""
         held = bool(store.list_items(session.id, statuses=("active",)))
         findings = judge_turn(reply, user_text=text, earlier=replies, lang=conversation.language_at(number),
-                              memory_held=held)
+                              memory_held=held, said=conversation.turns[: number - 1])
         health = result.record.health
         verdict = TurnVerdict(conversation=conversation.id, turn=number, lang=conversation.lang, healthy=not findings,
                               findings=findings, retried=bool(health and health.retried),

@@ -83,6 +83,7 @@ class AssemblyInput(BaseModel):
     recalled_words: list[str] = []  # the words that chose those pages' lines (the draft's), kept for them
     documents: list[DocumentHit] = []  # document chunks for this input, best first (quoted, cited)
     current_turn: int = 1
+    input_time: float | None = None  # when the input was written: recalled turns of another day carry their date
     now: float
     head: HeadFold | None = None  # layered: the head shows this fold; changes since go before the input
 
@@ -213,8 +214,12 @@ def _change_line(change: HeadChange, inp: AssemblyInput, t) -> str:
         value = plain_value(goal_sentence(item, inp.lang))
     elif item.kind == "open_question":
         value = t["change_open"].format(value=value)
-    if change.change == "changed":
+    if change.change == "changed" and any(ch.isdigit() for ch in change.was.value):
+        # A number that changed says what it was (the old one must not be used); a replaced rule
+        # or choice is only stated anew: its old wording is one more sentence to copy.
         line = t["change_changed"].format(value=value, old=plain_value(change.was.value))
+    elif change.change == "changed":
+        line = value
     elif change.change == "revoked":
         line = t["change_revoked"].format(value=value)
     elif change.change == "confirmed":
@@ -380,7 +385,7 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
             if held_page:
                 warmed = _matching_turns(turns, held_words, with_partners)
                 shown = warmed + [tv for tv in shown if tv not in warmed]
-            block = [said_line(tv, clip(annotate(tv, notes), 300), inp.lang, inp.now) for tv in shown]
+            block = [said_line(tv, clip(annotate(tv, notes), 300), inp.lang, inp.input_time or inp.now) for tv in shown]
             trial = "\n".join([*lines, t["recalled"], *page_lines, *block])
             if counter.count(trial) + MESSAGE_OVERHEAD <= room:
                 break

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 from pydantic import BaseModel
 
+from desktop_app.lexicon import LANGS, cue
 from desktop_app.memory.models import MemoryItem
 from desktop_app.prompts import layer_text
 
@@ -56,8 +57,23 @@ class TurnView(BaseModel):
 
 
 def plain_value(value: str) -> str:
-    """An item's value as a clause of a sentence: no trailing full stop or separator."""
-    return _TRAILING.sub("", value.strip())
+    """An item's value as a clause of a sentence: without the spoken opening that says nothing
+    ("Oh, one thing:", "对了，") and without a trailing full stop or separator."""
+    text = value.strip()
+    for _ in range(3):  # "Oh, one thing: actually, …"
+        trimmed = strip_lead_in(text)
+        if trimmed == text:
+            break
+        text = trimmed
+    return _TRAILING.sub("", text) or _TRAILING.sub("", value.strip())
+
+
+def strip_lead_in(text: str) -> str:
+    for lang in LANGS:
+        pattern = cue("value.lead_in", lang)
+        if pattern is not None and (match := pattern.match(text)) and match.end() < len(text):
+            return text[match.end():]
+    return text
 
 
 def sentence(label: str, values: list[str], lang: str) -> str:
@@ -74,7 +90,8 @@ def goal_sentence(goal: MemoryItem, lang: str) -> str:
 
 
 def said_line(turn: TurnView, content: str, lang: str, now: float | None = None) -> str:
-    """A recalled turn as a sentence: who said it (and the day, when it was not today)."""
+    """A recalled turn as a sentence: who said it (and the day, when it was not ``now``'s day: the
+    input's, so the prompt depends on the rows only)."""
     t = text_for(lang)
     who = t["said_user"] if turn.role == "user" else t["said_assistant"]
     when = day(turn.created_at)

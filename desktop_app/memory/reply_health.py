@@ -74,7 +74,8 @@ OPENING_CHARS = 40  # from this many characters on, a streaming reply's opening 
 SAME_OPENING = 0.9
 
 
-def degenerate_opening(text: str, *, user_text: str, earlier_replies: Sequence[str] = ()) -> HealthFinding | None:
+def degenerate_opening(text: str, *, user_text: str, earlier_replies: Sequence[str] = (),
+                       earlier_messages: Sequence[str] = ()) -> HealthFinding | None:
     """Why a reply still streaming is already degenerate — it pastes the prompt's scaffolding,
     repeats the user's message, or opens exactly like an earlier reply — else None. Lets the
     chat stop a loop after a line instead of after the whole reply."""
@@ -84,9 +85,10 @@ def degenerate_opening(text: str, *, user_text: str, earlier_replies: Sequence[s
     piece = scaffolding_in(text)
     if piece:
         return HealthFinding("scaffolding", f"contains the prompt's {piece!r}")
-    asked = _squash(user_text)
-    if len(asked) >= OPENING_CHARS and similarity(squashed[: len(asked)], asked[: len(squashed)]) >= SAME_OPENING:
-        return HealthFinding("echo", "repeats the user's message")
+    for said in (user_text, *earlier_messages):
+        asked = _squash(said)
+        if len(asked) >= OPENING_CHARS and similarity(squashed[: len(asked)], asked[: len(squashed)]) >= SAME_OPENING:
+            return HealthFinding("echo", "repeats a message of the user's")
     for earlier in earlier_replies:
         theirs = _squash(earlier)[: len(squashed)]
         if len(theirs) >= OPENING_CHARS and similarity(squashed[: len(theirs)], theirs) >= SAME_OPENING:
@@ -150,12 +152,14 @@ def expected_language(user_text: str, rules: Iterable[str], default: str) -> str
 
 
 def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = (), expected_lang: str | None = None,
-                memory_held: bool = False) -> list[HealthFinding]:
+                memory_held: bool = False, earlier_messages: Sequence[str] = ()) -> list[HealthFinding]:
     """Everything wrong with ``reply`` as an answer to ``user_text`` (empty when it is healthy).
 
     ``earlier_replies``: the session's replies before this one; ``expected_lang``: the
     language it must be in (the turn's, or an active language rule's); ``memory_held``:
-    memory already holds values, so a reply that only asks for them is no answer."""
+    memory already holds values, so a reply that only asks for them is no answer;
+    ``earlier_messages``: the user's earlier messages (a reply repeating one of them — a rule it
+    was told, say — is an echo too)."""
     findings: list[HealthFinding] = []
     text = reply.strip()
     squashed = _squash(text)
@@ -169,6 +173,8 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
                 break
     if len(squashed) >= MIN_COPY_CHARS and echoes(text, user_text):
         findings.append(HealthFinding("echo", "repeats the user's message"))
+    elif len(squashed) >= MIN_COPY_CHARS and any(echoes(text, said) for said in earlier_messages):
+        findings.append(HealthFinding("echo", "repeats an earlier message of the user's"))
     piece = scaffolding_in(text)
     if piece:
         findings.append(HealthFinding("scaffolding", f"contains the prompt's {piece!r}"))

@@ -186,6 +186,7 @@ class TurnPipeline:
             history=history, item_turns=item_turns(everything, sources),
             summary=summary.content if summary else None, recent=turn_views(unpaged, self.counter),
             all_turns=all_turns, recalled=recalled, documents=documents, current_turn=recorded.turn,
+            input_time=message.created_at,
             now=time.time() if now is None else now, head=head,
             recalled_first=self.context.pages_for(session.id) if self.context is not None else [],
             recalled_words=self.context.words_for(session.id) if self.context is not None else [])
@@ -259,6 +260,11 @@ class TurnPipeline:
         earlier = [m.content for m in before if m.role == "assistant"][-RECENT_REPLIES_CHECKED:]
         return earlier + self.store.archived_replies(session.id, message.id)
 
+    def earlier_messages(self, recorded: RecordedInput) -> list[str]:
+        """The user's last few messages before ``recorded`` (a reply must not parrot them either)."""
+        before = self.store.last_messages(recorded.session.id, 2 * RECENT_REPLIES_CHECKED + 2)
+        return [m.content for m in before if m.role == "user" and m.id < recorded.message.id][-RECENT_REPLIES_CHECKED:]
+
     def similar_replies(self, recorded: RecordedInput, text: str) -> list[str]:
         """The earlier replies ``text`` resembles (a second attempt must open differently from them)."""
         return [r for r in self.earlier_replies(recorded) if similarity(r, text) >= SIMILAR_OPENING]
@@ -273,7 +279,7 @@ class TurnPipeline:
         rules = [i.value for i in items if i.kind == "directive"]
         return check_reply(text, user_text=message.content, earlier_replies=earlier,
                            expected_lang=expected_language(message.content, rules, self.options.lang),
-                           memory_held=bool(items))
+                           memory_held=bool(items), earlier_messages=self.earlier_messages(recorded))
 
     # -- stage 4 -------------------------------------------------------------------------
     def log(self, recorded: RecordedInput, plan: ContextPlan, reply: RecordedReply | None, *,

@@ -38,7 +38,7 @@ def test_context_json_follows_the_design_contract_and_stores_nothing(db, capsys)
     assert data["messages"][0]["role"] == "system" and data["messages"][-1]["content"].endswith("Remind me of the budget.")
     # Memory written since the head was folded (at the first message) reaches the prompt before the input.
     changes = data["layers"]["changes"]["text"]
-    assert "8000" in changes and "was:" in changes and "5000" in changes
+    assert "8000" in changes and "(was " in changes and "5000" in changes
     assert data["messages"][-1]["content"].index("8000") < data["messages"][-1]["content"].index("Remind me")
     after = run_json(capsys, "sessions", "--db", str(db), "--json")
     assert len(after[0]["messages"]) == 6  # the previewed message was rolled back

@@ -89,7 +89,7 @@ def test_an_archived_page_is_paged_back_in_by_its_keywords(conversation):
         chat.say(CHATTER, CHATTER)
     plan = chat.say("What did the caterer serve, lasagna?")
     recalled = plan.layers["recalled"]
-    assert "Bella Cucina" in recalled.text and "[turn 1," in recalled.text
+    assert "Bella Cucina" in recalled.text and "user said: Our caterer" in recalled.text
     assert recalled.items[0].type == "page"
 
 

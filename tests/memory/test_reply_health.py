@@ -58,6 +58,9 @@ def test_an_echo_of_the_users_message_is_degenerate():
     rule = "Oh, one thing: from now on please give me the conclusion first, then the details."
     assert "echo" in kinds("Oh, one thing: From now on please give me the conclusion first, then the details. Sure!",
                            user_text=rule)
+    assert "echo" in kinds("Oh, one thing: From now on please give me the conclusion first, then the details. Sure!",
+                           user_text="Mia has a tree nut allergy. Is eating out going to be a nightmare?",
+                           earlier_messages=["We fly on July 14.", rule])
 
 
 def test_the_reply_language_follows_the_turn_or_a_language_rule():

@@ -89,7 +89,7 @@ def test_run_turn_uses_the_layered_prompt_and_logs_the_turn(store, settings):
                  settings=settings)
     result = run_turn(pipeline, store.get_session(session.id), engine, "What about the CSV?", settings=settings)
     sent = prompt_text(result.plan)
-    assert "KEY" in sent and "original CSV" in sent
+    assert "Hard limits: " in sent and "original CSV" in sent
     assert engine.calls[-1] == result.plan.messages
     log = store.list_turn_log(session.id, limit=100)
     assert len(log) == 14

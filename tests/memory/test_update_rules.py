@@ -25,13 +25,14 @@ def test_a_conflicting_directive_waits_for_confirmation(conversation):
     outcomes = chat.user("From now on, always answer in Chinese.")
     assert outcomes[0].action == "pending" and "/confirm" in outcomes[0].notice
     plan = chat.plan()
-    changes = plan.layers["changes"].text.splitlines()
-    assert any("answer in English" in line and "pending" not in line for line in changes)
-    assert any("answer in Chinese" in line and "ask the user before relying on it" in line for line in changes)
+    changes = plan.layers["changes"].text
+    assert "always answer in English;" in changes or "always answer in English." in changes
+    assert "always answer in Chinese. (not confirmed yet: ask first)" in changes \
+        or "always answer in Chinese (not confirmed yet: ask first)" in changes
     chat.pipeline.fold(chat.store.get_session(chat.sid), "page_out")
     plan = chat.plan()
     assert "answer in English" in plan.layers["anchors"].text
-    assert "ask the user to confirm" in plan.layers["state"].text
+    assert "not confirmed yet (ask before relying on it)" in plan.layers["state"].text
     assert "answer in Chinese" in plan.layers["state"].text
     chat.reply("Should I switch to Chinese?")
     chat.user("yes")
@@ -58,7 +59,7 @@ def test_a_clear_revocation_revokes_the_named_rule(conversation):
     assert outcomes[0].action == "revoked"
     assert [i.kind for i in chat.active()] == ["constraint"]
     assert "中文回答" not in chat.plan().layers["anchors"].text
-    assert "已失效：以后每次都用中文回答" in chat.plan().layers["changes"].text  # the raw turn still shows it
+    assert "不再适用：以后每次都用中文回答" in chat.plan().layers["changes"].text  # the raw turn still shows it
 
 
 def test_an_unclear_revocation_asks_which_rule(conversation):
@@ -97,10 +98,10 @@ def test_the_goal_tracks_completed_steps_and_is_anchored(conversation):
     [goal] = chat.active("goal")
     assert goal.details["steps_done"] == ["I finished the guest list"]
     changes = chat.say("What should I do next?").layers["changes"].text
-    assert "Current goal" in changes and "guest list" in changes
+    assert "The task at hand" in changes and "guest list" in changes
     chat.pipeline.fold(chat.store.get_session(chat.sid), "page_out")
     anchors = chat.say("What should I do next?").layers["anchors"].text
-    assert "Current goal" in anchors and "guest list" in anchors
+    assert "The task at hand" in anchors and "guest list" in anchors
 
 
 def test_repeating_a_rule_does_not_duplicate_it_but_counts_the_reference(conversation):
@@ -115,13 +116,13 @@ def test_open_questions_are_never_presented_as_facts(conversation):
     chat = conversation()
     chat.say("Maybe we should move the event to Berlin?")
     plan = chat.say("Any news?")
-    assert "open question, not a fact: " in plan.layers["changes"].text
+    assert "still undecided: " in plan.layers["changes"].text
     chat.pipeline.fold(chat.store.get_session(chat.sid), "page_out")
     plan = chat.say("Any news?")
     state = plan.layers["state"].text
     line = next(row for row in state.splitlines() if "Berlin" in row)
     header = state.splitlines()[state.splitlines().index(line) - 1]
-    assert "never present these as facts" in header
+    assert "never present it as settled" in header
     assert "Berlin" in prompt_text(plan)
 
 

@@ -18,7 +18,8 @@ from desktop_app.memory.warming import (
 def setup(store, settings, **engine_kw):
     engine = ScriptedEngine("Sure, here is a short answer.", **engine_kw)
     jobs = JobQueue()
-    settings = settings.model_copy(update={"max_tokens": 32})
+    # The script gives every turn the same reply: the reply checks would ask again (test_reply_retry).
+    settings = settings.model_copy(update={"max_tokens": 32, "reply_retry": False})
     pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, jobs=jobs)
     return engine, jobs, pipeline, settings
 
@@ -54,7 +55,7 @@ def test_warming_evaluates_the_prefix_the_next_turn_sends(store, settings):
     for text in ("Hello there.", "Never book flights before 9am.", "What about trains?"):
         run_turn(pipeline, store.get_session(session.id), engine, text, settings=settings)
     prefix, lead = next_prefix(pipeline, store.get_session(session.id))
-    assert lead.startswith("Memory changes since turn 1")  # the rule of turn 2, known before the input
+    assert lead.startswith("Since then (this overrides the notes above)")  # the rule of turn 2, known before the input
     idle(store, jobs, engine)
     result = run_turn(pipeline, store.get_session(session.id), engine, "And buses?", settings=settings)
     assert result.plan.messages[:-1] == prefix and result.plan.messages[-1]["content"].startswith(lead)
@@ -210,7 +211,8 @@ def test_pages_the_draft_warmed_stay_first_when_the_message_recalls_an_older_one
     assert recalled.index("9921") < recalled.index("4417")  # the warmed page first, though it is the later one
     # the head and the warmed page were reused; the older page is new, and so what follows it
     final = result.plan.messages[-1]["content"]
-    held = engine.prefix_tokens(result.plan.messages[:-1], final[: final.index("\n[turn 1,")])
-    assert len(held) > len(engine.prefix_tokens(result.plan.messages[:-1])) and "9921" in final[: final.index("\n[turn 1,")]
+    older = final.index("\nThe user said: The warehouse door code")  # the first line of the page not warmed
+    held = engine.prefix_tokens(result.plan.messages[:-1], final[:older])
+    assert len(held) > len(engine.prefix_tokens(result.plan.messages[:-1])) and "9921" in final[:older]
     assert len(held) <= result.record.prefill.reused < warmed_head
     assert owner.recalled_pages == ()  # the next prompt holds no recalled block of this turn

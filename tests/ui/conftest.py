@@ -47,7 +47,8 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def settings(db_path: Path, tmp_path: Path) -> Settings:
-    return Settings(db=db_path, model=tmp_path / "scripted.gguf")
+    # Scripted replies repeat themselves on purpose; the reply checks' retry has its own tests.
+    return Settings(db=db_path, model=tmp_path / "scripted.gguf", reply_retry=False)
 
 
 class HoldingEngine(ScriptedEngine):

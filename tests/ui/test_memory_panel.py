@@ -68,7 +68,7 @@ async def test_correcting_a_fact_in_the_panel_changes_the_next_prompt(settings, 
         assert "8000" in panel_text(app) and "5000" not in panel_text(app)
         await ui.send(pilot, "How much can I spend?")
     tail = engine.calls[-1][-1]["content"]  # memory changed since the head was folded: before the input
-    assert "My budget is 8000 yuan (was: My budget is 5000 yuan" in tail
+    assert "My budget is 8000 yuan (was My budget is 5000 yuan" in tail
     assert "5000" not in engine.calls[-1][0]["content"]
     with Store(db_path) as store:
         old, new = store.list_items(store.latest_session().id)

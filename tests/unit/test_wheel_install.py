@@ -75,7 +75,8 @@ def test_the_installed_wheel_runs_from_outside_the_checkout(installed):
     plan = json.loads(context.stdout)
     en = tomllib.loads((ROOT / "assets" / "prompts" / "en.toml").read_text(encoding="utf-8"))
     assert plan["layers"]["system"]["text"] == en["system"], "the prompt templates come from the wheel"
-    assert en["layers"]["anchors"] in plan["layers"]["anchors"]["text"]  # folded in at the first message
+    assert en["layers"]["rules"] in plan["layers"]["anchors"]["text"]  # folded in at the first message
     _paperclip(installed, "ask", "/directive 以后每次都用中文回答", "--db", str(installed / "y.db"))
     zh = _paperclip(installed, "context", "你好", "--json", "--lang", "zh", "--db", str(installed / "y.db"))
-    assert "【关键】" in json.loads(zh.stdout)["layers"]["anchors"]["text"]
+    zh_labels = tomllib.loads((ROOT / "assets" / "prompts" / "zh.toml").read_text(encoding="utf-8"))["layers"]
+    assert zh_labels["rules"] in json.loads(zh.stdout)["layers"]["anchors"]["text"], "the lexicon and prompts ship too"

@@ -100,6 +100,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.session: Session | None = None
         self.engine: ChatEngine | None = None
         self.model_error: str | None = None
+        self._told_model = False
         self.stop_requested = threading.Event()
         # Set while no reply is being generated; quitting waits on it so the partial is stored.
         self.reply_done = threading.Event()
@@ -163,6 +164,12 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.engine, self.model_error = message.engine, None
         self.context_owner.session_id = None  # a fresh context holds nothing
         self.query_one(ModelStatus).show_ready(model_label(message.engine), message.engine.n_ctx, message.seconds)
+        if self.settings.model is None and getattr(message.engine, "model_path", None) == self.settings.model_path \
+                and not self._told_model:
+            from desktop_app.config import default_model_choice
+
+            self._told_model = True  # which model the machine got, and why: once per start
+            self.notify(t("model.picked", why=default_model_choice()[1]), markup=False)
         self.show_context()
         if self.session is not None:
             self.warm_session(self.session.id)
