@@ -235,7 +235,7 @@ def register(subparsers):
                         help="another labelled set (same JSON shape); 'holdout' or 'holdout2' for the held-out ones")
     parser.add_argument("--groups", default=",".join(GROUPS), help="which groups of cases to run (comma-separated)")
     parser.add_argument("--integrity", action="store_true",
-                        help="score the final memory of labelled multi-turn sequences as a whole (bench/data/memory_integrity.json)")
+                        help="score the final memory of labelled multi-turn sequences as a whole")
     parser.add_argument("--dump", default=None, help="write what each case wrote (JSON lines) to this file")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)

@@ -12,8 +12,8 @@ from desktop_app.memory.reply_health import scaffolding_in
 pytestmark = pytest.mark.model
 
 CONVERSATIONS = {
-    "zh": ["帮我安排一个5天的大理行程，我们一家四口。", "我们的总预算是8000元，包括机票和住宿。", "以后每次回答都先给结论，再说理由。",
-           "年终奖发下来了，预算改成12000元。", "总结一下我的所有要求，给我最终方案。"],
+    "zh": ["帮我安排一个5天的大理行程，我们一家四口。", "我们的总预算是8000元，包括机票和住宿。",
+           "以后每次回答都先给结论，再说理由。", "年终奖发下来了，预算改成12000元。", "总结一下我的所有要求，给我最终方案。"],
     "en": ["Help me plan a simple dinner for my family of four. I'm vegetarian.", "The budget is 60 dollars.",
            "Actually make it 80 dollars, we have guests coming.", "Summarise my constraints and give me the final plan."],
 }
