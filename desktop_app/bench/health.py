@@ -14,6 +14,7 @@ name every current value and no superseded one.
 from __future__ import annotations
 
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -51,6 +52,7 @@ class TurnVerdict(BaseModel):
     retried: bool = False
     first_findings: list[str] = []
     seconds: float
+    first_token: float | None = None
     reply: str
 
 
@@ -101,7 +103,7 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
         verdict = TurnVerdict(conversation=conversation.id, turn=number, lang=conversation.lang, healthy=not findings,
                               findings=findings, retried=bool(health and health.retried),
                               first_findings=health.attempts[0] if health and health.retried else [],
-                              seconds=round(seconds, 2), reply=reply)
+                              seconds=round(seconds, 2), first_token=result.first_token_seconds, reply=reply)
         verdicts.append(verdict)
         replies.append(reply)
         if number == len(conversation.turns):
@@ -126,6 +128,30 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
     return verdicts, final
 
 
+def rejudge(path: Path, conversations: list[Conversation]) -> tuple[list[TurnVerdict], dict]:
+    """The verdicts of a ``--dump`` file judged again by the checks as they are now (so runs of
+    different versions are scored by one judge)."""
+    by_id = {c.id: c for c in conversations}
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    verdicts: list[TurnVerdict] = []
+    finals: dict[str, tuple[bool, list[str], list[str]]] = {}
+    replies: dict[str, list[str]] = {}
+    for row in rows:
+        if "turn" not in row or row["conversation"] not in by_id:
+            continue
+        conversation = by_id[row["conversation"]]
+        number, reply = row["turn"], row["reply"]
+        earlier = replies.setdefault(conversation.id, [])
+        findings = judge_turn(reply, user_text=conversation.turns[number - 1], earlier=list(earlier),
+                              lang=conversation.language_at(number), memory_held=number > 1,
+                              said=conversation.turns[: number - 1])
+        verdicts.append(row | {"healthy": not findings, "findings": findings})
+        earlier.append(reply)
+        if number == len(conversation.turns):
+            finals[conversation.id] = judge_final(conversation, reply)
+    return [TurnVerdict.model_validate(v) for v in verdicts], finals
+
+
 def run(args, settings) -> int:
     from desktop_app.commands.ask import memory_engine as sibling_for_memory
     from desktop_app.commands.common import load_engine
@@ -145,6 +171,13 @@ def run(args, settings) -> int:
         conversations = picked
     if args.only:
         conversations = [c for c in conversations if c.id in args.only.split(",")]
+    if args.rejudge:
+        verdicts, finals = rejudge(Path(args.rejudge), conversations)
+        judged = {v.conversation for v in verdicts}
+        print(f"Reply health of {args.rejudge}, judged again: {len(judged)} conversations, {len(verdicts)} replies "
+              f"({len(finals)} finished)\n")
+        print_table(summarise(verdicts, finals, {c.id: c.lang for c in conversations if c.id in judged}))
+        return 0
     updates = {"memory_model": "off"} if args.rules_only else {}
     if args.no_retry:
         updates["reply_retry"] = False
@@ -181,14 +214,19 @@ def run(args, settings) -> int:
     print(f"Reply health: {len(conversations)} conversations, {len(verdicts)} replies, {engine.model_name}, "
           f"temperature {settings.temperature}, retry {retry}, memory {memory_label}, {args.idle:.0f} s between turns "
           f"({elapsed:.0f} s)\n")
+    print_table(table)
+    return 0
+
+
+def print_table(table: dict) -> None:
     print("| lang | healthy replies | % | copies | echoes | scaffolding | refusals | wrong language | empty/promise "
-          "| retried | final plan right | s/reply |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| retried | final plan right | s/reply | first token (median) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for lang, row in table["languages"].items():
         print(f"| {lang} | {row['healthy']}/{row['replies']} | {row['percent']:.0f} % | {row['copy']} | {row['echo']} "
               f"| {row['scaffolding']} | {row['refusal']} | {row['language']} | {row['empty'] + row['promise']} | {row['retried']} "
-              f"| {row['final_ok']}/{row['conversations']} | {row['seconds_per_reply']:.1f} |")
-    return 0
+              f"| {row['final_ok']}/{row['conversations']} | {row['seconds_per_reply']:.1f} "
+              f"| {row['first_token_median']:.1f} s |")
 
 
 def summarise(verdicts: list[TurnVerdict], finals: dict[str, tuple[bool, list[str], list[str]]],
@@ -203,8 +241,10 @@ def summarise(verdicts: list[TurnVerdict], finals: dict[str, tuple[bool, list[st
                      **{k: kinds.get(k, 0) for k in ("copy", "echo", "scaffolding", "refusal", "language", "empty", "promise")},
                      "retried": sum(v.retried for v in mine),
                      "final_ok": sum(finals[c][0] for c in conversations if c in finals),
-                     "conversations": len(conversations),
-                     "seconds_per_reply": sum(v.seconds for v in mine) / max(1, len(mine))}
+                     "conversations": len([c for c in conversations if c in finals]),
+                     "seconds_per_reply": sum(v.seconds for v in mine) / max(1, len(mine)),
+                     "first_token_median": statistics.median([v.first_token for v in mine if v.first_token is not None]
+                                                             or [0.0])}
     return {"languages": out}
 
 
@@ -221,6 +261,7 @@ def register(subparsers):
     parser.add_argument("--idle", type=float, default=60.0,
                         help="seconds the user reads and types between turns: background memory work runs then")
     parser.add_argument("--dump", default=None, help="write every reply and verdict (JSON lines) to this file")
+    parser.add_argument("--rejudge", default=None, help="judge the replies of a --dump file again (no model)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
     return parser

@@ -91,3 +91,15 @@ def test_no_placeholder_is_ever_written(conversation):
     convo.user("We fly out on the 14th.")
     model_pass(convo, Model([entry("We fly out on the 14th", "?", "?"), entry("We fly out on the 14th", "flight", "#?")]))
     assert not [v for v in values(convo) if "?" in v]
+
+
+def test_identity_and_health_are_profile_items_in_both_languages(conversation):
+    for lang, messages in (("zh", ["我叫李伟。", "我对花生过敏。", "我吃素，不吃肉。", "我有两个孩子，老大8岁。"]),
+                           ("en", ["My name is Li Wei.", "I'm allergic to peanuts.", "I'm vegetarian.",
+                                   "I have two kids, the older one is 8."])):
+        convo = conversation(f"profile-{lang}", lang=lang)
+        for text in messages:
+            convo.user(text)
+        profile = {i.value for i in active(convo) if i.scope == "profile"}
+        for needle in (("李伟", "花生", "吃素") if lang == "zh" else ("Li Wei", "peanuts", "vegetarian")):
+            assert any(needle in v for v in profile), (lang, needle, profile)
