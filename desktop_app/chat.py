@@ -135,7 +135,11 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             copied = tuple(pipeline.similar_replies(recorded, streamed.text))
             variation = Variation(seed=random.randrange(1, 2**31), avoid=(streamed.text, *copied))
             streamed.restart()
-            _stream(pipeline, session, engine, plan, settings, streamed, should_stop, on_token, None, variation)
+            # A small model copies what it sees: the second attempt does not see the replies the first
+            # one copied (the prompt up to the first of them is still the cached prefix).
+            again = plan.model_copy(update={"messages": [m for m in plan.messages
+                                                         if not (m["role"] == "assistant" and m["content"] in copied)]})
+            _stream(pipeline, session, engine, again, settings, streamed, should_stop, on_token, None, variation)
             findings = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
             health.attempts.append([f"{f.kind}: {f.detail}" for f in findings])
     except BaseException:

@@ -39,6 +39,8 @@ def test_a_copied_reply_is_asked_for_again_with_another_seed_and_its_opening_rul
     variation = model.engine.variations[-1]
     assert variation is not None and variation.avoid[0] == LOOP and variation.repeat_penalty > settings.repeat_penalty
     assert result.reply.content.startswith("第一天") and result.reply.unhealthy is None
+    assert LOOP not in [m["content"] for m in model.engine.calls[-1]], "the retry does not see the reply it copied"
+    assert LOOP in [m["content"] for m in model.engine.calls[-2]]
     health = result.record.health
     assert health.retried and health.first_reply == LOOP and not health.kept_out
     assert store.last_turn_record(store.session_named("trip").id).health.retried, "the retry is in the turn record"
