@@ -120,6 +120,10 @@ def scaffold_labels() -> tuple[str, ...]:
         t = templates(lang)
         for table in ("layers", "summary"):
             for template in t[table].values():
+                # A label with its colon ("still undecided:", "当前任务：") is the prompt's, however short.
+                head = re.match(r"^([^{:：]*[:：])", str(template).strip())
+                if head and (len(_CJK_CHAR.findall(head.group(1))) >= 3 or len(head.group(1)) >= 10):
+                    labels.add(head.group(1).lower())
                 for piece in re.split(r"\{[^}]*\}|[\n:：;；()（）\[\]“”\"]", str(template)):
                     piece = piece.strip(" -—–,.，。、")
                     cjk = len(_CJK_CHAR.findall(piece))

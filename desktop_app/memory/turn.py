@@ -267,7 +267,9 @@ class TurnPipeline:
 
     def similar_replies(self, recorded: RecordedInput, text: str) -> list[str]:
         """The earlier replies ``text`` resembles (a second attempt must open differently from them)."""
-        return [r for r in self.earlier_replies(recorded) if similarity(r, text) >= SIMILAR_OPENING]
+        # A first attempt stopped after its opening is compared with the openings of the others.
+        return [r for r in self.earlier_replies(recorded)
+                if max(similarity(r, text), similarity(r[: len(text)], text)) >= SIMILAR_OPENING]
 
     def check_reply(self, recorded: RecordedInput, text: str) -> list[HealthFinding]:
         """What is wrong with ``text`` as the answer to ``recorded`` (memory.reply_health): a copy of

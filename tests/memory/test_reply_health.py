@@ -25,6 +25,8 @@ def kinds(reply: str, **kwargs) -> set[str]:
     "Here is the quote: <<< text >>>",
     "The user's standing rules for your replies (follow them without mentioning them): be short.",
     "你了解的用户和当前任务的情况（以最新的为准）：预算12000元。",
+    "The task at hand: flight: 7 days; still undecided: date: July 14.",
+    "当前任务：规划大理之行。",
 ])
 def test_the_prompts_scaffolding_is_found_in_either_language(reply):
     assert scaffolding_in(reply) is not None
@@ -37,9 +39,27 @@ def test_the_prompts_scaffolding_is_found_in_either_language(reply):
     "第一天：到达大理古城，晚上逛人民路。第二天：环洱海骑行。",
     "Use #1 grade paper, or see section 2.3.",
     "预算12000元够用：机票4000，住宿3000，其余吃喝玩乐。",
+    "The task at hand is simple: book the flights first.",
+    "我们当前任务是订酒店。",
 ])
 def test_ordinary_answers_carry_no_scaffolding(reply):
     assert scaffolding_in(reply) is None
+
+
+def test_a_retry_avoids_the_replies_a_first_attempt_stopped_early_was_copying(store, settings):
+    from desktop_app.chat import pipeline_for
+    from desktop_app.engine.tokens import fallback_counter
+    from desktop_app.memory.turn import RecordedInput
+
+    pipeline = pipeline_for(store, settings, counter=fallback_counter(), n_ctx=4096)
+    session = store.session_named("s")
+    long_reply = "Sure! Let's set up the itinerary step by step: 1. Choose your accommodation near the old town. " * 5
+    for text, reply in (("plan Lisbon", long_reply), ("4 of us", "Four people fit a two-bedroom flat.")):
+        recorded = pipeline.record_input(store.get_session(session.id), text)
+        pipeline.record_reply(store.get_session(session.id), reply)
+    recorded = RecordedInput(session=store.get_session(session.id),
+                             message=pipeline.record_input(store.get_session(session.id), "budget 5000").message)
+    assert pipeline.similar_replies(recorded, long_reply[:60]) == [long_reply]
 
 
 def test_a_near_copy_of_an_earlier_reply_is_degenerate_and_a_short_repeat_is_not():
