@@ -36,8 +36,8 @@ def default_model_choice() -> tuple[Path, str]:
         manifest = load_manifest()
         entries, plan = catalog(manifest), install_plan(manifest)
         default, fallback = entries[plan["chat"]], entries.get(plan.get("fallback", ""))
-        picked = hardware_pick(Machine(**dict(zip(("physical_cores", "memory_gb", "gpu"), machine_facts(),
-                                                  strict=True))), manifest)
+        machine = Machine(**dict(zip(("physical_cores", "memory_gb", "gpu"), machine_facts(), strict=True)))
+        picked = hardware_pick(machine, manifest)
     except (OSError, KeyError, ValueError, tomllib.TOMLDecodeError):
         return paths.models_dir() / "Qwen2.5-Coder-0.5B-Instruct.Q4_K_M.gguf", "the model manifest is unreadable"
     if picked is not None and picked[0] in entries and picked[0] != default.key:
@@ -46,7 +46,9 @@ def default_model_choice() -> tuple[Path, str]:
             return chosen.path, f"{chosen.key}, picked for this machine: {picked[1]}"
         note = f" ({chosen.key} would suit this machine: {picked[1]}; `make models` fetches it)"
     else:
-        note = ""
+        memory = f"{machine.memory_gb:.0f} GB" if machine.memory_gb else "unknown memory"
+        note = (f" — this machine: {machine.physical_cores} physical cores, {memory}, "
+                f"{'GPU offload' if machine.gpu else 'CPU only'}; no hardware rule picks another model")
     if default.path.exists() or fallback is None or not fallback.path.exists():
         return default.path, f"the default model ({default.key}){note}"
     return fallback.path, f"{default.key} is not installed, so {fallback.key} (run `make models` to fetch the default)"
