@@ -115,6 +115,7 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
                   f"— {' '.join(reply.split())[:80]}", file=sys.stderr)
         if dump is not None:
             dump.write(json.dumps({**verdict.model_dump(), "user": text}, ensure_ascii=False) + "\n")
+            dump.flush()  # a long run stopped midway keeps every turn it judged
         # The memory pass and the warm-up run while the user reads and types (``idle`` seconds), as
         # in the app: what is not done by then is postponed and goes on in the next pause.
         deadline = time.perf_counter() + idle

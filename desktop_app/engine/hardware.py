@@ -34,26 +34,25 @@ def physical_cores() -> int | None:
     return len(cores) or None
 
 
-def available_memory() -> int | None:
-    """MemAvailable from /proc/meminfo, in bytes (None elsewhere)."""
+def _meminfo(key: str) -> int | None:
+    """A /proc/meminfo field in bytes (None elsewhere)."""
     try:
         for line in Path("/proc/meminfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("MemAvailable:"):
+            if line.startswith(f"{key}:"):
                 return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         return None
     return None
+
+
+def available_memory() -> int | None:
+    """MemAvailable from /proc/meminfo, in bytes (None elsewhere)."""
+    return _meminfo("MemAvailable")
 
 
 def total_memory() -> int | None:
     """MemTotal from /proc/meminfo, in bytes (None elsewhere)."""
-    try:
-        for line in Path("/proc/meminfo").read_text(encoding="utf-8").splitlines():
-            if line.startswith("MemTotal:"):
-                return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
+    return _meminfo("MemTotal")
 
 
 def machine_facts() -> tuple[int, float | None, bool]:
