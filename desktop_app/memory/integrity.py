@@ -79,12 +79,19 @@ def _rule_texts(items: list[MemoryItem]) -> list[str]:
 
 
 def refiles_rule(op: AddItem, items: list[MemoryItem]) -> bool:
-    """A non-rule item whose value is a standing rule's sentence (or holds it whole)."""
+    """A non-rule item whose value is a standing rule's sentence (or holds it whole), or whose
+    quote is part of a rule's sentence from the same message ("理由: 再说理由" beside "以后每次回答
+    都先给结论，再说理由"): one sentence, one item."""
     if op.kind == "directive":
         return False
     mine = squash(body(op.value))
-    return len(mine) >= MIN_RULE_CHARS and any(rule in mine or (mine in rule and len(mine) * 2 >= len(rule))
-                                               for rule in _rule_texts(items))
+    if len(mine) >= MIN_RULE_CHARS and any(rule in mine or (mine in rule and len(mine) * 2 >= len(rule))
+                                           for rule in _rule_texts(items)):
+        return True
+    quote = squash(op.source_quote or "")
+    return bool(quote) and any(
+        item.kind == "directive" and item.status in ("active", "pending") and item.source_message_id == op.source_message_id
+        and quote in squash(item.source_quote or item.value) for item in items)
 
 
 def _about_same_thing(old: MemoryItem, op: AddItem, message: Message) -> bool:

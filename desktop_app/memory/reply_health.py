@@ -124,6 +124,10 @@ def scaffold_labels() -> tuple[str, ...]:
                 head = re.match(r"^([^{:：]*[:：])", str(template).strip())
                 if head and (len(_CJK_CHAR.findall(head.group(1))) >= 3 or len(head.group(1)) >= 10):
                     labels.add(head.group(1).lower())
+                # So is an aside in brackets ("（以此为准）", "(this overrides the notes above)").
+                for aside in re.findall(r"[（(][^{}（）()]+[）)]", str(template)):
+                    if len(_CJK_CHAR.findall(aside)) >= 4 or len(aside) >= 14:
+                        labels.add(aside.lower())
                 for piece in re.split(r"\{[^}]*\}|[\n:：;；()（）\[\]“”\"]", str(template)):
                     piece = piece.strip(" -—–,.，。、")
                     cjk = len(_CJK_CHAR.findall(piece))

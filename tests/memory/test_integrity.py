@@ -29,6 +29,15 @@ def test_a_rule_refiled_as_facts_under_other_subjects_writes_nothing_and_the_all
     assert any("refused" in note for note in job.notes)
 
 
+def test_a_fragment_of_a_rule_is_not_filed_as_a_fact_beside_it(conversation):
+    convo = conversation(lang="zh")
+    rule = "以后每次回答都先给结论，再说理由"
+    convo.user(rule + "。")
+    model_pass(convo, Model([entry("再说理由", "理由", "再说理由"), entry(rule, "回答方式", "先给结论再说理由",
+                                                                  kind="directive")]))
+    assert not [i for i in active(convo) if i.kind != "directive"], [i.value for i in active(convo)]
+
+
 def test_a_profile_item_is_not_replaced_by_something_else(conversation):
     convo = conversation()
     convo.user("My name is Li Wei.")

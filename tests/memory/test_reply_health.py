@@ -27,6 +27,7 @@ def kinds(reply: str, **kwargs) -> set[str]:
     "你了解的用户和当前任务的情况（以最新的为准）：预算12000元。",
     "The task at hand: flight: 7 days; still undecided: date: July 14.",
     "当前任务：规划大理之行。",
+    "之后有变化（以此为准）：旅行: 5天（原为 我们一家四口去大理玩5天），花生过敏。",
 ])
 def test_the_prompts_scaffolding_is_found_in_either_language(reply):
     assert scaffolding_in(reply) is not None
