@@ -16,7 +16,6 @@ A sequence is *fully right* when all of these hold.
 from __future__ import annotations
 
 import json
-import re
 import sys
 import tempfile
 import time
@@ -25,10 +24,9 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from desktop_app.bench.memory import Expect
+from desktop_app.memory.integrity import body, squash
 
 DATA = Path(__file__).parent / "data" / "memory_integrity.json"
-_SQUASH = re.compile(r"[\W_]+")
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 
 
 class SequenceScore(BaseModel):
@@ -47,21 +45,13 @@ class SequenceScore(BaseModel):
         return self.found == self.expected and not (self.stale or self.junk or self.duplicates or self.unexpected)
 
 
-def _squash(text: str) -> str:
-    return _SQUASH.sub("", text.lower())
-
-
-def _body(value: str) -> str:
-    return value.split(":", 1)[1] if ":" in value[:40] and not re.search(r"\d:\d", value[:40]) else value
-
-
 def grounded_value(value: str, said: str) -> bool:
     """The value is made of the user's words: most of its terms occur in what the user said."""
     from desktop_app.memory.text import term_set
 
-    mine = term_set(_body(value))
+    mine = term_set(body(value))
     if not mine:
-        return _squash(_body(value)) in _squash(said)
+        return squash(body(value)) in squash(said)
     return len(mine & term_set(said)) * 2 >= len(mine)
 
 
@@ -85,7 +75,7 @@ def score(case: dict, items: list) -> SequenceScore:
             result.model_junk += int(item.origin == "model")
     seen: dict[str, str] = {}
     for item in active:
-        mine = _squash(_body(item.value))
+        mine = squash(body(item.value))
         twin = next((v for k, v in seen.items() if k == mine or (min(len(k), len(mine)) >= 6 and (k in mine or mine in k))),
                     None)
         if twin is not None:

@@ -23,13 +23,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from desktop_app.lexicon import CJK
 from desktop_app.memory.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.models import MemoryItem, Message
 from desktop_app.memory.patches import AddItem, SetStatus
 from desktop_app.memory.text import CANONICAL_SUBJECTS, clip, numbers, subjects_named, term_set
 
 _SQUASH = re.compile(r"[\W_]+")
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]{2,}")
+_CJK_RUN = re.compile(f"[{CJK}]{{2,}}")
 _PLACEHOLDER = re.compile(r"^[\s?？#“”\"'.…]*$|#\?")
 MIN_RULE_CHARS = 6  # a rule sentence this long (squashed) or longer is recognised inside another value
 
