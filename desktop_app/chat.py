@@ -18,7 +18,7 @@ from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.models import Message, Session
 from desktop_app.memory.plan import ContextPlan
 from desktop_app.memory.records import PrefillLog, ReplyHealth, TurnRecord
-from desktop_app.memory.reply_health import HealthFinding, degenerate, degenerate_opening
+from desktop_app.memory.reply_health import WORTH_RETRY, HealthFinding, degenerate, degenerate_opening, worth_retry
 from desktop_app.memory.turn import (
     MAX_INPUT_CHARS,
     InputRejected,
@@ -128,17 +128,16 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
         if streamed.cut_short is not None and streamed.cut_short.kind not in {f.kind for f in findings}:
             findings.append(streamed.cut_short)
         health.attempts.append([f"{f.kind}: {f.detail}" for f in findings])
-        if degenerate(findings) and settings.reply_retry:
+        if worth_retry(findings) and settings.reply_retry:
             health.retried, health.first_reply = True, streamed.text
             if on_retry:
-                on_retry("; ".join(f.detail for f in findings if f.degenerate))
+                on_retry("; ".join(f.detail for f in findings if f.kind in WORTH_RETRY))
             copied = tuple(pipeline.similar_replies(recorded, streamed.text))
             variation = Variation(seed=random.randrange(1, 2**31), avoid=(streamed.text, *copied))
             streamed.restart()
-            # A small model copies what it sees: the second attempt does not see the replies the first
-            # one copied (the prompt up to the first of them is still the cached prefix).
-            again = plan.model_copy(update={"messages": [m for m in plan.messages
-                                                         if not (m["role"] == "assistant" and m["content"] in copied)]})
+            # A small model copies what it sees, and a second attempt shown the same replies copies
+            # another of them: it sees the conversation's user turns and the memory briefing only.
+            again = plan.model_copy(update={"messages": without_replies(plan.messages)})
             _stream(pipeline, session, engine, again, settings, streamed, should_stop, on_token, None, variation)
             findings = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
             health.attempts.append([f"{f.kind}: {f.detail}" for f in findings])
@@ -157,6 +156,11 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     gen_seconds = elapsed - (streamed.first_token or 0.0)
     return TurnResult(recorded, reply.message if reply else None, streamed.stopped, plan, record, streamed.first_token,
                       gen_seconds, len(streamed.pieces))
+
+
+def without_replies(messages: list[dict]) -> list[dict]:
+    """The plan's messages without the assistant's earlier replies (what a retry is shown)."""
+    return [m for m in messages if m["role"] != "assistant"]
 
 
 @dataclass

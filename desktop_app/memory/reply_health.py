@@ -25,6 +25,9 @@ SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "e
 # What makes a reply degenerate: it must not be fed back, and the chat asks once more. (A small
 # model's refusal of an ordinary request is a loop too: it refuses again once it has seen itself do it.)
 DEGENERATE: frozenset[str] = frozenset({"copy", "echo", "scaffolding", "refusal"})
+# What is worth asking for once more, though harmless as history: a reply in the wrong language, or
+# one that only asks for what memory already holds (another seed usually answers).
+WORTH_RETRY: frozenset[str] = DEGENERATE | {"language", "promise", "empty"}
 SHORT_REPLY = 160  # characters: a refusal or a promise this short is all the reply says
 
 _CJK_CHAR = re.compile(f"[{CJK}]")
@@ -199,3 +202,8 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
 def degenerate(findings: Iterable[HealthFinding]) -> bool:
     """Whether a reply with these findings must be regenerated and kept out of the history."""
     return any(f.degenerate for f in findings)
+
+
+def worth_retry(findings: Iterable[HealthFinding]) -> bool:
+    """Whether a reply with these findings is asked for once more (degenerate, or no answer)."""
+    return any(f.kind in WORTH_RETRY for f in findings)

@@ -128,7 +128,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "model.failed": ("✕ model not loaded: {error}", "✕ 模型未加载：{error}"),
     "model.usage": ("● {name} · prompt {used}/{n_ctx} tokens ({share:.0%})", "● {name} · 提示 {used}/{n_ctx} token（{share:.0%}）"),
     "model.picked": ("Chat model: {why}", "聊天模型：{why}"),
-    "reply.retrying": ("that reply repeated itself; writing it again…", "这条回复重复了，正在重写…"),
+    "reply.retrying": ("that reply did not answer; writing it again…", "这条回复没有回答问题，正在重写…"),
     "model.speed": ("{pieces} tokens at {speed:.1f}/s", "{pieces} token，{speed:.1f}/秒"),
     # context meter
     "meter.label": ("context", "上下文"),

@@ -96,3 +96,28 @@ def test_a_loop_is_stopped_after_its_opening_not_after_the_whole_reply(store, se
     assert len(first_attempt) < 80, "the scaffolding stopped the first attempt after a line"
     assert result.record.health.attempts[0][0].startswith("scaffolding")
     assert result.reply.content == "第一天：古城；第二天：洱海。"
+
+
+def test_the_retry_sees_the_users_turns_but_none_of_the_earlier_replies(store, settings):
+    """A second attempt shown the other replies copies another one of them (the 0.5B in Chinese)."""
+    plan = "第一天：大理古城；第二天：洱海骑行；第三天：喜洲。"
+    replies = [plan, LOOP, LOOP, "好的，预算按12000元算，住宿可以升级到海景客栈。"]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, "帮我安排一个5天的大理行程")
+    turn(store, settings, engine, "我们一共4个人")
+    third = turn(store, settings, engine, "预算改成12000")
+    assert third.record.health.retried, "the first attempt copied the second reply"
+    assert plan in [m["content"] for m in engine.calls[-2]], "the first attempt saw both replies"
+    assert [m for m in engine.calls[-1] if m["role"] == "assistant"] == [], "the retry sees none of them"
+    assert "帮我安排一个5天的大理行程" in [m["content"] for m in engine.calls[-1]], "the user's turns are still there"
+    assert third.reply.content.startswith("好的，预算")
+
+
+def test_a_reply_in_the_wrong_language_is_asked_for_once_more_but_not_kept_out_when_it_stays(store, settings):
+    english = "Sure, here is a five-day plan for Dali with the old town and the lake."
+    replies = [english, english]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    result = turn(store, settings, engine, "帮我安排一个5天的大理行程")
+    assert result.record.health.retried, "a reply in the wrong language is asked for again"
+    assert engine.variations[-1] is not None
+    assert result.reply.unhealthy is None, "a reply in another language is no loop: it stays history"
