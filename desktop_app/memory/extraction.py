@@ -121,8 +121,10 @@ RELAYED = rx(r"\b(he|she|they|my (boss|manager|colleague|client|wife|husband|mot
               r"|manager|email|memo|note|notice))\s+(said|says|told (me|us)|wrote|writes|asked)\b",
               r"^(the|a|an|my|our|his|her|their)\s+[\w'-]+(\s+[\w'-]+){0,4}\s+(said|says|reads|wrote|told (me|us))\b",
               r"^(老板|领导|同事|客户|老师|我妈|我爸|朋友|他|她|他们)(说|让|要求|叫)")
-# Quoted passages; an ASCII apostrophe counts only outside words (not "I'm … don't").
-_QUOTED = re.compile(r"[“「『‘][^”」』’]{4,}[”」』’]|\"[^\"]{4,}\"|(?<![A-Za-z])'[^']{4,}'(?![A-Za-z])")
+# Quoted passages, in any quotation marks (defined once: a second definition used to replace
+# this one, so a rule in single quotes was taken for the user's own). An ASCII apostrophe counts
+# only outside words (not "I'm … don't").
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』|‘[^’]*’|(?<![A-Za-z])'[^']+'(?![A-Za-z])")
 _PASTED = re.compile(r"(?im)^\s*>.*$")
 # Requests: ask the assistant to do something now, not state a value …
 REQUEST = rx(r"^(please\s+)?(can|could|would|will) you(?![-\w])", r"^please(?![-\w])",
@@ -173,9 +175,6 @@ _IMPERATIVE = rx(r"^(always|never|don't|do not|please|write|use|keep|answer|repl
                   r"going forward|every time|whenever|no|switch|change|stick|let's|make sure|only|cut|drop|limit|mention)\b",
                   r"^(以后|今后|每次|从现在|一律|所有|别|不要|不许|禁止|记得|务必)",
                   r"^(算了[，,]?)?(还是|改用|换成|就用)", r"(都|全部|统一|一律)(用|要|写|改|按)|换成|改成")
-
-
-_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』")
 
 
 def addressed(sentence: str) -> bool:
