@@ -19,6 +19,7 @@ from desktop_app.memory.models import Message, Session
 from desktop_app.memory.plan import ContextPlan
 from desktop_app.memory.records import PrefillLog, ReplyHealth, TurnRecord
 from desktop_app.memory.reply_health import WORTH_RETRY, HealthFinding, degenerate, degenerate_opening, worth_retry
+from desktop_app.memory.scheduling import queue_jobs
 from desktop_app.memory.turn import (
     MAX_INPUT_CHARS,
     InputRejected,
@@ -152,7 +153,7 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
                                   unhealthy=reason) if streamed.pieces or streamed.stopped else None
     record = pipeline.log(recorded, plan, reply, first_token_seconds=streamed.first_token, prefill=prefill_log(engine),
                           health=health)
-    pipeline.queue_jobs(session, recorded, reply)
+    queue_jobs(pipeline, session, recorded, reply)
     gen_seconds = elapsed - (streamed.first_token or 0.0)
     return TurnResult(recorded, reply.message if reply else None, streamed.stopped, plan, record, streamed.first_token,
                       gen_seconds, len(streamed.pieces))

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from desktop_app.bench.memory import Expect
+from desktop_app.bench import Expect
 from desktop_app.memory.integrity import body, squash
 
 DATA = Path(__file__).parent / "data" / "memory_integrity.json"

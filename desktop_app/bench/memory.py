@@ -18,6 +18,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from desktop_app.bench import Expect
+
 DATA = Path(__file__).parent / "data" / "memory_cases.json"
 # A second set, written by a helper who saw neither the rules, the prompts nor the first set, and
 # kept out of the tuning: ``--cases`` with this path measures what the first set cannot.
@@ -26,17 +28,6 @@ HOLDOUT = Path(__file__).parent / "data" / "memory_cases_holdout.json"
 HOLDOUT2 = Path(__file__).parent / "data" / "memory_cases_holdout2.json"
 NAMED_SETS = {"holdout": HOLDOUT, "holdout2": HOLDOUT2}
 GROUPS = ("single", "negatives", "sequences")
-
-
-class Expect(BaseModel):
-    kind: str
-    alt_kinds: list[str] = []
-    scope: str | None = None
-    terms: list[str]
-
-    def matches(self, item) -> bool:
-        text = f"{item.subject} {item.value}".lower()
-        return item.kind in (self.kind, *self.alt_kinds) and all(t.lower() in text for t in self.terms)
 
 
 class Result(BaseModel):

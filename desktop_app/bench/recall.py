@@ -17,6 +17,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from desktop_app.bench import percentile
 from desktop_app.bench.recall_data import CATEGORIES, DataMissing, Question
 
 METHODS = ("bm25", "vector", "bookmark", "stage", "hybrid-stage", "hybrid")
@@ -139,13 +140,6 @@ def print_table(table: dict, out=sys.stdout) -> None:
             r = rows.get(method)
             cells.append(f"{r['@1']:.3f}/{r['@5']:.3f}/{r['@10']:.3f}/{r['mrr']:.3f}    " if r else " " * 27)
         print(f"{name:<12} {n:>5}  " + "  ".join(cells), file=out)
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    if not ordered:
-        return 0.0
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
 def build_locomo_db(path: Path, embedder, *, log=print):

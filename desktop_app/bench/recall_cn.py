@@ -35,7 +35,7 @@ def import_memorybank(store, dialogues: dict[str, list[dict]]) -> dict[str, int]
 
 def run_memorybank(path: Path, embedder, *, log=print) -> dict:
     """Import, embed and ask every probing question; returns latency and examples."""
-    from desktop_app.bench.recall import percentile
+    from desktop_app.bench import percentile
     from desktop_app.bench.recall_data import load_memorybank_cn
     from desktop_app.memory.recall import index_pending, search
     from desktop_app.memory.store import Store

@@ -96,7 +96,7 @@ def grow_session(path: Path, embedder, texts: list[str], size: int, *, log) -> i
 
 def time_queries(path: Path, session_id: int, embedder, asked: list[str]) -> dict[str, dict[str, float]]:
     """p50/p95 (ms) per mode, plus how many of the float top-10 the binary pass also finds."""
-    from desktop_app.bench.recall import percentile
+    from desktop_app.bench import percentile
     from desktop_app.memory.recall import search
     from desktop_app.memory.store import Store
 

@@ -206,8 +206,9 @@ def finish_memory_jobs(store, jobs, pipeline, session, *, engine, embedder, quie
     """Drain the memory jobs with progress on stderr, so a script sees the final memory."""
     from desktop_app.memory.jobs import JobContext
     from desktop_app.memory.model_jobs import queue_backlog
+    from desktop_app.memory.scheduling import memory_model
 
-    queue_backlog(store, jobs, pipeline.memory_model(), session.id)
+    queue_backlog(store, jobs, memory_model(pipeline), session.id)
     if not len(jobs):
         return
     started = time.perf_counter()

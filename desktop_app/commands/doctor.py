@@ -73,7 +73,7 @@ def _engine_check(settings) -> dict:
 
 def collect(settings, *, load: bool = True, fix: bool = False) -> list[dict]:
     """Run every check; each is a dict with check/ok/detail/essential."""
-    from desktop_app.engine.llama import gpu_offload_supported
+    from desktop_app.engine.hardware import gpu_offload_supported
     from desktop_app.memory.sqlite_backend import backend_info
 
     checks = [_check("python", sys.version_info >= (3, 11), f"{platform.python_version()} ({sys.executable})")]

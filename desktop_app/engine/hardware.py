@@ -55,10 +55,18 @@ def total_memory() -> int | None:
     return _meminfo("MemTotal")
 
 
+def gpu_offload_supported() -> bool:
+    """Whether this llama.cpp build can offload layers to a GPU (CUDA, Metal, Vulkan …)."""
+    try:
+        import llama_cpp
+
+        return bool(llama_cpp.llama_supports_gpu_offload())
+    except Exception:
+        return False
+
+
 def machine_facts() -> tuple[int, float | None, bool]:
     """(physical cores, total memory in GB, GPU offload possible): what the model choice reads."""
-    from desktop_app.engine.llama import gpu_offload_supported
-
     memory = total_memory()
     return (physical_cores() or os.cpu_count() or 1, memory / 2**30 if memory else None, gpu_offload_supported())
 
@@ -93,8 +101,6 @@ def choose_ctx(requested: int, model_path: Path | None, gpu_layers: int) -> tupl
 
 def choose(threads: int | None, gpu_layers: int | None) -> HardwareChoice:
     """Resolve the user's ``threads``/``gpu_layers`` (None: automatic) for this machine."""
-    from desktop_app.engine.llama import gpu_offload_supported
-
     logical = os.cpu_count() or 2
     physical = physical_cores() or logical
     if threads is not None:

@@ -481,11 +481,3 @@ def cpu_threads_default() -> int:
     return max(1, (os.cpu_count() or 2) - 1)
 
 
-def gpu_offload_supported() -> bool:
-    """Whether this llama.cpp build can offload layers to a GPU (CUDA, Metal, Vulkan …)."""
-    try:
-        import llama_cpp
-
-        return bool(llama_cpp.llama_supports_gpu_offload())
-    except Exception:
-        return False

@@ -27,7 +27,7 @@ SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "e
 DEGENERATE: frozenset[str] = frozenset({"copy", "echo", "scaffolding", "refusal"})
 # What is worth asking for once more, though harmless as history: a reply in the wrong language, or
 # one that only asks for what memory already holds (another seed usually answers).
-WORTH_RETRY: frozenset[str] = DEGENERATE | {"language", "promise", "empty"}
+WORTH_RETRY: frozenset[str] = DEGENERATE | {"language", "promise"}
 SHORT_REPLY = 160  # characters: a refusal or a promise this short is all the reply says
 
 _CJK_CHAR = re.compile(f"[{CJK}]")

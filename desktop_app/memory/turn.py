@@ -1,6 +1,6 @@
 """One path per turn: the stages every caller runs, each handing a typed result forward.
 
-    record_input ─► plan ─► (the caller streams the reply) ─► record_reply ─► log ─► queue_jobs
+    record_input ─► plan ─► (the caller streams the reply) ─► record_reply ─► log ─► queue_jobs (scheduling)
     RecordedInput   ContextPlan                               RecordedReply    TurnRecord
 
 The chat (``desktop_app.chat``), regenerate, ``import``, ``context``/previews, the benchmarks
@@ -23,19 +23,15 @@ from desktop_app.memory.budget import compute_budgets
 from desktop_app.memory.documents.retrieval import document_hits_for_prompt
 from desktop_app.memory.fold import HeadFold
 from desktop_app.memory.heads import current_head, fold_reason, refold
-from desktop_app.memory.jobs import JobQueue, ReembedJob
-from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
+from desktop_app.memory.jobs import JobQueue
 from desktop_app.memory.models import Message, Session
-from desktop_app.memory.page_jobs import BookmarkJob, StageJob, SummaryJob
 from desktop_app.memory.paging import PagingEvent, page_out_if_needed
-from desktop_app.memory.paging_advice import PagingAdviceJob, page_out_in_sight
 from desktop_app.memory.plan import DEFAULT_MODE, MODES, ContextPlan
 from desktop_app.memory.recalled import recalled_pages
 from desktop_app.memory.records import PrefillLog, ReplyHealth, TurnRecord
 from desktop_app.memory.reply_health import HealthFinding, check_reply, expected_language, similarity
 from desktop_app.memory.turns import item_turns, turn_views
 from desktop_app.memory.updates import MemoryOutcome, remember_message
-from desktop_app.memory.warming import WarmJob
 from desktop_app.prompts import default_system_prompt
 
 MAX_INPUT_CHARS = 200_000
@@ -299,48 +295,6 @@ class TurnPipeline:
             if recalled:
                 self.store.note_recalled(recalled, now)
         return record
-
-    # -- stage 5 -------------------------------------------------------------------------
-    def queue_jobs(self, session: Session, recorded: RecordedInput | None = None,
-                   reply: RecordedReply | None = None) -> int:
-        """Queue the background memory work this turn calls for; it runs when the chat is idle:
-        the model's pass over the user's message, the next page-out's decisions, and after a
-        page-out its bookmark and summary (unless ``memory_model`` is off), and the embeddings
-        of the new turns."""
-        if self.jobs is None:
-            return 0
-        self.jobs.discard("draft")  # type-ahead for the message just answered
-        if self.context is not None:
-            # The next prompt no longer holds this turn's recalled block.
-            self.context.recalled_pages, self.context.recalled_words = (), ()
-        queued = 0
-        if self.options.warm_idle:  # first: the next turn's prefix; again after the rest changed the head
-            queued += self.jobs.submit(WarmJob(session.id, self.options, stage="turn", progress=self.warm_progress))
-        model_on = self.options.memory_model != "off"
-        if recorded is not None and recorded.fresh and recorded.message.role == "user" and model_on:
-            self.store.add_to_backlog(session.id, [recorded.message.id])
-            queued += self.jobs.submit(ExtractJob(session.id, [recorded.message.id], self.memory_model(),
-                                                  from_backlog=True))
-        system_prompt = self.system_prompt(session)
-        if reply is not None and model_on and page_out_in_sight(self.store, session.id, counter=self.counter,
-                                                                n_ctx=self.n_ctx, system_prompt=system_prompt):
-            # The next page-out's decisions, while there is time.
-            queued += self.jobs.submit(PagingAdviceJob(session.id, self.memory_model(), counter=self.counter,
-                                                       n_ctx=self.n_ctx, system_prompt=system_prompt))
-        if reply is not None and reply.paging is not None and model_on:
-            event = reply.paging
-            queued += self.jobs.submit(BookmarkJob(session.id, event.page_id, event.bookmark_id, self.memory_model()))
-            queued += self.jobs.submit(SummaryJob(session.id, event.page_id, self.memory_model(), refold=self.folds))
-            if event.stage_id is not None:
-                queued += self.jobs.submit(StageJob(session.id, event.stage_id, event.page_id, self.memory_model()))
-        if self.embedder is not None:
-            queued += self.jobs.submit(ReembedJob(session_id=session.id))
-        if self.options.warm_idle and model_on:
-            queued += self.jobs.submit(WarmJob(session.id, self.options, stage="after", progress=self.warm_progress))
-        return queued
-
-    def memory_model(self) -> MemoryModel:
-        return MemoryModel(self.options.memory_model, lang=self.options.lang)
 
     # -- transcripts -----------------------------------------------------------------------
     def import_message(self, session: Session, role: str, content: str, *, created_at: float | None = None,

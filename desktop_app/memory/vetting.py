@@ -28,6 +28,7 @@ from desktop_app.memory.extraction import (
     is_request,
     negated,
 )
+from desktop_app.memory.kind_cues import KIND_CUES
 from desktop_app.memory.proposals import Proposal
 from desktop_app.memory.text import canonical_subject, keywords, numbers, split_sentences, term_set, terms
 
@@ -92,8 +93,6 @@ _ANCHOR = re.compile(r"\b(i|i'm|i've|i'd|me|my|mine|we|we're|we've|our|us|you|yo
 
 def _cued(sentence: str) -> bool:
     """A word that makes a sentence a memory of some kind: a rule, a limit, a choice, a like, an aim, a doubt."""
-    from desktop_app.memory.cooperation import KIND_CUES  # the cues live with the kinds they settle
-
     return bool(STANDING.search(sentence) or PROHIBIT.search(sentence) or SPECULATION.search(sentence)
                 or any(c.search(sentence) for _, cues in KIND_CUES for c in cues))
 

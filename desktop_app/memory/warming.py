@@ -28,6 +28,7 @@ from desktop_app.engine.prefix import common_prefix
 from desktop_app.engine.protocol import can_warm
 from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
 from desktop_app.memory.text import term_set
+from desktop_app.memory.turn import TurnPipeline
 
 PLACEHOLDER = "…"  # the next input, unknown yet: it only ends the prefix
 MIN_DRAFT_CHARS = 6  # a shorter draft recalls little worth evaluating ahead
@@ -115,8 +116,6 @@ class WarmJob(MemoryJob):
         return next_prefix(pipeline, session)
 
     def run(self, ctx: JobContext) -> JobOutcome:
-        from desktop_app.memory.turn import TurnPipeline
-
         engine = ctx.chat_engine
         if engine is None or not can_warm(engine):
             return self.outcome("done", "this engine keeps no evaluated prefix")

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, cast
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from desktop_app.ui.i18n import t
 from desktop_app.ui.shown import shown
 
-if TYPE_CHECKING:
-    from desktop_app.ui.app import PaperclipApp
+
+class _App(Protocol):
+    """What the palette needs of the app (the app module imports this one)."""
+
+    chat: Any
+    store: Any
+
+    def toggle_theme(self) -> None: ...
 
 Command = tuple[str, Callable[[], object], str]
 
@@ -24,7 +30,7 @@ class PaperclipCommands(Provider):
     """
 
     def _commands(self) -> list[Command]:
-        app: PaperclipApp = self.app  # type: ignore[assignment]
+        app = cast(_App, self.app)
         chat = app.chat
         actions = [
             ("new_session", chat.action_new_session), ("rename_session", chat.action_rename_session),

@@ -9,8 +9,8 @@ import pytest
 
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.memory.controls import run_command
-from desktop_app.memory.cooperation import settle_kind
 from desktop_app.memory.jobs import JobContext
+from desktop_app.memory.kind_cues import settle_kind
 from desktop_app.memory.model_jobs import ExtractJob, MemoryModel, worth_proposing
 from desktop_app.memory.patches import AddItem, apply_patch, propose
 from desktop_app.memory.proposals import Proposal

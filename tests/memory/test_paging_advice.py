@@ -9,6 +9,7 @@ from desktop_app.memory.jobs import JobContext, JobQueue
 from desktop_app.memory.model_jobs import MemoryModel
 from desktop_app.memory.paging_advice import PagingAdviceJob
 from desktop_app.memory.records import TurnRecord
+from desktop_app.memory.scheduling import queue_jobs
 from desktop_app.ui.widgets import turn_record
 
 CHATTER = "We talked about the weather, the garden, some music and a few recipes for dinner tonight."
@@ -152,7 +153,7 @@ def test_the_job_is_queued_with_the_model_memory_on_once_a_page_out_is_in_sight(
             recorded = pipeline.record_input(session, CHATTER)
             reply = pipeline.record_reply(session, CHATTER)
             jobs.cancel()
-            pipeline.queue_jobs(session, recorded, reply)
+            queue_jobs(pipeline, session, recorded, reply)
             queued.append("paging" in [job.name for job in jobs.pending()])
         if mode == "off":
             assert not any(queued)
