@@ -89,7 +89,7 @@ def _p95(values: list[float]) -> float:
 
 
 def format_table(results: list[ModeResult]) -> str:
-    """A plain-text table (also pasted into the README)."""
+    """A plain-text table (also pasted into docs/benchmarks/context.md)."""
     head = (f"{'scenario':<13} {'mode':<9} {'probe':>5} {'prompt tok':>10} {'vs full':>7} {'cumulative':>10} "
             f"{'active %':>8} {'stale %':>7} {'p50 ms':>7} {'p95 ms':>7}")
     lines = [head, "-" * len(head)]

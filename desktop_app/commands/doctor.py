@@ -91,7 +91,7 @@ def collect(settings, *, load: bool = True, fix: bool = False) -> list[dict]:
         return checks
     gpu = gpu_offload_supported()
     checks.append(_check("gpu offload", True, "available (this build can offload layers)" if gpu
-                         else "not in this build (CPU only; see README for CMAKE_ARGS)", essential=False))
+                         else "not in this build (CPU only; see docs/install.md for CMAKE_ARGS)", essential=False))
     from desktop_app.engine.hardware import choose
 
     machine = choose(settings.threads, settings.gpu_layers)

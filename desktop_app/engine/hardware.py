@@ -115,6 +115,6 @@ def choose(threads: int | None, gpu_layers: int | None) -> HardwareChoice:
     elif gpu_offload_supported():
         layers, gpu_why = -1, "this llama.cpp build can offload: all layers on the GPU"
     else:
-        layers, gpu_why = 0, "this llama.cpp build is CPU-only (see the README for CMAKE_ARGS)"
+        layers, gpu_why = 0, "this llama.cpp build is CPU-only (see docs/install.md for CMAKE_ARGS)"
     return HardwareChoice(threads=chosen, threads_why=why, gpu_layers=layers, gpu_why=gpu_why,
                           available_memory_bytes=available_memory())

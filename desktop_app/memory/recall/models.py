@@ -43,7 +43,7 @@ class RecallHit(BaseModel):
 
 class RecallWeights(BaseModel):
     """Tunable weights of hybrid search; the defaults are the ones measured best on LoCoMo
-    (see ``paperclip bench recall`` and the README's recall table)."""
+    (see ``paperclip bench recall`` and docs/benchmarks/recall.md)."""
 
     model_config = ConfigDict(frozen=True)
 

@@ -2,7 +2,7 @@
 picks the few that help answer the question; they move to the front, the rest keep their order.
 
 Measured with ``paperclip bench recall --rerank N`` on LoCoMo; off unless it raises recall@5
-(see the README). Invalid output, a stop or a full window leave the hybrid order as it was.
+(see docs/benchmarks/recall.md). Invalid output, a stop or a full window leave the hybrid order as it was.
 """
 
 from __future__ import annotations
