@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 from desktop_app.config import Settings
 from desktop_app.engine.protocol import ChatEngine, Progress, StopCheck, Variation
-from desktop_app.memory.jobs import JobQueue
-from desktop_app.memory.models import Message, Session
-from desktop_app.memory.plan import ContextPlan
-from desktop_app.memory.records import PrefillLog, ReplyHealth, TurnRecord
+from desktop_app.memory.background.queue import JobQueue
+from desktop_app.memory.core.models import Message, Session
+from desktop_app.memory.core.plan import ContextPlan
+from desktop_app.memory.core.records import PrefillLog, ReplyHealth, TurnRecord
 from desktop_app.memory.reply_health import WORTH_RETRY, HealthFinding, degenerate, degenerate_opening, worth_retry
 from desktop_app.memory.scheduling import queue_jobs
 from desktop_app.memory.turn import (

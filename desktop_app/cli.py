@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from desktop_app import __version__
-from desktop_app.memory.plan import MODES
+from desktop_app.memory.core.plan import MODES
 from desktop_app.prompts import PromptTemplatesMissing
 
 COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench", "context", "memory", "recall",

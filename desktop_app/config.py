@@ -17,8 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from desktop_app import paths
 from desktop_app.engine.hardware import machine_facts
 from desktop_app.manifest import Machine, catalog, hardware_pick, install_plan, load_manifest
-from desktop_app.memory.model_jobs import MemoryModelMode
-from desktop_app.memory.plan import MODES, ContextMode
+from desktop_app.memory.background.memory_pass import MemoryModelMode
+from desktop_app.memory.core.plan import MODES, ContextMode
 from desktop_app.private_files import write_private_text
 
 CONTEXT_MODES = MODES  # the context modes are defined once, in the memory core

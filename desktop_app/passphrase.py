@@ -15,8 +15,8 @@ import os
 import sys
 from pathlib import Path
 
-from desktop_app.memory.encryption import EncryptionError, is_encrypted, register_passphrase
-from desktop_app.memory.sqlite_backend import can_encrypt
+from desktop_app.memory.store.encryption import EncryptionError, is_encrypted, register_passphrase
+from desktop_app.memory.store.sqlite_backend import can_encrypt
 
 log = logging.getLogger(__name__)
 

@@ -54,8 +54,8 @@ SCRIPTS = [
 
 def build(store, pipeline, script: Script, *, engine, gate, quiet: bool) -> int:
     """Import the scripted session (rules + the model's memory pass); returns its id."""
-    from desktop_app.memory.jobs import JobContext
-    from desktop_app.memory.model_jobs import ExtractJob
+    from desktop_app.memory.background.memory_pass import ExtractJob
+    from desktop_app.memory.background.queue import JobContext
 
     session = store.create_session(script.id)
     chat = EN_CHAT if script.lang == "en" else ZH_CHAT
@@ -87,7 +87,7 @@ def run(args, settings) -> int:
     from desktop_app.chat import pipeline_for
     from desktop_app.commands.common import load_engine
     from desktop_app.engine.guard import LockedEngine
-    from desktop_app.memory.model_jobs import MemoryModel
+    from desktop_app.memory.background.memory_pass import MemoryModel
     from desktop_app.memory.store import Store
 
     seeds = list(range(1, args.seeds + 1))

@@ -18,7 +18,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from desktop_app.bench.scenarios import Scenario, active_present, all_scenarios, superseded_as_current
-from desktop_app.memory.plan import MODES
+from desktop_app.memory.core.plan import MODES
 
 DEFAULT_CTX = 2048
 START_TIME = 1_750_000_000.0  # fixed clock for reproducible transcripts (2025-06-15)

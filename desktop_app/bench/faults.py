@@ -89,8 +89,8 @@ class Runner:
 
 def _counts(db: Path) -> tuple[bool, int, int]:
     """(integrity ok, messages, duplicate ext_ids) of the file."""
-    from desktop_app.memory.db import integrity_check
     from desktop_app.memory.store import Store
+    from desktop_app.memory.store.db import integrity_check
 
     ok = not integrity_check(db)
     with Store(db) as store:
@@ -140,7 +140,7 @@ SECRET = "QZ7741ARDWICK"
 
 def _secret_rows(db: Path) -> tuple[int, int]:
     """(messages holding the secret, all messages), read directly."""
-    from desktop_app.memory.sqlite_backend import sqlite
+    from desktop_app.memory.store.sqlite_backend import sqlite
 
     conn = sqlite.connect(str(db))
     try:

@@ -82,7 +82,7 @@ def judge_turn(reply: str, *, user_text: str, earlier: list[str], lang: str, mem
 def run_conversation(conversation: Conversation, *, engine, memory_engine, settings, store, quiet: bool,
                      dump, idle: float) -> tuple[list[TurnVerdict], tuple[bool, list[str], list[str]]]:
     from desktop_app.chat import pipeline_for, run_turn
-    from desktop_app.memory.jobs import JobContext, JobQueue
+    from desktop_app.memory.background.queue import JobContext, JobQueue
 
     local = settings.model_copy(update={"lang": conversation.lang})
     jobs = JobQueue()

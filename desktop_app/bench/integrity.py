@@ -24,7 +24,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from desktop_app.bench import Expect
-from desktop_app.memory.integrity import body, squash
+from desktop_app.memory.write.integrity import body, squash
 
 DATA = Path(__file__).parent / "data" / "memory_integrity.json"
 
@@ -47,7 +47,7 @@ class SequenceScore(BaseModel):
 
 def grounded_value(value: str, said: str) -> bool:
     """The value is made of the user's words: most of its terms occur in what the user said."""
-    from desktop_app.memory.text import term_set
+    from desktop_app.memory.lang.text import term_set
 
     mine = term_set(body(value))
     if not mine:
@@ -87,8 +87,8 @@ def score(case: dict, items: list) -> SequenceScore:
 
 
 def run_sequences(cases: list[dict], *, engine, counter, system: str, progress=None, dump=None) -> list[SequenceScore]:
-    from desktop_app.memory.jobs import JobContext
-    from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
+    from desktop_app.memory.background.memory_pass import ExtractJob, MemoryModel
+    from desktop_app.memory.background.queue import JobContext
     from desktop_app.memory.store import Store
     from desktop_app.memory.turn import TurnOptions, TurnPipeline
 

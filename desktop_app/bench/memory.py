@@ -56,8 +56,8 @@ def _fresh(tmp: Path, index: int):
 
 
 def _run_turns(store, turns: list[str], *, engine, gate, counter, result: Result, case_id: str = "") -> list:
-    from desktop_app.memory.jobs import JobContext
-    from desktop_app.memory.model_jobs import ExtractJob
+    from desktop_app.memory.background.memory_pass import ExtractJob
+    from desktop_app.memory.background.queue import JobContext
     from desktop_app.memory.turn import TurnOptions, TurnPipeline
 
     session = store.create_session("bench")
@@ -183,7 +183,7 @@ def run(args, settings) -> int:
     from desktop_app.commands.common import load_engine
     from desktop_app.engine.guard import LockedEngine
     from desktop_app.engine.tokens import fallback_counter
-    from desktop_app.memory.model_jobs import MemoryModel
+    from desktop_app.memory.background.memory_pass import MemoryModel
 
     path = labelled_set(str(NAMED_SETS.get(args.cases, args.cases)) if args.cases else None, DATA)
     if path is None:

@@ -75,15 +75,15 @@ def decide(case: PagingCase, engine, tally: Tally) -> list[bool]:
     """Keep (True) / evict per exchange: the rule cache against the latest message, then the
     model for what it leaves open (``engine`` None: those leave, oldest first)."""
     from desktop_app.engine.errors import JSONOutputError
-    from desktop_app.memory.paging import lexical_decision
-    from desktop_app.memory.paging_advice import (
+    from desktop_app.memory.archive.paging import lexical_decision
+    from desktop_app.memory.background.paging_advice import (
         ADVICE_MAX_TOKENS,
         Exchange,
         advice_messages,
         advice_schema,
         parse_advice,
     )
-    from desktop_app.memory.text import term_set
+    from desktop_app.memory.lang.text import term_set
 
     exchanges = [Exchange(message_id=n, turn=n, user=e.user, reply=e.reply) for n, e in enumerate(case.exchanges, start=1)]
     latest = term_set(case.latest)

@@ -109,7 +109,7 @@ def archive_texts() -> tuple[list[str], str]:
 
 def seed_archive(store, session_id: int, count: int, counter, texts: list[str]) -> None:
     """``count`` archived messages in pages of 20 with a bookmark each (written in one transaction)."""
-    from desktop_app.memory.text import clip, keywords
+    from desktop_app.memory.lang.text import clip, keywords
 
     with store.transaction():
         for first in range(0, count, PAGE_MESSAGES):
@@ -173,8 +173,8 @@ def drive(path: Path, history: int, where: str, turns: int, settings, texts: lis
           encrypted: bool = False) -> PipelineResult:
     from desktop_app.chat import pipeline_for, run_turn
     from desktop_app.engine.scripted import ScriptedEngine
-    from desktop_app.memory.encryption import register_passphrase
     from desktop_app.memory.store import Store
+    from desktop_app.memory.store.encryption import register_passphrase
 
     if encrypted:
         register_passphrase(path, "bench passphrase")

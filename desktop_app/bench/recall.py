@@ -146,8 +146,8 @@ def build_locomo_db(path: Path, embedder, *, log=print):
     """Import LoCoMo into ``path`` (if not there yet) and embed it; returns the store,
     the sessions and the indexing throughput (turns/s, None when nothing was embedded)."""
     from desktop_app.bench.recall_data import import_locomo, load_locomo
+    from desktop_app.memory.archive.summary_chain import chain_pages
     from desktop_app.memory.recall import index_pending
-    from desktop_app.memory.stages import chain_pages
     from desktop_app.memory.store import Store
 
     samples = load_locomo()

@@ -7,7 +7,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from desktop_app.memory.text import clip
+from desktop_app.memory.lang.text import clip
 
 EXAMPLES = 6
 

@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from desktop_app import paths
-from desktop_app.memory.text import clip, keywords
+from desktop_app.memory.lang.text import clip, keywords
 
 LOCOMO_FILE = Path("locomo") / "locomo10.json"
 MEMORYBANK_CN = Path("memorybank") / "cn"

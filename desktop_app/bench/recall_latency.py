@@ -149,7 +149,7 @@ def run(args: argparse.Namespace, settings) -> int:
     with tempfile.TemporaryDirectory(prefix="paperclip-latency-") as tmp:
         folder = args.work_dir or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        from desktop_app.memory.encryption import register_passphrase
+        from desktop_app.memory.store.encryption import register_passphrase
 
         for encrypted in (False, True) if args.encrypt else (False,):
             tag = "/enc" if encrypted else ""

@@ -40,7 +40,7 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from desktop_app.bench.scenarios import CHAT_EN, CHAT_ZH
-from desktop_app.memory.text import clip
+from desktop_app.memory.lang.text import clip
 
 CHECKPOINTS = (5, 50, 100, 150, 200)
 WINDOW = 2  # each checkpoint reports the median of turns n-2 … n+2 (single turns are noisy on a busy CPU)
@@ -174,7 +174,7 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
     context on the same weights, or on the chat's own context."""
     from desktop_app.chat import pipeline_for, run_turn
     from desktop_app.engine.errors import ContextFullError
-    from desktop_app.memory.jobs import JobContext, JobQueue
+    from desktop_app.memory.background.queue import JobContext, JobQueue
     from desktop_app.memory.warming import ContextOwner, DraftWarmJob, worth_drafting
 
     label, settings, think, memory = mode_settings(settings, mode, think)

@@ -42,9 +42,9 @@ def run(args, settings) -> int:
     from desktop_app.engine.errors import EngineError
     from desktop_app.engine.guard import LockedEngine, locked_embedder
     from desktop_app.engine.kv_cache import KvCache
+    from desktop_app.memory.background.queue import JobQueue
     from desktop_app.memory.controls import handle_slash
-    from desktop_app.memory.jobs import JobQueue
-    from desktop_app.memory.safe_text import plain
+    from desktop_app.memory.core.safe_text import plain
 
     text = read_message(args.message)
     updates = {k: v for k, v in (("max_tokens", args.max_tokens), ("temperature", args.temperature)) if v is not None}
@@ -145,7 +145,7 @@ def restore_context(cache, key: str, engine, pipeline, session) -> int:
 
 def save_context(cache, key: str, engine, jobs, store) -> None:
     """Run the queued warm-up for the next turn, then save the chat context (other jobs wait)."""
-    from desktop_app.memory.jobs import JobContext
+    from desktop_app.memory.background.queue import JobContext
     from desktop_app.memory.warming import WarmJob
 
     pending = jobs.pending()
@@ -204,8 +204,8 @@ def _documents_only(store, session, names: list[str]) -> tuple[int, ...] | None:
 
 def finish_memory_jobs(store, jobs, pipeline, session, *, engine, embedder, quiet: bool) -> None:
     """Drain the memory jobs with progress on stderr, so a script sees the final memory."""
-    from desktop_app.memory.jobs import JobContext
-    from desktop_app.memory.model_jobs import queue_backlog
+    from desktop_app.memory.background.memory_pass import queue_backlog
+    from desktop_app.memory.background.queue import JobContext
     from desktop_app.memory.scheduling import memory_model
 
     queue_backlog(store, jobs, memory_model(pipeline), session.id)

@@ -32,8 +32,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 def open_store(settings: Settings):
     """The store at the configured path, or a one-line error."""
-    from desktop_app.memory.db import DatabaseError
     from desktop_app.memory.store import Store
+    from desktop_app.memory.store.db import DatabaseError
 
     try:
         return Store(settings.db_path)

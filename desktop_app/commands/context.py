@@ -7,7 +7,7 @@ loads the configured model for its own tokenizer and context size.
 
 from __future__ import annotations
 
-from desktop_app.memory.plan import LAYER_ORDER, layers_json
+from desktop_app.memory.core.plan import LAYER_ORDER, layers_json
 
 
 def register(subparsers):
@@ -40,8 +40,8 @@ def run(args, settings) -> int:
     from desktop_app.chat import InputRejected, pipeline_for
     from desktop_app.commands.common import CommandError, load_engine, open_store, print_json, resolve_session
     from desktop_app.engine.tokens import fallback_counter
-    from desktop_app.memory.budget import SystemPromptTooLarge
-    from desktop_app.memory.safe_text import plain, plain_line
+    from desktop_app.memory.core.safe_text import plain, plain_line
+    from desktop_app.memory.prompt.budget import SystemPromptTooLarge
 
     if args.message.lstrip().startswith("/"):
         raise CommandError("slash commands are not sent to the model; use `paperclip memory …`", 2)

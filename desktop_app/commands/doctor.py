@@ -74,7 +74,7 @@ def _engine_check(settings) -> dict:
 def collect(settings, *, load: bool = True, fix: bool = False) -> list[dict]:
     """Run every check; each is a dict with check/ok/detail/essential."""
     from desktop_app.engine.hardware import gpu_offload_supported
-    from desktop_app.memory.sqlite_backend import backend_info
+    from desktop_app.memory.store.sqlite_backend import backend_info
 
     checks = [_check("python", sys.version_info >= (3, 11), f"{platform.python_version()} ({sys.executable})")]
     info = backend_info()
@@ -137,11 +137,11 @@ def _embedding_check(settings) -> dict:
 
 def _database_check(path) -> dict:
     """Open the database read-only and run SQLite's ``quick_check`` (a damaged file fails)."""
-    from desktop_app.memory.db import quick_check
+    from desktop_app.memory.store.db import quick_check
 
     if not path.exists():
         return _check("database", True, f"{path} (not created yet)", essential=False)
-    from desktop_app.memory.encryption import is_encrypted
+    from desktop_app.memory.store.encryption import is_encrypted
 
     locked = "encrypted, SQLCipher" if is_encrypted(path) else "not encrypted"
     problem = quick_check(path)
@@ -199,7 +199,7 @@ def _privacy_checks(settings, *, fix: bool) -> list[dict]:
 
 def run(args, settings) -> int:
     from desktop_app.commands.common import print_json
-    from desktop_app.memory.safe_text import plain_line
+    from desktop_app.memory.core.safe_text import plain_line
 
     checks = collect(settings, load=not args.no_load, fix=args.fix)
     failed = [c for c in checks if c["essential"] and not c["ok"]]

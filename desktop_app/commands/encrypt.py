@@ -19,9 +19,9 @@ def register(subparsers):
 
 def _convert(settings, *, old: str | None, new: str | None) -> None:
     from desktop_app.commands.common import CommandError
-    from desktop_app.memory.encryption import EncryptionError, convert
     from desktop_app.memory.forgetting import clear_states
-    from desktop_app.memory.sqlite_backend import sqlite
+    from desktop_app.memory.store.encryption import EncryptionError, convert
+    from desktop_app.memory.store.sqlite_backend import sqlite
 
     try:
         convert(settings.db_path, old=old, new=new)
@@ -32,8 +32,8 @@ def _convert(settings, *, old: str | None, new: str | None) -> None:
 
 def run_encrypt(args, settings) -> int:
     from desktop_app.commands.common import CommandError
-    from desktop_app.memory.encryption import is_encrypted, register_passphrase
-    from desktop_app.memory.safe_text import plain_line
+    from desktop_app.memory.core.safe_text import plain_line
+    from desktop_app.memory.store.encryption import is_encrypted, register_passphrase
     from desktop_app.passphrase import keyring_set, new_passphrase
 
     db = settings.db_path
@@ -69,8 +69,8 @@ def _remember_setting(args, value: str):
 
 def run_decrypt(args, settings) -> int:
     from desktop_app.commands.common import CommandError
-    from desktop_app.memory.encryption import forget_passphrase, is_encrypted, passphrase_for
-    from desktop_app.memory.safe_text import plain_line
+    from desktop_app.memory.core.safe_text import plain_line
+    from desktop_app.memory.store.encryption import forget_passphrase, is_encrypted, passphrase_for
 
     db = settings.db_path
     if not is_encrypted(db):

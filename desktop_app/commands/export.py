@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from desktop_app.memory.safe_text import plain, plain_line
+from desktop_app.memory.core.safe_text import plain, plain_line
 from desktop_app.private_files import write_private_text
 
 

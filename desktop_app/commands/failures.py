@@ -12,10 +12,10 @@ import errno
 import sqlite3
 from pathlib import Path
 
-from desktop_app.memory.db import DatabaseError, damage_hint
-from desktop_app.memory.patches import PatchRejected
-from desktop_app.memory.safe_text import plain_line
-from desktop_app.memory.sqlite_backend import sqlite
+from desktop_app.memory.core.safe_text import plain_line
+from desktop_app.memory.store.db import DatabaseError, damage_hint
+from desktop_app.memory.store.sqlite_backend import sqlite
+from desktop_app.memory.write.patches import PatchRejected
 
 _SQLITE_ERRORS = tuple({sqlite.DatabaseError, sqlite3.DatabaseError})
 DISK_FULL = "the disk is full: nothing that was saved is lost; free some space and run it again"

@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from desktop_app.memory.safe_text import plain_line
+from desktop_app.memory.core.safe_text import plain_line
 
 
 def register(subparsers):
@@ -46,8 +46,8 @@ def model_pass(store, settings, new_turns: dict[int, list[int]], *, wait: bool) 
     and an ETA on stderr. Without ``wait`` the turns stay in the backlog for the next run."""
     from desktop_app.commands.common import CommandError, load_engine
     from desktop_app.engine.errors import EngineError
-    from desktop_app.memory.jobs import JobContext
-    from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
+    from desktop_app.memory.background.memory_pass import ExtractJob, MemoryModel
+    from desktop_app.memory.background.queue import JobContext
 
     total = sum(len(ids) for ids in new_turns.values())
     if not total:

@@ -51,8 +51,8 @@ def register(subparsers):
 def run(args, settings) -> int:
     from desktop_app.commands.common import CommandError, open_store, print_json, resolve_session
     from desktop_app.memory.controls import MemoryCommandError, item_json, run_command
-    from desktop_app.memory.patches import PatchRejected
-    from desktop_app.memory.safe_text import plain, plain_line
+    from desktop_app.memory.core.safe_text import plain, plain_line
+    from desktop_app.memory.write.patches import PatchRejected
 
     with open_store(settings) as store:
         session = resolve_session(store, args, create=args.action not in ("list", "show", "log"))
@@ -96,9 +96,9 @@ def _forget(store, session, arg: str, args, settings) -> int:
 
     from desktop_app.commands.common import CommandError, print_json
     from desktop_app.memory.controls import MemoryCommandError, plan_forget
+    from desktop_app.memory.core.safe_text import plain
     from desktop_app.memory.forgetting import carry_out, describe
-    from desktop_app.memory.notices import reply
-    from desktop_app.memory.safe_text import plain
+    from desktop_app.memory.lang.notices import reply
 
     try:
         plan = plan_forget(store, session, arg)

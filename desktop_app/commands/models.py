@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from desktop_app.memory.safe_text import plain_line
+from desktop_app.memory.core.safe_text import plain_line
 
 SELF_TEST_SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}, "budget": {"type": "integer"}},
                     "required": ["name", "budget"]}

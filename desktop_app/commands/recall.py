@@ -13,7 +13,7 @@ import sys
 import time
 from pathlib import Path
 
-from desktop_app.memory.safe_text import plain_line
+from desktop_app.memory.core.safe_text import plain_line
 
 
 def register(subparsers):
@@ -107,8 +107,8 @@ def _read_queries(path: Path) -> list[str]:
 
 def run_recall(args, settings) -> int:
     from desktop_app.commands.common import CommandError, open_store, print_json, resolve_session
+    from desktop_app.memory.core.recall_hits import SIGNALS
     from desktop_app.memory.recall import search
-    from desktop_app.memory.recall.models import SIGNALS
 
     if (args.query is None) == (args.queries is None):
         raise CommandError("give a QUERY or --queries FILE (one of them)", 2)
@@ -198,7 +198,7 @@ def _keywords(raw: str) -> list[str]:
 
 def run_bookmarks(args, settings) -> int:
     from desktop_app.commands.common import CommandError, open_store, print_json, resolve_session
-    from desktop_app.memory.text import clip
+    from desktop_app.memory.lang.text import clip
 
     with open_store(settings) as store:
         session = resolve_session(store, args, create=False)

@@ -13,8 +13,8 @@ def register(subparsers):
 
 def run(args, settings) -> int:
     from desktop_app.commands.common import open_store, print_json
-    from desktop_app.memory.models import iso
-    from desktop_app.memory.safe_text import plain_line
+    from desktop_app.memory.core.models import iso
+    from desktop_app.memory.core.safe_text import plain_line
 
     with open_store(settings) as store:
         sessions = store.list_sessions()

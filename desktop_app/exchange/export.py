@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from desktop_app import __version__
-from desktop_app.memory.models import iso
+from desktop_app.memory.core.models import iso
 
 EXPORT_FORMAT = "paperclip-session"
 EXPORT_VERSION = 1

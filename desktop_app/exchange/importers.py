@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from desktop_app.exchange.export import EXPORT_FORMAT
-from desktop_app.memory.models import MemoryItem
+from desktop_app.memory.core.models import MemoryItem
 
 
 class ImportFormatError(ValueError):

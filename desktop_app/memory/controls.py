@@ -12,15 +12,15 @@ import time
 
 from pydantic import BaseModel
 
-from desktop_app.memory.assembly import MODES
-from desktop_app.memory.extraction import Candidate
-from desktop_app.memory.integrity import revocations_reaching_twins
-from desktop_app.memory.models import MemoryItem
-from desktop_app.memory.notices import reply
-from desktop_app.memory.patches import AddItem, PatchRejected, SetPinned, SetScope, SetStatus, apply_patch, propose
-from desktop_app.memory.render import stamp
-from desktop_app.memory.text import canonical_subject, clip, keywords, term_set, topic_subject
-from desktop_app.memory.updates import apply_candidate, confirm_ops, corrected_value, pending_revocation_of, remember_message
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.lang.notices import reply
+from desktop_app.memory.lang.text import canonical_subject, clip, keywords, term_set, topic_subject
+from desktop_app.memory.prompt.assembly import MODES
+from desktop_app.memory.prompt.render import stamp
+from desktop_app.memory.write.extraction import Candidate
+from desktop_app.memory.write.integrity import revocations_reaching_twins
+from desktop_app.memory.write.patches import AddItem, PatchRejected, SetPinned, SetScope, SetStatus, apply_patch, propose
+from desktop_app.memory.write.updates import apply_candidate, confirm_ops, corrected_value, pending_revocation_of, remember_message
 
 SLASH_COMMANDS = ("remember", "directive", "fact", "forget", "revoke", "correct", "pin", "unpin", "bookmark", "memory",
                   "confirm", "reject", "mode", "show", "scope")

@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 from desktop_app import paths
-from desktop_app.memory.stages import rebuild_chain
+from desktop_app.memory.archive.summary_chain import rebuild_chain
+from desktop_app.memory.lang.text import clip
 from desktop_app.memory.store.forget import ForgetPlan, needle_forms
-from desktop_app.memory.text import clip
 
 log = logging.getLogger(__name__)
 

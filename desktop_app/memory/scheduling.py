@@ -8,11 +8,11 @@ the embeddings of the new turns. Kept out of ``turn`` so the jobs, which build a
 
 from __future__ import annotations
 
-from desktop_app.memory.jobs import ReembedJob
-from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
-from desktop_app.memory.models import Session
-from desktop_app.memory.page_jobs import BookmarkJob, StageJob, SummaryJob
-from desktop_app.memory.paging_advice import PagingAdviceJob, page_out_in_sight
+from desktop_app.memory.background.archive_jobs import BookmarkJob, StageJob, SummaryJob
+from desktop_app.memory.background.memory_pass import ExtractJob, MemoryModel
+from desktop_app.memory.background.paging_advice import PagingAdviceJob, page_out_in_sight
+from desktop_app.memory.background.queue import ReembedJob
+from desktop_app.memory.core.models import Session
 from desktop_app.memory.turn import RecordedInput, RecordedReply, TurnPipeline
 from desktop_app.memory.warming import WarmJob
 

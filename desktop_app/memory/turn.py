@@ -18,20 +18,20 @@ from dataclasses import dataclass
 from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import TokenCounter
-from desktop_app.memory.assembly import AssemblyInput, assemble_context
-from desktop_app.memory.budget import compute_budgets
+from desktop_app.memory.archive.paging import page_out_if_needed
+from desktop_app.memory.background.queue import JobQueue
+from desktop_app.memory.core.head_fold import HeadFold
+from desktop_app.memory.core.models import Message, Session
+from desktop_app.memory.core.plan import DEFAULT_MODE, MODES, ContextPlan
+from desktop_app.memory.core.records import MemoryOutcome, PagingEvent, PrefillLog, ReplyHealth, TurnRecord
+from desktop_app.memory.core.turn_numbers import item_turns, turn_views
 from desktop_app.memory.documents.retrieval import document_hits_for_prompt
-from desktop_app.memory.fold import HeadFold
-from desktop_app.memory.heads import current_head, fold_reason, refold
-from desktop_app.memory.jobs import JobQueue
-from desktop_app.memory.models import Message, Session
-from desktop_app.memory.paging import PagingEvent, page_out_if_needed
-from desktop_app.memory.plan import DEFAULT_MODE, MODES, ContextPlan
-from desktop_app.memory.recalled import recalled_pages
-from desktop_app.memory.records import PrefillLog, ReplyHealth, TurnRecord
+from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context
+from desktop_app.memory.prompt.budget import compute_budgets
+from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
+from desktop_app.memory.prompt.recalled import recalled_pages
 from desktop_app.memory.reply_health import HealthFinding, check_reply, expected_language, similarity
-from desktop_app.memory.turns import item_turns, turn_views
-from desktop_app.memory.updates import MemoryOutcome, remember_message
+from desktop_app.memory.write.updates import remember_message
 from desktop_app.prompts import default_system_prompt
 
 MAX_INPUT_CHARS = 200_000
@@ -65,8 +65,8 @@ class TurnOptions(BaseModel):
     lang: str = "en"
     mode: str = DEFAULT_MODE
     system_prompt: str | None = None  # the configured default; a session's own prompt wins
-    memory_model: str = "auto"  # off | auto | always (desktop_app.memory.model_jobs)
-    head_updates: str = "fold"  # fold | live (desktop_app.memory.fold)
+    memory_model: str = "auto"  # off | auto | always (desktop_app.memory.background.memory_pass)
+    head_updates: str = "fold"  # fold | live (desktop_app.memory.core.head_fold)
     warm_idle: bool = True  # warm the next prompt's head in idle time (desktop_app.memory.warming)
     recall: str = "auto"  # auto: archived turns that match the input; asked: only when the input points back
 
@@ -233,7 +233,7 @@ class TurnPipeline:
             self.fold_if_crowded(session, now=now)  # after the reply, so warming pays for it while idle
         return event
 
-    # -- the folded head (desktop_app.memory.fold) -------------------------------------------
+    # -- the folded head (desktop_app.memory.core.head_fold) -------------------------------------------
     @property
     def folds(self) -> bool:
         return self.options.head_updates == "fold"

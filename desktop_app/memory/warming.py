@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from desktop_app.engine.errors import ContextFullError
 from desktop_app.engine.prefix import common_prefix
 from desktop_app.engine.protocol import can_warm
-from desktop_app.memory.jobs import JobContext, JobOutcome, MemoryJob
-from desktop_app.memory.text import term_set
+from desktop_app.memory.background.queue import JobContext, JobOutcome, MemoryJob
+from desktop_app.memory.lang.text import term_set
 from desktop_app.memory.turn import TurnPipeline
 
 PLACEHOLDER = "…"  # the next input, unknown yet: it only ends the prefix

@@ -199,7 +199,7 @@ def write_crash_log(error: BaseException) -> Path | None:
 
 def run_app(settings: Settings, session_name: str | None = None) -> int:
     """Run the TUI until the user quits; returns the exit code for ``paperclip``."""
-    from desktop_app.memory.db import DatabaseError
+    from desktop_app.memory.store.db import DatabaseError
 
     try:
         app = PaperclipApp(settings, session_name=session_name, embedder_factory=default_embedder_factory)

@@ -22,7 +22,7 @@ from desktop_app.config import Settings
 from desktop_app.engine.errors import EngineError
 from desktop_app.engine.guard import LockedEngine
 from desktop_app.engine.protocol import ChatEngine, StopCheck
-from desktop_app.memory.jobs import JobContext, JobQueue
+from desktop_app.memory.background.queue import JobContext, JobQueue
 from desktop_app.ui.messages import (
     ContextProgress,
     ModelLoaded,

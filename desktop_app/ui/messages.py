@@ -10,8 +10,8 @@ from __future__ import annotations
 from textual.message import Message
 
 from desktop_app.engine.protocol import ChatEngine
-from desktop_app.memory.models import Message as StoredMessage
-from desktop_app.memory.records import TurnRecord
+from desktop_app.memory.core.models import Message as StoredMessage
+from desktop_app.memory.core.records import TurnRecord
 
 
 class ModelLoaded(Message):

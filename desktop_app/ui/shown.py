@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rich.text import Text as _RichText
 
-from desktop_app.memory.safe_text import plain
+from desktop_app.memory.core.safe_text import plain
 
 
 def shown(text: str) -> str:

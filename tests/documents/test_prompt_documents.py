@@ -15,10 +15,10 @@ from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.config import load_settings
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.engine.tokens import fallback_counter
-from desktop_app.memory.assembly import AssemblyInput, assemble_context, quote_document
+from desktop_app.memory.background.queue import JobQueue
+from desktop_app.memory.core.documents import DocumentHit
 from desktop_app.memory.documents.ingest import add_documents
-from desktop_app.memory.documents.models import DocumentHit
-from desktop_app.memory.jobs import JobQueue
+from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context, quote_document
 from desktop_app.memory.turn import TurnOptions, TurnPipeline
 
 ADVERSARIAL = {

@@ -3,10 +3,10 @@
 import pytest
 
 from desktop_app.engine.tokens import fallback_counter
-from desktop_app.memory.assembly import AssemblyInput, RecalledPage, assemble_context
-from desktop_app.memory.budget import SystemPromptTooLarge, compute_budgets
-from desktop_app.memory.models import MemoryItem
-from desktop_app.memory.render import TurnView
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.core.turn_numbers import TurnView
+from desktop_app.memory.prompt.assembly import AssemblyInput, RecalledPage, assemble_context
+from desktop_app.memory.prompt.budget import SystemPromptTooLarge, compute_budgets
 
 NOW = 1_750_000_000.0
 COUNTER = fallback_counter()

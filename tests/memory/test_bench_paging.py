@@ -18,8 +18,8 @@ def test_the_labelled_set_is_bilingual_and_balanced():
 
 
 def test_oldest_first_keeps_nothing_and_the_model_is_asked_only_what_the_rules_leave_open():
-    from desktop_app.memory.paging import lexical_decision
-    from desktop_app.memory.text import term_set
+    from desktop_app.memory.archive.paging import lexical_decision
+    from desktop_app.memory.lang.text import term_set
 
     cases = load_cases(DATA)[:8]
     rules = evaluate(cases, oldest_first=True)["all"].row()

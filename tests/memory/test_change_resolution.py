@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 
 from desktop_app.engine.scripted import ScriptedEngine
-from desktop_app.memory.change_resolution import mentions_change
-from desktop_app.memory.jobs import JobContext
-from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
+from desktop_app.memory.background.memory_pass import ExtractJob, MemoryModel
+from desktop_app.memory.background.queue import JobContext
+from desktop_app.memory.write.change_resolution import mentions_change
 
 
 def entry(quote, subject, value, kind="fact", scope="session", change="new") -> dict:

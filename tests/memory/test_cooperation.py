@@ -8,13 +8,13 @@ import json
 import pytest
 
 from desktop_app.engine.scripted import ScriptedEngine
+from desktop_app.memory.background.memory_pass import ExtractJob, MemoryModel, worth_proposing
+from desktop_app.memory.background.queue import JobContext
 from desktop_app.memory.controls import run_command
-from desktop_app.memory.jobs import JobContext
-from desktop_app.memory.kind_cues import settle_kind
-from desktop_app.memory.model_jobs import ExtractJob, MemoryModel, worth_proposing
-from desktop_app.memory.patches import AddItem, apply_patch, propose
-from desktop_app.memory.proposals import Proposal
-from desktop_app.memory.vetting import vet
+from desktop_app.memory.write.kind_cues import settle_kind
+from desktop_app.memory.write.patches import AddItem, apply_patch, propose
+from desktop_app.memory.write.proposals import Proposal
+from desktop_app.memory.write.vetting import vet
 
 
 def entry(quote, subject, value, kind="fact", scope="session", change="new") -> dict:
@@ -108,7 +108,7 @@ def test_every_entry_is_checked_against_the_users_own_words(message, proposal, v
                                   "Make sure the venue holds at least 120 people", "Say it in Chinese from now on",
                                   "According to my doctor, I am allergic to penicillin", 'Call me "Captain Li" from now on'])
 def test_the_rules_still_write_ordinary_statements_that_start_like_requests_or_quote(text):
-    from desktop_app.memory.extraction import extract
+    from desktop_app.memory.write.extraction import extract
 
     assert extract(text), text
 
@@ -238,7 +238,7 @@ def test_a_patch_made_stale_by_the_user_is_rejected_whole_and_planned_again(stor
 
 
 def test_a_stale_patch_never_half_applies(store, settings, conversation):
-    from desktop_app.memory.patches import MemoryPatch, PatchRejected
+    from desktop_app.memory.write.patches import MemoryPatch, PatchRejected
 
     session = store.session_named("s")
     op = AddItem(kind="fact", subject="a", value="a: 1")
@@ -270,7 +270,7 @@ def test_auto_mode_falls_back_to_the_rules_when_the_model_fails_the_json_self_te
 
 def test_the_cost_of_model_memory_work_lands_in_the_turn_record(store, settings, conversation):
     from desktop_app.chat import pipeline_for, run_turn
-    from desktop_app.memory.jobs import JobQueue
+    from desktop_app.memory.background.queue import JobQueue
 
     jobs = JobQueue()
     engine = ScriptedEngine(lambda m: json.dumps({"items": [entry("I keep bees", "hobby", "bees", scope="profile")]})

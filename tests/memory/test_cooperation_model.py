@@ -7,9 +7,9 @@ import re
 import pytest
 
 from desktop_app.engine.guard import LockedEngine
-from desktop_app.memory.jobs import JobContext
-from desktop_app.memory.model_jobs import ExtractJob, MemoryModel
-from desktop_app.memory.text import numbers
+from desktop_app.memory.background.memory_pass import ExtractJob, MemoryModel
+from desktop_app.memory.background.queue import JobContext
+from desktop_app.memory.lang.text import numbers
 
 pytestmark = pytest.mark.model
 

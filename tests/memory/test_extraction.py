@@ -2,7 +2,7 @@
 
 import pytest
 
-from desktop_app.memory.extraction import extract
+from desktop_app.memory.write.extraction import extract
 
 
 @pytest.mark.parametrize("text, action, kind, subject", [

@@ -4,8 +4,8 @@ changes block before the input; the head keeps its bytes until the next fold."""
 from __future__ import annotations
 
 from desktop_app.memory.controls import handle_slash
-from desktop_app.memory.fold import MAX_CHANGES, changes_since, fold, needs_fold
-from desktop_app.memory.models import MemoryItem
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.prompt.head_folding import MAX_CHANGES, changes_since, fold, needs_fold
 
 T0 = 1_750_000_000.0
 
@@ -112,7 +112,7 @@ def test_a_changed_value_is_never_shown_twice_as_current(conversation):
 
 
 def test_too_many_changes_fold_after_the_reply(conversation, monkeypatch):
-    monkeypatch.setattr("desktop_app.memory.fold.MAX_CHANGES", 2)
+    monkeypatch.setattr("desktop_app.memory.prompt.head_folding.MAX_CHANGES", 2)
     chat = conversation()
     chat.say("Hello.")
     chat.say("The budget must stay under 5000 dollars.")

@@ -49,7 +49,7 @@ def test_a_profile_item_is_not_replaced_by_something_else(conversation):
 
 
 def test_a_subject_must_be_the_users_words():
-    from desktop_app.memory.integrity import grounded_subject
+    from desktop_app.memory.write.integrity import grounded_subject
 
     assert grounded_subject("预算", "年终奖发下来了，预算改成12000元")
     assert grounded_subject("budget", "预算改成12000")  # a canonical subject the message names
@@ -75,7 +75,7 @@ def test_a_revocation_reaches_every_copy_of_the_rule(conversation):
     convo.user(rule + "。")
     [item] = [i for i in active(convo) if i.kind == "directive"]
     # A copy filed before the invariants existed (an old database): the same sentence as a fact.
-    from desktop_app.memory.patches import AddItem, apply_patch, propose
+    from desktop_app.memory.write.patches import AddItem, apply_patch, propose
 
     apply_patch(convo.store, propose(convo.store, convo.sid, [AddItem(
         kind="fact", subject="回答", value=f"回答: {rule}", origin="model", source_message_id=item.source_message_id,

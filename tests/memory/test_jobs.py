@@ -11,8 +11,8 @@ import numpy as np
 from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.engine.guard import LockedEmbedder, LockedEngine
 from desktop_app.engine.scripted import ScriptedEngine
-from desktop_app.memory.jobs import JobContext, JobQueue, MemoryJob, PatchJob, ReembedJob
-from desktop_app.memory.patches import SetPinned
+from desktop_app.memory.background.queue import JobContext, JobQueue, MemoryJob, PatchJob, ReembedJob
+from desktop_app.memory.write.patches import SetPinned
 
 
 class SlowEmbedder:

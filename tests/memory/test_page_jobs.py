@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from desktop_app.engine.scripted import ScriptedEngine
-from desktop_app.memory.jobs import JobContext
-from desktop_app.memory.model_jobs import MemoryModel
-from desktop_app.memory.page_jobs import BookmarkJob, SummaryJob
-from desktop_app.memory.summary import render_summary, stale_values
+from desktop_app.memory.background.archive_jobs import BookmarkJob, SummaryJob
+from desktop_app.memory.background.memory_pass import MemoryModel
+from desktop_app.memory.background.queue import JobContext
+from desktop_app.memory.prompt.summary_text import render_summary, stale_values
 
 
 def paged(conversation):

@@ -1,7 +1,7 @@
 """Paging with watermarks, bookmarks, the incremental summary, and page-in by keyword."""
 
-from desktop_app.memory.budget import compute_budgets
-from desktop_app.memory.paging import choose_evictions
+from desktop_app.memory.archive.paging import choose_evictions
+from desktop_app.memory.prompt.budget import compute_budgets
 
 CHATTER = "We talked about the weather, the garden, some music and a few recipes for dinner tonight."
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 from desktop_app.engine.scripted import ScriptedEngine
-from desktop_app.memory.jobs import JobContext, JobQueue
-from desktop_app.memory.model_jobs import MemoryModel
-from desktop_app.memory.paging_advice import PagingAdviceJob
-from desktop_app.memory.records import TurnRecord
+from desktop_app.memory.background.memory_pass import MemoryModel
+from desktop_app.memory.background.paging_advice import PagingAdviceJob
+from desktop_app.memory.background.queue import JobContext, JobQueue
+from desktop_app.memory.core.records import TurnRecord
 from desktop_app.memory.scheduling import queue_jobs
 from desktop_app.ui.widgets import turn_record
 
@@ -162,7 +162,7 @@ def test_the_job_is_queued_with_the_model_memory_on_once_a_page_out_is_in_sight(
 
 
 def test_odd_replies_are_no_decision():
-    from desktop_app.memory.paging_advice import Exchange, parse_advice
+    from desktop_app.memory.background.paging_advice import Exchange, parse_advice
 
     ex = [Exchange(message_id=7, turn=1, user="u", reply="r"), Exchange(message_id=8, turn=2, user="v", reply="s")]
     for data in (None, [], {"keep": None}, {"keep": 5}, {"pages": [1]}):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from desktop_app.memory.patches import AddItem, MemoryPatch, PatchRejected, SetStatus, apply_patch, propose
+from desktop_app.memory.write.patches import AddItem, MemoryPatch, PatchRejected, SetStatus, apply_patch, propose
 
 
 def add(value="预算不超过5000元", **kw):

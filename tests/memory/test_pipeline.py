@@ -9,8 +9,8 @@ import statistics
 from desktop_app.bench.pipeline import CountingConnection, user_text
 from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.engine.scripted import ScriptedEngine
-from desktop_app.memory.plan import LAYER_ORDER, ContextPlan
-from desktop_app.memory.records import TurnRecord
+from desktop_app.memory.core.plan import LAYER_ORDER, ContextPlan
+from desktop_app.memory.core.records import TurnRecord
 from desktop_app.memory.turn import RecordedInput, RecordedReply
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.memory.extraction import addressed, extract, is_reported
+from desktop_app.memory.write.extraction import addressed, extract, is_reported
 
 EN = [("'", "'"), ('"', '"'), ("“", "”"), ("‘", "’")]
 ZH = [*EN, ("「", "」"), ("『", "』")]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from desktop_app.memory.archive.summary_chain import STAGE_PAGES, chain_pages, stage_text
 from desktop_app.memory.recall.query import plan_query
 from desktop_app.memory.recall.search import gather_signals, search
-from desktop_app.memory.stages import STAGE_PAGES, chain_pages, stage_text
 
 TOPICS = [
     ("My cousin Teodora runs a small bakery in Porto, the one with the blue door.", "A bakery in Porto, nice."),
@@ -86,9 +86,9 @@ def test_the_model_adds_topics_and_a_synopsis_only_from_the_pages(conversation):
     import json
 
     from desktop_app.engine.scripted import ScriptedEngine
-    from desktop_app.memory.jobs import JobContext
-    from desktop_app.memory.model_jobs import MemoryModel
-    from desktop_app.memory.page_jobs import StageJob
+    from desktop_app.memory.background.archive_jobs import StageJob
+    from desktop_app.memory.background.memory_pass import MemoryModel
+    from desktop_app.memory.background.queue import JobContext
 
     chat = conversation(n_ctx=1024)
     run_pages(chat, STAGE_PAGES)

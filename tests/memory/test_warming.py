@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.engine.scripted import ScriptedEngine
-from desktop_app.memory.jobs import JobContext, JobQueue
+from desktop_app.memory.background.queue import JobContext, JobQueue
 from desktop_app.memory.warming import (
     DraftWarmJob,
     WarmJob,

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from desktop_app.memory.core.recall_hits import RecallHit
 from desktop_app.memory.recall import index_pending, search
 from desktop_app.memory.recall.fusion import label_conflicts
-from desktop_app.memory.recall.models import RecallHit
 from tests.recall.conftest import add_turns
 
 

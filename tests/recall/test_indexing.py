@@ -58,9 +58,9 @@ def test_index_pending_rebuilds_tables_for_a_new_dimension(store):
 
 
 def test_vectors_from_before_the_float16_copy_are_queued_again(db_path, hashing_embedder):
-    from desktop_app.memory.db import connect
-    from desktop_app.memory.migrations import MIGRATIONS, m005_recall_rescoring, migrate
     from desktop_app.memory.store import Store
+    from desktop_app.memory.store.db import connect
+    from desktop_app.memory.store.migrations import MIGRATIONS, m005_recall_rescoring, migrate
 
     version = MIGRATIONS.index(m005_recall_rescoring) + 1
     with Store(db_path) as store:

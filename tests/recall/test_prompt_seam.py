@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from desktop_app.engine.tokens import fallback_counter
-from desktop_app.memory.recalled import format_hit, recall_for_prompt
+from desktop_app.memory.prompt.recalled import format_hit, recall_for_prompt
 from tests.recall.conftest import add_turns
 
 TURNS = ["The budget for the launch party is 5000 euros.", "Noted.",

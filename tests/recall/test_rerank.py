@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from desktop_app.engine.scripted import ScriptedEngine
-from desktop_app.memory.recall.models import RecallHit
+from desktop_app.memory.core.recall_hits import RecallHit
 from desktop_app.memory.recall.rerank import rerank, rerank_messages
 
 

@@ -46,7 +46,7 @@ def cli(isolated_home):
 
 def raw_rows(db: Path, sql: str, params=()) -> list[tuple]:
     """Read the database directly (the backend Paperclip uses), bypassing the store."""
-    from desktop_app.memory.sqlite_backend import sqlite
+    from desktop_app.memory.store.sqlite_backend import sqlite
 
     conn = sqlite.connect(str(db))
     try:

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from desktop_app import paths
-from desktop_app.memory.safe_text import plain
+from desktop_app.memory.core.safe_text import plain
 from tests.reliability.conftest import raw_rows
 
 TINY = paths.REPO_ROOT / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import time
 
-from desktop_app.memory.sqlite_backend import sqlite
+from desktop_app.memory.store.sqlite_backend import sqlite
 
 
 def test_another_writer_waits_while_a_message_writes_memory(db_path, monkeypatch):
-    from desktop_app.memory.extraction import extract
     from desktop_app.memory.store import Store
-    from desktop_app.memory.updates import apply_candidate, remember_message
+    from desktop_app.memory.write.extraction import extract
+    from desktop_app.memory.write.updates import apply_candidate, remember_message
 
     with Store(db_path) as mine, Store(db_path) as other:
         session = mine.session_named("s")

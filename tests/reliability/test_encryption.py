@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from desktop_app.memory.sqlite_backend import can_encrypt
+from desktop_app.memory.store.sqlite_backend import can_encrypt
 
 pytestmark = pytest.mark.skipif(not can_encrypt(), reason="SQLCipher (sqlcipher3) is not installed")
 
@@ -75,8 +75,8 @@ def test_keyring_mode_asks_once_then_reads_the_os_keyring(tmp_path, monkeypatch)
 
     from desktop_app import passphrase as pp
     from desktop_app.config import load_settings
-    from desktop_app.memory.encryption import forget_passphrase, is_encrypted
     from desktop_app.memory.store import Store
+    from desktop_app.memory.store.encryption import forget_passphrase, is_encrypted
 
     class MemoryKeyring(KeyringBackend):
         priority = 1

@@ -195,7 +195,7 @@ def test_a_time_stored_by_an_older_version_does_not_break_reading(cli, tmp_path)
     path = tmp_path / "t.jsonl"
     write_jsonl(path, transcript(4))
     assert cli("import", path, "--db", db, "--session", "s").code == 0
-    from desktop_app.memory.sqlite_backend import sqlite
+    from desktop_app.memory.store.sqlite_backend import sqlite
 
     conn = sqlite.connect(str(db))
     conn.execute("UPDATE messages SET created_at = 1e300 WHERE id = (SELECT min(id) FROM messages)")

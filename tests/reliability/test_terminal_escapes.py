@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from desktop_app.memory.safe_text import plain, plain_line
+from desktop_app.memory.core.safe_text import plain, plain_line
 from tests.reliability.conftest import raw_rows
 
 CSI = "\x1b[31m\x1b[2J"

@@ -3,7 +3,7 @@ to do, for a failure the user can act on); a bug's traceback goes to crash.log."
 
 from __future__ import annotations
 
-from desktop_app.memory.sqlite_backend import sqlite
+from desktop_app.memory.store.sqlite_backend import sqlite
 from desktop_app.ui.screens.chat import ChatScreen
 
 

@@ -3,9 +3,9 @@ and versions whose archived tails take their pages, summaries and memory with th
 
 from __future__ import annotations
 
-from desktop_app.memory.models import SummaryContent, SummaryEntry
-from desktop_app.memory.plan import Layer
-from desktop_app.memory.records import TurnRecord
+from desktop_app.memory.core.models import SummaryContent, SummaryEntry
+from desktop_app.memory.core.plan import Layer
+from desktop_app.memory.core.records import TurnRecord
 from desktop_app.memory.turn import remember_input
 
 

@@ -227,8 +227,8 @@ async def test_turns_are_embedded_in_the_background_after_each_reply(settings, d
 
 
 def test_inspector_lists_logged_recall_hits_with_a_column_per_signal():
-    from desktop_app.memory.recall.models import RecallHit
-    from desktop_app.memory.records import RecallLog, TurnRecord
+    from desktop_app.memory.core.recall_hits import RecallHit
+    from desktop_app.memory.core.records import RecallLog, TurnRecord
     from desktop_app.ui.widgets.turn_record import recall_hits
 
     common = {"session_id": 1, "created_at": 1.7e9, "fused": 0.1}

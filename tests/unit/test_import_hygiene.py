@@ -7,7 +7,7 @@ import sys
 def test_memory_and_engine_do_not_import_textual():
     code = (
         "import sys\n"
-        "import desktop_app.memory, desktop_app.memory.store, desktop_app.memory.migrations\n"
+        "import desktop_app.memory, desktop_app.memory.store, desktop_app.memory.store.migrations\n"
         "import desktop_app.engine, desktop_app.engine.llama, desktop_app.engine.tokens\n"
         "import desktop_app.chat, desktop_app.cli\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))\n"

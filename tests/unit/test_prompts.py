@@ -4,8 +4,8 @@ install says so in one line."""
 import pytest
 
 from desktop_app import paths, prompts
-from desktop_app.memory.render import text_for
-from desktop_app.memory.summary import render_summary
+from desktop_app.memory.prompt.render import text_for
+from desktop_app.memory.prompt.summary_text import render_summary
 
 
 @pytest.mark.parametrize("lang", prompts.LANGS)
@@ -18,7 +18,7 @@ def test_every_template_exists_in_both_languages(lang):
 
 def test_the_memory_core_reads_its_labels_from_the_assets():
     assert text_for("zh")["join"] == "；" and text_for("en")["join"] == "; "
-    from desktop_app.memory.models import SummaryContent, SummaryEntry
+    from desktop_app.memory.core.models import SummaryContent, SummaryEntry
 
     content = SummaryContent(facts=[SummaryEntry(text="budget 5000", turn=3)], first_turn=1, last_turn=4)
     assert render_summary(content, set(), lang="zh")[0].startswith(prompts.summary_labels("zh")["facts"])

@@ -2,8 +2,8 @@
 
 import pytest
 
-from desktop_app.memory.migrations import MIGRATIONS, migrate
 from desktop_app.memory.store import Store
+from desktop_app.memory.store.migrations import MIGRATIONS, migrate
 from desktop_app.memory.store.sessions import SessionNotFound
 
 
@@ -19,7 +19,7 @@ def test_migrating_twice_changes_nothing(store):
 
 
 def test_database_newer_than_the_app_is_refused(db_path):
-    from desktop_app.memory.db import DatabaseError
+    from desktop_app.memory.store.db import DatabaseError
 
     with Store(db_path) as s:
         s.conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 5}")
@@ -28,7 +28,7 @@ def test_database_newer_than_the_app_is_refused(db_path):
 
 
 def test_corrupt_database_file_is_a_one_line_error(tmp_path):
-    from desktop_app.memory.db import DatabaseError
+    from desktop_app.memory.store.db import DatabaseError
 
     bad = tmp_path / "bad.db"
     bad.write_bytes(b"this is not a database" * 100)
@@ -77,7 +77,7 @@ def test_failed_transaction_leaves_nothing_behind(store):
 
 def test_exports_follow_paperclip_home(isolated_home, monkeypatch, tmp_path):
     from desktop_app import paths
-    from desktop_app.memory.models import Session
+    from desktop_app.memory.core.models import Session
     from desktop_app.ui.screens.exchange import default_export_path
 
     session = Session(id=1, name="trip plans", created_at=0, updated_at=0)

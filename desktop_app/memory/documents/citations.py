@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from desktop_app.memory.text import EN_STOPWORDS
+from desktop_app.memory.lang.text import EN_STOPWORDS
 
 _CITED = re.compile(r"\[?doc:\s*([^,\]\n]+?)\s*(?:,\s*p\.?\s*(\d+))?\s*(?:§[^\]\n]*)?\]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{2,}|\d+(?:[.,]\d+)*")

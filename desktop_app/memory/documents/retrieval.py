@@ -14,10 +14,10 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from desktop_app.memory.documents.models import Document, DocumentHit
+from desktop_app.memory.core.documents import Document, DocumentHit
+from desktop_app.memory.core.recall_hits import SignalScore
 from desktop_app.memory.documents.vectors import document_vectors_usable
 from desktop_app.memory.recall.fusion import normalised, rrf
-from desktop_app.memory.recall.models import SignalScore
 from desktop_app.memory.recall.query import has_cjk, plan_query, quote
 
 DOC_SIGNALS = ("bm25", "vector")

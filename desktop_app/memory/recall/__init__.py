@@ -5,8 +5,8 @@ and bookmark keywords, fused by reciprocal rank and weighted by importance. All 
 SQLite file; the embedding model is reached only through the small ``Embedder`` protocol.
 """
 
+from desktop_app.memory.core.recall_hits import RecallHit, RecallWeights, SignalScore
 from desktop_app.memory.recall.indexing import index_pending, prepare_vectors, reindex, vectors_stale
-from desktop_app.memory.recall.models import RecallHit, RecallWeights, SignalScore
 from desktop_app.memory.recall.query import is_page_fault, plan_query
 from desktop_app.memory.recall.search import gather_signals, search
 

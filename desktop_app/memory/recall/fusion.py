@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import UTC
 
-from desktop_app.memory.recall.models import RecallHit, RecallWeights
-from desktop_app.memory.text import canonical_subject, clip, numbers, term_set
+from desktop_app.memory.core.recall_hits import RecallHit, RecallWeights
+from desktop_app.memory.lang.text import canonical_subject, clip, numbers, term_set
 
 Ranked = Sequence[tuple[int, float]]  # (message_id, score), best first
 

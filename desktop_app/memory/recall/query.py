@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from desktop_app.memory.text import EN_STOPWORDS, ZH_STOPCHARS
+from desktop_app.memory.lang.text import EN_STOPWORDS, ZH_STOPCHARS
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
 _CJK_RUN = re.compile(f"[{_CJK}]+")

@@ -8,8 +8,8 @@ Measured with ``paperclip bench recall --rerank N`` on LoCoMo; off unless it rai
 from __future__ import annotations
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError
-from desktop_app.memory.recall.models import RecallHit
-from desktop_app.memory.text import clip
+from desktop_app.memory.core.recall_hits import RecallHit
+from desktop_app.memory.lang.text import clip
 from desktop_app.prompts import templates
 
 CANDIDATES = 8

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from desktop_app.memory.core.recall_hits import SIGNALS, RecallHit, RecallWeights, SignalScore
 from desktop_app.memory.recall.fusion import (
     boost,
     importance,
@@ -14,7 +15,6 @@ from desktop_app.memory.recall.fusion import (
     snippet,
     spread_to_neighbours,
 )
-from desktop_app.memory.recall.models import SIGNALS, RecallHit, RecallWeights, SignalScore
 from desktop_app.memory.recall.query import QueryPlan, has_cjk, mentions_time, plan_query
 from desktop_app.memory.recall.signals import bm25_signal, bookmark_signal, stage_signal, vector_signal
 

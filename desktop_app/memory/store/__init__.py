@@ -10,10 +10,10 @@ from __future__ import annotations
 from contextlib import contextmanager
 from pathlib import Path
 
-from desktop_app.memory.db import connect, vec_available
 from desktop_app.memory.store.branches import BranchQueries
 from desktop_app.memory.store.browse import BrowseQueries
 from desktop_app.memory.store.chain import ChainQueries
+from desktop_app.memory.store.db import connect, vec_available
 from desktop_app.memory.store.documents import DocumentQueries
 from desktop_app.memory.store.forget import ForgetQueries
 from desktop_app.memory.store.items import ItemQueries

@@ -5,7 +5,7 @@ discarded branch); older versions are kept verbatim in ``message_versions``, key
 anchor message they follow. Discarding a tail also undoes the memory it wrote: the changes
 made while each discarded user message was processed (found through ``message_marks``), plus
 any item whose source is a discarded message. Item rows are reset with the same helpers
-:func:`desktop_app.memory.patches.apply_patch` uses, so the change log stays the one history.
+:func:`desktop_app.memory.write.patches.apply_patch` uses, so the change log stays the one history.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from pydantic import BaseModel
 
-from desktop_app.memory.models import MemoryChange, Message
+from desktop_app.memory.core.models import MemoryChange, Message
 
 _MESSAGE_FIELDS = ("id", "role", "content", "token_count", "stopped", "created_at", "ext_id")
 

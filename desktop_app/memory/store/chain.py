@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from desktop_app.memory.models import Bookmark, Message, PagingAdvice, Stage
+from desktop_app.memory.core.models import Bookmark, Message, PagingAdvice, Stage
 from desktop_app.memory.store.pages import _bookmark
 from desktop_app.memory.store.sessions import _message
 
@@ -105,7 +105,7 @@ class ChainQueries:
 
     def delete_stages(self, session_id: int, *, from_page_id: int = 0) -> int:
         """Drop the session's stages that reach page ``from_page_id`` or later (all by default):
-        their pages changed, and the next page-out (or :func:`~desktop_app.memory.stages.rebuild_chain`)
+        their pages changed, and the next page-out (or :func:`~desktop_app.memory.archive.summary_chain.rebuild_chain`)
         writes them again."""
         return self.conn.execute("DELETE FROM stages WHERE session_id = :sid AND last_page_id >= :first",
                                  {"sid": session_id, "first": from_page_id}).rowcount

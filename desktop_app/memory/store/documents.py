@@ -7,7 +7,7 @@ import json
 import time
 from collections.abc import Iterable, Sequence
 
-from desktop_app.memory.documents.models import Document, DocumentSection
+from desktop_app.memory.core.documents import Document, DocumentSection
 
 _CHUNK_INDEXES = {"words": "document_chunks_words", "trigram": "document_chunks_fts"}
 _DOC_COLUMNS = ("id, name, path, content_hash, size, mtime, format, pages, chunk_count, language, session_id, "
@@ -200,7 +200,7 @@ class DocumentQueries:
 
     def reset_document_vectors(self, dim: int) -> None:
         """(Re)create the chunk vector table for ``dim`` dimensions, empty."""
-        from desktop_app.memory.migrations import ensure_document_vector_tables
+        from desktop_app.memory.store.migrations import ensure_document_vector_tables
 
         with self.transaction():
             ensure_document_vector_tables(self.conn, dim, drop=True)

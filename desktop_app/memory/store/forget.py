@@ -19,10 +19,10 @@ import time
 
 from pydantic import BaseModel
 
-from desktop_app.memory.models import Bookmark, MemoryItem, Message, Page
+from desktop_app.memory.core.models import Bookmark, MemoryItem, Message, Page
+from desktop_app.memory.lang.text import term_set
 from desktop_app.memory.store.pages import _bookmark
 from desktop_app.memory.store.sessions import _message
-from desktop_app.memory.text import term_set
 
 REDACTED = "[forgotten]"
 MIN_NEEDLE = 3  # shorter texts are too common to hunt for in every table

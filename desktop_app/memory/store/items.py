@@ -1,6 +1,6 @@
 """Queries for memory items, their change log and the session's state_version.
 
-Writes happen only through :func:`desktop_app.memory.patches.apply_patch`, which calls the
+Writes happen only through :func:`desktop_app.memory.write.patches.apply_patch`, which calls the
 ``_insert_item`` / ``_set_item_*`` helpers inside one transaction after validating the patch.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from contextlib import contextmanager
 
-from desktop_app.memory.models import MemoryChange, MemoryItem
+from desktop_app.memory.core.models import MemoryChange, MemoryItem
 
 _ITEM_COLUMNS = "m.*, (s.kind = 'profile') AS in_profile"
 _ITEMS = "memory_items m JOIN sessions s ON s.id = m.session_id"

@@ -6,9 +6,9 @@ import json
 
 from pydantic import ValidationError
 
-from desktop_app.memory.fold import HeadFold
-from desktop_app.memory.models import Bookmark, Message, Page, Summary, SummaryContent
-from desktop_app.memory.records import MemoryWork, TurnLogEntry, TurnRecord
+from desktop_app.memory.core.head_fold import HeadFold
+from desktop_app.memory.core.models import Bookmark, Message, Page, Summary, SummaryContent
+from desktop_app.memory.core.records import MemoryWork, TurnLogEntry, TurnRecord
 from desktop_app.memory.store.sessions import _message
 
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from desktop_app.memory.models import Bookmark
+from desktop_app.memory.core.models import Bookmark
 from desktop_app.memory.store.pages import _bookmark
 
 # Fixed table names (never user input) for the two turn-text indexes.
@@ -106,7 +106,7 @@ class RecallQueries:
 
     def reset_vector_tables(self, dim: int, *, drop: bool = True) -> None:
         """(Re)create the vector tables for ``dim`` dimensions; ``drop`` empties them."""
-        from desktop_app.memory.migrations import ensure_vector_tables
+        from desktop_app.memory.store.migrations import ensure_vector_tables
 
         with self.transaction():
             ensure_vector_tables(self.conn, dim, drop=drop)

@@ -7,7 +7,7 @@ import json
 import time
 from collections.abc import Iterable
 
-from desktop_app.memory.models import Message, Session
+from desktop_app.memory.core.models import Message, Session
 
 
 class SessionNotFound(LookupError):

@@ -25,8 +25,8 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from desktop_app.config import Settings
 from desktop_app.engine.kv_cache import KvCache
 from desktop_app.engine.protocol import ChatEngine
-from desktop_app.memory.jobs import JobQueue
-from desktop_app.memory.models import Session
+from desktop_app.memory.background.queue import JobQueue
+from desktop_app.memory.core.models import Session
 from desktop_app.memory.store import Store
 from desktop_app.memory.turn import InputRejected, clean_user_text
 from desktop_app.memory.warming import ContextOwner, DraftWarmJob, WarmJob, worth_drafting

@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Label, ProgressBar, Select
 from textual.worker import get_current_worker
 
 from desktop_app import paths
-from desktop_app.memory.models import Session
+from desktop_app.memory.core.models import Session
 from desktop_app.private_files import write_private_text
 from desktop_app.ui.i18n import t
 from desktop_app.ui.shown import shown

@@ -14,12 +14,11 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from desktop_app.memory.budget import WARN_SHARE
-from desktop_app.memory.models import Session
-from desktop_app.memory.plan import Exclusion
+from desktop_app.memory.core.models import Session
+from desktop_app.memory.core.plan import WARN_SHARE, Exclusion
+from desktop_app.memory.core.recall_hits import RecallHit
+from desktop_app.memory.core.records import TurnLogEntry, TurnRecord
 from desktop_app.memory.recall import search
-from desktop_app.memory.recall.models import RecallHit
-from desktop_app.memory.records import TurnLogEntry, TurnRecord
 from desktop_app.ui.i18n import t, translate_bindings
 from desktop_app.ui.shown import Text, shown
 from desktop_app.ui.widgets import turn_record

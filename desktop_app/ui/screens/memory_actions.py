@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from desktop_app.memory.records import TurnRecord
+from desktop_app.memory.core.records import TurnRecord
 from desktop_app.ui.i18n import current_lang, t
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
 from desktop_app.ui.widgets.chat_log import ChatLog
@@ -146,7 +146,7 @@ class MemoryActions:
             import time
 
             from desktop_app.memory.controls import MemoryCommandError, SlashResult
-            from desktop_app.memory.patches import PatchRejected
+            from desktop_app.memory.write.patches import PatchRejected
 
             try:
                 return run_command(store, session, name, arg, time.time(), lang=current_lang())

@@ -14,7 +14,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from desktop_app.memory.models import MemoryChange, MemoryItem
+from desktop_app.memory.core.models import MemoryChange, MemoryItem
 from desktop_app.ui.i18n import t
 from desktop_app.ui.shown import Text
 from desktop_app.ui.widgets.memory_panel import short_time

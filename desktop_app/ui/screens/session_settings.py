@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, TextArea
 
 from desktop_app.config import CONTEXT_MODES, Settings
-from desktop_app.memory.models import Session
+from desktop_app.memory.core.models import Session
 from desktop_app.prompts import default_system_prompt
 from desktop_app.ui.i18n import t
 

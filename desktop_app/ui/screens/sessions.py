@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from desktop_app.memory.models import Session
+from desktop_app.memory.core.models import Session
 from desktop_app.memory.store.sessions import SessionNotFound
 from desktop_app.ui.i18n import t
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog

@@ -120,8 +120,8 @@ class ToolActions:
 
     def run_memory_jobs(self) -> None:
         """Queue re-embedding of every session's new turns and drain the queue while idle."""
-        from desktop_app.memory.jobs import ReembedJob
-        from desktop_app.memory.model_jobs import MemoryModel, queue_backlog
+        from desktop_app.memory.background.memory_pass import MemoryModel, queue_backlog
+        from desktop_app.memory.background.queue import ReembedJob
 
         if getattr(self.app, "embedder_factory", None) is not None and not getattr(self, "embedder_error", None):
             self.jobs.submit(ReembedJob(session_id=None))

@@ -17,7 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message as TextualMessage
 from textual.widgets import Button, Label, Markdown, Static
 
-from desktop_app.memory.models import Message
+from desktop_app.memory.core.models import Message
 from desktop_app.ui.i18n import t
 from desktop_app.ui.shown import shown
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from desktop_app.memory.budget import WARN_SHARE
+from desktop_app.memory.core.plan import WARN_SHARE
 from desktop_app.ui.i18n import t
 
 BAR_CELLS = 10

@@ -18,7 +18,7 @@ from textual.message import Message
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from desktop_app.memory.models import Bookmark, MemoryItem
+from desktop_app.memory.core.models import Bookmark, MemoryItem
 from desktop_app.ui.i18n import t
 from desktop_app.ui.shown import Text
 
@@ -37,7 +37,7 @@ class PanelState(BaseModel):
 
 def load_panel_state(store, session_id: int) -> PanelState:
     """Active and pending items with their source turns, bookmarks, the rendered summary."""
-    from desktop_app.memory.summary import render_summary
+    from desktop_app.memory.prompt.summary_text import render_summary
     from desktop_app.ui.i18n import current_lang
 
     items = store.list_items(session_id, statuses=("active", "pending"))

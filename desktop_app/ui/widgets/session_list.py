@@ -8,7 +8,7 @@ from textual.message import Message
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from desktop_app.memory.models import Session
+from desktop_app.memory.core.models import Session
 from desktop_app.ui.i18n import t
 from desktop_app.ui.shown import Text
 

@@ -2,7 +2,7 @@
 
 A record holds the prompt's layers (tokens, items, text), what was left out and why, the
 paging event, the recall that fed the ``recalled`` layer and the memory the turn wrote — a
-:class:`~desktop_app.memory.records.TurnRecord`, written by the turn's log stage. Missing
+:class:`~desktop_app.memory.core.records.TurnRecord`, written by the turn's log stage. Missing
 parts render as "none", so records from older versions still open.
 """
 
@@ -12,9 +12,9 @@ from rich import box
 from rich.console import Group
 from rich.table import Table
 
-from desktop_app.memory.plan import LAYER_ORDER, Exclusion, LayerItem
-from desktop_app.memory.recall.models import RecallHit
-from desktop_app.memory.records import TurnRecord
+from desktop_app.memory.core.plan import LAYER_ORDER, Exclusion, LayerItem
+from desktop_app.memory.core.recall_hits import RecallHit
+from desktop_app.memory.core.records import TurnRecord
 from desktop_app.ui.i18n import current_lang, t
 from desktop_app.ui.shown import Text
 

@@ -1,0 +1,1 @@
+"""What leaves the window: page-outs, bookmarks, the running summary and the summary chain."""

@@ -1,0 +1,1 @@
+"""Language knowledge shared by the memory core (English and Chinese): text helpers and kind cues."""

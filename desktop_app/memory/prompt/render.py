@@ -1,0 +1,117 @@
+"""How memory is written into the prompt: a short briefing in plain sentences (zh + en).
+
+Pure text formatting; no clock: times come from the rows. The model reads memory as notes about
+the user and the task — no markers, item ids, kinds in brackets, turn labels or clock stamps,
+because a small model continues whatever looks like text to copy (measured by ``bench health``).
+The ids, kinds and turns stay in the layer items (``context --json``), where programs read them.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+
+from desktop_app.lexicon import LANGS, cue
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.core.turn_numbers import TurnView
+from desktop_app.prompts import layer_text
+
+KIND_ORDER = {"goal": 0, "directive": 1, "constraint": 2, "decision": 3, "fact": 4, "preference": 5,
+              "open_question": 6}
+_TRAILING = re.compile(r"[\s。．.!！;；,，、]+$")
+
+
+def text_for(lang: str) -> dict[str, str]:
+    """The layer labels for ``lang`` (from ``assets/prompts``)."""
+    return layer_text(lang)
+
+
+def stamp(ts: float | None) -> str:
+    """Unix seconds as 'YYYY-MM-DD HH:MM' (UTC), the time label of records and exports."""
+    if ts is None:
+        return "?"
+    try:
+        return datetime.fromtimestamp(ts, tz=UTC).strftime("%Y-%m-%d %H:%M")
+    except (OverflowError, ValueError, OSError):  # a time stored before imports checked them (1e300, NaN)
+        return "?"
+
+
+def day(ts: float | None) -> str | None:
+    """Unix seconds as 'YYYY-MM-DD' (UTC), or None when there is no valid time."""
+    label = stamp(ts)
+    return None if label == "?" else label[:10]
+
+
+def plain_value(value: str) -> str:
+    """An item's value as a clause of a sentence: without the spoken opening that says nothing
+    ("Oh, one thing:", "对了，") and without a trailing full stop or separator."""
+    text = value.strip()
+    for _ in range(3):  # "Oh, one thing: actually, …"
+        trimmed = strip_lead_in(text)
+        if trimmed == text:
+            break
+        text = trimmed
+    return _TRAILING.sub("", text) or _TRAILING.sub("", value.strip())
+
+
+def strip_lead_in(text: str) -> str:
+    for lang in LANGS:
+        pattern = cue("value.lead_in", lang)
+        if pattern is not None and (match := pattern.match(text)) and match.end() < len(text):
+            return text[match.end():]
+    return text
+
+
+def sentence(label: str, values: list[str], lang: str) -> str:
+    """``label`` followed by ``values`` joined into one sentence ("Hard limits: a; b.")."""
+    t = text_for(lang)
+    return label + t["join"].join(plain_value(v) for v in values) + t["end"]
+
+
+def goal_sentence(goal: MemoryItem, lang: str) -> str:
+    t = text_for(lang)
+    steps = goal.details.get("steps_done") or []
+    done = f" ({t['done']}{t['join'].join(steps)})" if steps else ""
+    return f"{t['goal']}{plain_value(goal.value)}{done}{t['end']}"
+
+
+def said_line(turn: TurnView, content: str, lang: str, now: float | None = None) -> str:
+    """A recalled turn as a sentence: who said it (and the day, when it was not ``now``'s day: the
+    input's, so the prompt depends on the rows only)."""
+    t = text_for(lang)
+    who = t["said_user"] if turn.role == "user" else t["said_assistant"]
+    when = day(turn.created_at)
+    on = t["said_on"].format(date=when) if when and now is not None and when != day(now) else ""
+    if on:
+        who = who[:1].lower() + who[1:]
+    return f"{on}{who}{content}"
+
+
+def annotate(turn: TurnView, notes: dict[int, list[str]]) -> str:
+    """A raw turn with memory notes appended (old values marked as changed or dropped)."""
+    extra = notes.get(turn.id)
+    return turn.content if not extra else turn.content + " " + " ".join(extra)
+
+
+def supersession_notes(history: list[MemoryItem], current: dict[int, MemoryItem], lang: str) -> dict[int, list[str]]:
+    """Notes per source message id for items no longer current, so raw turns never show
+    an old value as if it still held."""
+    t = text_for(lang)
+    by_supersedes = {i.supersedes: i for i in [*history, *current.values()] if i.supersedes is not None}
+    notes: dict[int, list[str]] = {}
+    for item in history:
+        if item.source_message_id is None or item.details.get("proposal"):
+            continue
+        if item.status == "superseded":
+            newer = by_supersedes.get(item.id)
+            while newer is not None and newer.status == "superseded" and newer.id in by_supersedes:
+                newer = by_supersedes[newer.id]
+            live = newer is not None and newer.status in ("active", "pending")
+            note = t["superseded"].format(new=plain_value(newer.value)) if live else t["superseded_gone"]
+        elif item.status == "revoked":
+            note = t["revoked"]
+        else:
+            continue
+        if note not in notes.get(item.source_message_id, []):
+            notes.setdefault(item.source_message_id, []).append(note)
+    return notes

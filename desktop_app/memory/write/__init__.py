@@ -1,0 +1,1 @@
+"""How memory is written: the rules' extraction, the model's proposals, vetting, merging, validated patches."""

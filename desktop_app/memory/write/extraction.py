@@ -1,0 +1,341 @@
+"""Rule-based extraction of memory from the user's words (Chinese and English, any model).
+
+Each sentence yields at most one :class:`Candidate`. Candidates are proposals only: the
+update rules in :mod:`desktop_app.memory.write.updates` decide whether they add, supersede, go to
+pending or are dropped, and :mod:`desktop_app.memory.write.patches` validates what is written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel
+
+from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, topic_subject
+
+
+class Candidate(BaseModel):
+    """Something a sentence asks memory to do."""
+
+    action: Literal["add", "revoke", "correct", "confirm", "reject", "step_done"]
+    kind: str = "fact"
+    subject: str = ""
+    value: str = ""
+    quote: str
+    canonical: bool = False  # subject came from SUBJECT_ALIASES (safe to supersede/conflict by it)
+
+
+def rx(*patterns: str) -> re.Pattern[str]:
+    """One case-insensitive pattern of alternatives."""
+    return re.compile("|".join(patterns), re.IGNORECASE)
+
+
+
+REVOKE = rx(r"取消", r"不用再", r"不必再", r"不再需要", r"之前那条(规则|要求)?", r"忘掉", r"忘记(那条|这条|之前)",
+             r"作废", r"撤销", r"\bstop\b", r"\bno longer\b", r"forget (the|that|this|my)\b.{0,40}\b(rule|instruction)s?\b", r"\bdrop (the|that)\b.{0,40}\brule\b",
+             r"\bcancel\b", r"never mind", r"scratch that", r"drop the (rule|requirement)",
+             r"(don't|do not) need to .* anymore", r"\bno need to\b")
+CORRECT = rx(r"^不对", r"^错了", r"应该是", r"更正", r"纠正", r"\bactually\b", r"\bcorrection\b",
+              r"\bi meant\b", r"that's wrong", r"\bnot\b.*\bbut\b")
+CHANGE = rx(r"改成", r"改为", r"换成", r"调整为", r"调整到", r"变成", r"提高到", r"降到", r"延到", r"提前到",
+             r"change (it|that|this)? ?to\b", r"\bchanged? .* to\b", r"\bswitch(ed)? to\b", r"\bmove(d)? .* to\b",
+             r"\bincrease(d)? .* to\b", r"\braise(d)? .* to\b", r"\bcut .* to\b", r"\bnow\b.*\binstead\b")
+STANDING = rx(r"以后", r"今后", r"每次", r"从现在开始", r"从现在起", r"请始终", r"始终", r"一直", r"总是", r"永远",
+               r"from now on", r"\balways\b", r"every time", r"going forward", r"\bwhenever\b", r"\bnever\b")
+PROHIBIT = rx(r"不要", r"不许", r"不准", r"不得", r"禁止", r"(?<![特区分告离类性级个识辨])别(再)?", r"绝不", r"千万不能", r"不能",
+               r"\bnever\b", r"\bdon't\b", r"\bdo not\b", r"\bmust not\b", r"\bmustn't\b", r"\bforbidden\b")
+REPLY_BEHAVIOUR = rx(r"回答", r"回复", r"答复", r"用(中文|英文|英语)", r"称呼我", r"语气", r"输出", r"格式",
+                      r"\banswer", r"\brepl(y|ies)", r"\brespond", r"\bwrite (in|to me)", r"\bcall me\b",
+                      r"\buse (chinese|english)", r"\bin (chinese|english)\b", r"\bformat\b", r"\btone\b",
+                      r"\bemoji", r"\bexplain", r"\bbullet")
+LIMIT = rx(r"预算", r"不超过", r"不能超过", r"最多", r"至少", r"上限", r"下限", r"以内", r"以下", r"截止", r"之前(完成|交)",
+            r"期限", r"\bbudget\b", r"\blimit\b", r"\bat most\b", r"\bat least\b", r"\bno more than\b",
+            r"\bmax(imum)?\b", r"\bmin(imum)?\b", r"\bunder\b", r"\bwithin\b", r"\bdeadline\b", r"\bdue\b",
+            r"\bby (monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d)")
+DATE = rx(r"\d{1,2}月\d{1,2}[日号]", r"\d{4}-\d{2}-\d{2}", r"周[一二三四五六日天]",
+           r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b")
+FACT_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
+    (re.compile(r"我叫\s*(?P<value>[^\s，,。！!]+)"), "name"),
+    (re.compile(r"\bmy name is\s+(?P<value>[A-Z][\w\-]*( [A-Z][\w\-]*)?)", re.I), "name"),
+    (re.compile(r"我住在\s*(?P<value>[^，,。！!]+)"), "location"),
+    (re.compile(r"\bi live in\s+(?P<value>[^,.!]+)", re.I), "location"),
+    (re.compile(r"\bi(?: am|'m)? allergic to\s+(?P<value>[^,.!]+)", re.I), "allergy"),
+    (re.compile(r"我对(?P<value>[^，,。！!]{1,12})过敏"), "allergy"),
+    (re.compile(r"\bi(?: am|'m) (?P<value>vegetarian|vegan|pescatarian|diabetic|pregnant)\b", re.I), "diet"),
+    (re.compile(r"我(是|吃)(?P<value>素食者|素|纯素)"), "diet"),
+    (re.compile(r"\bi (?:am|'m) an? (?P<value>[\w\- ]{2,40})", re.I), "occupation"),
+    (re.compile(r"我是一名\s*(?P<value>[^，,。！!]+)"), "occupation"),
+    (re.compile(r"我的(?P<subject>[^，,。！!是为]{1,12})(是|为)(?P<value>[^，,。！!]+)"), None),
+    (re.compile(r"\bmy (?P<subject>[a-z][a-z \-]{1,30}?) (is|are) (?P<value>[^,.!]+)", re.I), None),
+    (re.compile(r"(?P<subject>[^，,。！!]{1,12}?)(应该是|是|为)(?P<value>[^，,。！!]*\d[^，,。！!]*)"), None),
+    (re.compile(r"\b(?:the |our )?(?P<subject>[a-z][a-z \-]{1,30}?) (?:is|are) (?P<value>[^,.!]*\d[^,.!]*)", re.I), None),
+)
+PREFERENCE = rx(r"我(更|最|很|挺|比较|特别)?喜欢", r"我偏好", r"我倾向", r"我更想", r"\bi (really )?(prefer|like|love)\b", r"\bi'd rather\b")
+DECISION = rx(r"决定", r"就按", r"选定", r"定了", r"我们用", r"采用", r"就用", r"let's go with", r"we'll go with",
+               r"\bwe decided\b", r"\bdecided to\b", r"\bwe(?:'ll| will) use\b", r"\blet's use\b")
+GOAL = rx(r"目标是", r"任务是", r"我们要做", r"我想(要)?(做|写|规划|设计|开发)", r"帮我(规划|写|做|设计|制定|准备|整理)",
+           r"\bmy goal is\b", r"\bthe task is\b", r"\bour goal is\b", r"\bhelp me (plan|write|build|design|prepare)\b",
+           r"\bi want to (build|write|plan|create|design|prepare)\b", r"\blet's (plan|build|write)\b")
+STEP_DONE = rx(r"完成了", r"已完成", r"搞定了", r"做完了", r"\bdone with\b", r"\bfinished\b", r"\bcompleted\b",
+                r"\bis done\b")
+SPECULATION = rx(r"可能", r"也许", r"或许", r"大概", r"不确定", r"还没(决定|定)", r"待定", r"要不要", r"是否",
+                  r"\bmaybe\b", r"\bperhaps\b", r"\bprobably\b", r"\bnot sure\b", r"\bundecided\b", r"\btbd\b",
+                  r"\bmight\b", r"\bwhether\b", r"\bwondering\b", r"\btorn between\b", r"\bleaning (toward|towards)\b",
+                  r"\btempting\b", r"\bhaven't (decided|figured out|made up)\b", r"\bnothing's (decided|settled)\b",
+                  r"\bnot (decided|settled) yet\b", r"\bup in the air\b", r"\bstill deciding\b", r"^could be\b",
+                  r"\bdepends (on )?(who|what|whether|how|if)\b", r"说不定", r"没想好", r"两说", r"没谱", r"纠结", r"犹豫",
+                  r"拿不准", r"看情况", r"还在考虑")
+AFFIRM = rx(r"^(是的?|对|确认|好的?|可以|没错|yes|yep|confirm(ed)?|ok(ay)?|sure|correct)[。.!！]?$")
+DENY = rx(r"^(不是?|不要|否|算了|no|nope|reject|don't)[。.!！]?$")
+
+_COPULA = re.compile(r"是|为|：|:|\bis\b|\bare\b|\bwill be\b", re.IGNORECASE)
+_TRIM = " ，,。.!！?？；;：:\"'“”"
+
+
+# Questions ask about memory; they never write it ("what is the budget?", "预算是多少？").
+QUESTION = rx(r"^(what|when|where|who|whom|which|how|why|is|are|was|were|do|does|did|can|could|should|will|"
+               r"would|have|has)\b", r"(吗|呢|么)$", r"多少", r"什么", r"几(个|天|点|号|月)", r"怎么", r"哪(里|儿|个|些)?",
+               r"是不是", r"有没有")
+
+
+# A revocation phrased as a question must name what it revokes ("can you stop answering in English?").
+_ADDRESSES_RULE = rx(r"规则|要求|回答|回复|用(中|英)文", r"\brule\b", r"\binstruction\b", r"\b(answer|reply|respond)",
+                      r"\bdoing that\b", r"\b(english|chinese)\b")
+
+
+HYPOTHETICAL = rx(r"^(if|suppose|imagine|assuming|what if)\b", r"\bif (i|we) (had|were|could)\b", r"\bi wish\b",
+                   r"\bwould (be|have)\b.*\bif\b", r"^(假如|如果|要是|假设|万一|倘若|设想)", r"就好了",
+                   # "明天下雨的话，…" supposes; "音乐的话，" / "住酒店的话，" only names a topic (≤ 3 characters).
+                   r"[\u4e00-\u9fff]{4,}的话[，,]")
+# Words the user passes on from someone else, or pasted material: never the user's own rule.
+REPORTED = rx(r"\b(said|says|told (me|us)|wrote|writes|asked|mentioned|claims?)\b\s*[,:]?\s*[\"“‘]",
+               r"\b(said|says|told (me|us)|wrote|writes)\b\s*[,:]?\s*'(?=\w)",
+               r"\b(reads|keeps saying|kept saying|always says|likes to say)\b",
+               r"(说|写道|写着|表示|提到|要求|转告|念叨|唠叨|叮嘱|嘱咐)[：:，,]?\s*[“\"「『‘]",
+               r"(邮件|短信|通知|群里|文件|牌子|标牌)(里|中|上)?(说|写|提到)", r"这话谁信|常说|总说|老说|总念叨|老念叨|总唠叨",
+               r"\b(everyone|everybody|people) (says|say|said) so\b")
+# Relayed without quoting ("the sign said no diving", "my boss told me to …"): someone else's
+# rule, never the user's — though the facts it relays ("they told me the venue takes 120") count.
+RELAYED = rx(r"\b(he|she|they|my (boss|manager|colleague|client|wife|husband|mother|father|friend|teacher)|the (boss|client"
+              r"|manager|email|memo|note|notice))\s+(said|says|told (me|us)|wrote|writes|asked)\b",
+              r"^(the|a|an|my|our|his|her|their)\s+[\w'-]+(\s+[\w'-]+){0,4}\s+(said|says|reads|wrote|told (me|us))\b",
+              r"^(老板|领导|同事|客户|老师|我妈|我爸|朋友|他|她|他们)(说|让|要求|叫)")
+# Quoted passages, in any quotation marks (defined once: a second definition used to replace
+# this one, so a rule in single quotes was taken for the user's own). An ASCII apostrophe counts
+# only outside words (not "I'm … don't").
+_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』|‘[^’]*’|(?<![A-Za-z])'[^']+'(?![A-Za-z])")
+_PASTED = re.compile(r"(?im)^\s*>.*$")
+# Requests: ask the assistant to do something now, not state a value …
+REQUEST = rx(r"^(please\s+)?(can|could|would|will) you(?![-\w])", r"^please(?![-\w])",
+              r"^(help me|give me|show me|tell me|find|plan|write|draft|list|suggest|recommend|summari[sz]e|translate|"
+              r"explain|make|create|convert|calculate|compare|rewrite|generate|check|look up|book|compose)(?![-\w])", r"^(请|帮我|给我|麻烦|能不能|可以帮|你能|推荐|列出|写一|整理|总结|翻译|解释)")
+# … that only *uses* a stored value: "plan it within my budget", "按我的预算推荐几家酒店".
+USES_VALUE = rx(r"\b(within|under|inside|according to|based on|in line with|fits?|fitting|for|using|in) (my|our|the) "
+                 r"(usual |normal )?(budget|limit|plan|deadline|schedule|preferences?|requirements?|constraints?|style|"
+                 r"taste)\b",
+                 r"(按|按照|根据|照|在|符合)(我|我们)?(的)?(平时的)?(预算|口味|要求|计划|偏好|习惯|时间)")
+# ASCII word edges, not ``\b``: a model writes "no猪肉", where a CJK letter would hide the "no".
+_NEGATION_EN = re.compile(r"(?<![A-Za-z])(not|no|never|without|avoid|none|nothing|nor|anymore)(?![A-Za-z])|n't(?![A-Za-z])",
+                          re.I)
+_NEGATION_ZH = re.compile(r"不|别|没|无|勿|禁|忌|免")
+
+
+def negated(text: str) -> bool:
+    """Whether ``text`` says no (a value that drops the "not" says the opposite)."""
+    return bool(_NEGATION_EN.search(text) or _NEGATION_ZH.search(text))
+
+
+def is_hypothetical(sentence: str) -> bool:
+    return HYPOTHETICAL.search(sentence.strip(_TRIM)) is not None
+
+
+def is_reported(sentence: str, message: str = "", *, kind: str = "directive") -> bool:
+    """Reported speech or quoted/pasted material (``message``: where the sentence sits); for a
+    fact, decision or open question, words merely relayed without quotes still count as the user's."""
+    body = sentence.strip()
+    if REPORTED.search(body):
+        return True
+    if kind not in ("fact", "decision", "open_question") and RELAYED.search(body.strip(_TRIM)):
+        return True
+    squashed = body.strip(_TRIM)
+    if REPORTED.search(message or body):
+        for quoted in _QUOTED.findall(message or body):
+            if squashed and squashed in quoted:
+                return True
+    return any(squashed and squashed in line for line in _PASTED.findall(message))
+
+
+_ASKS = rx(r"推荐|帮我|给我|写|列|找|整理|安排|规划|\b(draft|write|plan|recommend|suggest|find|list|make)\b")
+# A standing rule is addressed to the assistant or about the user's own world; "traffic is
+# always terrible" is a remark about the world, not a rule.
+_PERSONAL = rx(r"\b(i|me|my|mine|we|us|our|you|your|please)\b", r"我|你|您|咱|请")
+_IMPERATIVE = rx(r"^(always|never|don't|do not|please|write|use|keep|answer|reply|respond|stop|avoid|include|add|give|"
+                  r"make|put|sign|call|format|start|end|be|try|skip|send|say|speak|explain|list|show|from now on|"
+                  r"going forward|every time|whenever|no|switch|change|stick|let's|make sure|only|cut|drop|limit|mention)\b",
+                  r"^(以后|今后|每次|从现在|一律|所有|别|不要|不许|禁止|记得|务必)",
+                  r"^(算了[，,]?)?(还是|改用|换成|就用)", r"(都|全部|统一|一律)(用|要|写|改|按)|换成|改成")
+
+
+def addressed(sentence: str) -> bool:
+    """Said to the assistant or about the user (personal words, or an imperative opening); words
+    in quotation marks are someone's text, not said to anyone here."""
+    body = _QUOTED.sub("", sentence).strip(_TRIM)
+    return bool(_PERSONAL.search(body) or _IMPERATIVE.search(body))
+
+
+def is_request(sentence: str) -> bool:
+    """A request that only uses a stored value ("plan it within my budget"): it states none."""
+    body = sentence.strip(_TRIM)
+    return USES_VALUE.search(body) is not None and (REQUEST.search(body) is not None or _ASKS.search(body) is not None)
+
+
+def is_question(quote: str) -> bool:
+    """A question mark, an interrogative opening (en) or a question particle/word (zh)."""
+    return quote.rstrip().endswith(("?", "？")) or QUESTION.search(quote.strip(_TRIM)) is not None
+
+
+def extract(text: str) -> list[Candidate]:
+    """All candidates in one user message, in sentence order."""
+    stripped = text.strip()
+    if AFFIRM.match(stripped):
+        return [Candidate(action="confirm", quote=stripped)]
+    if DENY.match(stripped):
+        return [Candidate(action="reject", quote=stripped)]
+    out: list[Candidate] = []
+    for sentence in split_sentences(_unquoted(text)):
+        candidate = classify(sentence)
+        if candidate is not None:
+            out.append(candidate)
+    return out
+
+
+def _unquoted(text: str) -> str:
+    """``text`` without pasted lines ("> …") and, where someone else is quoted, the quoted
+    passages: their words write nothing (``Call me "Captain Li"`` keeps its quote)."""
+    text = _PASTED.sub(" ", text)
+    return _QUOTED.sub(" ", text) if REPORTED.search(text) else text
+
+
+def classify(sentence: str) -> Candidate | None:
+    """The one candidate a sentence makes, or None for chit-chat, questions, hypotheticals and
+    words reported from someone else."""
+    quote = sentence.strip()
+    body = quote.strip(_TRIM)
+    if len(body) < 2 or is_hypothetical(body) or REPORTED.search(quote):
+        return None
+    relayed = RELAYED.search(body) is not None
+    canonical = canonical_subject(body)
+    question = is_question(quote)
+    if REVOKE.search(body) and not CHANGE.search(body) and not (question and not _ADDRESSES_RULE.search(body)):
+        return Candidate(action="revoke", kind="directive", value=body, quote=quote,
+                         subject=canonical or "", canonical=canonical is not None)
+    if SPECULATION.search(body):  # "maybe change X to Y" is speculation, never a fact
+        return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body,
+                         quote=quote)
+    if CORRECT.search(body) or CHANGE.search(body):
+        subject, value = _subject_value(body, canonical)
+        return Candidate(action="correct", kind="fact", subject=subject, value=value, quote=quote,
+                         canonical=canonical is not None)
+    if question and not (STANDING.search(body) and REPLY_BEHAVIOUR.search(body)):
+        return None  # a polite request for a standing reply rule still counts ("could you always …?")
+    if is_request(body) and not (STANDING.search(body) or PROHIBIT.search(body)):
+        # "Plan it within my budget" uses the budget; it does not state one. It may set the goal.
+        return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True) \
+            if GOAL.search(body) else None
+    if STEP_DONE.search(body) and not STANDING.search(body):
+        return Candidate(action="step_done", kind="goal", subject="goal", value=body, quote=quote)
+    if GOAL.search(body):
+        return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
+    reply_rule = REPLY_BEHAVIOUR.search(body) is not None
+    has_limit = bool(LIMIT.search(body) and (numbers(body) or DATE.search(body))) or bool(DATE.search(body) and LIMIT.search(body))
+    if (STANDING.search(body) or PROHIBIT.search(body)) and (relayed or not addressed(body)) and not has_limit:
+        return None  # someone else's rule, or a remark about the world ("大城市的生活节奏总是很快")
+    if (STANDING.search(body) or PROHIBIT.search(body)) and reply_rule:
+        return _hard("directive", body, quote, canonical)
+    if has_limit:
+        return _hard("constraint", body, quote, canonical)
+    if PROHIBIT.search(body):
+        return _hard("constraint", body, quote, canonical, prefix="forbid")
+    if STANDING.search(body):
+        return _hard("directive", body, quote, canonical)
+    if SPECULATION.search(body):
+        return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body,
+                         quote=quote)
+    if canonical and _COPULA.search(body):
+        return Candidate(action="add", kind="fact", subject=canonical, value=body, quote=quote, canonical=True)
+    for pattern, fixed in FACT_PATTERNS:
+        match = pattern.search(body)
+        if match:
+            raw_subject = fixed or match.groupdict().get("subject") or ""
+            subject = fixed or canonical_subject(raw_subject) or canonical or f"fact:{raw_subject.strip().lower()}"
+            return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
+                             canonical=fixed is not None or canonical is not None)
+    if DECISION.search(body):
+        return Candidate(action="add", kind="decision", subject=canonical or topic_subject("decision", body),
+                         value=body, quote=quote, canonical=canonical is not None)
+    if PREFERENCE.search(body):
+        return Candidate(action="add", kind="preference", subject=canonical or topic_subject("pref", body),
+                         value=body, quote=quote, canonical=canonical is not None)
+    return None
+
+
+def _hard(kind: str, body: str, quote: str, canonical: str | None, prefix: str | None = None) -> Candidate:
+    # A prohibition is its own rule: "never spend the budget on ads" must not replace the budget limit.
+    subject = topic_subject(prefix, body) if prefix else canonical or topic_subject(kind, body)
+    return Candidate(action="add", kind=kind, subject=subject, value=body, quote=quote,
+                     canonical=canonical is not None and not prefix)
+
+
+_CHANGE_SPLIT = re.compile(
+    r"(改成|改为|换成|调整为|调整到|变成|提高到|降到|延到|提前到|应该是|\bchange(?:d)?(?: it| that| this)? to\b|"
+    r"\bswitch(?:ed)? to\b|\bmove(?:d)? .* to\b|\bincrease(?:d)? .* to\b|\braise(?:d)? .* to\b|\bcut .* to\b|"
+    r"\bis\b|\bshould be\b|是)", re.IGNORECASE)
+
+
+_EN_CHANGE = re.compile(
+    r"\b(?:change|set|switch|move|increase|raise|cut|reduce|update|bump|push|extend)(?:d)?\s+(?:the\s+|my\s+|our\s+)?"
+    r"(?P<subject>[\w\- ]{2,40}?)\s+to\s+(?P<value>.+)$", re.IGNORECASE)
+
+
+def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
+    """Split a change/correction into (subject, presented value), e.g. ('budget', '预算: 8000元')."""
+    cleaned = re.sub(r"^(不对|错了|更正|纠正|actually|correction|sorry)[，,:：\s]*", "", body, flags=re.I)
+    verb = _EN_CHANGE.search(cleaned)
+    if verb:
+        left, right = verb.group("subject").strip(_TRIM), verb.group("value").strip(_TRIM)
+        subject = canonical or f"fact:{left.lower()}"
+        return subject, f"{left}: {right}"
+    parts = _CHANGE_SPLIT.split(cleaned, maxsplit=1)
+    if len(parts) >= 3:
+        left = re.sub(r"^(把|将|请把|请将|let's|please|we)\s*", "", parts[0].strip(_TRIM), flags=re.I)
+        right = parts[2].strip(_TRIM)
+        left = re.sub(r"^(the|our|my)\s+", "", left, flags=re.I)
+        if right:
+            label = left or canonical or "value"
+            subject = canonical or (f"fact:{left.lower()}" if left else "")
+            return subject, f"{label}: {right}" if left else right
+    return canonical or "", cleaned
+
+
+def describe(candidate: Candidate) -> str:
+    """One line for logs and notices."""
+    return f"{candidate.action} {candidate.kind} [{candidate.subject}] {clip(candidate.value, 60)}"
+
+
+_GREETING = ("hi", "hello", "hey", "thanks", "thank you", "ok", "okay", "cool", "great", "nice", "good morning",
+             "good night", "bye", "你好", "谢谢", "好的", "嗯", "哈哈", "早上好", "晚安", "再见", "收到", "明白")
+
+
+_ACKS = re.compile(r"^((thanks|thank you|great|perfect|nice( one)?|cool|awesome|ok(ay)?|got it|sounds good|that's "
+                   r"(perfect|great|fine)|谢谢|辛苦了|好的|收到|明白|太好了|不错)[，,。.!！~\s]*)+", re.I)
+_LAUGHTER = re.compile(r"^(哈+|呵+|嘿+|嘻+|(ha)+|(he)+|lol|lmao|😂|🤣|[!！。.,，~～\s])+")
+
+
+def is_small_talk(text: str) -> bool:
+    """Greetings, acknowledgements, laughter: nothing to remember, nothing to keep in view."""
+    body = text.strip().lower().strip(" .!！。~～?？")
+    if len(body) < 4 or body in _GREETING or AFFIRM.match(body) or DENY.match(body):
+        return True
+    rest = _ACKS.sub("", _LAUGHTER.sub("", body)).strip(" ，,。.!！~")
+    return len(rest) < 4 or rest in _GREETING or rest.startswith(("太好笑", "笑死", "so funny"))

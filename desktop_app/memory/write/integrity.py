@@ -1,0 +1,235 @@
+"""What no model proposal may do to memory, whatever it says.
+
+The model's memory pass is a proposal (:mod:`~desktop_app.memory.write.cooperation`,
+:mod:`~desktop_app.memory.write.change_resolution`); before its operations are applied, the program
+checks them against invariants that hold for the memory as a whole:
+
+- a subject is made of the user's words (or is a canonical subject the message names);
+- a standing rule's sentence is never re-filed as a fact, a limit or a choice;
+- one thing is one item: a value the state already holds, or one the same pass writes twice
+  under another label, is not written again;
+- an item replaces another only when both are about the same thing — the same canonical
+  subject, shared subject words, or a sentence that names the old item — and is of its kind;
+- a profile item (name, allergy, diet, family …) is replaced only by an item about the same
+  thing, named in the user's sentence;
+- a canonical subject ("budget") is never traded for a stray label by a restatement;
+- no template placeholder ("?", "#?") is ever a subject or a value.
+
+Everything is pure: :func:`guard_model_ops` reads the operations, the state and the message.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from desktop_app.lexicon import CJK
+from desktop_app.memory.core.models import MemoryItem, Message
+from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, subjects_named, term_set
+from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
+from desktop_app.memory.write.patches import AddItem, SetStatus
+
+_SQUASH = re.compile(r"[\W_]+")
+_CJK_RUN = re.compile(f"[{CJK}]{{2,}}")
+_PLACEHOLDER = re.compile(r"^[\s?？#“”\"'.…]*$|#\?")
+MIN_RULE_CHARS = 6  # a rule sentence this long (squashed) or longer is recognised inside another value
+
+
+@dataclass
+class Guarded:
+    """The operations that keep the invariants, and a note for each one that did not."""
+
+    ops: list = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def squash(text: str) -> str:
+    return _SQUASH.sub("", text.lower())
+
+
+def body(value: str) -> str:
+    """An item's value without its "subject: " label."""
+    return value.split(":", 1)[1].strip() if ":" in value[:40] and not re.search(r"\d:\d", value[:40]) else value
+
+
+def grounded_subject(subject: str, text: str) -> bool:
+    """The subject is the user's: a canonical subject the message names, or words of the message
+    (every CJK run of it a contiguous part of the message; most English words in it)."""
+    key = subject_key(subject)
+    if key in subjects_named(text):
+        return True
+    lowered = text.lower()
+    runs = _CJK_RUN.findall(subject)
+    if runs and not all(run in lowered for run in runs):
+        return False
+    words = {w for w in term_set(subject) if not _CJK_RUN.fullmatch(w)}
+    if words:
+        return len(words & term_set(text)) * 2 >= len(words)
+    return bool(runs)
+
+
+def _rule_texts(items: list[MemoryItem]) -> list[str]:
+    texts = []
+    for item in items:
+        if item.kind == "directive" and item.status in ("active", "pending") and not item.details.get("proposal"):
+            for text in (body(item.value), item.source_quote or ""):
+                squashed = squash(text)
+                if len(squashed) >= MIN_RULE_CHARS:
+                    texts.append(squashed)
+    return texts
+
+
+def refiles_rule(op: AddItem, items: list[MemoryItem]) -> bool:
+    """A non-rule item whose value is a standing rule's sentence (or holds it whole), or whose
+    quote is part of a rule's sentence from the same message ("理由: 再说理由" beside "以后每次回答
+    都先给结论，再说理由"): one sentence, one item."""
+    if op.kind == "directive":
+        return False
+    mine = squash(body(op.value))
+    if len(mine) >= MIN_RULE_CHARS and any(rule in mine or (mine in rule and len(mine) * 2 >= len(rule))
+                                           for rule in _rule_texts(items)):
+        return True
+    quote = squash(op.source_quote or "")
+    return bool(quote) and any(
+        item.kind == "directive" and item.status in ("active", "pending") and item.source_message_id == op.source_message_id
+        and quote in squash(item.source_quote or item.value) for item in items)
+
+
+def _about_same_thing(old: MemoryItem, op: AddItem, message: Message) -> bool:
+    key = subject_key(op.subject)
+    if old.subject == op.subject or subject_key(old.subject) == key or same_subject(old, key, op.subject):
+        return True
+    return names_item(old, message.content)
+
+
+def names_item(item: MemoryItem, sentence: str) -> bool:
+    """The sentence names the item: its canonical subject, or a word of its subject or label."""
+    key = subject_key(item.subject)
+    if key in subjects_named(sentence):
+        return True
+    label = item.value.split(":", 1)[0] if ":" in item.value[:40] else ""
+    words = term_set(item.subject.split(":", 1)[-1]) | term_set(label)
+    return bool(words - set(numbers(sentence)) & term_set(sentence))
+
+
+def guard_model_ops(ops: list, items: list[MemoryItem], message: Message) -> Guarded:
+    """The model pass's ``ops`` for ``message`` that keep the invariants, given the state ``items``
+    (active and pending). Operations of other origins pass unchanged."""
+    out = Guarded()
+    by_id = {i.id: i for i in items}
+    active = [i for i in items if i.status == "active"]
+    written: set[str] = set()
+    replacing = {op.item_id for op in ops if isinstance(op, SetStatus) and op.action in ("supersede", "revoke")}
+    for op in ops:
+        if not isinstance(op, AddItem) or op.origin != "model":
+            out.ops.append(op)
+            continue
+        reason = _refusal(op, by_id, active, items, message, written, replacing)
+        if reason:
+            out.notes.append(f"refused “{clip(op.value, 40)}”: {reason}")
+            continue
+        old = by_id.get(op.supersedes) if op.supersedes is not None else None
+        if old is not None and old.subject in CANONICAL_SUBJECTS and subject_key(op.subject) != old.subject:
+            op = op.model_copy(update={"subject": old.subject})  # a restatement keeps the canonical subject
+        written.add(squash(body(op.value)))
+        out.ops.append(op)
+    replaced_by_something = any(isinstance(op, AddItem) and op.origin == "model" and op.status == "active"
+                                or (isinstance(op, SetStatus) and op.action == "confirm") for op in out.ops)
+    if not replaced_by_something:
+        # An item is superseded by the pass only beside the item replacing it: with the
+        # replacement refused, or only asked about, nothing it meant to replace loses its value.
+        kept = [op for op in out.ops if not (isinstance(op, SetStatus) and op.action == "supersede")]
+        if len(kept) < len(out.ops):
+            out.notes.append("kept what a refused or unconfirmed entry would have replaced")
+        out.ops = kept
+    return out
+
+
+def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem], items: list[MemoryItem],
+             message: Message, written: set[str], replacing: set[int]) -> str:
+    if _PLACEHOLDER.search(op.value) or _PLACEHOLDER.search(op.subject):
+        return "a placeholder, not a value"
+    if op.details.get("proposal"):
+        return ""  # a question to the user ("revoke? …") writes nothing until answered
+    old = by_id.get(op.supersedes) if op.supersedes is not None else None
+    refining = old is not None and old.source_message_id == message.id and old.origin in ("rule", "user")
+    if not refining and op.subject.split(":", 1)[0] in ("directive", "fact", "constraint") \
+            and not (old is not None and op.subject == old.subject):
+        return f"the subject “{clip(op.subject, 20)}” is a label made by the rules, not the user's words"
+    owner = _label_owner(op, [i for i in active if i.id not in replacing], message)
+    if owner is not None:
+        return f"the subject “{clip(op.subject, 20)}” belongs to #{owner.id}, which the message does not name"
+    if refiles_rule(op, items):
+        return "a standing rule's sentence filed as another kind"
+    mine = squash(body(op.value))
+    if mine in written:
+        return "written twice in one pass"
+    if any(squash(body(i.value)) == mine for i in active if i.id != op.supersedes and i.id not in replacing):
+        return "memory already holds it"
+    if old is not None and not refining:
+        if op.kind != old.kind:
+            return f"a {op.kind} cannot replace the {old.kind} #{old.id}"
+        if not _about_same_thing(old, op, message) and not _same_counted_thing(old, op, message):
+            return f"#{old.id} is about something else"
+        if old.scope == "profile" and op.status == "active" and not names_item(old, message.content):
+            return f"the profile item #{old.id} is not named in the message"
+    return ""
+
+
+def _label_owner(op: AddItem, active: list[MemoryItem], message: Message) -> MemoryItem | None:
+    """An existing item whose subject or label the entry borrows though the message names neither
+    ("花生过敏: <a rule>", "name: vegetarian"): the label is that item's, not this message's."""
+    key = subject_key(op.subject)
+    for item in active:
+        if item.id == op.supersedes or item.source_message_id == message.id:
+            continue
+        label = item.value.split(":", 1)[0].strip() if ":" in item.value[:40] else ""
+        if key in (subject_key(item.subject), subject_key(label) if label else None) \
+                and not grounded_subject(op.subject, message.content) and not names_item(item, message.content):
+            return item
+    return None
+
+
+_UNIT = re.compile(r"(\d+(?:[.,]\d+)*)\s*(万|千|元|块|人|位|个|天|晚|[A-Za-z]+)")
+
+
+def _same_counted_thing(old: MemoryItem, op: AddItem, message: Message) -> bool:
+    """A new number in the same unit as the old one ("预算改成12000元" after "总预算是8000元"), in a
+    message that says the value changed: the same value, though the subjects were worded apart."""
+    theirs = {m.group(2).lower() for m in _UNIT.finditer(body(old.value) + " " + (old.source_quote or ""))}
+    mine = {m.group(2).lower() for m in _UNIT.finditer(body(op.value) + " " + message.content)}
+    return bool(theirs & mine) and says_changed(message.content) and old.scope != "profile"
+
+
+def revocation_twins(revoked: MemoryItem, active: list[MemoryItem]) -> list[MemoryItem]:
+    """Other active items holding the revoked content: the same value under another label, or the
+    same sentence of the same message filed again (a rule copied as a fact)."""
+    content = squash(body(revoked.value))
+    quote = squash(revoked.source_quote or "")
+    twins = []
+    for item in active:
+        if item.id == revoked.id or item.status != "active":
+            continue
+        theirs = squash(body(item.value))
+        same_value = len(content) >= MIN_RULE_CHARS and (theirs == content or content in theirs)
+        same_sentence = bool(quote) and len(quote) >= MIN_RULE_CHARS and item.source_message_id == revoked.source_message_id \
+            and squash(item.source_quote or "") == quote
+        if same_value or same_sentence:
+            twins.append(item)
+    return twins
+
+
+def revocations_reaching_twins(ops: list, items: list[MemoryItem]) -> list:
+    """``ops`` with a revocation added for every twin of each revoked item (see :func:`revocation_twins`)."""
+    by_id = {i.id: i for i in items}
+    active = [i for i in items if i.status == "active"]
+    touched = {op.item_id for op in ops if isinstance(op, SetStatus)}
+    extra = []
+    for op in ops:
+        if isinstance(op, SetStatus) and op.action == "revoke" and op.item_id in by_id:
+            for twin in revocation_twins(by_id[op.item_id], active):
+                if twin.id not in touched:
+                    touched.add(twin.id)
+                    extra.append(SetStatus(item_id=twin.id, status="revoked", action="revoke",
+                                           reason=f"holds what #{op.item_id} held"))
+    return [*ops, *extra]

@@ -1,0 +1,268 @@
+"""Update rules: turn extracted candidates into validated patches.
+
+Directives and facts follow different rules (seed 002):
+- a new fact (or constraint, decision, preference) about the same subject supersedes the old
+  one at once — newest wins;
+- a new directive that conflicts with an active one, or a revocation that does not clearly
+  name one rule, goes to *pending* and the assistant asks the user to confirm;
+- user corrections ("不对/actually/改成/change it to") carry origin ``user`` and always win
+  over anything inferred; an inferred change to a user-stated item goes to pending instead.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+from desktop_app.memory.core.models import PROFILE_SUBJECTS, MemoryItem
+from desktop_app.memory.core.records import MemoryOutcome
+from desktop_app.memory.lang.notices import render_notice
+from desktop_app.memory.lang.text import clip, numbers, term_set
+from desktop_app.memory.write.extraction import Candidate, extract
+from desktop_app.memory.write.integrity import revocations_reaching_twins
+from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, SetDetails, SetStatus, apply_patch, propose
+
+SUPERSEDABLE_KINDS = ("fact", "constraint", "decision", "preference")
+REVOCABLE_KINDS = ("directive", "constraint", "preference", "decision")
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s，,。.!！?？；;：:\"'“”]+", "", text.lower())
+
+
+def remember_message(store, session_id: int, text: str, *, source_message_id: int | None,
+                     origin: str = "rule", now: float | None = None) -> list[MemoryOutcome]:
+    """Extract from ``text`` and apply each candidate as its own validated patch."""
+    now = time.time() if now is None else now
+    outcomes = [apply_candidate(store, session_id, c, source_message_id=source_message_id, origin=origin, now=now)
+                for c in extract(text)]
+    _count_references(store, session_id, text, now)
+    return [o for o in outcomes if o.action != "ignored"]
+
+
+def _count_references(store, session_id: int, text: str, now: float) -> None:
+    words = term_set(text)
+    if not words:
+        return
+    hits = [i.id for i in store.list_items(session_id, statuses=("active",))
+            if len(words & term_set(i.value)) >= 2]
+    if hits:
+        store.touch_items(hits, now)
+
+
+def apply_candidate(store, session_id: int, cand: Candidate, *, source_message_id: int | None,
+                    origin: str = "rule", now: float) -> MemoryOutcome:
+    """Decide what ``cand`` does given the current state, then apply it as one patch.
+
+    The decision and the patch share one write transaction: another process (an import, a
+    second ``ask``) cannot change the state in between, so the patch is never stale."""
+    handler = {"add": _add, "correct": _correct, "revoke": _revoke, "confirm": _confirm,
+               "reject": _reject, "step_done": _step_done}[cand.action]
+    with store.transaction():
+        current = store.list_items(session_id, statuses=("active", "pending"))
+        active = [i for i in current if i.status == "active"]
+        return handler(store, session_id, cand, active, current, source_message_id, origin, now)
+
+
+def _new(cand: Candidate, kind: str, subject: str, value: str, *, origin: str, source_message_id: int | None,
+         status: str = "active", supersedes: int | None = None, details: dict | None = None) -> AddItem:
+    # Facts about the user themself (name, home, allergies, diet, job) go to the profile.
+    scope = "profile" if subject in PROFILE_SUBJECTS and kind in ("fact", "preference", "directive") else None
+    return AddItem(kind=kind, subject=subject, value=value, status=status, origin=origin,
+                   source_message_id=source_message_id, source_quote=cand.quote, supersedes=supersedes,
+                   details=details or {}, scope=scope)
+
+
+def _commit(store, session_id: int, ops: list, reason: str, now: float):
+    # A revoked rule goes with every copy of it (the same sentence filed under another label).
+    ops = revocations_reaching_twins(ops, store.list_items(session_id, statuses=("active",)))
+    return apply_patch(store, propose(store, session_id, ops, reason=reason), now=now)
+
+
+def _add(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+    for item in current:
+        if item.kind == cand.kind and _norm(item.value) == _norm(cand.value):
+            store.touch_items([item.id], now)
+            return MemoryOutcome(action="duplicate", item_ids=[item.id])
+    if cand.kind == "goal":
+        old = next((i for i in active if i.kind == "goal"), None)
+        op = _new(cand, "goal", "goal", cand.value, origin=origin, source_message_id=src,
+                  supersedes=old.id if old else None, details={"state": "in_progress", "steps_done": []})
+        result = _commit(store, session_id, [op], "new goal", now)
+        return MemoryOutcome(action="superseded" if old else "added", item_ids=result.added_ids)
+    same = _same_subject(cand, active)
+    if cand.kind == "directive" and same is not None and same.kind == "directive":
+        op = _new(cand, "directive", cand.subject, cand.value, origin=origin, source_message_id=src,
+                  status="pending", supersedes=same.id)
+        result = _commit(store, session_id, [op], "directive conflicts with an active one", now)
+        pid = result.added_ids[0]
+        return MemoryOutcome.told("pending", "conflict", [pid], pid=pid, new=clip(cand.value, 60), old=same.id,
+                                  old_value=clip(same.value, 60))
+    if same is not None and same.kind in SUPERSEDABLE_KINDS and cand.kind in SUPERSEDABLE_KINDS:
+        return _supersede(store, session_id, cand, same, cand.value, same.kind if same.kind == "constraint" else cand.kind,
+                          origin, src, now)
+    op = _new(cand, cand.kind, cand.subject, cand.value, origin=origin, source_message_id=src)
+    result = _commit(store, session_id, [op], f"new {cand.kind}", now)
+    return MemoryOutcome(action="added", item_ids=result.added_ids)
+
+
+def _same_subject(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
+    if not cand.subject:
+        return None
+    matches = [i for i in active if i.subject == cand.subject and i.kind not in ("goal", "open_question")]
+    if cand.kind == "directive":
+        matches = [i for i in matches if i.kind == "directive"] or matches
+    else:
+        matches = [i for i in matches if i.kind != "directive"]
+    return matches[-1] if matches else None
+
+
+def _supersede(store, session_id, cand, old: MemoryItem, value: str, kind: str, origin, src, now) -> MemoryOutcome:
+    if ORIGIN_RANK.get(origin, 0) < ORIGIN_RANK.get(old.origin, 0):
+        op = _new(cand, kind, old.subject, value, origin=origin, source_message_id=src, status="pending",
+                  supersedes=old.id)
+        result = _commit(store, session_id, [op], "inferred change to a user-stated item", now)
+        pid = result.added_ids[0]
+        return MemoryOutcome.told("pending", "user_set", [pid], pid=pid, old=old.id, old_value=clip(old.value, 60),
+                                  new=clip(value, 60))
+    op = _new(cand, kind, old.subject, value, origin=origin, source_message_id=src, supersedes=old.id)
+    result = _commit(store, session_id, [op], f"newer {kind} for {old.subject}", now)
+    return MemoryOutcome.told("superseded", "updated", result.added_ids, old=old.id, new_id=result.added_ids[0],
+                              value=clip(value, 80))
+
+
+def _correct(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+    target = _same_subject(cand.model_copy(update={"kind": "fact"}), active) if cand.subject else None
+    if target is not None and numbers(cand.value) and not numbers(target.value):
+        # A new number corrects the item of that subject that holds one ("budget: 4000", not "budget: Porto").
+        target = next((i for i in reversed(active) if i.subject == target.subject and numbers(i.value)), target)
+    if target is None and cand.subject and not cand.canonical:
+        target = _by_words(active, cand.subject.split(":", 1)[-1])
+    elif target is None and not cand.subject:
+        target = _latest_correctable(active, cand.value)
+    explicit = "user" if origin in ("rule", "import") else origin
+    if target is None:
+        if not cand.subject:
+            return MemoryOutcome(action="ignored")
+        kind = "constraint" if numbers(cand.value) and cand.canonical else "fact"
+        op = _new(cand, kind, cand.subject, cand.value, origin=explicit, source_message_id=src)
+        result = _commit(store, session_id, [op], "correction with nothing to correct: new item", now)
+        return MemoryOutcome(action="added", item_ids=result.added_ids)
+    value = corrected_value(target.value, cand.value)
+    return _supersede(store, session_id, cand, target, value, target.kind, explicit, src, now)
+
+
+def _latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | None:
+    pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS]
+    if numbers(value):
+        pool = [i for i in pool if numbers(i.value)] or pool
+    return max(pool, key=lambda i: (i.updated_at, i.id)) if pool else None
+
+
+def _by_words(active: list[MemoryItem], subject_words: str) -> MemoryItem | None:
+    words = term_set(subject_words)
+    scored = [(len(words & (term_set(i.value) | term_set(i.subject))), i) for i in active
+              if i.kind in SUPERSEDABLE_KINDS]
+    scored = [pair for pair in scored if pair[0] > 0]
+    return max(scored, key=lambda pair: (pair[0], pair[1].id))[1] if scored else None
+
+
+def corrected_value(old_value: str, new_value: str) -> str:
+    """Keep the old wording when only the number changed: '预算不超过5000元' + '6000' → '预算不超过6000元'."""
+    old_numbers, new_numbers = numbers(old_value), numbers(new_value)
+    if len(old_numbers) == 1 and len(new_numbers) == 1 and len(new_value) <= len(new_numbers[0]) + 12:
+        return old_value.replace(old_numbers[0], new_numbers[0], 1)
+    return new_value
+
+
+def _revoke(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+    words = term_set(cand.value)
+    scored = []
+    for item in active:
+        if item.kind not in REVOCABLE_KINDS:
+            continue
+        score = len(words & term_set(item.value)) + (3 if cand.subject and item.subject == cand.subject else 0)
+        if score > 0:
+            scored.append((score, item))
+    scored.sort(key=lambda pair: (-pair[0], -pair[1].id))
+    # The same rule in both languages: two shared terms, or — when the user names a rule ("那条…
+    # 规则", "the rule about …") and only one rule shares anything — one. (A Chinese bigram like
+    # 结论 carries what one English word does; 先给 is grammar and does not count.)
+    names_rule = bool(RULE_REFERENCE.search(cand.quote or cand.value))
+    alone = len(scored) == 1 or (len(scored) > 1 and scored[0][0] >= scored[1][0] + 2)
+    clear = bool(scored) and alone and (scored[0][0] >= 2 or (names_rule and len(scored) == 1))
+    if clear:
+        target = scored[0][1]
+        _commit(store, session_id, [SetStatus(item_id=target.id, status="revoked", action="revoke",
+                                              reason=cand.quote)], "revoked by the user", now)
+        return MemoryOutcome.told("revoked", "revoked", [target.id], id=target.id, value=clip(target.value, 80))
+    options = [item.id for _, item in scored[:4]] or [i.id for i in active if i.kind == "directive"][:4]
+    if not options:
+        return MemoryOutcome(action="ignored")
+    op = _new(cand, "directive", "revoke", f"revoke? {clip(cand.value, 200)}", origin=origin,
+              source_message_id=src, status="pending", details={"proposal": "revoke", "candidates": options})
+    result = _commit(store, session_id, [op], "unclear revocation", now)
+    pid = result.added_ids[0]
+    if len(options) == 1:  # one id in the question: /confirm and /reject accept the rule's own id
+        rule = next((i for i in active if i.id == options[0]), None)
+        return MemoryOutcome.told("pending", "drop_one", [pid], id=options[0], value=clip(rule.value if rule else "", 60))
+    listed = ", ".join(f"#{i}" for i in options)
+    return MemoryOutcome.told("pending", "which_rule", [pid], listed=listed, pid=pid)
+
+
+RULE_REFERENCE = re.compile(r"规则|要求|那条|这条|那个规定|\brule\b|\binstruction\b", re.I)
+
+
+def pending_revocation_of(items: list[MemoryItem], rule_id: int) -> MemoryItem | None:
+    """The pending revocation whose one candidate is rule ``rule_id`` (so /confirm RULE works)."""
+    return next((i for i in reversed(items) if i.status == "pending" and i.details.get("proposal") == "revoke"
+                 and i.details.get("candidates") == [rule_id]), None)
+
+
+def _latest_pending(current: list[MemoryItem]) -> MemoryItem | None:
+    """The question a bare "yes"/"no" answers: this session's latest (a pending profile item is
+    confirmed by id, so a "yes" in another session cannot settle it)."""
+    pending = [i for i in current if i.status == "pending" and i.scope != "profile"]
+    return pending[-1] if pending else None
+
+
+def confirm_ops(item: MemoryItem) -> list:
+    """Operations that confirm a pending item (a pending revocation revokes its one candidate)."""
+    if item.details.get("proposal") == "revoke":
+        candidates = item.details.get("candidates", [])
+        if len(candidates) != 1:
+            raise ValueError(render_notice("several_rules", {"id": item.id}))
+        return [SetStatus(item_id=candidates[0], status="revoked", action="revoke", reason=f"confirmed #{item.id}"),
+                SetStatus(item_id=item.id, status="revoked", action="confirm", reason="revocation done")]
+    return [SetStatus(item_id=item.id, status="active", action="confirm")]
+
+
+def _confirm(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+    item = _latest_pending(current)
+    if item is None:
+        return MemoryOutcome(action="ignored")
+    try:
+        ops = confirm_ops(item)
+    except ValueError:
+        return MemoryOutcome.told("ignored", "several_rules", id=item.id)
+    _commit(store, session_id, ops, "confirmed by the user", now)
+    return MemoryOutcome.told("confirmed", "confirmed", [item.id], id=item.id)
+
+
+def _reject(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+    item = _latest_pending(current)
+    if item is None:
+        return MemoryOutcome(action="ignored")
+    _commit(store, session_id, [SetStatus(item_id=item.id, status="revoked", action="reject")],
+            "rejected by the user", now)
+    return MemoryOutcome.told("rejected", "rejected", [item.id], id=item.id)
+
+
+def _step_done(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+    goal = next((i for i in active if i.kind == "goal"), None)
+    if goal is None:
+        return MemoryOutcome(action="ignored")
+    details = dict(goal.details)
+    details["steps_done"] = [*details.get("steps_done", []), clip(cand.value, 120)]
+    _commit(store, session_id, [SetDetails(item_id=goal.id, details=details)], "goal step done", now)
+    return MemoryOutcome(action="step", item_ids=[goal.id])
