@@ -13,7 +13,7 @@ passes over those (within a bound) and is otherwise oldest first, as it is with 
 
 from __future__ import annotations
 
-from desktop_app.memory.archive.summary import fold_page
+from desktop_app.memory.archive.summary import summarise_page
 from desktop_app.memory.archive.summary_chain import chain_if_due
 from desktop_app.memory.core.models import Message
 from desktop_app.memory.core.records import PagingEvent
@@ -136,7 +136,7 @@ def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_pr
                                       description=clip(first_user, 80), origin="auto", now=now)
         items = store.items_from_messages(session_id, chunk_ids)
         previous = store.latest_summary(session_id)
-        content = fold_page(previous.content if previous else None, chunk, items, bookmark, turn_of)
+        content = summarise_page(previous.content if previous else None, chunk, items, bookmark, turn_of)
         summary = store.save_summary(session_id, content, chunk[-1].id, now)
         store.settle_paging_advice(session_id, [m.id for m in chunk if m.id in advised],
                                    [m.id for m in stayed if m.id in keep], now=now)

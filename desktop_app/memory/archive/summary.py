@@ -16,7 +16,7 @@ MAX_PER_FIELD = 10
 FIELD_OF_KIND = {"decision": "decisions", "constraint": "constraints", "directive": "constraints",
                  "fact": "facts", "preference": "preferences", "open_question": "open_questions"}
 
-def fold_page(previous: SummaryContent | None, page_messages: list[Message], page_items: list[MemoryItem],
+def summarise_page(previous: SummaryContent | None, page_messages: list[Message], page_items: list[MemoryItem],
               bookmark: Bookmark | None, turn_of: dict[int, int]) -> SummaryContent:
     """The next summary: ``previous`` plus what the archived page added."""
     content = (previous or SummaryContent()).model_copy(deep=True)
