@@ -35,7 +35,7 @@ def _can_load_extensions(module: ModuleType) -> bool:
 
 def _sqlcipher() -> ModuleType | None:
     try:
-        from sqlcipher3 import dbapi2  # type: ignore[import-untyped]
+        from sqlcipher3 import dbapi2
     except ImportError:
         return None
     return dbapi2
@@ -43,7 +43,7 @@ def _sqlcipher() -> ModuleType | None:
 
 def _sqlean() -> ModuleType | None:
     try:
-        import sqlean  # type: ignore[import-untyped]
+        import sqlean
     except ImportError:
         return None
     return sqlean
