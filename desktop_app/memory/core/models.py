@@ -207,3 +207,14 @@ class Summary(BaseModel):
     content: SummaryContent
     through_message_id: int | None
     created_at: float
+
+
+class SearchHit(BaseModel):
+    """A stored turn that matched a search, with its session's name."""
+
+    message_id: int
+    session_id: int
+    session_name: str
+    role: str
+    content: str
+    created_at: float

@@ -7,7 +7,6 @@ pages, bookmarks and summaries in their own modules. Use one ``Store`` per threa
 
 from __future__ import annotations
 
-from contextlib import contextmanager
 from pathlib import Path
 
 from desktop_app.memory.store.branches import BranchQueries
@@ -26,30 +25,13 @@ class Store(SessionQueries, ItemQueries, PageQueries, RecallQueries, BrowseQueri
             DocumentQueries, ChainQueries):
     """The database, with typed queries. Not shared between threads."""
 
-    def __init__(self, path: Path | str):
+    def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
         self.conn = connect(self.path)
 
     @property
     def vec_enabled(self) -> bool:
         return vec_available(self.conn)
-
-    @contextmanager
-    def transaction(self):
-        """All-or-nothing block; nested use joins the outer transaction."""
-        if self.conn.in_transaction:
-            yield self.conn
-            return
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield self.conn
-            self.conn.execute("COMMIT")
-        except BaseException:
-            # SQLite has already rolled back after some errors (a full disk): a second ROLLBACK
-            # would replace the real error with "no transaction is active".
-            if self.conn.in_transaction:
-                self.conn.execute("ROLLBACK")
-            raise
 
     def wait_for_writers(self, seconds: float) -> None:
         """Wait up to ``seconds`` for another process's write transaction (an import holds the
@@ -62,7 +44,7 @@ class Store(SessionQueries, ItemQueries, PageQueries, RecallQueries, BrowseQueri
     def __enter__(self) -> Store:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
 

@@ -13,10 +13,12 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from typing import Any
 
 from pydantic import BaseModel
 
 from desktop_app.memory.core.models import MemoryChange, Message
+from desktop_app.memory.store.base import StoreBase, inserted_id
 
 _MESSAGE_FIELDS = ("id", "role", "content", "token_count", "stopped", "created_at", "ext_id")
 
@@ -41,9 +43,11 @@ class RollbackReport(BaseModel):
     pages: int = 0
 
 
-def replay_item(changes: list[MemoryChange]) -> tuple[str | None, bool, dict]:
+def replay_item(changes: list[MemoryChange]) -> tuple[str | None, bool, dict[str, Any]]:
     """An item's status, pinned flag and details after ``changes`` (oldest first)."""
-    status, pinned, details = None, False, {}
+    status: str | None = None
+    pinned = False
+    details: dict[str, Any] = {}
     for change in changes:
         op = change.patch.get("op")
         if op == "add":
@@ -60,8 +64,7 @@ def replay_item(changes: list[MemoryChange]) -> tuple[str | None, bool, dict]:
     return status, pinned, details
 
 
-class BranchQueries:
-    conn: object
+class BranchQueries(StoreBase):
 
     # -- reading -------------------------------------------------------------------------
     def versions_at(self, session_id: int, anchor_id: int) -> list[VersionSlot]:
@@ -139,7 +142,7 @@ class BranchQueries:
                    VALUES (:sid, :a, :first, :content, :now)""",
                 {"sid": session_id, "a": anchor_id, "first": tail[0].created_at,
                  "content": json.dumps(content, ensure_ascii=False), "now": now})
-            report.version_id = int(cur.lastrowid)
+            report.version_id = inserted_id(cur)
             report.pages = self._unpage_from(session_id, ids[0])
             # A folded prompt head that saw discarded turns goes too; the next message folds afresh.
             self.conn.execute("DELETE FROM context_heads WHERE session_id = :sid AND turn >= :turn",
@@ -184,8 +187,8 @@ class BranchQueries:
         if not undone:
             return RollbackReport()
         undone_ids = {c.id for c in undone}
-        created = {c.item_id for c in undone if c.patch.get("op") == "add"}
-        touched = sorted({c.item_id for c in undone} - created)
+        created = {c.item_id for c in undone if c.item_id is not None and c.patch.get("op") == "add"}
+        touched = sorted({c.item_id for c in undone if c.item_id is not None} - created)
         version = self._bump_state_version(session_id)
         for item_id in touched:
             # All of the item's history, from every session (a profile item changes in several).

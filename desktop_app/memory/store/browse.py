@@ -8,18 +8,8 @@ from __future__ import annotations
 
 import re
 
-from pydantic import BaseModel
-
-
-class SearchHit(BaseModel):
-    """A stored turn that matched a search, with its session's name."""
-
-    message_id: int
-    session_id: int
-    session_name: str
-    role: str
-    content: str
-    created_at: float
+from desktop_app.memory.core.models import SearchHit
+from desktop_app.memory.store.base import StoreBase
 
 
 def fts_phrase(term: str) -> str:
@@ -31,8 +21,7 @@ def search_terms(query: str) -> list[str]:
     return [w for w in re.split(r"\s+", query.strip()) if w]
 
 
-class BrowseQueries:
-    conn: object
+class BrowseQueries(StoreBase):
 
     # -- search ----------------------------------------------------------------------------
     def search_messages(self, query: str, *, limit: int = 50, session_id: int | None = None) -> list[SearchHit]:
@@ -40,7 +29,7 @@ class BrowseQueries:
         terms = search_terms(query)
         if not terms:
             return []
-        params = {"limit": limit, "sid": session_id}
+        params: dict[str, object] = {"limit": limit, "sid": session_id}
         if all(len(term) >= 3 for term in terms):
             params["match"] = " AND ".join(fts_phrase(term) for term in terms)
             sql = """SELECT m.*, s.name AS session_name FROM messages_fts f

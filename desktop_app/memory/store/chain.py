@@ -6,14 +6,14 @@ import json
 from collections.abc import Iterable
 
 from desktop_app.memory.core.models import Bookmark, Message, PagingAdvice, Stage
+from desktop_app.memory.store.base import StoreBase
 from desktop_app.memory.store.pages import _bookmark
 from desktop_app.memory.store.sessions import _message
 
 KEPT_ONCE = "kept at one page-out already"
 
 
-class ChainQueries:
-    conn: object
+class ChainQueries(StoreBase):
 
     # -- paging decisions ------------------------------------------------------------------
     def save_paging_advice(self, session_id: int, advice: Iterable[PagingAdvice]) -> None:

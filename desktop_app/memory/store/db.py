@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from desktop_app.memory.store.encryption import apply_key, is_encrypted, passphrase_for
 from desktop_app.memory.store.migrations import MIGRATIONS, migrate
-from desktop_app.memory.store.sqlite_backend import load_vec, sqlite
+from desktop_app.memory.store.sqlite_backend import Connection, load_vec, sqlite
 from desktop_app.private_files import create_private_file, private_dir
 
 # Writers wait this long for the lock (another Paperclip process) before "database is locked".
@@ -43,7 +43,7 @@ def is_read_only(path: Path) -> bool:
     return not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK | os.X_OK)
 
 
-def _open(path: Path, read_only: bool):
+def _open(path: Path, read_only: bool) -> Connection:
     """A connection with the registered passphrase (``memory.encryption``) already sent."""
     if not read_only:
         conn = sqlite.connect(str(path), isolation_level=None, check_same_thread=False,
@@ -65,7 +65,7 @@ def _open(path: Path, read_only: bool):
     return conn
 
 
-def connect(path: Path | str, *, migrate_schema: bool = True, require_vec: bool = False):
+def connect(path: Path | str, *, migrate_schema: bool = True, require_vec: bool = False) -> Connection:
     """Open (creating if needed) the database at ``path``.
 
     Autocommit mode (``isolation_level=None``): transactions are explicit, which is what
@@ -113,7 +113,7 @@ def connect(path: Path | str, *, migrate_schema: bool = True, require_vec: bool 
     return conn
 
 
-def _check_schema_read_only(conn, path: Path) -> None:
+def _check_schema_read_only(conn: Connection, path: Path) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version != len(MIGRATIONS):
         raise RuntimeError(f"it is read-only and has schema version {version}, this Paperclip needs "
@@ -164,7 +164,7 @@ def integrity_check(path: Path) -> list[str]:
     return [] if rows == ["ok"] else rows
 
 
-def vec_available(conn) -> bool:
+def vec_available(conn: Connection) -> bool:
     """Whether sqlite-vec is loaded on this connection."""
     try:
         conn.execute("select vec_version()").fetchone()

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable, Sequence
 
 from desktop_app.memory.core.documents import Document, DocumentSection
+from desktop_app.memory.store.base import StoreBase, inserted_id
 
 _CHUNK_INDEXES = {"words": "document_chunks_words", "trigram": "document_chunks_fts"}
 _DOC_COLUMNS = ("id, name, path, content_hash, size, mtime, format, pages, chunk_count, language, session_id, "
@@ -23,8 +24,7 @@ def _ids(values: Iterable[int]) -> str:
     return json.dumps(sorted({int(v) for v in values}))
 
 
-class DocumentQueries:
-    conn: object
+class DocumentQueries(StoreBase):
 
     # -- documents ---------------------------------------------------------------------------
     def list_documents(self, session_id: int | None = None, *, library: bool = True) -> list[Document]:
@@ -74,7 +74,7 @@ class DocumentQueries:
                                               language, session_id, added_at, indexed_at)
                        VALUES (:name, :path, :content_hash, :size, :mtime, :format, :pages, :chunk_count,
                                :language, :session_id, :now, :now)""", values)
-                document_id = int(cur.lastrowid)
+                document_id = inserted_id(cur)
             else:
                 document_id = replace_id
                 self.conn.execute("DELETE FROM document_chunks WHERE document_id = :id", {"id": document_id})

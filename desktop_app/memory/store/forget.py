@@ -21,6 +21,7 @@ from pydantic import BaseModel
 
 from desktop_app.memory.core.models import Bookmark, MemoryItem, Message, Page
 from desktop_app.memory.lang.text import term_set
+from desktop_app.memory.store.base import StoreBase
 from desktop_app.memory.store.pages import _bookmark
 from desktop_app.memory.store.sessions import _message
 
@@ -84,8 +85,7 @@ def redact(value, needle: str):
     return value
 
 
-class ForgetQueries:
-    conn: object
+class ForgetQueries(StoreBase):
 
     # -- planning ------------------------------------------------------------------------------
     def plan_forget_item(self, item_id: int) -> ForgetPlan:
@@ -128,15 +128,15 @@ class ForgetQueries:
             for row in self.conn.execute(
                     "SELECT id FROM memory_items WHERE instr(value, :n) OR instr(coalesce(source_quote, ''), :n)",
                     {"n": text}).fetchall():
-                if row[0] not in items:
-                    items.update({i.id: i for i in self._chain(self.get_item(row[0]))})
+                if row[0] not in items and (item := self.get_item(row[0])) is not None:
+                    items.update({i.id: i for i in self._chain(item)})
         lowered = [n.casefold() for n in needles]
         marks = [*marks, *(b for b in self._all_bookmarks()
                            if any(n in (" ".join(b.keywords) + " " + b.description).casefold() for n in lowered))]
         messages = self._with_replies(sorted(message_ids))
         ids = {m.id for m in messages}
         # An archived page goes when all its turns go; otherwise it keeps the others.
-        pages = [page for pid in sorted({m.page_id for m in messages} - {None})
+        pages = [page for pid in sorted({m.page_id for m in messages if m.page_id is not None})
                  if (page := self.get_page(pid)) is not None
                  and {m.id for m in self.page_messages(pid)} <= ids]
         items_list = sorted(items.values(), key=lambda i: i.id)
@@ -269,7 +269,7 @@ class ForgetQueries:
                                ("pages", [p.id for p in plan.pages])):
                 self.conn.execute(f"DELETE FROM {table} WHERE id IN (SELECT value FROM json_each(:ids))",
                                   {"ids": json.dumps(ids)})
-            self._recount_pages({m.page_id for m in plan.messages} - {None} - {p.id for p in plan.pages})
+            self._recount_pages({m.page_id for m in plan.messages if m.page_id is not None} - {p.id for p in plan.pages})
             redacted = self._redact_everywhere(plan.needles)
             # Folded prompt heads hold copies of items (a profile item is in every session's): all
             # go, and each session folds afresh at its next message.

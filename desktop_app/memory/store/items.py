@@ -10,6 +10,7 @@ import json
 from contextlib import contextmanager
 
 from desktop_app.memory.core.models import MemoryChange, MemoryItem
+from desktop_app.memory.store.base import StoreBase, inserted_id
 
 _ITEM_COLUMNS = "m.*, (s.kind = 'profile') AS in_profile"
 _ITEMS = "memory_items m JOIN sessions s ON s.id = m.session_id"
@@ -29,8 +30,7 @@ def _change(row) -> MemoryChange:
     return MemoryChange(**data)
 
 
-class ItemQueries:
-    conn: object
+class ItemQueries(StoreBase):
 
     # -- reading -------------------------------------------------------------------------
     def get_item(self, item_id: int) -> MemoryItem | None:
@@ -133,7 +133,7 @@ class ItemQueries:
                      "quote": item.source_quote, "details": json.dumps(item.details, ensure_ascii=False),
                      "version": item.state_version, "refs": item.reference_count,
                      "referenced": item.last_referenced_at, "created": item.created_at, "updated": item.updated_at})
-                new_ids[item.id] = int(cur.lastrowid)
+                new_ids[item.id] = inserted_id(cur)
             for item in items:
                 if item.supersedes is not None and item.supersedes in new_ids:
                     self.conn.execute("UPDATE memory_items SET supersedes = :sup WHERE id = :id",
@@ -163,7 +163,7 @@ class ItemQueries:
              "sup": supersedes, "details": json.dumps(details, ensure_ascii=False), "version": version,
              "now": now},
         )
-        return int(cur.lastrowid)
+        return inserted_id(cur)
 
     def _set_item_status(self, item_id: int, status: str, version: int, now: float) -> None:
         self.conn.execute(

@@ -9,6 +9,7 @@ from pydantic import ValidationError
 from desktop_app.memory.core.head_fold import HeadFold
 from desktop_app.memory.core.models import Bookmark, Message, Page, Summary, SummaryContent
 from desktop_app.memory.core.records import MemoryWork, TurnLogEntry, TurnRecord
+from desktop_app.memory.store.base import StoreBase, inserted_id
 from desktop_app.memory.store.sessions import _message
 
 
@@ -28,8 +29,7 @@ def _summary(row) -> Summary:
     return Summary(**data)
 
 
-class PageQueries:
-    conn: object
+class PageQueries(StoreBase):
 
     # -- pages -----------------------------------------------------------------------------
     def unpaged_messages(self, session_id: int) -> list[Message]:
@@ -53,13 +53,15 @@ class PageQueries:
                  "tokens": sum(m.token_count for m in messages), "start": messages[0].created_at,
                  "end": messages[-1].created_at, "now": now},
             )
-            page_id = int(cur.lastrowid)
+            page_id = inserted_id(cur)
             self.conn.execute(
                 """UPDATE messages SET page_id = :page
                    WHERE session_id = :sid AND id IN (SELECT value FROM json_each(:ids))""",
                 {"page": page_id, "sid": session_id, "ids": json.dumps([m.id for m in messages])},
             )
-        return self.get_page(page_id)
+        page = self.get_page(page_id)
+        assert page is not None  # (inserted above)
+        return page
 
     def get_page(self, page_id: int) -> Page | None:
         row = self.conn.execute("SELECT * FROM pages WHERE id = :id", {"id": page_id}).fetchone()
@@ -166,7 +168,7 @@ class PageQueries:
             {"sid": session_id, "user": user_message_id, "reply": reply_message_id, "mode": record.mode,
              "record": record.model_dump_json(), "now": now},
         )
-        return int(cur.lastrowid)
+        return inserted_id(cur)
 
     def add_memory_work(self, user_message_id: int, work: dict) -> None:
         """Add the cost of model memory work to the record of the turn that asked for it."""

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from desktop_app.memory.core.models import Bookmark
+from desktop_app.memory.store.base import StoreBase
 from desktop_app.memory.store.pages import _bookmark
 
 # Fixed table names (never user input) for the two turn-text indexes.
@@ -17,8 +18,7 @@ _TEXT_INDEXES = {"words": "messages_words", "trigram": "messages_fts"}
 MAX_KNN = 4096
 
 
-class RecallQueries:
-    conn: object
+class RecallQueries(StoreBase):
 
     # -- full text -------------------------------------------------------------------------
     def fts_messages(self, session_id: int, match: str, *, limit: int, index: str = "words") -> list[tuple[int, float]]:
@@ -78,7 +78,8 @@ class RecallQueries:
             return {}
         # Placeholders only (no values) go into the SQL text; CJK needles skip lower(), which
         # costs as much as the scan itself on a long session.
-        params = {"sid": session_id, "cap": limit * len(needles), "window": 2**62 if window is None else window}
+        params: dict[str, object] = {"sid": session_id, "cap": limit * len(needles),
+                                     "window": 2**62 if window is None else window}
         tests = []
         for i, needle in enumerate(needles):
             params[f"n{i}"] = needle.lower()

@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterable
 
 from desktop_app.memory.core.models import Message, Session
+from desktop_app.memory.store.base import StoreBase, inserted_id
 
 
 class SessionNotFound(LookupError):
@@ -33,8 +34,7 @@ _SESSION_COLUMNS = """
 """
 
 
-class SessionQueries:
-    conn: object
+class SessionQueries(StoreBase):
 
     # -- sessions -----------------------------------------------------------------------
     def create_session(self, name: str, *, mode: str | None = None, now: float | None = None) -> Session:
@@ -49,7 +49,7 @@ class SessionQueries:
             "INSERT INTO sessions (name, mode, created_at, updated_at) VALUES (:name, :mode, :now, :now)",
             {"name": name, "mode": mode, "now": now},
         )
-        return self.get_session(cur.lastrowid)
+        return self.get_session(inserted_id(cur))
 
     def get_session(self, session_id: int) -> Session:
         row = self.conn.execute(
@@ -139,7 +139,7 @@ class SessionQueries:
                 "UPDATE sessions SET updated_at = max(updated_at, :now) WHERE id = :id",
                 {"now": time.time(), "id": session_id},
             )
-        return self.get_message(cur.lastrowid)
+        return self.get_message(inserted_id(cur))
 
     def update_message(self, message_id: int, content: str, *, token_count: int | None = None,
                        stopped: bool | None = None, unhealthy: str | None = None) -> Message:

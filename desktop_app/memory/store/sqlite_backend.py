@@ -73,6 +73,9 @@ def can_encrypt() -> bool:
 
 
 sqlite, BACKEND_NAME = _pick()
+# The connection type in annotations: sqlcipher3's and sqlean's connections have the stdlib's API.
+Connection = _stdlib_sqlite3.Connection
+Cursor = _stdlib_sqlite3.Cursor
 
 
 @dataclass(frozen=True)

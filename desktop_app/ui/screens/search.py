@@ -12,8 +12,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from desktop_app.memory.core.models import Session
-from desktop_app.memory.store.browse import SearchHit, search_terms
+from desktop_app.memory.core.models import SearchHit, Session
+from desktop_app.memory.store.browse import search_terms
 from desktop_app.ui.i18n import t
 from desktop_app.ui.shown import Text
 
