@@ -17,8 +17,16 @@ from desktop_app.engine.protocol import ChatEngine, Progress, StopCheck, Variati
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.models import Message, Session
 from desktop_app.memory.core.plan import ContextPlan
-from desktop_app.memory.core.records import PrefillLog, ReplyHealth, TurnRecord
-from desktop_app.memory.reply_health import WORTH_RETRY, HealthFinding, degenerate, degenerate_opening, worth_retry
+from desktop_app.memory.core.records import GuardVerdict, PrefillLog, ReplyHealth, TurnRecord
+from desktop_app.memory.prompt.render import guard_note
+from desktop_app.memory.reply_health import (
+    WORTH_RETRY,
+    HealthFinding,
+    degenerate,
+    degenerate_opening,
+    expected_language,
+    worth_retry,
+)
 from desktop_app.memory.scheduling import queue_jobs
 from desktop_app.memory.turn import (
     MAX_INPUT_CHARS,
@@ -142,6 +150,10 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             _stream(pipeline, session, engine, again, settings, streamed, should_stop, on_token, None, variation)
             findings = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
             health.attempts.append([f"{f.kind}: {f.detail}" for f in findings])
+        guard = None
+        if settings.guard != "off" and streamed.pieces and not streamed.stopped:
+            guard, findings = _guard(pipeline, recorded, engine, plan, settings, streamed, should_stop, on_token,
+                                     on_retry, findings)
     except BaseException:
         if streamed.pieces:
             pipeline.record_reply(session, streamed.text, stopped=True, page_out=False, draft=streamed.draft)
@@ -152,11 +164,40 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     reply = pipeline.record_reply(session, streamed.text, stopped=streamed.stopped, draft=streamed.draft,
                                   unhealthy=reason) if streamed.pieces or streamed.stopped else None
     record = pipeline.log(recorded, plan, reply, first_token_seconds=streamed.first_token, prefill=prefill_log(engine),
-                          health=health)
+                          health=health, guard=guard)
     queue_jobs(pipeline, session, recorded, reply)
     gen_seconds = elapsed - (streamed.first_token or 0.0)
     return TurnResult(recorded, reply.message if reply else None, streamed.stopped, plan, record, streamed.first_token,
                       gen_seconds, len(streamed.pieces))
+
+
+def _guard(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, plan: ContextPlan, settings: Settings,
+           streamed: _Streamed, should_stop: StopCheck | None, on_token: Callable[[str], None] | None,
+           on_retry: Callable[[str], None] | None, health: list[HealthFinding]
+           ) -> tuple[GuardVerdict, list[HealthFinding]]:
+    """Check the reply against memory (``memory.reply_guard``); with ``guard = "fix"``, a reply that
+    states an old value, breaks a limit or a rule, or applies a dropped rule is asked for once more
+    with a one-line correction before the input (the prompt before it stays the cached prefix).
+    Returns the verdict and the reply checks of the reply kept."""
+    session, user_text = recorded.session, recorded.message.content
+    found = pipeline.guard(session, streamed.text, user_text=user_text,
+                           finished=len(streamed.pieces) < settings.max_tokens)
+    verdict = GuardVerdict(findings=found, mode=settings.guard)
+    note = guard_note(found, expected_language(user_text, [], pipeline.options.lang))
+    if settings.guard != "fix" or not note or degenerate(health):
+        return verdict, health
+    if on_retry:
+        on_retry("; ".join(f"{f.kind}: {f.detail}" for f in found))
+    first = streamed.text
+    streamed.restart()
+    messages = [dict(m) for m in plan.messages]
+    messages[-1]["content"] = f"{note}\n\n{messages[-1]['content']}"
+    _stream(pipeline, session, engine, plan.model_copy(update={"messages": messages}), settings, streamed, should_stop,
+            on_token, None)
+    again = pipeline.guard(session, streamed.text, user_text=user_text,
+                           finished=len(streamed.pieces) < settings.max_tokens)
+    checks = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
+    return GuardVerdict(findings=again, first_findings=found, retried=True, first_reply=first, mode="fix"), checks
 
 
 def without_replies(messages: list[dict]) -> list[dict]:

@@ -18,7 +18,7 @@ from desktop_app import __version__
 from desktop_app.memory.core.plan import MODES
 from desktop_app.prompts import PromptTemplatesMissing
 
-COMMAND_MODULES = ("ask", "import_", "export", "sessions", "doctor", "bench", "context", "memory", "recall",
+COMMAND_MODULES = ("ask", "check", "import_", "export", "sessions", "doctor", "bench", "context", "memory", "recall",
                    "models", "docs", "encrypt")
 # Commands that never open the configured database (no passphrase is asked for them).
 NO_DATABASE = ("models", "bench", "encrypt")

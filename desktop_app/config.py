@@ -93,6 +93,10 @@ class Settings(BaseModel):
                                     "into the head at page-outs (keeps the evaluated prefix); live = rewrite the head")
     reply_retry: bool = Field(default=True, description="a reply that copies an earlier one, echoes the message or "
                                                          "pastes the prompt's notes is asked for once more")
+    guard: Literal["fix", "flag", "off"] = Field(
+        default="fix", description="check each reply against memory (an old value as current, a broken limit or rule, "
+                                   "a dropped rule applied): fix = ask once more with a one-line correction, then "
+                                   "show what is still wrong; flag = only show it; off")
     warm_idle: bool = Field(default=True, description="evaluate the next prompt's head while the user reads and types")
     recall: Literal["auto", "asked"] = Field(
         default="auto", description="archived turns in the prompt: auto = when they match the message; asked = only "

@@ -49,6 +49,9 @@ def _entry(name: str, lang: str) -> dict:
     return node
 
 
+_NAMED_GROUP = re.compile(r"\(\?P<\w+>")
+
+
 def _word(word: str) -> str:
     escaped = re.escape(word)
     if re.search(f"[{CJK}]", word):
@@ -60,7 +63,8 @@ def _word(word: str) -> str:
 def cue(name: str, lang: str) -> re.Pattern[str] | None:
     """The compiled pattern of concept ``name`` in ``lang``; None when it holds nothing."""
     entry = _entry(name, lang)
-    parts = [_word(w) for w in entry.get("words", [])] + list(entry.get("patterns", []))
+    # Joined, a group name may repeat: the joined form matches only (``each_pattern`` keeps the names).
+    parts = [_word(w) for w in entry.get("words", [])] + [_NAMED_GROUP.sub("(?:", p) for p in entry.get("patterns", [])]
     return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE | re.MULTILINE) if parts else None
 
 
@@ -71,3 +75,20 @@ def fires(name: str, text: str, langs: tuple[str, ...] = LANGS) -> bool:
         if pattern is not None and pattern.search(text):
             return True
     return False
+
+
+@lru_cache(maxsize=64)
+def each_pattern(name: str, lang: str) -> tuple[re.Pattern[str], ...]:
+    """Concept ``name``'s patterns compiled one by one (for patterns that name a group, such as
+    the number of a length limit, which one joined pattern could not repeat)."""
+    return tuple(re.compile(p, re.IGNORECASE | re.MULTILINE) for p in _entry(name, lang).get("patterns", []))
+
+
+def first_match(name: str, text: str, langs: tuple[str, ...] = LANGS) -> re.Match[str] | None:
+    """The first match of any of concept ``name``'s patterns in ``text``."""
+    for lang in langs:
+        for pattern in each_pattern(name, lang):
+            found = pattern.search(text)
+            if found is not None:
+                return found
+    return None

@@ -25,6 +25,7 @@ REQUIRED = {
     "stage": ("system", "page"),
     "summary_model": ("system", "page", "retry"),
     "resolve": ("system", "ask", "examples"),
+    "guard": ("lead", "superseded", "limit", "directive", "revoked", "join", "end"),
 }
 
 
@@ -61,6 +62,11 @@ def default_system_prompt(lang: str = "en") -> str:
 def layer_text(lang: str = "en") -> dict[str, str]:
     """The labels of the prompt's memory layers (anchors, state, recalled …)."""
     return templates(lang)["layers"]
+
+
+def guard_text(lang: str = "en") -> dict[str, str]:
+    """The correction line the reply guard puts before the input when it asks again."""
+    return templates(lang)["guard"]
 
 
 def summary_labels(lang: str = "en") -> dict[str, str]:

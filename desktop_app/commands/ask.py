@@ -122,11 +122,17 @@ def run(args, settings) -> int:
                 "restored_tokens": restored,
                 "tokens_per_second": round(result.tokens_per_second, 2),
                 "health": result.record.health.model_dump() if result.record.health else None,
+                "guard": guard_json(result.record.guard),
             })
         else:
             sys.stdout.write("\n")
             if sources:  # part of the answer: where it comes from (the model often leaves the label out)
                 print("sources: " + "; ".join(f"[{s}]" for s in sources))
+            guard = result.record.guard
+            if guard is not None and guard.findings:  # what the retry could not fix, or flag mode: said, not hidden
+                for finding in guard.findings:
+                    item = f" (memory #{finding.item})" if finding.item is not None else ""
+                    print(plain(f"paperclip: check this reply{item}: {finding.kind}: {finding.detail}"), file=sys.stderr)
             if result.plan.over_warning:
                 print(f"warning: the prompt uses {result.plan.usage:.0%} of the context window", file=sys.stderr)
     return 0
@@ -228,3 +234,11 @@ def _embedder_for_recall(store, settings, *, quiet: bool):
     from desktop_app.commands.recall import load_optional_embedder
 
     return load_optional_embedder(settings, log=None if quiet else (lambda line: print(line, file=sys.stderr)))
+
+
+def guard_json(verdict) -> dict | None:
+    """The reply guard's verdict as ``ask --json`` and ``check --json`` print it."""
+    if verdict is None:
+        return None
+    return {"ok": verdict.ok, "findings": [f.model_dump() for f in verdict.findings], "retried": verdict.retried,
+            "first_findings": [f.model_dump() for f in verdict.first_findings]}

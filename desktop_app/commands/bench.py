@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 
 # Each module in desktop_app/bench/ registers itself.
-BENCHMARKS = ("engine", "recall", "recall_latency", "context", "ttft", "pipeline", "answers", "memory", "health",
+BENCHMARKS = ("engine", "recall", "recall_latency", "context", "ttft", "pipeline", "answers", "memory", "health", "guard",
               "constraints", "docs", "faults", "paging")
 
 

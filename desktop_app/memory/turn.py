@@ -23,13 +23,22 @@ from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.head_fold import HeadFold
 from desktop_app.memory.core.models import Message, Session
 from desktop_app.memory.core.plan import DEFAULT_MODE, MODES, ContextPlan
-from desktop_app.memory.core.records import MemoryOutcome, PagingEvent, PrefillLog, ReplyHealth, TurnRecord
+from desktop_app.memory.core.records import (
+    GuardFinding,
+    GuardVerdict,
+    MemoryOutcome,
+    PagingEvent,
+    PrefillLog,
+    ReplyHealth,
+    TurnRecord,
+)
 from desktop_app.memory.core.turn_numbers import item_turns, turn_views
 from desktop_app.memory.documents.retrieval import document_hits_for_prompt
 from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
 from desktop_app.memory.prompt.recalled import recalled_pages
+from desktop_app.memory.reply_guard import guard_reply
 from desktop_app.memory.reply_health import HealthFinding, check_reply, expected_language, similarity
 from desktop_app.memory.write.updates import remember_message
 from desktop_app.prompts import default_system_prompt
@@ -279,14 +288,25 @@ class TurnPipeline:
                            expected_lang=expected_language(message.content, rules, self.options.lang),
                            memory_held=bool(items), earlier_messages=self.earlier_messages(recorded))
 
+    def guard(self, session: Session, text: str, *, user_text: str = "", finished: bool = True) -> list[GuardFinding]:
+        """What in ``text`` disagrees with the session's memory (memory.reply_guard): an old value
+        stated as current, a broken limit or rule, a dropped rule applied, a reply cut off."""
+        items = self.store.list_items(session.id, statuses=("active", "superseded", "revoked"))
+        rules = [i.value for i in items if i.kind == "directive" and i.status == "active"]
+        lang = expected_language(user_text, rules, self.options.lang) if user_text else self.options.lang
+        return guard_reply(text, active=[i for i in items if i.status == "active"],
+                           history=[i for i in items if i.status != "active"], lang=lang, finished=finished)
+
     # -- stage 4 -------------------------------------------------------------------------
     def log(self, recorded: RecordedInput, plan: ContextPlan, reply: RecordedReply | None, *,
             first_token_seconds: float | None = None, prefill: PrefillLog | None = None,
-            health: ReplyHealth | None = None, now: float | None = None) -> TurnRecord:
+            health: ReplyHealth | None = None, guard: GuardVerdict | None = None,
+            now: float | None = None) -> TurnRecord:
         """Write the turn's record and count the recalled turns as referenced (the only writes of recall)."""
         now = time.time() if now is None else now
         record = TurnRecord.of(plan, memory=recorded.memory, paging=reply.paging if reply else None,
                                first_token_seconds=first_token_seconds, prefill=prefill, health=health)
+        record.guard = guard
         reply_id = reply.message.id if reply and reply.message else None
         with self.store.transaction():
             self.store.add_turn_log(recorded.session.id, user_message_id=recorded.message.id,

@@ -3,6 +3,8 @@ meter and the memory notices read, typed."""
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 from desktop_app.memory.core.plan import ContextPlan, Exclusion, Layer
@@ -61,6 +63,33 @@ class ReplyHealth(BaseModel):
     kept_out: bool = False
 
 
+GuardKind = Literal["superseded", "limit", "directive", "revoked", "cut_off"]
+
+
+class GuardFinding(BaseModel):
+    """One disagreement between a reply and memory (``memory.reply_guard``), naming its item."""
+
+    kind: GuardKind
+    item: int | None  # the memory item concerned (None for cut_off)
+    detail: str
+    current: str = ""  # the value or rule in force, for the correction and the note
+    old: str = ""  # the superseded value or dropped rule the reply used
+
+
+class GuardVerdict(BaseModel):
+    """What the reply guard found on a turn, and whether the reply was asked for again."""
+
+    findings: list[GuardFinding] = Field(default_factory=list)  # of the reply kept
+    first_findings: list[GuardFinding] = Field(default_factory=list)  # of the first attempt, when retried
+    retried: bool = False
+    first_reply: str = ""
+    mode: str = "fix"
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+
 class TurnRecord(BaseModel):
     """One turn as logged: layers (tokens, items), exclusions and why, memory changes, paging."""
 
@@ -79,6 +108,7 @@ class TurnRecord(BaseModel):
     prefill: PrefillLog | None = None  # what the engine evaluated afresh (engines that report it)
     memory_work: MemoryWork | None = None  # model memory work for this turn, added when its jobs ran
     health: ReplyHealth | None = None  # the reply checks (absent in records from before they ran)
+    guard: GuardVerdict | None = None  # the reply checked against memory (absent when the guard is off)
 
     @classmethod
     def of(cls, plan: ContextPlan, *, memory: list[MemoryOutcome], paging: PagingEvent | None,

@@ -9,12 +9,14 @@ The ids, kinds and turns stay in the layer items (``context --json``), where pro
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from desktop_app.lexicon import LANGS, cue
 from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.core.turn_numbers import TurnView
-from desktop_app.prompts import layer_text
+from desktop_app.prompts import guard_text, layer_text
 
 KIND_ORDER = {"goal": 0, "directive": 1, "constraint": 2, "decision": 3, "fact": 4, "preference": 5,
               "open_question": 6}
@@ -115,3 +117,17 @@ def supersession_notes(history: list[MemoryItem], current: dict[int, MemoryItem]
         if note not in notes.get(item.source_message_id, []):
             notes.setdefault(item.source_message_id, []).append(note)
     return notes
+
+
+def guard_note(findings: Sequence[GuardFinding], lang: str) -> str:
+    """One line of correction for a reply asked for again: what counts now, for each finding
+    the guard can fix (a cut-off reply is continued, not corrected)."""
+    text = guard_text(lang)
+    parts = []
+    for f in findings:
+        if f.kind == "cut_off" or (f.kind == "revoked" and not f.old) or (f.kind != "revoked" and not f.current):
+            continue
+        part = text[f.kind].format(current=f.current, old=f.old)
+        if part not in parts:
+            parts.append(part)
+    return f"{text['lead']}{text['join'].join(parts)}{text['end']}" if parts else ""

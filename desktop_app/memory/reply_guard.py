@@ -1,0 +1,309 @@
+"""Does the reply agree with what memory holds? The program's check of every reply, no model.
+
+The model may state an old value as current, propose a total over the budget, ignore a standing
+rule it was given, apply a rule the user dropped, or stop at the length limit. Each finding names
+the memory item it concerns, so the chat can ask once more with a one-line correction and
+otherwise show the conflict under the reply. Pure and deterministic; the words it reads
+(history words, limit cues, units, list rules) live in ``assets/lexicon``.
+
+What it cannot check it does not guess: a value without a number is only compared with the
+reply when the two share a unit, a date after a deadline is not read, and "conclusion first" is
+left to the reader.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from desktop_app.lexicon import CJK, LANGS, cue, fires, first_match, lexicon
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.core.records import GuardFinding
+from desktop_app.memory.lang.text import split_sentences, term_set
+from desktop_app.memory.reply_health import reply_language, rule_language
+
+HISTORY_WINDOW = 24  # characters either side of an old value where a history word ("was", "原来") counts
+UNITS = ("money", "people", "days")
+_LIST_LINE = re.compile(r"(?m)^\s*(?:[-*•·]|\d+[.)、]|[（(]?\d+[)）])\s+\S")
+_CJK_CHAR = re.compile(f"[{CJK}]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
+_YEAR = range(1900, 2101)
+
+
+@dataclass(frozen=True)
+class Amount:
+    """A number in a text, normalised ("5k", "3.5万", "三万五" → 5000, 35000), with what it counts."""
+
+    value: float
+    start: int
+    end: int
+    unit: str | None  # "money", "people", "days" or None
+
+
+@lru_cache(maxsize=1)
+def _scales() -> dict[str, float]:
+    """Multipliers written after a number, from every lexicon ("k", "thousand", "万")."""
+    return {k.lower(): float(v) for lang in LANGS for k, v in lexicon(lang)["number"]["scale"].items()}
+
+
+@lru_cache(maxsize=1)
+def _arabic() -> re.Pattern[str]:
+    """A number in digits ("5,000", "3.5"), with the multiplier after it, if any; a digit glued to a
+    Chinese character still counts ("预算8000元")."""
+    scales = "|".join(sorted((re.escape(k) for k in _scales()), key=len, reverse=True))
+    return re.compile(rf"(?<![0-9A-Za-z.,])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?:\s*({scales})(?![A-Za-z]))?",
+                      re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _chinese_numeral() -> re.Pattern[str]:
+    table = lexicon("zh")["number"]
+    chars = "".join([*table["digits"], *table["units"]])
+    digits = "".join(table["digits"])
+    return re.compile(f"(?:[{digits}]|十)[{chars}]+|[{digits}](?=[个位人元块天])")
+
+
+def chinese_value(text: str) -> float | None:
+    """The value of a Chinese numeral ("三万五" 35000, "两千" 2000, "十二" 12); None if it is none."""
+    table = lexicon("zh")["number"]
+    digits, units = table["digits"], table["units"]
+    total, section, digit, last_unit = 0, 0, None, None
+    for ch in text:
+        if ch in digits:
+            digit = digits[ch]
+        elif ch in units:
+            unit = units[ch]
+            if unit >= 10000:
+                total = (total + section + (digit or 0)) * unit
+                section, digit = 0, None
+            else:
+                section += (1 if digit is None else digit) * unit
+                digit = None
+            last_unit = unit
+        else:
+            return None
+    if digit is not None:  # "三万五": a trailing digit counts one place below the last unit
+        section += digit * (last_unit // 10 if last_unit and last_unit >= 10 and last_unit != 10 else 1)
+    value = total + section
+    return float(value) if value else None
+
+
+def amounts(text: str) -> list[Amount]:
+    """Every number in ``text`` with its value and unit, in order."""
+    found: list[Amount] = []
+    scales = _scales()
+    for m in _arabic().finditer(text):
+        raw = m.group(1).replace(",", "")
+        value = float(raw) * scales.get((m.group(2) or "").lower(), 1.0)
+        found.append(Amount(value, m.start(), m.end(), _unit(text, m.start(), m.end())))
+    for m in _chinese_numeral().finditer(text):
+        value = chinese_value(m.group(0))
+        if value is not None and not any(a.start <= m.start() < a.end for a in found):
+            found.append(Amount(value, m.start(), m.end(), _unit(text, m.start(), m.end())))
+    return sorted(found, key=lambda a: a.start)
+
+
+def _unit(text: str, start: int, end: int) -> str | None:
+    after = text[end:end + 14].lstrip()
+    offset = end + (len(text[end:end + 14]) - len(after))
+    for unit in UNITS:
+        for lang in LANGS:
+            pattern = cue(f"unit.{unit}", lang)
+            if pattern is not None and pattern.match(text, offset):
+                return unit
+    before = text[max(0, start - 2):start].rstrip()
+    if before and before[-1] in "$€£¥￥":
+        return "money"
+    return None
+
+
+def _unit_of_item(item: MemoryItem, amount: Amount) -> str | None:
+    """What an item's number counts: its own unit, else what its subject says (a budget is money)."""
+    if amount.unit:
+        return amount.unit
+    subject = item.subject.lower()
+    if fires("unit.money", subject) or "budget" in subject or "预算" in subject or "费" in subject:
+        return "money"
+    if fires("unit.people", subject) or "人数" in subject or "head count" in subject or "guests" in subject:
+        return "people"
+    return None
+
+
+def _same_kind(reply: Amount, item_unit: str | None, value: float) -> bool:
+    """A reply's number counts the same thing as an item's: same unit, or a bare amount of money
+    large enough to be one (a bare "8000" next to a budget of 8000 yuan; not a year, not "3")."""
+    if reply.unit is not None or item_unit is None:
+        return reply.unit == item_unit and item_unit is not None
+    return item_unit == "money" and reply.value >= 100 and not (reply.value.is_integer() and int(reply.value) in _YEAR)
+
+
+def _near(text: str, amount: Amount, concept: str) -> bool:
+    window = text[max(0, amount.start - HISTORY_WINDOW):amount.end + HISTORY_WINDOW]
+    return fires(concept, window)
+
+
+def replacement(item: MemoryItem, items: Sequence[MemoryItem]) -> MemoryItem | None:
+    """The active item that replaced ``item`` (following a chain of replacements), or None."""
+    by_old = {i.supersedes: i for i in items if i.supersedes is not None}
+    seen: set[int] = set()
+    current = by_old.get(item.id)
+    while current is not None and current.id not in seen:
+        if current.status == "active":
+            return current
+        seen.add(current.id)
+        current = by_old.get(current.id)
+    return None
+
+
+def _superseded(reply: str, found: list[Amount], active: Sequence[MemoryItem],
+                history: Sequence[MemoryItem]) -> list[GuardFinding]:
+    out: list[GuardFinding] = []
+    everything = [*active, *history]
+    for old in history:
+        if old.status != "superseded":
+            continue
+        new = replacement(old, everything)
+        if new is None:
+            continue
+        new_values = {a.value for a in amounts(new.value)}
+        if any(a.value in new_values for a in found):
+            continue  # the current value is there: the old one is history beside it
+        for stale in (a for a in amounts(old.value) if a.value not in new_values):
+            unit = _unit_of_item(old, stale)
+            hit = next((a for a in found if a.value == stale.value and _same_kind(a, unit, a.value)
+                        and not _near(reply, a, "guard.history")), None)
+            if hit is not None:
+                out.append(GuardFinding(kind="superseded", item=old.id, detail=f"states {reply[hit.start:hit.end]} "
+                                        f"from “{old.value}”, replaced by “{new.value}”", current=new.value,
+                                        old=old.value))
+                break
+    return out
+
+
+def _limits(reply: str, found: list[Amount], active: Sequence[MemoryItem],
+            history: Sequence[MemoryItem]) -> list[GuardFinding]:
+    out: list[GuardFinding] = []
+    old_values = {a.value for i in history for a in amounts(i.value)}
+    for item in active:
+        if item.kind not in ("constraint", "fact", "decision"):
+            continue
+        text = f"{item.subject} {item.value}"
+        ceiling, floor = fires("guard.ceiling", text), fires("guard.floor", text)
+        for limit in amounts(item.value):
+            unit = _unit_of_item(item, limit)
+            if unit is None or (unit != "people" and not (ceiling or floor)):
+                continue
+            for a in found:
+                if a.value in old_values or a.value == limit.value or not _same_kind(a, unit, a.value):
+                    continue
+                broken = (ceiling and a.value > limit.value) or (floor and a.value < limit.value) or (
+                    unit == "people" and not ceiling and not floor and a.unit == "people")
+                if broken:
+                    out.append(GuardFinding(kind="limit", item=item.id, detail=f"{reply[a.start:a.end]} breaks "
+                                            f"“{item.value}”", current=item.value))
+                    break
+            else:
+                continue
+            break
+    return out
+
+
+def _list_lines(reply: str) -> int:
+    return len(_LIST_LINE.findall(reply))
+
+
+def _length(reply: str, lang: str) -> tuple[int, str]:
+    cjk = len(_CJK_CHAR.findall(reply))
+    return (cjk, "characters") if cjk > len(_LATIN_WORD.findall(reply)) else (len(_LATIN_WORD.findall(reply)), "words")
+
+
+def _directive_broken(rule: MemoryItem, reply: str) -> str | None:
+    """Why ``reply`` breaks the checkable rule ``rule`` (None: kept, or not checkable)."""
+    text = rule.value
+    for name, counted in (("guard.length_words", "words"), ("guard.length_chars", "characters")):
+        m = first_match(name, text)
+        if m is not None:
+            limit = int(m.group("n"))
+            count = len(_LATIN_WORD.findall(reply)) if counted == "words" else len(_CJK_CHAR.findall(reply))
+            if counted == "characters" and count == 0:
+                count = len(reply.strip())
+            return f"{count} {counted}, over {limit}" if count > limit else None
+    if fires("guard.bullets_off", text):
+        return f"{_list_lines(reply)} list lines" if _list_lines(reply) >= 2 else None
+    if fires("guard.bullets_on", text):
+        return "no list" if _list_lines(reply) == 0 and len(split_sentences(reply)) >= 3 else None
+    m = first_match("guard.forbid", text)
+    if m is not None:
+        word = m.group("w").strip(" '\"“”")
+        if len(word) >= 2 and _mentions(reply, word):
+            return f"mentions “{word}”"
+    return None
+
+
+def _mentions(reply: str, word: str) -> bool:
+    """``word`` appears in a sentence of ``reply`` that does not say it is kept out ("I won't …")."""
+    return any(word.lower() in sentence.lower() and not fires("guard.keeps_rule", sentence)
+               for sentence in split_sentences(reply))
+
+
+def _directives(reply: str, active: Sequence[MemoryItem]) -> list[GuardFinding]:
+    out: list[GuardFinding] = []
+    rules = [i for i in active if i.kind in ("directive", "constraint")]
+    wanted = rule_language(i.value for i in rules if i.kind == "directive")
+    said = reply_language(reply)
+    if wanted and said and said != wanted:
+        rule = next(i for i in reversed(rules) if rule_language([i.value]) == wanted)
+        out.append(GuardFinding(kind="directive", item=rule.id, detail=f"in {said}; the rule says {wanted}",
+                                current=rule.value))
+    for rule in rules:
+        if any(f.item == rule.id for f in out):
+            continue
+        why = _directive_broken(rule, reply)
+        if why:
+            out.append(GuardFinding(kind="directive", item=rule.id, detail=f"{why} (“{rule.value}”)", current=rule.value))
+    return out
+
+
+def _revoked(reply: str, active: Sequence[MemoryItem], history: Sequence[MemoryItem], lang: str) -> list[GuardFinding]:
+    out: list[GuardFinding] = []
+    live = {i.value for i in active}
+    for rule in history:
+        if rule.status != "revoked" or rule.kind != "directive" or rule.value in live:
+            continue
+        named = rule_language([rule.value])
+        said = reply_language(reply)
+        applied = bool(named and said == named and named != lang and not rule_language(i.value for i in active))
+        if not applied and fires("guard.cites_rule", reply):
+            applied = _directive_broken(_opposite(rule), reply) is not None
+        if not applied:
+            words = term_set(rule.value)
+            applied = len(words) >= 3 and any(len(words & term_set(s)) >= 0.7 * len(words)
+                                              for s in split_sentences(reply))
+        if applied:
+            out.append(GuardFinding(kind="revoked", item=rule.id, detail=f"applies the dropped rule “{rule.value}”",
+                                    old=rule.value))
+    return out
+
+
+def _opposite(rule: MemoryItem) -> MemoryItem:
+    """A rule's checkable opposite (a dropped "use bullet points" is applied when the reply
+    would break "no bullet points")."""
+    if fires("guard.bullets_on", rule.value):
+        return rule.model_copy(update={"value": "no bullet points"})
+    return rule.model_copy(update={"value": ""})
+
+
+def guard_reply(reply: str, *, active: Sequence[MemoryItem], history: Iterable[MemoryItem] = (), lang: str = "en",
+                finished: bool = True) -> list[GuardFinding]:
+    """What in ``reply`` disagrees with memory: ``active`` items (current values and rules),
+    ``history`` (superseded and revoked items), ``lang`` the turn's language, ``finished`` False
+    when generation stopped at the length limit."""
+    past = list(history)
+    found = amounts(reply)
+    findings = [*_superseded(reply, found, active, past), *_limits(reply, found, active, past),
+                *_directives(reply, active), *_revoked(reply, active, past, lang)]
+    if not finished:
+        findings.append(GuardFinding(kind="cut_off", item=None, detail="stopped at the length limit"))
+    return findings

@@ -1,0 +1,98 @@
+"""The reply guard: a reply checked against memory, each finding naming its item (pure, both languages)."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.reply_guard import amounts, chinese_value, guard_reply
+
+
+def item(id_: int, value: str, *, kind: str = "constraint", subject: str = "", status: str = "active",
+         supersedes: int | None = None) -> MemoryItem:
+    return MemoryItem(id=id_, session_id=1, kind=kind, subject=subject, value=value, status=status, origin="user",
+                      supersedes=supersedes, state_version=1, created_at=0.0, updated_at=0.0)
+
+
+def kinds(reply: str, items: list[MemoryItem], lang: str = "en", finished: bool = True) -> list[tuple[str, int | None]]:
+    active = [i for i in items if i.status == "active"]
+    history = [i for i in items if i.status != "active"]
+    return [(f.kind, f.item) for f in guard_reply(reply, active=active, history=history, lang=lang, finished=finished)]
+
+
+@pytest.mark.parametrize("text, value", [("三万五", 35000), ("两千", 2000), ("十二", 12), ("一万二千五百", 12500),
+                                         ("五", 5)])
+def test_chinese_numerals(text, value):
+    assert chinese_value(text) == value
+
+
+@pytest.mark.parametrize("text, value, unit", [
+    ("$5,000", 5000, "money"), ("5k dollars", 5000, "money"), ("预算3.5万元", 35000, "money"),
+    ("两千块", 2000, "money"), ("一共5个人", 5, "people"), ("we are 6 people", 6, "people"), ("8000", 8000, None),
+])
+def test_numbers_in_every_form_are_normalised_with_their_unit(text, value, unit):
+    found = amounts(text)
+    assert [(a.value, a.unit) for a in found] == [(value, unit)]
+
+
+BUDGET_EN = [item(1, "total budget 5000 dollars", subject="budget", status="superseded"),
+             item(2, "total budget 8000 dollars", subject="budget", supersedes=1)]
+BUDGET_ZH = [item(1, "总预算5000元", subject="预算", status="superseded"),
+             item(2, "总预算8000元", subject="预算", supersedes=1)]
+
+
+def test_an_old_value_stated_as_current_is_superseded():
+    assert kinds("With your budget of $5,000, I suggest three nights in Porto.", BUDGET_EN) == [("superseded", 1)]
+    assert kinds("按5000元的预算，建议住三晚。", BUDGET_ZH, "zh") == [("superseded", 1)]
+
+
+def test_an_old_value_beside_the_current_one_is_history():
+    assert kinds("You first planned $5,000; with the new $8k budget there is room for a fourth night.", BUDGET_EN) == []
+    assert kinds("预算从原来的5000元提高到了8000元，可以多住一晚。", BUDGET_ZH, "zh") == []
+    assert kinds("Originally 5000 dollars was the plan.", BUDGET_EN) == []
+
+
+def test_a_total_over_the_ceiling_breaks_the_limit_but_a_smaller_price_does_not():
+    assert kinds("The hotel is 900 dollars and flights 7,600 dollars: 8,500 dollars in total.", BUDGET_EN) == \
+        [("limit", 2)]
+    assert kinds("机票和住宿加起来一共9千元。", BUDGET_ZH, "zh") == [("limit", 2)]
+    assert kinds("A room costs 120 dollars a night, well within the 8000 dollars.", BUDGET_EN) == []
+    assert kinds("总价约1.2万元", [item(3, "预算不超过1.2万元", subject="预算")], "zh") == []
+
+
+def test_a_different_head_count_breaks_the_stated_one():
+    people = [item(4, "we are 6 people", kind="fact", subject="party size")]
+    assert kinds("Here is a dinner plan for 8 people.", people) == [("limit", 4)]
+    assert kinds("A table for 6 people at 7 pm.", people) == []
+    assert kinds("一共订了5个人的桌。", [item(5, "一共6个人", kind="fact", subject="人数")], "zh") == [("limit", 5)]
+
+
+def test_checkable_rules_are_checked():
+    chinese = [item(6, "Always answer in Chinese.", kind="directive", subject="language")]
+    assert kinds("Sure, here is the plan for the weekend in Lisbon.", chinese) == [("directive", 6)]
+    assert kinds("好的，这是周末的里斯本行程安排。", chinese) == []
+    short = [item(7, "Keep replies under 20 words.", kind="directive")]
+    assert kinds(" ".join(["word"] * 25), short) == [("directive", 7)]
+    assert kinds("Two nights in Porto, then the coast.", short) == []
+    no_list = [item(8, "不要用列表，正常说话就行", kind="directive")]
+    assert kinds("建议如下：\n- 第一天去古城\n- 第二天去洱海", no_list, "zh") == [("directive", 8)]
+    assert kinds("第一天去古城，第二天去洱海。", no_list, "zh") == []
+    chars = [item(9, "回答不超过30字", kind="directive")]
+    assert kinds("第一天去古城，第二天去洱海骑行，第三天去喜洲古镇吃破酥粑粑，第四天回昆明。", chars, "zh") == [("directive", 9)]
+
+
+def test_a_forbidden_word_is_found_unless_the_reply_keeps_it_out():
+    rule = [item(10, "Never mention peanuts.", kind="directive")]
+    assert kinds("Try the satay with peanuts on top.", rule) == [("directive", 10)]
+    assert kinds("I won't include peanuts anywhere.", rule) == []
+
+
+def test_a_dropped_rule_applied_again_is_revoked():
+    dropped = [item(11, "Always answer in English.", kind="directive", status="revoked")]
+    assert kinds("Here is your plan for the trip to Dali next week.", dropped, "zh") == [("revoked", 11)]
+    assert kinds("这是你下周去大理的行程。", dropped, "zh") == []
+
+
+def test_a_reply_cut_at_the_length_limit():
+    assert kinds("Day 1: the old town. Day 2:", [], finished=False) == [("cut_off", None)]
+    assert kinds("Day 1: the old town.", []) == []
