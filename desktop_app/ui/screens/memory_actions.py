@@ -118,6 +118,8 @@ class MemoryActions:
     async def show_memory_notices(self, record: TurnRecord | None) -> None:
         """After a turn: what memory did that the user should know or answer (pending rules)."""
         notices = [o.notice_in(current_lang()) for o in record.memory if o.notice] if record is not None else []
+        if record is not None and record.guard is not None:  # what the guard found and a retry did not fix
+            notices += [t(f"guard.{f.kind}", item=f.item, current=f.current, old=f.old) for f in record.guard.findings]
         if notices:
             await self.query_one(ChatLog).add_note("\n".join(notices))
 
