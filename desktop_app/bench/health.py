@@ -70,13 +70,13 @@ def judge_final(conversation: Conversation, reply: str) -> tuple[bool, list[str]
 
 
 def judge_turn(reply: str, *, user_text: str, earlier: list[str], lang: str, memory_held: bool,
-               said: list[str] = ()) -> list[str]:
+               said: list[str] = (), notes: list[str] = ()) -> list[str]:
     """The program's verdict on one reply, with the bench's expected language."""
     from desktop_app.memory.reply_health import check_reply
 
     return [f"{f.kind}: {f.detail}" for f in check_reply(reply, user_text=user_text, earlier_replies=earlier,
                                                          expected_lang=lang, memory_held=memory_held,
-                                                         earlier_messages=said[-8:])]
+                                                         earlier_messages=said[-8:], notes=notes)]
 
 
 def run_conversation(conversation: Conversation, *, engine, memory_engine, settings, store, quiet: bool,
@@ -96,9 +96,9 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
         result = run_turn(pipeline, store.get_session(session.id), engine, text, settings=local)
         seconds = time.perf_counter() - started
         reply = result.reply.content if result.reply else ""
-        held = bool(store.list_items(session.id, statuses=("active",)))
+        notes = [i.value for i in store.list_items(session.id, statuses=("active",))]
         findings = judge_turn(reply, user_text=text, earlier=replies, lang=conversation.language_at(number),
-                              memory_held=held, said=conversation.turns[: number - 1])
+                              memory_held=bool(notes), said=conversation.turns[: number - 1], notes=notes)
         health = result.record.health
         verdict = TurnVerdict(conversation=conversation.id, turn=number, lang=conversation.lang, healthy=not findings,
                               findings=findings, retried=bool(health and health.retried),
@@ -114,7 +114,7 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
             print(f"  {conversation.id} t{number:>2} {mark}{retry} {seconds:5.1f}s {'; '.join(findings)[:60]} "
                   f"— {' '.join(reply.split())[:80]}", file=sys.stderr)
         if dump is not None:
-            dump.write(json.dumps({**verdict.model_dump(), "user": text}, ensure_ascii=False) + "\n")
+            dump.write(json.dumps({**verdict.model_dump(), "user": text, "notes": notes}, ensure_ascii=False) + "\n")
             dump.flush()  # a long run stopped midway keeps every turn it judged
         # The memory pass and the warm-up run while the user reads and types (``idle`` seconds), as
         # in the app: what is not done by then is postponed and goes on in the next pause.
@@ -137,6 +137,9 @@ def rejudge(path: Path, conversations: list[Conversation]) -> tuple[list[TurnVer
     verdicts: list[TurnVerdict] = []
     finals: dict[str, tuple[bool, list[str], list[str]]] = {}
     replies: dict[str, list[str]] = {}
+    # Dumps from before the notes were written: the conversation's final active memory stands in.
+    final_notes = {row["conversation"]: [m["value"] for m in row["memory"] if m["status"] == "active"]
+                   for row in rows if "memory" in row}
     for row in rows:
         if "turn" not in row or row["conversation"] not in by_id:
             continue
@@ -145,8 +148,10 @@ def rejudge(path: Path, conversations: list[Conversation]) -> tuple[list[TurnVer
         earlier = replies.setdefault(conversation.id, [])
         findings = judge_turn(reply, user_text=conversation.turns[number - 1], earlier=list(earlier),
                               lang=conversation.language_at(number), memory_held=number > 1,
-                              said=conversation.turns[: number - 1])
-        verdicts.append(row | {"healthy": not findings, "findings": findings})
+                              said=conversation.turns[: number - 1],
+                              notes=row.get("notes") or final_notes.get(conversation.id, []))
+        verdicts.append({k: v for k, v in row.items() if k not in ("user", "notes")} | {"healthy": not findings,
+                                                                                       "findings": findings})
         earlier.append(reply)
         if number == len(conversation.turns):
             finals[conversation.id] = judge_final(conversation, reply)

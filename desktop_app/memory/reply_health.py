@@ -148,6 +148,21 @@ def scaffolding_in(reply: str) -> str | None:
     return next((label for label in scaffold_labels() if label in lowered), None)
 
 
+def pasted_notes(reply: str, notes: Sequence[str]) -> str | None:
+    """Two of the briefing's values in a row, joined as the briefing joins them ("虾过敏: …；家庭: …"):
+    the memory notes pasted back, not an answer that uses them. Returns the pasted run, else None."""
+    values = [v for v in (n.strip().rstrip("。.;；") for n in notes) if len(v) >= 4]
+    joins = {templates(lang)["layers"]["join"] for lang in LANGS}
+    squashed = _squash(reply)
+    for a in values:
+        if _squash(a) not in squashed:
+            continue
+        for b in values:
+            if b != a and any(_squash(a + j + b) in squashed or _squash(a + j.strip() + b) in squashed for j in joins):
+                return f"{a}{next(iter(joins))}{b}"
+    return None
+
+
 def rule_language(rules: Iterable[str]) -> str | None:
     """The reply language an active rule sets (the newest rule naming exactly one language wins)."""
     for rule in reversed(list(rules)):
@@ -163,14 +178,16 @@ def expected_language(user_text: str, rules: Iterable[str], default: str) -> str
 
 
 def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = (), expected_lang: str | None = None,
-                memory_held: bool = False, earlier_messages: Sequence[str] = ()) -> list[HealthFinding]:
+                memory_held: bool = False, earlier_messages: Sequence[str] = (),
+                notes: Sequence[str] = ()) -> list[HealthFinding]:
     """Everything wrong with ``reply`` as an answer to ``user_text`` (empty when it is healthy).
 
     ``earlier_replies``: the session's replies before this one; ``expected_lang``: the
     language it must be in (the turn's, or an active language rule's); ``memory_held``:
     memory already holds values, so a reply that only asks for them is no answer;
     ``earlier_messages``: the user's earlier messages (a reply repeating one of them — a rule it
-    was told, say — is an echo too)."""
+    was told, say — is an echo too); ``notes``: the values the memory briefing showed (two of
+    them in a row, joined as the briefing joins them, are the notes pasted back)."""
     findings: list[HealthFinding] = []
     text = reply.strip()
     squashed = _squash(text)
@@ -189,6 +206,8 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     piece = scaffolding_in(text)
     if piece:
         findings.append(HealthFinding("scaffolding", f"contains the prompt's {piece!r}"))
+    elif pasted_notes(text, notes):
+        findings.append(HealthFinding("scaffolding", "pastes the memory notes back"))
     lang = reply_language(text)
     if expected_lang and lang and lang != expected_lang:
         findings.append(HealthFinding("language", f"in {lang}, expected {expected_lang}"))

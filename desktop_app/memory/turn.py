@@ -286,7 +286,8 @@ class TurnPipeline:
         rules = [i.value for i in items if i.kind == "directive"]
         return check_reply(text, user_text=message.content, earlier_replies=earlier,
                            expected_lang=expected_language(message.content, rules, self.options.lang),
-                           memory_held=bool(items), earlier_messages=self.earlier_messages(recorded))
+                           memory_held=bool(items), earlier_messages=self.earlier_messages(recorded),
+                           notes=[i.value for i in items])
 
     def guard(self, session: Session, text: str, *, user_text: str = "", finished: bool = True) -> list[GuardFinding]:
         """What in ``text`` disagrees with the session's memory (memory.reply_guard): an old value

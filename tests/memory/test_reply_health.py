@@ -113,3 +113,17 @@ def test_an_empty_reply_is_found_and_is_not_degenerate():
 def test_a_short_refusal_of_an_ordinary_request_is_degenerate(reply):
     findings = check_reply(reply, user_text="There'll be 4 of us, flying out July 14.")
     assert [f.kind for f in findings] == ["refusal"] and degenerate(findings)
+
+
+def test_the_memory_notes_pasted_back_are_scaffolding_but_a_summary_using_them_is_not():
+    from desktop_app.memory.reply_health import check_reply
+
+    notes = ["列表: 以后都用列表回答我", "虾过敏: 我表妹小雨对虾过敏，很严重那种，虾一定不能有", "家庭: 12个人"]
+    pasted = "好的。列表: 以后都用列表回答我；虾过敏: 我表妹小雨对虾过敏，很严重那种，虾一定不能有。"
+    kinds = [f.kind for f in check_reply(pasted, user_text="帮我想想菜单", expected_lang="zh", notes=notes)]
+    assert kinds == ["scaffolding"]
+    summary = "最终方案：一共12个人，所有菜都不放虾（小雨对虾过敏），菜单按列表写在下面。\n- 红烧鱼\n- 白切鸡"
+    assert check_reply(summary, user_text="总结一下", expected_lang="zh", notes=notes) == []
+    en_notes = ["budget: 8000 dollars", "party size: 5 people"]
+    assert [f.kind for f in check_reply("budget: 8000 dollars; party size: 5 people.", user_text="Plan it",
+                                        expected_lang="en", notes=en_notes)] == ["scaffolding"]
