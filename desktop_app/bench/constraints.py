@@ -10,6 +10,7 @@ model's memory pass, as the app would have it); the final turn is answered in ``
 
 from __future__ import annotations
 
+import statistics
 import sys
 import tempfile
 import time
@@ -83,6 +84,25 @@ def judge(script: Script, reply: str) -> tuple[bool, str]:
     return True, "ok"
 
 
+def guarded(pipeline, session, engine, messages, reply: str, script, args,
+            log: list[tuple[bool, bool, float]]) -> str:
+    """The reply guard as the chat runs it: with ``--guard fix`` a reply with a finding is asked for
+    once more with the correction line before the input; logged (flagged, retried, seconds)."""
+    from desktop_app.memory.prompt.render import guard_note
+
+    findings = pipeline.guard(session, reply, user_text=script.question)
+    note = guard_note(findings, script.lang)
+    if args.guard != "fix" or not note:
+        log.append((bool(findings), False, 0.0))
+        return reply
+    started = time.perf_counter()
+    again = [dict(m) for m in messages]
+    again[-1]["content"] = f"{note}\n\n{again[-1]['content']}"
+    fixed = "".join(engine.stream_chat(again, max_tokens=args.max_tokens, temperature=args.temperature))
+    log.append((True, True, time.perf_counter() - started))
+    return fixed
+
+
 def run(args, settings) -> int:
     from desktop_app.chat import pipeline_for
     from desktop_app.commands.common import load_engine
@@ -91,10 +111,13 @@ def run(args, settings) -> int:
     from desktop_app.memory.store import Store
 
     seeds = list(range(1, args.seeds + 1))
+    modes = [m for m in args.modes.split(",") if m in MODES]
     engine = LockedEngine(load_engine(settings, quiet=True))
     gate = None if args.rules_only else MemoryModel("always", lang=settings.lang)
     rows: dict[str, list[bool]] = {mode: [] for mode in MODES}
     mentions = dict.fromkeys(MODES, 0)
+    guard_log: dict[str, list[tuple[bool, bool, float]]] = {}  # mode -> (flagged, retried, retry seconds)
+    unguarded: dict[str, list[bool]] = {}  # mode -> the first replies judged (the same run with the guard off)
     details: list[str] = []
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="paperclip-bench-constraints-") as tmp, Store(Path(tmp) / "bench.sqlite3") as store:
@@ -103,7 +126,7 @@ def run(args, settings) -> int:
                                                 "temperature": args.temperature, "memory_model": "off"})
             pipeline = pipeline_for(store, local, counter=engine.counter, n_ctx=engine.n_ctx)
             sid = build(store, pipeline, script, engine=engine, gate=gate, quiet=args.json)
-            for mode in MODES:
+            for mode in modes:
                 for seed in seeds:
                     with store.dry_run():  # every answer sees the same session
                         session = store.get_session(sid)
@@ -114,6 +137,11 @@ def run(args, settings) -> int:
                         reseed(seed)
                     reply = "".join(engine.stream_chat(plan.messages, max_tokens=args.max_tokens,
                                                        temperature=args.temperature))
+                    first_ok = judge(script, reply)[0]
+                    if args.guard != "off":
+                        unguarded.setdefault(mode, []).append(first_ok)
+                        reply = guarded(pipeline, store.get_session(sid), engine, plan.messages, reply, script, args,
+                                        guard_log.setdefault(mode, []))
                     ok, why = judge(script, reply)
                     rows[mode].append(ok)
                     details.append(f"{script.id} {mode:<8} seed {seed}: {'PASS' if ok else 'fail'} ({why}) "
@@ -123,8 +151,16 @@ def run(args, settings) -> int:
     print(f"Answer level: {len(SCRIPTS)} sessions × {len(seeds)} seeds, temperature {args.temperature}, "
           f"{engine.model_name}, memory {'rules only' if gate is None else 'rules + model'} "
           f"({time.perf_counter() - started:.0f} s)\n")
+    if args.guard != "off":
+        print(f"guard = {args.guard}: " + "; ".join(
+            f"{mode} {sum(f for f, _, _ in log)}/{len(log)} first replies flagged, {sum(r for _, r, _ in log)} retried"
+            + (f", retry median {statistics.median(t for _, r, t in log if r):.1f} s, max "
+               f"{max(t for _, r, t in log if r):.1f} s" if any(r for _, r, _ in log) else "")
+            for mode, log in guard_log.items()))
+        print("without the guard (the same first replies): " + "; ".join(
+            f"{mode} {sum(oks)}/{len(oks)}" for mode, oks in unguarded.items()) + "\n")
     print("| mode | correct (all current values, no superseded one) | % | replies naming a revoked rule |\n|---|---|---|---|")
-    for mode in MODES:
+    for mode in modes:
         print(f"| {mode} | {sum(rows[mode])}/{len(rows[mode])} | {100 * sum(rows[mode]) / max(1, len(rows[mode])):.0f} % "
               f"| {mentions[mode]} |")
     return 0
@@ -136,6 +172,9 @@ def register(subparsers):
     parser.add_argument("--max-tokens", dest="max_tokens", type=int, default=220)
     parser.add_argument("--temperature", type=float, default=0.7, help="the app's default sampling")
     parser.add_argument("--rules-only", dest="rules_only", action="store_true", help="skip the model's memory pass")
+    parser.add_argument("--guard", choices=("off", "flag", "fix"), default="off",
+                        help="run the reply guard on each answer as the chat does (fix: one retry with the correction)")
+    parser.add_argument("--modes", default=",".join(MODES), help="which context modes (comma-separated)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
     return parser
