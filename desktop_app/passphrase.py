@@ -1,4 +1,4 @@
-"""Where the database passphrase comes from (optional encryption at rest; issue 13).
+"""Where the database passphrase comes from (optional encryption at rest).
 
 Never from ``config.toml``. In order: ``PAPERCLIP_PASSPHRASE`` (for scripts and tests: an
 environment variable other processes of the same user can read, so prefer the others), the OS

@@ -1,4 +1,4 @@
-"""``paperclip bench constraints``: does the model *use* its memory (seed 002 §11)?
+"""``paperclip bench constraints``: does the model *use* its memory?
 
 Scripted sessions (20 and 50 turns, English and Chinese) add constraints, change and revoke
 them among chit-chat; the real model then answers "summarise my constraints and give me the

@@ -1,7 +1,7 @@
 """Scenario transcripts shared by ``paperclip bench context`` and the scenario tests.
 
-Each is a user's story: a task, important statements at fixed turns (seed 002: constraints at
-turns 4, 9, 15 of 20, checked at 18; seed 003: requirements changed at turns 3, 12, 19 of 30),
+Each is a user's story: a task, important statements at fixed turns (constraints at
+turns 4, 9, 15 of 20, checked at 18; requirements changed at turns 3, 12, 19 of 30),
 chit-chat in between, and probes listing which values must be in the prompt (``active``) and
 which old values must not be presented as current (``superseded``).
 """
@@ -109,7 +109,7 @@ def retention(lang: str) -> Scenario:
         important = {1: "Help me plan a three-week side business launch.", 4: "The budget must stay under 5000 dollars.",
                      9: "Never modify the original CSV file.", 15: "The deadline is June 30."}
         markers = ["5000 dollars", "original CSV", "June 30"]
-    return build(f"retention-{lang}", lang, "seed 002: constraints at turns 4/9/15, probe at 18", 20, important,
+    return build(f"retention-{lang}", lang, "constraints at turns 4/9/15, probe at 18", 20, important,
                  [Probe(turn=18, active=markers)])
 
 
@@ -126,7 +126,7 @@ def changes(lang: str) -> Scenario:
                      3: "Change the delivery format to Word.", 12: "Change the budget to 8000 dollars.",
                      19: "Move the deadline to July 15."}
         active, old = ["Word", "8000 dollars", "July 15"], ["PDF", "5000 dollars", "June 30"]
-    return build(f"changes-{lang}", lang, "seed 003: requirements changed at turns 3/12/19 of 30", 30, important,
+    return build(f"changes-{lang}", lang, "requirements changed at turns 3/12/19 of 30", 30, important,
                  [Probe(turn=30, active=active, superseded=old)])
 
 

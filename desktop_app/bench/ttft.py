@@ -7,7 +7,7 @@ page out several times. Between turns the user "thinks" (``--think`` seconds): t
 the job queue — warming the next prompt's head — may run for that long, as in the app.
 
 Modes:
-* ``layered-before``: the layered prompt as before issue 11 — every memory change rewrites the
+* ``layered-before``: the layered prompt as it was before the folded head — every memory change rewrites the
   head at once, nothing is warmed while idle, and a page-out re-evaluates all the turns after it;
 * ``layered``: memory changes wait in a block before the input until the next page-out folds them
   into the head, the head is warmed while the user thinks, and turns that stay after a page-out
@@ -17,7 +17,7 @@ Modes:
   recalled layer costs when it fires on most turns, as in a real conversation;
 * ``full`` / ``sliding``: the whole history / the last 20 messages (with idle warming too);
 * ``layered+memory`` / ``layered+shared``: the model's memory pass after each turn, on a second
-  context or on the chat's own (issue 10);
+  context or on the chat's own;
 * ``layered+typing``: type-ahead as well — the user reads for half the think time, then types;
   at a pause two thirds into the next message the prompt for the words so far is evaluated up
   to the input (:class:`~desktop_app.memory.warming.DraftWarmJob`), as the TUI does.

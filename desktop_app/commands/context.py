@@ -13,14 +13,15 @@ from desktop_app.memory.core.plan import LAYER_ORDER, layers_json
 def register(subparsers):
     parser = subparsers.add_parser("context", help="show the prompt that would be sent for MESSAGE, per layer")
     parser.add_argument("message", help="the message to plan a prompt for (not stored)")
-    parser.add_argument("--json", action="store_true", help="machine-readable output (DESIGN.md contract)")
+    parser.add_argument("--json", action="store_true", help="machine-readable output (the contract in docs/architecture.md)")
     parser.add_argument("--exact", action="store_true", help="load the model for exact token counts")
     parser.set_defaults(func=run)
     return parser
 
 
 def plan_json(plan, session_name: str, outcomes=()) -> dict:
-    """The DESIGN.md contract: messages, layers {NAME: {tokens, text, items}}, total_tokens, budget."""
+    """The ``context --json`` contract (docs/architecture.md): messages, layers {NAME: {tokens, text,
+    items}}, total_tokens, budget."""
     return {
         "session": session_name,
         "mode": plan.mode,

@@ -1,4 +1,4 @@
-"""The evaluated prompt kept per session across restarts (issue 11).
+"""The evaluated prompt kept per session across restarts.
 
 Reopening a long session used to evaluate its whole prompt from cold (15–20 s for 1.7k tokens
 on a 2-core CPU). Leaving a session, quitting, and the end of a headless ``ask`` save the chat

@@ -1,4 +1,4 @@
-"""Carrying out a forget beyond the database: exports and saved prompt states (issue 13).
+"""Carrying out a forget beyond the database: exports and saved prompt states.
 
 The store plans and deletes what the database holds (``store/forget.py``). A forget also reaches
 the files Paperclip keeps next to it: exports in the exports folder that hold the words are

@@ -1,4 +1,4 @@
-"""Idle-time warming (issue 11): evaluate the next turn's prompt head while the user reads and types.
+"""Idle-time warming: evaluate the next turn's prompt head while the user reads and types.
 
 After a page-out, a fold, a session switch or a model load the head of the next prompt is new,
 and evaluating it costs seconds to tens of seconds on a CPU. :class:`WarmJob` runs on the job

@@ -1,4 +1,4 @@
-"""Stored text shown in the TUI without its terminal escapes (issue 13).
+"""Stored text shown in the TUI without its terminal escapes.
 
 Textual writes a widget's characters to the terminal as they are: an ESC sequence inside a message,
 a session name or a document (a CSI that clears the screen, an OSC 52 that writes the clipboard)

@@ -1,5 +1,5 @@
 """Paging out: when the recent turns pass the high watermark (85 % of their budget) the oldest
-turns leave the context in one chunk, down to the low watermark (60 %) (seed 004).
+turns leave the context in one chunk, down to the low watermark (60 %).
 
 The page stays verbatim in ``messages`` (linked by ``page_id``), gets an automatic bookmark
 (2–4 keywords + a one-line description) and is folded into the rolling summary; every few

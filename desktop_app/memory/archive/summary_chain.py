@@ -1,4 +1,4 @@
-"""The summary chain (seed 004 §6.2): every ``STAGE_PAGES`` archived pages a stage summary is
+"""The summary chain: every ``STAGE_PAGES`` archived pages a stage summary is
 written over them and indexed for recall.
 
 A question about turn 5 asked at turn 500 shares few words with any one of hundreds of pages,

@@ -1,4 +1,4 @@
-"""Model work on archived pages: bookmarks and the rolling summary (seed 004 §3, seed 001 §4.2).
+"""Model work on archived pages: bookmarks and the rolling summary.
 
 Page-out stays instant and rule-based; these jobs run afterwards, while the chat is idle, and
 only *replace* the rule result when the model's version passes the program's checks:

@@ -1,4 +1,4 @@
-"""Paging decisions (seed 004 §3.3 and §4.3): which exchanges the next page-out may take and
+"""Paging decisions: which exchanges the next page-out may take and
 which should stay in view a while, decided in the background before the page-out comes.
 
 Page-out itself stays instant and rule-based (:mod:`~desktop_app.memory.archive.paging`); this job,

@@ -1,4 +1,4 @@
-"""The prompt head's memory, frozen between folds (issue 11; seeds 002 §7, 004).
+"""The prompt head's memory, frozen between folds.
 
 Every memory change used to rewrite the anchors and state at the head of the prompt, and
 llama.cpp then evaluated the whole prompt again. Instead the head shows the memory as it was

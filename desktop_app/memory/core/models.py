@@ -69,7 +69,7 @@ HARD_KINDS: tuple[str, ...] = ("directive", "constraint")
 
 
 class MemoryItem(BaseModel):
-    """One row of the authoritative state table (seed 003), with its provenance."""
+    """One row of the authoritative state table, with its provenance."""
 
     model_config = ConfigDict(frozen=True)
 

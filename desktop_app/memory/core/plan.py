@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from desktop_app.memory.core.recall_hits import RecallHit, SignalScore
 
-# DESIGN.md's prompt order: stable head first, volatile tail last (what keeps the KV cache warm).
+# The prompt order: stable head first, volatile tail last (what keeps the KV cache warm).
 LayerName = Literal["system", "anchors", "state", "summary", "recent", "changes", "recalled", "input"]
 LAYER_ORDER: tuple[str, ...] = get_args(LayerName)
 ContextMode = Literal["layered", "sliding", "summary", "retrieval", "full"]
@@ -114,7 +114,8 @@ class ContextPlan(BaseModel):
 
 
 def layers_json(layers: dict[str, Layer], *, with_text: bool = True) -> dict[str, dict]:
-    """Layers as the DESIGN.md ``layers`` contract: ``{NAME: {tokens, text, items}}`` in prompt order."""
+    """Layers as the ``context --json`` contract has them (docs/architecture.md):
+    ``{NAME: {tokens, text, items}}`` in prompt order."""
     out = {}
     for name in LAYER_ORDER:
         layer = layers.get(name) or Layer()

@@ -69,7 +69,7 @@ class RecallWeights(BaseModel):
     neighbour_1: float = 0.5
     neighbour_2: float = 0.25
     spread_from: int = 50  # how many leading candidates pass score to their neighbours
-    # seed 002's importance score; ``importance`` is how much it adds to the relevance.
+    # the importance score; ``importance`` is how much it adds to the relevance.
     recency: float = 0.4
     reference: float = 0.35
     relevance: float = 0.25

@@ -1,6 +1,6 @@
 """Prompt assembly: a pure function of state, turns, recalled pages, budgets and ``now``.
 
-Order (DESIGN.md): system · anchors · state · summary · recent · changes · recalled · input.
+Order (docs/architecture.md): system · anchors · state · summary · recent · changes · recalled · input.
 The first four form the system message (stable head, so llama.cpp reuses the evaluated
 prefix); recent turns follow as chat messages, append-only between page-outs; recalled pages,
 replayed constraints and the memory changed since the head was folded sit right before the

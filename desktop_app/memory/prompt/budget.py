@@ -1,4 +1,4 @@
-"""Token budgets per layer, derived from the model's context window (seeds 000, 002, 004).
+"""Token budgets per layer, derived from the model's context window.
 
 At most ``PROMPT_SHARE`` (75 %) of n_ctx goes to the prompt; the rest is the reply's. The
 system prompt is taken whole; what remains is split by fixed shares, so the recent-turns

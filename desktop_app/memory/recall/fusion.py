@@ -1,4 +1,4 @@
-"""Pure ranking functions: weighted reciprocal-rank fusion, neighbour smoothing, seed 002's
+"""Pure ranking functions: weighted reciprocal-rank fusion, neighbour smoothing, the
 importance score and newest-wins conflict labelling. No database, no clock, no model."""
 
 from __future__ import annotations

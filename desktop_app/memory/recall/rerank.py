@@ -1,4 +1,4 @@
-"""Recall re-ranking by the model (seed 004 §3.3): of the top hybrid candidates, the model
+"""Recall re-ranking by the model: of the top hybrid candidates, the model
 picks the few that help answer the question; they move to the front, the rest keep their order.
 
 Measured with ``paperclip bench recall --rerank N`` on LoCoMo; off unless it raises recall@5

@@ -66,7 +66,7 @@ def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights
     """Rank the union of ``lists`` into at most ``k`` labelled hits.
 
     Weighted RRF of the signals → date and "when" boosts (from ``plan``) → neighbour
-    spreading (page context) → seed 002 importance → newest-wins conflict labels."""
+    spreading (page context) → importance → newest-wins conflict labels."""
     signal_weights = {name: getattr(weights, name) for name in lists}
     scores = normalised(rrf(lists, signal_weights, weights.rrf_k))
     if not scores:

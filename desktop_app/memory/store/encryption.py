@@ -1,4 +1,4 @@
-"""Encryption at rest (optional, issue 13): SQLCipher 4 through the ``sqlcipher3`` package.
+"""Encryption at rest (optional): SQLCipher 4 through the ``sqlcipher3`` package.
 
 With the ``encryption`` extra installed, ``sqlite_backend`` runs Paperclip on SQLCipher's SQLite,
 which still loads sqlite-vec and has FTS5. A database opened with a passphrase is encrypted page

@@ -1,4 +1,4 @@
-"""Forget means gone (issue 13): an item or a topic, with every stored copy of its words.
+"""Forget means gone: an item or a topic, with every stored copy of its words.
 
 Revoking keeps history; forgetting deletes. A forget is planned first — the items with their
 supersede chains, every turn of any session that holds the words (with the reply after it), the

@@ -5,7 +5,7 @@ subject nor the unit of the value it replaces ("We got a bonus, so 2800 is okay 
 "Keep the trip under 2000 dollars"; "还是租两室的吧" after "房子想租三室的") comes out as a
 new item beside the old one, and both stay active. When a message says it changes something
 and the pass replaced nothing, the model is shown the remembered items and asked
-to copy the one the message changes and say its new value (seed 004: the model cooperates
+to copy the one the message changes and say its new value (the model cooperates
 in its own memory).
 
 Its answer is a proposal: the item must be one shown, the new value's numbers and words must

@@ -1,6 +1,6 @@
 """What the model proposes for memory: the JSON schema it fills, the prompt, the parsed entries.
 
-The model never writes memory. It fills a fixed JSON template (seed 002 §4.2) — one entry per
+The model never writes memory. It fills a fixed JSON template — one entry per
 fact, each with the verbatim quote it rests on — and :mod:`desktop_app.memory.write.vetting` decides
 what of it may be applied. The prompt's wording and few-shot examples live in
 ``assets/prompts/{lang}.toml`` (``[extract]``); building the messages is a pure function, and

@@ -1,6 +1,6 @@
 """Update rules: turn extracted candidates into validated patches.
 
-Directives and facts follow different rules (seed 002):
+Directives and facts follow different rules:
 - a new fact (or constraint, decision, preference) about the same subject supersedes the old
   one at once — newest wins;
 - a new directive that conflicts with an active one, or a revocation that does not clearly

@@ -1,4 +1,4 @@
-"""The program's final say over what the model proposes (seed 003): every entry is checked
+"""The program's final say over what the model proposes: every entry is checked
 against the user's own message before anything is written.
 
 An entry is *dropped* when its quote is not a span of the user's message, when the quoted

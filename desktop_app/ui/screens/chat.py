@@ -175,7 +175,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
             self.warm_session(self.session.id)
         self.run_memory_jobs()
 
-    # -- the chat context's evaluated prefix (issue 11) --------------------------------------
+    # -- the chat context's evaluated prefix --------------------------------------
     def cache_key(self, session_id: int) -> str:
         return KvCache.key(self.settings.db_path, session_id, self.settings.model_path)
 
