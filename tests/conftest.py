@@ -1,4 +1,8 @@
-"""Shared fixtures: every test runs with Paperclip's folders redirected into tmp_path."""
+"""Shared fixtures: every test runs with Paperclip's folders redirected into tmp_path.
+
+The fixtures most folders use (``db_path``, ``store``, ``settings``, ``hashing_embedder``) live in
+tests/support/fixtures.py and are exposed here; the fast loop is ``python -m pytest -m "not model"``.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from desktop_app import paths
+from tests.support.fixtures import db_path, hashing_embedder, settings, store
 
 
 @pytest.fixture(autouse=True)
@@ -42,17 +47,4 @@ def real_engine(default_model):
     return LlamaEngine(default_model, EngineSettings(n_ctx=2048, seed=7))
 
 
-@pytest.fixture
-def db_path(tmp_path) -> Path:
-    return tmp_path / "paperclip.db"
-
-
-@pytest.fixture
-def store(db_path):
-    from desktop_app.memory.store import Store
-
-    with Store(db_path) as opened:
-        yield opened
-
-
-__all__ = ["paths"]
+__all__ = ["paths", "db_path", "hashing_embedder", "settings", "store"]

@@ -11,8 +11,8 @@ from desktop_app.memory.documents.ingest import add_documents, sync_documents
 from desktop_app.memory.documents.parsers import Section
 from desktop_app.memory.documents.retrieval import search_documents
 from desktop_app.memory.documents.vectors import embed_pending_chunks
-from tests.documents.conftest import write_pdf
-from tests.recall.conftest import HashingEmbedder
+from tests.support.documents import write_pdf
+from tests.support.embedders import HashingEmbedder
 
 
 def _index_rows(store) -> dict[str, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.memory.documents.parsers import DocumentError, parse_document
-from tests.documents.conftest import write_docx, write_pdf
+from tests.support.documents import write_docx, write_pdf
 
 
 def test_pdf_pages_and_outline_headings(contract_pdf):

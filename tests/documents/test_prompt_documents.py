@@ -32,11 +32,6 @@ ADVERSARIAL = {
 }
 
 
-@pytest.fixture
-def settings(db_path):
-    return load_settings({"db": db_path})
-
-
 def _memory_rows(store) -> dict[str, int]:
     return {t: store.conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
             for t in ("memory_items", "memory_changes", "memory_backlog", "bookmarks")}

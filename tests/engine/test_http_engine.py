@@ -74,13 +74,6 @@ def server_url(tmp_path_factory):
         log.close()
 
 
-@pytest.fixture
-def settings(db_path):
-    from desktop_app.config import load_settings
-
-    return load_settings({"db": db_path})
-
-
 @pytest.fixture(scope="session")
 def http_engine(server_url):
     return HttpEngine(server_url, n_ctx=2048)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.chat import pipeline_for
-from desktop_app.config import load_settings
 from desktop_app.engine.tokens import fallback_counter
 
 T0 = 1_750_000_000.0
@@ -55,11 +54,6 @@ class Conversation:
 
     def active(self, kind: str | None = None):
         return self.store.list_items(self.sid, statuses=("active",), kinds=(kind,) if kind else None)
-
-
-@pytest.fixture
-def settings(db_path):
-    return load_settings({"db": db_path})
 
 
 @pytest.fixture

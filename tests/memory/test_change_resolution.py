@@ -9,11 +9,7 @@ from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.memory.background.memory_pass import ExtractJob, MemoryModel
 from desktop_app.memory.background.queue import JobContext
 from desktop_app.memory.write.change_resolution import mentions_change
-
-
-def entry(quote, subject, value, kind="fact", scope="session", change="new") -> dict:
-    return {"quote": quote, "subject": subject, "value": value, "kind": kind, "scope": scope, "change": change}
-
+from tests.support.engines import entry
 
 FIRST = "<the first item shown>"
 

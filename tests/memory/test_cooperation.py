@@ -15,17 +15,12 @@ from desktop_app.memory.write.kind_cues import settle_kind
 from desktop_app.memory.write.patches import AddItem, apply_patch, propose
 from desktop_app.memory.write.proposals import Proposal
 from desktop_app.memory.write.vetting import vet
-
-
-def entry(quote, subject, value, kind="fact", scope="session", change="new") -> dict:
-    return {"quote": quote, "subject": subject, "value": value, "kind": kind, "scope": scope, "change": change}
+from tests.support.engines import entry, replying
 
 
 def scripted(*replies):
     """An engine whose JSON replies are ``replies`` in turn (dicts are dumped, strings sent as they are)."""
-    queue = [r if isinstance(r, str) else json.dumps({"items": r}, ensure_ascii=False) for r in replies]
-    engine = ScriptedEngine(lambda messages: queue.pop(0) if len(queue) > 1 else queue[0])
-    return engine
+    return replying(*(r if isinstance(r, str) else {"items": r} for r in replies))
 
 
 def model_pass(convo, engine, *, mode: str = "always"):

@@ -7,7 +7,8 @@ stay right. Both languages."""
 
 from __future__ import annotations
 
-from tests.memory.test_change_resolution import FIRST, Model, entry, model_pass, values
+from tests.memory.test_change_resolution import FIRST, Model, model_pass, values
+from tests.support.engines import entry
 
 
 def active(convo):

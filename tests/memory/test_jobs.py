@@ -6,40 +6,12 @@ from __future__ import annotations
 import threading
 import time
 
-import numpy as np
-
 from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.engine.guard import LockedEmbedder, LockedEngine
 from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.memory.background.queue import JobContext, JobQueue, MemoryJob, PatchJob, ReembedJob
 from desktop_app.memory.write.patches import SetPinned
-
-
-class SlowEmbedder:
-    """Deterministic vectors, slowly, counting how many threads are inside ``embed`` at once."""
-
-    model_id = "slow-hash-8"
-    dim = 8
-
-    def __init__(self, delay: float = 0.02):
-        self.delay = delay
-        self.inside = 0
-        self.most_inside = 0
-        self.calls = 0
-        self._lock = threading.Lock()
-
-    def embed(self, texts):
-        with self._lock:
-            self.inside += 1
-            self.most_inside = max(self.most_inside, self.inside)
-            self.calls += 1
-        time.sleep(self.delay)
-        rows = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for i, text in enumerate(texts):
-            rows[i, hash(text) % self.dim] = 1.0
-        with self._lock:
-            self.inside -= 1
-        return rows
+from tests.support.embedders import SlowEmbedder
 
 
 class ProbeEngine(ScriptedEngine):

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
-from desktop_app.engine.scripted import ScriptedEngine
 from desktop_app.memory.background.archive_jobs import BookmarkJob, SummaryJob
 from desktop_app.memory.background.memory_pass import MemoryModel
 from desktop_app.memory.background.queue import JobContext
 from desktop_app.memory.prompt.summary_text import render_summary, stale_values
+from tests.support.engines import replying
 
 
 def paged(conversation):
@@ -24,8 +22,7 @@ def paged(conversation):
 
 
 def run(job, store, replies):
-    queue = [json.dumps(r, ensure_ascii=False) if not isinstance(r, str) else r for r in replies]
-    engine = ScriptedEngine(lambda m: queue.pop(0) if len(queue) > 1 else queue[0])
+    engine = replying(*replies)
     return job.run(JobContext(store=store, should_stop=lambda: False, engine=engine)), engine
 
 

@@ -11,6 +11,7 @@ from desktop_app.memory.background.queue import JobContext, JobQueue
 from desktop_app.memory.core.records import TurnRecord
 from desktop_app.memory.scheduling import queue_jobs
 from desktop_app.ui.widgets import turn_record
+from tests.support.engines import replying
 
 CHATTER = "We talked about the weather, the garden, some music and a few recipes for dinner tonight."
 IMPORTANT = "The caterer's phone number is 555-0199 and we still have to call them about the cake."
@@ -43,8 +44,7 @@ def advise(chat, replies, *, mode="always"):
     if callable(replies):
         engine = ScriptedEngine(replies)
     else:
-        queue = [r if isinstance(r, str) else json.dumps(r) for r in replies] or ["{}"]
-        engine = ScriptedEngine(lambda m: queue.pop(0) if len(queue) > 1 else queue[0])
+        engine = replying(*(replies or ["{}"]))
     system = chat.pipeline.system_prompt(chat.store.get_session(chat.sid))
     job = PagingAdviceJob(chat.sid, MemoryModel(mode), counter=chat.counter, n_ctx=chat.n_ctx, system_prompt=system)
     return job.run(JobContext(store=chat.store, should_stop=lambda: False, engine=engine)), engine

@@ -1,37 +1,8 @@
-"""Recall fixtures: a store with turns, a tiny deterministic embedder, the real MiniLM."""
+"""Recall fixtures: a store with turns and the real MiniLM (the hashing embedder is in tests/support)."""
 
 from __future__ import annotations
 
-import hashlib
-import re
-
-import numpy as np
 import pytest
-
-
-class HashingEmbedder:
-    """Bag of words hashed into 64 dims: deterministic, no model, same shape as the real one."""
-
-    dim = 64
-
-    def __init__(self, model_id: str = "hashing-64"):
-        self.model_id = model_id
-        self.calls = 0
-
-    def embed(self, texts):
-        self.calls += 1
-        out = np.zeros((len(texts), self.dim), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for word in re.findall(r"\w+", text.lower()):
-                out[row, int(hashlib.md5(word.encode()).hexdigest(), 16) % self.dim] += 1.0
-            norm = np.linalg.norm(out[row])
-            out[row] = out[row] / norm if norm else out[row]
-        return out
-
-
-@pytest.fixture
-def hashing_embedder():
-    return HashingEmbedder()
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from desktop_app.memory.recall import index_pending, reindex, search, vectors_stale
 from desktop_app.memory.recall.search import vectors_usable
-from tests.recall.conftest import HashingEmbedder, add_turns
+from tests.recall.conftest import add_turns
+from tests.support.embedders import HashingEmbedder
 
 
 def test_index_pending_embeds_each_turn_once_in_batches(store, hashing_embedder):

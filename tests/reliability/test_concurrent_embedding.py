@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.recall.conftest import HashingEmbedder
+from tests.support.embedders import HashingEmbedder
 
 
 def test_vectors_saved_twice_for_the_same_turns_are_stored_once(db_path):

@@ -22,12 +22,10 @@ SIZE = (110, 34)
 
 
 @pytest.fixture(autouse=True)
-def paperclip_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("PAPERCLIP_HOME", str(tmp_path / "home"))
-    for name in ("PAPERCLIP_DATA_DIR", "PAPERCLIP_CONFIG_DIR", "PAPERCLIP_MODELS_DIR", "PAPERCLIP_DB",
-                 "PAPERCLIP_MODEL"):
-        monkeypatch.delenv(name, raising=False)
-    return tmp_path / "home"
+def paperclip_home(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tests/conftest.py's ``isolated_home``, and no models folder from the environment either."""
+    monkeypatch.delenv("PAPERCLIP_MODELS_DIR", raising=False)
+    return isolated_home
 
 
 @pytest.fixture(autouse=True)
@@ -41,12 +39,8 @@ def english_ui():
 
 
 @pytest.fixture
-def db_path(tmp_path: Path) -> Path:
-    return tmp_path / "paperclip.db"
-
-
-@pytest.fixture
 def settings(db_path: Path, tmp_path: Path) -> Settings:
+    """Overrides tests/support's ``settings``: a scripted model's path and no reply retry."""
     # Scripted replies repeat themselves on purpose; the reply checks' retry has its own tests.
     return Settings(db=db_path, model=tmp_path / "scripted.gguf", reply_retry=False)
 

@@ -12,7 +12,7 @@ from desktop_app.memory.documents import ingest
 from desktop_app.memory.store import Store
 from desktop_app.ui.screens.documents import DocumentsScreen
 from desktop_app.ui.widgets import turn_record
-from tests.documents.conftest import write_docx, write_pdf
+from tests.support.documents import write_docx, write_pdf
 
 
 def _folder(tmp_path):

@@ -18,6 +18,7 @@ from desktop_app.ui.screens.inspector import InspectorScreen
 from desktop_app.ui.screens.settings import SettingsScreen
 from desktop_app.ui.widgets.chat_log import ChatLog
 from desktop_app.ui.widgets.context_meter import ContextMeter
+from tests.support.embedders import HashingEmbedder, SlowEmbedder
 
 
 async def test_settings_are_saved_to_the_config_file_and_the_model_is_swapped(settings, tmp_path, ui):
@@ -195,19 +196,6 @@ async def test_theme_toggle_switches_to_light_and_back_and_is_remembered(setting
     assert tomllib.loads(paths.config_file().read_text(encoding="utf-8")) == {}
 
 
-class HashEmbedder:
-    """A tiny deterministic embedder (8 dimensions) standing in for the llama.cpp one."""
-
-    model_id = "hash-8"
-    dim = 8
-
-    def embed(self, texts):
-        import numpy as np
-
-        rows = np.array([[(hash(t) >> s) % 97 + 1 for s in range(0, 64, 8)] for t in texts], dtype=np.float32)
-        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
-
-
 async def test_turns_are_embedded_in_the_background_after_each_reply(settings, db_path, ui):
     from desktop_app.memory.store import Store
 
@@ -217,7 +205,7 @@ async def test_turns_are_embedded_in_the_background_after_each_reply(settings, d
 
             pytest.skip("sqlite-vec cannot be loaded here")
     app = PaperclipApp(settings, engine_factory=lambda _s: ScriptedEngine("ok"),
-                       embedder_factory=lambda _s: HashEmbedder())
+                       embedder_factory=lambda _s: HashingEmbedder("hash-8", dim=8))
     async with app.run_test(size=ui.size) as pilot:
         await ui.wait_for_model(pilot)
         await ui.send(pilot, "Remember the blue notebook.")
@@ -248,21 +236,6 @@ def test_inspector_lists_logged_recall_hits_with_a_column_per_signal():
     assert "user: The warehouse door code is 4417." in shown and "recomputed" not in shown
 
 
-class SlowHashEmbedder(HashEmbedder):
-    """Like HashEmbedder, but each batch takes a while: the background job is still running
-    when the user sends the next message."""
-
-    def __init__(self):
-        self.batches = 0
-
-    def embed(self, texts):
-        import time
-
-        self.batches += 1
-        time.sleep(0.05)
-        return super().embed(texts)
-
-
 async def test_sending_a_message_interrupts_background_memory_jobs_which_resume_when_idle(settings, db_path, ui):
     from desktop_app.memory.store import Store
 
@@ -274,12 +247,13 @@ async def test_sending_a_message_interrupts_background_memory_jobs_which_resume_
         session = store.session_named("long")
         for i in range(1500):  # a long backlog of turns waiting for vectors
             store.add_message(session.id, "user" if i % 2 == 0 else "assistant", f"an old turn, number {i}")
-    embedder = SlowHashEmbedder()
+    # each batch takes a while: the background job is still running when the user sends the next message
+    embedder = SlowEmbedder("hash-8", dim=8, delay=0.05)
     app = PaperclipApp(settings, engine_factory=lambda _s: ScriptedEngine("ok"),
                        embedder_factory=lambda _s: embedder, session_name="long")
     async with app.run_test(size=ui.size) as pilot:
         await ui.wait_for_model(pilot)
-        await ui.wait_until(pilot, lambda: embedder.batches >= 1)  # the jobs worker is embedding
+        await ui.wait_until(pilot, lambda: embedder.calls >= 1)  # the jobs worker is embedding
         await ui.send(pilot, "And a new question.")
 
         def postponed() -> bool:  # the worker thread records the outcome once the job has returned
