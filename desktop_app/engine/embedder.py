@@ -11,7 +11,6 @@ import contextlib
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -25,18 +24,6 @@ DEFAULT_BATCH = 128
 # One thread: a query embeds in ~8 ms instead of ~35 ms with two (thread hand-offs dominate
 # a 15-token batch), and bulk indexing loses little (79 vs 83 turns/s on 2 cores).
 DEFAULT_THREADS = 1
-
-
-@runtime_checkable
-class Embedder(Protocol):
-    """What recall needs from an embedding model."""
-
-    model_id: str  # identifies the vectors it makes: name + file, stored next to them
-    dim: int
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """``(len(texts), dim)`` float32 rows of unit length."""
-        ...
 
 
 def default_embed_model_path() -> Path:

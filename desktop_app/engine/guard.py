@@ -9,10 +9,27 @@ turn, the background memory jobs and prompt-time recall all hold the same wrappe
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
 
-from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation, WarmResult
+import numpy as np
+
+from desktop_app.engine.protocol import (
+    ChatEngine,
+    ChatMessage,
+    CoveringEmbedder,
+    Embedder,
+    Progress,
+    QueryEmbedder,
+    StatefulEngine,
+    StopCheck,
+    TokenCounter,
+    Variation,
+    WarmableEngine,
+    WarmResult,
+)
 
 
 class ModelGuard:
@@ -24,7 +41,7 @@ class ModelGuard:
         self._waiting = 0
 
     @contextmanager
-    def hold(self):
+    def hold(self) -> Iterator[None]:
         """Use the model: blocks until it is free."""
         with self._count:
             self._waiting += 1
@@ -46,12 +63,14 @@ class ModelGuard:
 
 
 class LockedEngine:
-    """A chat engine that one thread uses at a time (satisfies ``ChatEngine``)."""
+    """A chat engine that one thread uses at a time (satisfies ``ChatEngine``; and, when the
+    engine it wraps does, ``WarmableEngine`` and ``StatefulEngine``: ``can_warm`` and the KV
+    cache look at ``inner`` to tell)."""
 
-    def __init__(self, engine, guard: ModelGuard | None = None):
+    def __init__(self, engine: ChatEngine, guard: ModelGuard | None = None) -> None:
         if isinstance(engine, LockedEngine):
             engine = engine.inner
-        self.inner = engine
+        self.inner: ChatEngine = engine
         self.guard = guard or ModelGuard()
 
     @property
@@ -63,14 +82,28 @@ class LockedEngine:
         return self.inner.n_ctx
 
     @property
-    def counter(self):
+    def counter(self) -> TokenCounter:
         # Tokenizing reads the vocabulary only; it does not touch the evaluation context.
         return self.inner.counter
 
-    def __getattr__(self, name: str):
+    @property
+    def model_path(self) -> Path:
+        return self._stateful().model_path
+
+    def __getattr__(self, name: str) -> Any:
         # Metadata (path, size, load time, chat template …) passes through; calls that
         # evaluate are the methods below.
         return getattr(self.inner, name)
+
+    def _warmable(self) -> WarmableEngine:
+        if not isinstance(self.inner, WarmableEngine):
+            raise AttributeError(f"{type(self.inner).__name__} keeps no evaluated prefix")
+        return self.inner
+
+    def _stateful(self) -> StatefulEngine:
+        if not isinstance(self.inner, StatefulEngine):
+            raise AttributeError(f"{type(self.inner).__name__} cannot save its state")
+        return self.inner
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
                     should_stop: StopCheck | None = None, progress: Progress | None = None,
@@ -84,58 +117,71 @@ class LockedEngine:
     def warm(self, messages: Sequence[ChatMessage], *, lead: str = "", should_stop: StopCheck | None = None,
              progress: Progress | None = None) -> WarmResult:
         with self.guard.hold():
-            return self.inner.warm(messages, lead=lead, should_stop=should_stop, progress=progress)
+            return self._warmable().warm(messages, lead=lead, should_stop=should_stop, progress=progress)
 
-    def save_state(self, path):
-        with self.guard.hold():
-            return self.inner.save_state(path)
+    # Tokenizing and reading the evaluated token list leave the context alone: no lock (as before,
+    # when these passed through ``__getattr__``); neither does forgetting the prefix.
+    def prefix_tokens(self, messages: Sequence[ChatMessage], lead: str = "") -> Sequence[Hashable]:
+        return self._warmable().prefix_tokens(messages, lead)
 
-    def load_state(self, path):
+    def cached_tokens(self) -> Sequence[Hashable]:
+        return self._warmable().cached_tokens()
+
+    def reset_cache(self) -> None:
+        self._stateful().reset_cache()
+
+    def save_state(self, path: Path) -> list[int]:
         with self.guard.hold():
-            return self.inner.load_state(path)
+            return self._stateful().save_state(path)
+
+    def load_state(self, path: Path) -> list[int]:
+        with self.guard.hold():
+            return self._stateful().load_state(path)
 
     def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:
         with self.guard.hold():
             return self.inner.count_message_tokens(messages)
 
-    def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
-                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict:
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256,
+                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict[str, Any]:
         with self.guard.hold():
             return self.inner.complete_json(messages, schema, max_tokens=max_tokens, temperature=temperature,
                                             should_stop=should_stop)
 
 
 class LockedEmbedder:
-    """An embedder that one thread uses at a time (satisfies ``Embedder``)."""
+    """An embedder that one thread uses at a time (satisfies ``Embedder``, ``QueryEmbedder`` and
+    ``CoveringEmbedder``: an embedder without its own ``embed_query`` embeds the question as a
+    passage, and one that cannot tell what it covers covers everything)."""
 
-    def __init__(self, embedder, guard: ModelGuard | None = None):
+    def __init__(self, embedder: Embedder, guard: ModelGuard | None = None) -> None:
         if isinstance(embedder, LockedEmbedder):
             embedder = embedder.inner
-        self.inner = embedder
+        self.inner: Embedder = embedder
         self.guard = guard or ModelGuard()
         self.model_id = embedder.model_id
         self.dim = embedder.dim
 
-    def embed(self, texts: Sequence[str]):
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
         with self.guard.hold():
             return self.inner.embed(texts)
 
-    def embed_query(self, text: str):
+    def embed_query(self, text: str) -> np.ndarray:
         """A question's vector (E5-style models embed questions apart from passages)."""
-        own = getattr(self.inner, "embed_query", None)
+        inner = self.inner
         with self.guard.hold():
-            return own(text) if own is not None else self.inner.embed([text])[0]
+            return inner.embed_query(text) if isinstance(inner, QueryEmbedder) else inner.embed([text])[0]
 
     def covers(self, text: str) -> bool:
-        covers = getattr(self.inner, "covers", None)
-        if covers is None:
+        inner = self.inner
+        if not isinstance(inner, CoveringEmbedder):
             return True
         with self.guard.hold():
-            return covers(text)
+            return inner.covers(text)
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
 
-def locked_embedder(embedder) -> LockedEmbedder | None:
+def locked_embedder(embedder: Embedder | None) -> LockedEmbedder | None:
     return None if embedder is None else LockedEmbedder(embedder)

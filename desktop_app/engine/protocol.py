@@ -6,9 +6,13 @@ scripted engine and the real llama.cpp engine can be swapped for any other.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol, TypedDict, runtime_checkable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeGuard, runtime_checkable
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class ChatMessage(TypedDict):
@@ -57,9 +61,14 @@ class TokenCounter(Protocol):
 class ChatEngine(Protocol):
     """A loaded chat model. One engine instance serves one thread at a time."""
 
-    model_name: str
-    n_ctx: int
-    counter: TokenCounter
+    @property
+    def model_name(self) -> str: ...
+
+    @property
+    def n_ctx(self) -> int: ...
+
+    @property
+    def counter(self) -> TokenCounter: ...
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
                     should_stop: StopCheck | None = None, progress: Progress | None = None,
@@ -73,16 +82,18 @@ class ChatEngine(Protocol):
         """Tokens the formatted prompt for ``messages`` takes (chat template included)."""
         ...
 
-    def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
-                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict:
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256,
+                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict[str, Any]:
         """A reply constrained to the JSON ``schema``, parsed (``JSONOutputError`` when it is not;
         ``GenerationStopped`` when ``should_stop()`` turned true between tokens)."""
         ...
 
 
 @runtime_checkable
-class WarmableEngine(Protocol):
-    """An engine that keeps an evaluated prefix it can extend ahead of time (llama.cpp in-process)."""
+class WarmableEngine(ChatEngine, Protocol):
+    """A chat engine that keeps an evaluated prefix it can extend ahead of time (llama.cpp
+    in-process; the scripted engine imitates one). Its tokens are the model's (ints) or, for the
+    scripted engine, words: only compared with each other."""
 
     def warm(self, messages: Sequence[ChatMessage], *, lead: str = "", should_stop: StopCheck | None = None,
              progress: Progress | None = None) -> WarmResult:
@@ -90,7 +101,77 @@ class WarmableEngine(Protocol):
         opening with ``lead``."""
         ...
 
+    def prefix_tokens(self, messages: Sequence[ChatMessage], lead: str = "") -> Sequence[Hashable]:
+        """The tokens every prompt that continues ``messages`` with a user message opening with
+        ``lead`` starts with."""
+        ...
 
-def can_warm(engine) -> bool:
-    """Whether ``engine`` (or the engine a lock wraps) keeps a prefix it can warm ahead of time."""
-    return isinstance(getattr(engine, "inner", engine), WarmableEngine)
+    def cached_tokens(self) -> Sequence[Hashable]:
+        """The tokens the context has evaluated, in order."""
+        ...
+
+
+@runtime_checkable
+class StatefulEngine(WarmableEngine, Protocol):
+    """A warmable engine whose evaluated state can be saved to a file and restored (the KV cache)."""
+
+    @property
+    def model_path(self) -> Path: ...
+
+    def save_state(self, path: Path) -> list[int]: ...
+
+    def load_state(self, path: Path) -> list[int]: ...
+
+    def reset_cache(self) -> None: ...
+
+
+@runtime_checkable
+class WrappedEngine(Protocol):
+    """An engine behind a wrapper (``LockedEngine``'s lock, a benchmark's timer) that reaches
+    the loaded model as ``inner``."""
+
+    @property
+    def inner(self) -> ChatEngine: ...
+
+
+def unwrap(engine: ChatEngine) -> ChatEngine:
+    """The engine a wrapper holds (its capabilities are the loaded model's), else ``engine``."""
+    return engine.inner if isinstance(engine, WrappedEngine) else engine
+
+
+def can_warm(engine: ChatEngine) -> TypeGuard[WarmableEngine]:
+    """Whether ``engine`` (or the engine a lock wraps) keeps a prefix it can warm ahead of time;
+    the wrapper then passes ``warm`` on (under its lock)."""
+    return isinstance(unwrap(engine), WarmableEngine)
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """What recall needs from an embedding model."""
+
+    @property
+    def model_id(self) -> str:
+        """Identifies the vectors it makes: name + file, stored next to them."""
+        ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """``(len(texts), dim)`` float32 rows of unit length."""
+        ...
+
+
+@runtime_checkable
+class QueryEmbedder(Embedder, Protocol):
+    """An embedder that embeds a question apart from the passages it is compared with (E5)."""
+
+    def embed_query(self, text: str) -> np.ndarray: ...
+
+
+@runtime_checkable
+class CoveringEmbedder(Embedder, Protocol):
+    """An embedder that can tell whether its vocabulary knows a text well enough for a useful
+    vector (an English-only model maps most of a foreign script to its unknown token)."""
+
+    def covers(self, text: str) -> bool: ...
