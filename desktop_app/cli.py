@@ -68,7 +68,12 @@ def explain(message: str, parser: argparse.ArgumentParser) -> str:
     unknown = re.match(r"unrecognized arguments: (.*)", message)
     if unknown:
         first = unknown.group(1).split()[0]
-        return f"unknown option {first}{_closest(first.split('=')[0], known_options(parser))}"
+        flag = first.split("=")[0]
+        owners = sorted(cmd for cmd, flags in options_by_command(parser).items() if flag in flags and cmd)
+        if owners:  # a real option, of other commands: never suggest the word just rejected
+            listed = ", ".join(f"`{cmd}`" for cmd in owners[:4]) + (" …" if len(owners) > 4 else "")
+            return f"option {flag} does not apply here (it is an option of {listed})"
+        return f"unknown option {first}{_closest(flag, known_options(parser) - {flag})}"
     return f"{message} (see `{parser.prog} --help`)"
 
 
@@ -80,6 +85,17 @@ def known_options(parser: argparse.ArgumentParser) -> set[str]:
         if isinstance(action, argparse._SubParsersAction):
             for sub in action.choices.values():
                 found |= known_options(sub)
+    return found
+
+
+def options_by_command(parser: argparse.ArgumentParser, prefix: str = "") -> dict[str, set[str]]:
+    """Each (sub)command's own ``--flags``, keyed by its command words ("" for the top level)."""
+    found: dict[str, set[str]] = {prefix: set()}
+    for action in parser._actions:
+        found[prefix].update(s for s in action.option_strings if s.startswith("--"))
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found.update(options_by_command(sub, f"{prefix} {name}".strip()))
     return found
 
 

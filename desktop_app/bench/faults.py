@@ -11,6 +11,12 @@ after the second run no byte of the secret may be left in the file or its WAL (a
 counted as a failure). Concurrency runs: two imports
 of one file into one session at once, and two imports into different sessions at once.
 
+With SQLCipher installed, two more: ``encrypt`` or ``decrypt`` started at a random point while an
+import writes the same file (it must refuse while the import has it open; "cut" counts the
+refusals, and no acknowledged turn may be lost), and ``encrypt``/``decrypt`` killed at a random
+point, then an ordinary run: the file reads back whole and no converted copy (after ``decrypt``,
+a plaintext one) is left ("leftovers").
+
 Counted: runs, kills that landed before the import finished (cut), integrity ok, duplicate
 turns, acknowledged turns lost (turns of an import that exited 0 but are missing, or the two
 turns stored before), partial imports (neither all nor none), tracebacks on stderr, and other
@@ -45,6 +51,7 @@ class FaultRow(BaseModel):
     partial_imports: int = 0
     tracebacks: int = 0
     failures: int = 0
+    leftovers: int = 0  # files a killed conversion left after the next run (a plaintext copy, its WAL)
 
 
 def register(subparsers):
@@ -102,8 +109,10 @@ def _seeded(runner: Runner, name: str) -> Path:
     seed = runner.folder / "seed.jsonl"
     if not seed.exists():
         write_transcript(seed, SEED_TURNS, "seed-")
-    if runner.run("import", seed, "--db", db, "--session", "s") != 0:
-        raise RuntimeError("seeding the database failed")
+    process = runner.start("import", seed, "--db", db, "--session", "s")
+    _, err = process.communicate()
+    if process.returncode != 0:
+        raise RuntimeError(f"seeding {db.name} failed: {err.decode(errors='replace').strip()[-300:]}")
     return db
 
 
@@ -221,13 +230,123 @@ def concurrent_runs(runner: Runner, transcript: Path, turns: int, runs: int, *, 
     return row
 
 
+CONVERT_KEY = "faults passphrase"
+
+
+def _conversion_leftovers(db: Path) -> int:
+    from desktop_app.memory.store.lock import conversion_path
+
+    target = conversion_path(db)
+    return sum(p.exists() for p in (target, target.with_name(target.name + "-wal"),
+                                    target.with_name(target.name + "-shm")))
+
+
+def convert_beside_writer_runs(runner: Runner, transcript: Path, turns: int, runs: int,
+                               rng: random.Random) -> FaultRow:
+    """``encrypt`` (or ``decrypt``) started at a random point while an import writes the same
+    file: it must refuse while the import has the file open, and no acknowledged turn may be lost."""
+    row = FaultRow(scenario="encrypt/decrypt beside a running import")
+    base = dict(runner.env)
+    started = time.perf_counter()
+    runner.run("import", transcript, "--db", _seeded(runner, "conv-calibrate"), "--session", "s")
+    uncut = time.perf_counter() - started
+    for number in range(runs):
+        # Each run its own home: a conversion writes ``encryption = …`` into the config file.
+        env = runner.env = _conversion_env(base, runner.folder / f"conv-home{number}")
+        db = _seeded(runner, f"conv{number}")
+        decrypting = number % 2 == 1
+        if decrypting and subprocess.run([sys.executable, "-m", "desktop_app", "encrypt", "--db", str(db)], env=env,
+                                         capture_output=True).returncode != 0:
+            row.failures += 1
+            continue
+        writer = subprocess.Popen([sys.executable, "-m", "desktop_app", "import", str(transcript), "--db", str(db),
+                                   "--session", "s"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(rng.uniform(0, uncut))
+        converted = subprocess.run([sys.executable, "-m", "desktop_app", "decrypt" if decrypting else "encrypt",
+                                    "--db", str(db)], env=env, capture_output=True)
+        _, err = writer.communicate()
+        runner.tracebacks += (b"Traceback" in err) + (b"Traceback" in converted.stderr)
+        row.runs += 1
+        row.cut += converted.returncode != 0  # refused: the import had the file open
+        count = _count_with_key(db, env)
+        expected = SEED_TURNS + (turns if writer.returncode == 0 else 0)
+        row.acknowledged_lost += max(0, expected - count)
+        row.failures += writer.returncode != 0
+        row.leftovers += _conversion_leftovers(db)
+        row.integrity_ok += count >= 0
+    runner.env = base
+    return row
+
+
+def _conversion_env(base: dict, home: Path) -> dict:
+    return {**base, "PAPERCLIP_HOME": str(home), "PAPERCLIP_PASSPHRASE": CONVERT_KEY}
+
+
+def _count_with_key(db: Path, env: dict) -> int:
+    """Messages in the file, through the CLI (it may be encrypted); -1 when it cannot be read."""
+    done = subprocess.run([sys.executable, "-m", "desktop_app", "sessions", "--json", "--db", str(db)], env=env,
+                          capture_output=True)
+    if done.returncode != 0:
+        return -1
+    return sum(s["message_count"] for s in json.loads(done.stdout))
+
+
+def convert_kill_runs(runner: Runner, turns: int, runs: int, rng: random.Random) -> FaultRow:
+    """``encrypt``/``decrypt`` killed at a random point, then an ordinary run: the database reads
+    back whole (old or new form), and no copy — after ``decrypt``, a plaintext one — is left."""
+    import shutil
+
+    row = FaultRow(scenario="kill -9 during encrypt/decrypt, then a run")
+    base = dict(runner.env)
+    env = runner.env = _conversion_env(base, runner.folder / "conv-kill-home")
+    template = _seeded(runner, "conv-template")
+    big = runner.folder / "conv-big.jsonl"
+    write_transcript(big, turns, "c")
+    runner.run("import", big, "--db", template, "--session", "s")
+    total = _count_with_key(template, env)
+    encrypted = runner.folder / "conv-template-encrypted.db"
+    shutil.copy(template, encrypted)
+    subprocess.run([sys.executable, "-m", "desktop_app", "encrypt", "--db", str(encrypted), "--config",
+                    str(runner.folder / "conv-throwaway.toml")], env=env, capture_output=True)
+    timings = {}
+    for command, source in (("encrypt", template), ("decrypt", encrypted)):
+        trial = runner.folder / f"conv-time-{command}.db"
+        shutil.copy(source, trial)
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "desktop_app", command, "--db", str(trial), "--config",
+                        str(runner.folder / "conv-throwaway.toml")], env=env, capture_output=True)
+        timings[command] = time.perf_counter() - started
+    for number in range(runs):
+        command = "decrypt" if number % 2 else "encrypt"
+        db = runner.folder / f"conv-kill{number}.db"
+        shutil.copy(encrypted if command == "decrypt" else template, db)
+        process = subprocess.Popen([sys.executable, "-m", "desktop_app", command, "--db", str(db), "--config",
+                                    str(runner.folder / "conv-throwaway.toml")], env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        time.sleep(rng.uniform(0, timings[command]))
+        process.send_signal(signal.SIGKILL)
+        _, err = process.communicate()
+        runner.tracebacks += b"Traceback" in err
+        row.runs += 1
+        row.cut += process.returncode == -signal.SIGKILL
+        count = _count_with_key(db, env)  # the next run: it also removes what the kill left
+        row.integrity_ok += count == total
+        row.acknowledged_lost += max(0, total - max(count, 0))
+        row.leftovers += _conversion_leftovers(db)
+        row.failures += count < 0
+    runner.env = base
+    return row
+
+
 def format_table(rows: list[FaultRow]) -> str:
-    head = ("scenario", "runs", "cut", "integrity ok", "duplicates", "ack. lost", "partial", "tracebacks", "failures")
+    head = ("scenario", "runs", "cut", "integrity ok", "duplicates", "ack. lost", "partial", "leftovers", "tracebacks",
+            "failures")
     def cut(row: FaultRow) -> str:
-        return str(row.cut) if row.scenario.startswith("kill") else "-"
+        return str(row.cut) if row.scenario.startswith(("kill", "encrypt")) else "-"
 
     cells = [head] + [(r.scenario, str(r.runs), cut(r), str(r.integrity_ok), str(r.duplicates),
-                       str(r.acknowledged_lost), str(r.partial_imports), str(r.tracebacks), str(r.failures))
+                       str(r.acknowledged_lost), str(r.partial_imports), str(r.leftovers), str(r.tracebacks),
+                       str(r.failures))
                       for r in rows]
     widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cell, widths, strict=True)))
@@ -241,8 +360,14 @@ def run(args, settings) -> int:
 
     if args.runs < 1 or args.turns < 1:
         raise CommandError("--runs and --turns must be at least 1", 2)
+    from desktop_app.memory.store.sqlite_backend import can_encrypt
+
     rng = random.Random(args.seed)
     rows = []
+    conversions = []
+    if can_encrypt():
+        conversions = [lambda r: convert_beside_writer_runs(r, transcript, args.turns, max(2, args.runs // 4), rng),
+                       lambda r: convert_kill_runs(r, args.turns, args.runs, rng)]
     with tempfile.TemporaryDirectory(prefix="paperclip-faults-") as tmp:
         folder = Path(tmp)
         transcript = folder / "transcript.jsonl"
@@ -251,7 +376,8 @@ def run(args, settings) -> int:
                          lambda r: forget_kill_runs(r, args.turns, args.runs, rng),
                          lambda r: concurrent_runs(r, transcript, args.turns, max(1, args.runs // 4), same_session=True),
                          lambda r: concurrent_runs(r, transcript, args.turns, max(1, args.runs // 4),
-                                                   same_session=False)):
+                                                   same_session=False),
+                         *conversions):
             runner = Runner(folder)
             row = make_row(runner)
             row.tracebacks = runner.tracebacks

@@ -112,6 +112,7 @@ def collect(settings, *, load: bool = True, fix: bool = False) -> list[dict]:
         checks.append(_check("offline tokenizer", False, str(exc)))
     checks.extend(_model_checks(settings, load))
     checks.append(_embedding_check(settings))
+    checks.extend(_conversion_check(settings.db_path))
     checks.append(_database_check(settings.db_path))
     checks.extend(_privacy_checks(settings, fix=fix))
     return checks
@@ -133,6 +134,26 @@ def _embedding_check(settings) -> dict:
         return _check("embedding model", False, f"{exc}; recall searches full text and bookmarks only",
                       essential=False)
     return _check("embedding model", True, str(path), essential=False)
+
+
+def _conversion_check(path) -> list[dict]:
+    """A copy left by a killed ``encrypt``/``decrypt`` (after ``decrypt``, a plaintext database):
+    removed once no conversion is running."""
+    from desktop_app.memory.store.lock import DatabaseBusy, acquire_shared, conversion_path, release_shared
+
+    leftover = conversion_path(path)
+    if not leftover.exists():
+        return []
+    try:
+        acquire_shared(path, wait=0)  # removes what a killed conversion left
+    except DatabaseBusy as exc:
+        return [_check("conversion", True, str(exc), essential=False)]
+    release_shared(path)
+    if leftover.exists():
+        return [_check("conversion", False, f"cannot remove {leftover}, left by an interrupted encrypt/decrypt; "
+                                            f"delete it yourself (it may be a plaintext copy)")]
+    return [_check("conversion", True, f"removed {leftover}, left by an interrupted encrypt/decrypt",
+                   essential=False)]
 
 
 def _database_check(path) -> dict:

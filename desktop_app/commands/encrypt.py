@@ -21,10 +21,16 @@ def _convert(settings, *, old: str | None, new: str | None) -> None:
     from desktop_app.commands.common import CommandError
     from desktop_app.memory.forgetting import clear_states
     from desktop_app.memory.store.encryption import EncryptionError, convert
+    from desktop_app.memory.store.lock import DatabaseBusy, exclusive
     from desktop_app.memory.store.sqlite_backend import sqlite
 
     try:
-        convert(settings.db_path, old=old, new=new)
+        # No other Paperclip process may have the file open while it is replaced: it would go on
+        # writing into the old file, and everything it wrote after the swap would be lost.
+        with exclusive(settings.db_path):
+            convert(settings.db_path, old=old, new=new)
+    except DatabaseBusy as exc:
+        raise CommandError(f"cannot convert now: {exc}") from None
     except (EncryptionError, sqlite.DatabaseError) as exc:
         raise CommandError(f"cannot convert {settings.db_path}: {exc}; the original is unchanged") from None
     clear_states(settings.db_path)

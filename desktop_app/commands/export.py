@@ -27,9 +27,12 @@ def run(args, settings) -> int:
             text = json.dumps(session_to_dict(store, session), ensure_ascii=False, indent=2)
         else:
             text = session_to_markdown(store, session)
+    # JSON escapes control characters itself; Markdown must not carry terminal escapes, on the
+    # screen nor in a file someone will `cat` (the database keeps the verbatim text).
+    if args.format != "json":
+        text = plain(text)
     if args.out is None:
-        # JSON escapes control characters itself; Markdown on a terminal must not carry escapes.
-        print(text if args.format == "json" else plain(text))
+        print(text)
         return 0
     try:
         write_private_text(args.out, text + "\n")  # 0600: an export is the whole conversation

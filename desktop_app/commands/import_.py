@@ -84,6 +84,41 @@ def model_pass(store, settings, new_turns: dict[int, list[int]], *, wait: bool) 
           f"({total / max(elapsed, 1e-9):.2f} turns/s)        ", file=sys.stderr)
 
 
+# Below this many turns an import is over before a progress line would help.
+PROGRESS_FROM_TURNS = 200
+
+
+class _ProgressLine:
+    """``progress(done, total)`` for a long import on a terminal: one updating line on stderr, at
+    most twice a second, ending with a newline (a 10⁵-turn import otherwise says nothing for
+    minutes). Scripts (stderr not a terminal) get no progress, so an error stays one line."""
+
+    def __init__(self, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.started = time.perf_counter()
+        self.last = 0.0
+        self.shown = False
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < PROGRESS_FROM_TURNS or not self.stream.isatty():
+            return
+        now = time.perf_counter()
+        if done < total and now - self.last < 0.5:
+            return
+        self.last = now
+        rate = done / max(now - self.started, 1e-9)
+        eta = (total - done) / rate if rate else 0
+        end = "\n" if done >= total else ""
+        self.shown = done < total
+        print(f"\r\033[Kimport: {done}/{total} turns, {rate:.0f} turns/s, about {eta:.0f} s left", file=self.stream,
+              end=end, flush=True)
+
+    def clear(self) -> None:
+        if self.shown:
+            print("\r\033[K", file=self.stream, end="", flush=True)
+            self.shown = False
+
+
 # An import holds the write lock for its whole length: a second one waits for it this long.
 WAIT_FOR_OTHER_WRITERS_S = 600
 
@@ -130,8 +165,13 @@ def run(args, settings) -> int:
 
             session_name = resolve_session(store, args).name
         # Imports count with the offline tokenizer: loading a model just to count is not worth it.
-        imported = import_conversations(store, conversations, counter=fallback_counter(), settings=settings,
-                                        session_name=session_name)
+        progress = _ProgressLine()
+        try:
+            imported = import_conversations(store, conversations, counter=fallback_counter(), settings=settings,
+                                            session_name=session_name, progress=progress)
+        except BaseException:
+            progress.clear()  # the error that follows gets a line of its own
+            raise
         from desktop_app.commands.recall import index_new_turns
 
         # Vectors for the new turns (skipped quietly without sqlite-vec or the embedding model).
@@ -144,8 +184,13 @@ def run(args, settings) -> int:
         print_json({"sessions": [{"session": n, "imported": c} for n, c in imported],
                     "imported": sum(c for _, c in imported)})
     else:
-        sizes = [len(c.turns) for c in conversations if c.turns]
-        for (session, count), size in zip(imported, sizes, strict=True):
+        kept = [c for c in conversations if c.turns or c.memory]
+        for (session, count), conv in zip(imported, kept, strict=True):
+            if not conv.turns:
+                print(plain_line(f"restored the memory of session {session!r} ({len(conv.memory or [])} items; "
+                                 f"no turns in the file)"))
+                continue
+            size = len(conv.turns)
             already = f" ({size - count} were already there)" if count < size else ""
             print(plain_line(f"imported {count} turns into session {session!r}{already}"))
     return 0

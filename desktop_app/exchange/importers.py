@@ -230,6 +230,9 @@ def import_conversations(store, conversations: list[ImportedConversation], *, co
     with store.transaction():
         for conv in conversations:
             if not conv.turns:
+                if conv.memory:  # an export of a session made only with memory commands
+                    session = _memory_only_target(store, conv, session_name, single=len(conversations) == 1)
+                    imported.append((session.name, 0))
                 continue
             keys = import_keys(conv.turns)
             session = _target_session(store, conv, keys[0], session_name, single=len(conversations) == 1)
@@ -256,6 +259,33 @@ def import_conversations(store, conversations: list[ImportedConversation], *, co
                 store.restore_items(session.id, conv.memory, message_ids)
             imported.append((session.name, added))
     return imported
+
+
+def _memory_only_target(store, conv: ImportedConversation, session_name: str | None, *, single: bool):
+    """Restore a memory-only export (no turns to key it by): into ``--session`` or a session of
+    that title that does not hold these items yet, else a new one; items already there (same kind,
+    subject, value and status) are not added twice, so importing the file again adds nothing."""
+    memory = conv.memory or []
+
+    def held(session) -> set[tuple]:
+        return {(i.kind, i.subject, i.value, i.status) for i in store.list_items(session.id, include_profile=False)}
+
+    wanted = {(i.kind, i.subject, i.value, i.status) for i in memory}
+    if session_name and single:
+        session = store.session_named(session_name)
+    else:
+        title = conv.title.strip()[:80] or "imported"
+        same = store.find_session(title)
+        session = same if same is not None and wanted <= held(same) else None
+        if session is None:
+            session = store.create_session(unique_session_name(store, title))
+    if conv.mode or conv.system_prompt:
+        session = store.update_session_settings(session.id, mode=conv.mode, system_prompt=conv.system_prompt)
+    present = held(session)
+    missing = [i for i in memory if (i.kind, i.subject, i.value, i.status) not in present]
+    if missing:
+        store.restore_items(session.id, missing, {})
+    return session
 
 
 def _target_session(store, conv: ImportedConversation, first_key: str, session_name: str | None, *, single: bool):
@@ -340,7 +370,7 @@ def read_conversations(raw: bytes, name: str, *, path: Path | None = None, fmt: 
                         turn["time"] = normalise_time(turn.get("time"))
         except (ImportFormatError, AttributeError, TypeError) as exc:
             raise ImportFormatError(f"{name}: {exc}") from None
-    if not any(c.turns for c in conversations):
-        raise ImportFormatError(f"{name} holds no turns")
+    if not any(c.turns or c.memory for c in conversations):
+        raise ImportFormatError(f"{name} holds no turns and no memory")
     validate_turns(conversations, name)
     return conversations

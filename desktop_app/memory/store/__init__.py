@@ -16,6 +16,7 @@ from desktop_app.memory.store.db import connect, vec_available
 from desktop_app.memory.store.documents import DocumentQueries
 from desktop_app.memory.store.forget import ForgetQueries
 from desktop_app.memory.store.items import ItemQueries
+from desktop_app.memory.store.lock import acquire_shared, release_shared
 from desktop_app.memory.store.pages import PageQueries
 from desktop_app.memory.store.recall import RecallQueries
 from desktop_app.memory.store.sessions import SessionQueries
@@ -27,7 +28,14 @@ class Store(SessionQueries, ItemQueries, PageQueries, RecallQueries, BrowseQueri
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
-        self.conn = connect(self.path)
+        # Held while this Store is open, so that `paperclip encrypt` never replaces the file under it.
+        acquire_shared(self.path)
+        self._locked = True
+        try:
+            self.conn = connect(self.path)
+        except BaseException:
+            self._release()
+            raise
 
     @property
     def vec_enabled(self) -> bool:
@@ -40,6 +48,12 @@ class Store(SessionQueries, ItemQueries, PageQueries, RecallQueries, BrowseQueri
 
     def close(self) -> None:
         self.conn.close()
+        self._release()
+
+    def _release(self) -> None:
+        if self._locked:
+            self._locked = False
+            release_shared(self.path)
 
     def __enter__(self) -> Store:
         return self

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from desktop_app.lexicon import LANGS, cue
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, topic_subject
 
 
@@ -163,7 +164,10 @@ def is_reported(sentence: str, message: str = "", *, kind: str = "directive") ->
         for quoted in _QUOTED.findall(message or body):
             if squashed and squashed in quoted:
                 return True
-    return any(squashed and squashed in line for line in _PASTED.findall(message))
+    if any(squashed and squashed in line for line in _PASTED.findall(message)):
+        return True
+    kept, handed_over = without_material(message)
+    return handed_over and bool(squashed) and squashed in message and squashed not in kept
 
 
 _ASKS = rx(r"推荐|帮我|给我|写|列|找|整理|安排|规划|\b(draft|write|plan|recommend|suggest|find|list|make)\b")
@@ -211,10 +215,28 @@ def extract(text: str) -> list[Candidate]:
 
 
 def _unquoted(text: str) -> str:
-    """``text`` without pasted lines ("> …") and, where someone else is quoted, the quoted
-    passages: their words write nothing (``Call me "Captain Li"`` keeps its quote)."""
+    """``text`` without pasted lines ("> …"), without text handed over to be processed, and,
+    where someone else is quoted, without the quoted passages: their words write nothing
+    (``Call me "Captain Li"`` keeps its quote)."""
     text = _PASTED.sub(" ", text)
-    return _QUOTED.sub(" ", text) if REPORTED.search(text) else text
+    text, handed_over = without_material(text)
+    return _QUOTED.sub(" ", text) if handed_over or REPORTED.search(text) else text
+
+
+def without_material(text: str) -> tuple[str, bool]:
+    """``text`` without the material of a request to process it ("Summarize this email: …",
+    "请翻译成英文：…", "… 用英语怎么说？"), and whether there was one. What the user hands over to be
+    summarised, translated or corrected is someone's text, not the user's rule or fact."""
+    leads = [m for lang in LANGS if (p := cue("material.lead", lang)) is not None and (m := p.search(text))]
+    if leads:
+        return text[: min(m.end() for m in leads)], True
+    trailing = [m for lang in LANGS if (p := cue("material.trailing", lang)) is not None and (m := p.search(text))]
+    if trailing:
+        first = min(trailing, key=lambda m: m.start())
+        before = text[: first.start()]
+        cut = max(before.rfind(mark) for mark in ("。", "！", "？", ". ", "! ", "? ", "\n"))
+        return text[: cut + 1] + " " + text[first.start():], True
+    return text, False
 
 
 def classify(sentence: str) -> Candidate | None:
