@@ -25,7 +25,8 @@ from desktop_app.memory.lang.text import split_sentences, term_set
 from desktop_app.memory.reply_health import reply_language, rule_language
 
 HISTORY_WINDOW = 24  # characters either side of an old value where a history word ("was", "原来") counts
-UNITS = ("money", "people", "days")
+# "measure" (metres, kilograms, minutes …) only keeps a number from being read as a bare amount.
+UNITS = ("money", "people", "days", "measure")
 _LIST_LINE = re.compile(r"(?m)^\s*(?:[-*•·]|\d+[.)、]|[（(]?\d+[)）])\s+\S")
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
@@ -53,8 +54,10 @@ def _arabic() -> re.Pattern[str]:
     """A number in digits ("5,000", "3.5"), with the multiplier after it, if any; a digit glued to a
     Chinese character still counts ("预算8000元")."""
     scales = "|".join(sorted((re.escape(k) for k in _scales()), key=len, reverse=True))
-    return re.compile(rf"(?<![0-9A-Za-z.,])(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?:\s*({scales})(?![A-Za-z]))?",
-                      re.IGNORECASE)
+    # Not a piece of a phone number or code ("555-0300", "(212) 555", "6282 9260"): digits joined
+    # by a dash or a space.
+    return re.compile(rf"(?<![0-9A-Za-z.,\-])(?<!\d\)\s)(?<!\d\s)(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?![-‐]\d)"
+                      rf"(?:\s*({scales})(?![A-Za-z]))?", re.IGNORECASE)
 
 
 @lru_cache(maxsize=1)
@@ -96,7 +99,12 @@ def amounts(text: str) -> list[Amount]:
     scales = _scales()
     for m in _arabic().finditer(text):
         raw = m.group(1).replace(",", "")
-        value = float(raw) * scales.get((m.group(2) or "").lower(), 1.0)
+        scale = (m.group(2) or "").lower()
+        if scale == "m" and text[max(0, m.start() - 2):m.start()].rstrip()[-1:] not in tuple("$€£¥￥"):
+            # "3,454 m" is a height; "$2m" is money.
+            found.append(Amount(float(raw), m.start(), m.end(), "measure"))
+            continue
+        value = float(raw) * scales.get(scale, 1.0)
         found.append(Amount(value, m.start(), m.end(), _unit(text, m.start(), m.end())))
     for m in _chinese_numeral().finditer(text):
         value = chinese_value(m.group(0))
@@ -139,9 +147,8 @@ def _same_kind(reply: Amount, item_unit: str | None, value: float) -> bool:
     return item_unit == "money" and reply.value >= 100 and not (reply.value.is_integer() and int(reply.value) in _YEAR)
 
 
-def _near(text: str, amount: Amount, concept: str) -> bool:
-    window = text[max(0, amount.start - HISTORY_WINDOW):amount.end + HISTORY_WINDOW]
-    return fires(concept, window)
+def _near(text: str, amount: Amount, concept: str, window: int = HISTORY_WINDOW) -> bool:
+    return fires(concept, text[max(0, amount.start - window):amount.end + window])
 
 
 def replacement(item: MemoryItem, items: Sequence[MemoryItem]) -> MemoryItem | None:
@@ -179,7 +186,52 @@ def _superseded(reply: str, found: list[Amount], active: Sequence[MemoryItem],
                                         f"from “{old.value}”, replaced by “{new.value}”", current=new.value,
                                         old=old.value))
                 break
+        else:
+            word = _stale_word(reply, old, new)
+            if word is not None:
+                out.append(GuardFinding(kind="superseded", item=old.id, detail=f"states “{word}” from “{old.value}”, "
+                                        f"replaced by “{new.value}”", current=new.value, old=old.value))
     return out
+
+
+def _current_terms(text: str) -> set[str]:
+    """The terms of a new value outside what it marks as dropped ("Florence *instead of Rome*",
+    "改去厦门，*不去三亚*")."""
+    for lang in LANGS:
+        pattern = cue("guard.dropped", lang)
+        if pattern is not None:
+            text = pattern.sub(" ", text)
+    return term_set(text)
+
+
+def _stale_word(reply: str, old: MemoryItem, new: MemoryItem) -> str | None:
+    """A word of a replaced value that the reply states as current: the reply uses what only the
+    old value said ("Rome", "vegetarian", "三亚", "May 10") in a sentence that does not mark it as
+    history, and nothing that only the new value says. Names, places, diets and dates have no
+    number to compare; these are compared as words."""
+    old_terms = term_set(old.value) - term_set(old.subject)
+    current = _current_terms(new.value)
+    stale = {t for t in old_terms - current if len(t) >= 4 or t.isdigit() or _CJK_CHAR.match(t)}
+    fresh = current - term_set(old.value) - term_set(new.subject)
+    if not stale or not fresh:
+        return None
+    said = term_set(reply)
+    if said & fresh:
+        return None  # the current value is there: the old one is history beside it
+    hits = []
+    for sentence in split_sentences(reply):
+        if fires("guard.history", sentence):
+            continue
+        hits.extend(t for t in sorted(stale & term_set(sentence)) if t not in hits)
+    if not hits:
+        return None
+    named = [t for t in hits if t.isdigit() or _CJK_CHAR.match(t) or _proper(t, old.value)]
+    return (named or hits)[0] if named or len(hits) >= 2 else None
+
+
+def _proper(term: str, text: str) -> bool:
+    """``term`` is written capitalised inside ``text`` (a name or a place), not only at its start."""
+    return any(m.start() > 0 and m.group()[0].isupper() for m in re.finditer(rf"(?i)\b{re.escape(term)}\b", text))
 
 
 def _limits(reply: str, found: list[Amount], active: Sequence[MemoryItem],
@@ -191,6 +243,7 @@ def _limits(reply: str, found: list[Amount], active: Sequence[MemoryItem],
             continue
         text = f"{item.subject} {item.value}"
         ceiling, floor = fires("guard.ceiling", text), fires("guard.floor", text)
+        per_person = fires("guard.per_person", text)
         for limit in amounts(item.value):
             unit = _unit_of_item(item, limit)
             if unit is None or (unit != "people" and not (ceiling or floor)):
@@ -198,6 +251,10 @@ def _limits(reply: str, found: list[Amount], active: Sequence[MemoryItem],
             for a in found:
                 if a.value in old_values or a.value == limit.value or not _same_kind(a, unit, a.value):
                     continue
+                if unit == "money" and _near(reply, a, "guard.per_person", window=12) != per_person:
+                    continue  # a price per person against a total, or a total against a per-person limit
+                if unit == "people" and _near(reply, a, "guard.per_group", window=8):
+                    continue  # "9 per table", "每组5个人": a share of the group, not its size
                 broken = (ceiling and a.value > limit.value) or (floor and a.value < limit.value) or (
                     unit == "people" and not ceiling and not floor and a.unit == "people")
                 if broken:
@@ -243,9 +300,9 @@ def _directive_broken(rule: MemoryItem, reply: str) -> str | None:
 
 
 def _mentions(reply: str, word: str) -> bool:
-    """``word`` appears in a sentence of ``reply`` that does not say it is kept out ("I won't …")."""
-    return any(word.lower() in sentence.lower() and not fires("guard.keeps_rule", sentence)
-               for sentence in split_sentences(reply))
+    """``word`` appears in a clause of ``reply`` that does not say it is kept out ("I won't …")."""
+    clauses = (c for sentence in split_sentences(reply) for c in re.split(r"[，,;；:：]", sentence))
+    return any(word.lower() in clause.lower() and not fires("guard.keeps_rule", clause) for clause in clauses)
 
 
 def _directives(reply: str, active: Sequence[MemoryItem]) -> list[GuardFinding]:
@@ -278,13 +335,29 @@ def _revoked(reply: str, active: Sequence[MemoryItem], history: Sequence[MemoryI
         if not applied and fires("guard.cites_rule", reply):
             applied = _directive_broken(_opposite(rule), reply) is not None
         if not applied:
-            words = term_set(rule.value)
-            applied = len(words) >= 3 and any(len(words & term_set(s)) >= 0.7 * len(words)
-                                              for s in split_sentences(reply))
+            applied = _restates(rule.value, reply)
         if applied:
             out.append(GuardFinding(kind="revoked", item=rule.id, detail=f"applies the dropped rule “{rule.value}”",
                                     old=rule.value))
     return out
+
+
+_QUOTED_PHRASE = re.compile(r"[“\"'‘「『]([^”\"'’」』]{2,40})[”\"'’」』]")
+
+
+def _restates(rule: str, reply: str) -> bool:
+    """The reply restates or carries out ``rule``: a sentence holding most of its words, or half of
+    them next to "as you asked"/"老规矩", or the exact phrase the rule quoted ("end with 'Happy
+    planning!'") — never in a sentence that says the rule is gone."""
+    words = term_set(rule)
+    for sentence in split_sentences(reply):
+        if fires("guard.history", sentence):
+            continue
+        shared = len(words & term_set(sentence))
+        if len(words) >= 3 and (shared >= 0.7 * len(words) or (fires("guard.cites_rule", sentence)
+                                                                and shared >= 0.4 * len(words))):
+            return True
+    return any(phrase.strip() and phrase.strip() in reply for phrase in _QUOTED_PHRASE.findall(rule))
 
 
 def _opposite(rule: MemoryItem) -> MemoryItem:

@@ -96,3 +96,54 @@ def test_a_dropped_rule_applied_again_is_revoked():
 def test_a_reply_cut_at_the_length_limit():
     assert kinds("Day 1: the old town. Day 2:", [], finished=False) == [("cut_off", None)]
     assert kinds("Day 1: the old town.", []) == []
+
+
+# Values without a number are compared as words: the reply uses what only the old value said,
+# and nothing only the new one says.
+VENUE_EN = [item(1, "The reunion is at the Harbour Hotel in Brighton", kind="decision", subject="venue",
+                 status="superseded"),
+            item(2, "We moved the reunion to the Castle Inn in Lewes", kind="decision", subject="venue", supersedes=1)]
+VENUE_ZH = [item(1, "婚宴定在杭州的西湖宾馆", kind="decision", subject="婚宴", status="superseded"),
+            item(2, "婚宴改到苏州的园林酒店了，不去杭州", kind="decision", subject="婚宴", supersedes=1)]
+
+
+@pytest.mark.parametrize("reply, items, lang, expected", [
+    ("The Harbour Hotel in Brighton has a sea-view room for forty.", VENUE_EN, "en", [("superseded", 1)]),
+    ("The Castle Inn in Lewes has a room for forty.", VENUE_EN, "en", []),
+    ("You first booked Brighton, but now it is the Castle Inn in Lewes.", VENUE_EN, "en", []),
+    ("西湖宾馆的宴会厅可以摆二十桌，杭州的交通也方便。", VENUE_ZH, "zh", [("superseded", 1)]),
+    ("苏州园林酒店的宴会厅可以摆二十桌。", VENUE_ZH, "zh", []),
+])
+def test_a_replaced_name_or_place_stated_as_current(reply, items, lang, expected):
+    assert kinds(reply, items, lang) == expected
+
+
+def test_numbers_that_are_not_amounts_of_money_break_no_budget():
+    budget = [item(1, "our budget is $500 in total", subject="budget")]
+    assert kinds("Call them on 555-0199 or (212) 555 0100; the trail climbs to 1,200 m.", budget) == []
+    assert kinds("Dinner is $120 per person, $240 for the two of you.", budget) == []
+    assert kinds("The package costs $650.", budget) == [("limit", 1)]
+    per_head = [item(1, "人均餐标不超过150元", subject="餐标")]
+    assert kinds("选人均138元的套餐，30人一共4140元。", per_head, "zh") == []
+    assert kinds("选人均168元的套餐。", per_head, "zh") == [("limit", 1)]
+
+
+def test_a_share_of_the_group_is_not_the_head_count():
+    people = [item(1, "一共24个人参加", subject="人数")]
+    assert kinds("24个人分成三组，每组8个人。", people, "zh") == []
+    assert kinds("按20个人准备。", people, "zh") == [("limit", 1)]
+
+
+def test_a_dropped_rule_carried_out_or_cited_is_reported():
+    ending = [item(1, "End every reply with 'Cheers, mate!'", kind="directive", status="revoked")]
+    assert kinds("Pack light and book early. Cheers, mate!", ending) == [("revoked", 1)]
+    assert kinds("Pack light and book early.", ending) == []
+    short = [item(1, "每次回答不超过80字", kind="directive", status="revoked")]
+    assert kinds("老规矩，不超过80字：先订票，再订酒店。", short, "zh") == [("revoked", 1)]
+    assert kinds("你已经取消了每次回答不超过80字的要求，这次详细说说。", short, "zh") == []
+
+
+def test_a_forbidden_word_in_one_clause_is_not_excused_by_another():
+    rule = [item(1, "以后不要提到'加班'这两个字", kind="directive")]
+    assert kinds("很多人为了加班熬夜，但你可以不用这样。", rule, "zh") == [("directive", 1)]
+    assert kinds("这周的安排很轻松。", rule, "zh") == []
