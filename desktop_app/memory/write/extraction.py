@@ -223,19 +223,36 @@ def _unquoted(text: str) -> str:
     return _QUOTED.sub(" ", text) if handed_over or REPORTED.search(text) else text
 
 
+_CLOSING = {"“": "”", '"': '"', "'": "'", "‘": "’", "「": "」", "『": "』"}
+
+
+def _after_material(rest: str) -> str:
+    """What follows handed-over material and is the user's again: after the closing quotation mark
+    of quoted material, or from a sentence that turns back to the assistant ("Also, from now on …",
+    "另外，以后…"); else nothing."""
+    body = rest.lstrip(" \t\n:：")
+    closing = _CLOSING.get(body[:1])
+    if closing is not None:
+        # The closing mark, not an apostrophe inside the quote ("the Landlord's consent").
+        end = re.search(re.escape(closing) + r"(?![A-Za-z])", body[1:])
+        if end is not None:
+            return body[end.end() + 1:]
+    turns = [m.start() for lang in LANGS if (p := cue("material.return", lang)) is not None
+             for m in p.finditer(rest)]
+    return rest[min(turns):] if turns else ""
+
+
 def without_material(text: str) -> tuple[str, bool]:
     """``text`` without the material of a request to process it ("Summarize this email: …",
     "请翻译成英文：…", "… 用英语怎么说？"), and whether there was one. What the user hands over to be
     summarised, translated or corrected is someone's text, not the user's rule or fact."""
     leads = [m for lang in LANGS if (p := cue("material.lead", lang)) is not None and (m := p.search(text))]
     if leads:
-        return text[: min(m.end() for m in leads)], True
+        cut = min(m.end() for m in leads)
+        return text[:cut] + " " + _after_material(text[cut:]), True
     trailing = [m for lang in LANGS if (p := cue("material.trailing", lang)) is not None and (m := p.search(text))]
-    if trailing:
-        first = min(trailing, key=lambda m: m.start())
-        before = text[: first.start()]
-        cut = max(before.rfind(mark) for mark in ("。", "！", "？", ". ", "! ", "? ", "\n"))
-        return text[: cut + 1] + " " + text[first.start():], True
+    if trailing:  # "<text> — how do you say that in Japanese?": all before the request is the text
+        return text[min(m.start() for m in trailing):], True
     return text, False
 
 
