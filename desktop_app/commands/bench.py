@@ -8,8 +8,8 @@ from __future__ import annotations
 import importlib
 
 # Each module in desktop_app/bench/ registers itself.
-BENCHMARKS = ("engine", "recall", "recall_latency", "context", "ttft", "pipeline", "answers", "memory", "health", "guard", "material",
-              "constraints", "docs", "faults", "paging")
+BENCHMARKS = ("engine", "recall", "recall_latency", "context", "ttft", "pipeline", "answers", "memory", "health", "guard",
+              "material", "constraints", "docs", "faults", "paging")
 
 
 def register(subparsers):
