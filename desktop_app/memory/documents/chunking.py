@@ -13,6 +13,10 @@ from desktop_app.memory.documents.parsers import Section
 
 MAX_CHUNK_TOKENS = 200  # MiniLM embeds the first 128 of its own tokens; prompts stay small
 OVERLAP_TOKENS = 30
+# No text has more characters than this per token (runs of one letter come close at 8), so a span
+# longer than max_tokens times this is over the bound without counting. Counting it would cost
+# time quadratic in its length when it holds no space (BPE on one huge "word").
+_MAX_CHARS_PER_TOKEN = 16
 
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|(?<=[。！？；])|\n")
@@ -64,21 +68,31 @@ def chunk_text(section: Section, index: int, counter, *, max_tokens: int = MAX_C
 
 def _pieces(text: str, counter, max_tokens: int) -> list[tuple[int, int]]:
     """``(start, end)`` spans of paragraphs; a paragraph over the bound is cut into sentences,
-    a sentence over the bound into equal character runs."""
+    a sentence over the bound into equal character runs. No span longer than
+    ``max_tokens * _MAX_CHARS_PER_TOKEN`` characters is ever counted."""
+    longest = max_tokens * _MAX_CHARS_PER_TOKEN
     out: list[tuple[int, int]] = []
     for start, end in _split(text, 0, len(text), _PARAGRAPH):
-        if counter.count(text[start:end]) <= max_tokens:
+        if end - start <= longest and counter.count(text[start:end]) <= max_tokens:
             out.append((start, end))
             continue
         for s_start, s_end in _split(text, start, end, _SENTENCE_END):
-            tokens = counter.count(text[s_start:s_end])
-            if tokens <= max_tokens:
-                out.append((s_start, s_end))
+            if s_end - s_start > longest:  # a run-on: cut into runs of about one chunk, then count those
+                for r_start in range(s_start, s_end, max_tokens * 4):
+                    out += _runs(text, r_start, min(r_start + max_tokens * 4, s_end), counter, max_tokens)
                 continue
-            parts = -(-tokens // max_tokens) + 1
-            step = max(1, -(-(s_end - s_start) // parts))
-            out += [(p, min(p + step, s_end)) for p in range(s_start, s_end, step)]
+            out += _runs(text, s_start, s_end, counter, max_tokens)
     return out
+
+
+def _runs(text: str, start: int, end: int, counter, max_tokens: int) -> list[tuple[int, int]]:
+    """``text[start:end]`` whole if it is under the bound, else cut into equal character runs that are."""
+    tokens = counter.count(text[start:end])
+    if tokens <= max_tokens:
+        return [(start, end)]
+    parts = -(-tokens // max_tokens) + 1
+    step = max(1, -(-(end - start) // parts))
+    return [(p, min(p + step, end)) for p in range(start, end, step)]
 
 
 def _split(text: str, start: int, end: int, pattern: re.Pattern) -> list[tuple[int, int]]:

@@ -2,7 +2,10 @@
 
 Each file is parsed page by page into chunks held in memory (text only: a 500-page PDF is a
 few megabytes), then written in one short transaction, so a cancel or a failure between
-files, or inside one, leaves the database exactly as it was before that file. A file whose
+files, or inside one, leaves the database exactly as it was before that file. Parsing runs in a
+child process under :class:`~desktop_app.memory.documents.reading.ReadLimits` (time, memory,
+pages, unzipped size, nesting, text); a file over one is a failed outcome, ``skipped — …``, and
+the batch goes on. Only regular files are read: a FIFO or a device is reported, never opened. A file whose
 bytes are already stored (same sha256 in the same scope) is not added twice; ``sync``
 re-reads files whose size, time or hash changed. Vectors are made afterwards, in batches
 (:func:`desktop_app.memory.documents.vectors.embed_pending_chunks`).
@@ -13,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat as stat_kinds
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -22,7 +26,15 @@ from typing import Literal
 from pydantic import BaseModel
 
 from desktop_app.memory.documents.chunking import MAX_CHUNK_TOKENS, OVERLAP_TOKENS, chunk_sections
-from desktop_app.memory.documents.parsers import SUPPORTED, DocumentError, document_format, parse_document
+from desktop_app.memory.documents.parsers import (
+    DEFAULT_LIMITS,
+    SUPPORTED,
+    DocumentError,
+    LimitExceeded,
+    ReadLimits,
+    document_format,
+    parse_document,
+)
 
 Status = Literal["added", "updated", "unchanged", "duplicate", "failed", "missing"]
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]")
@@ -45,6 +57,7 @@ class FileOutcome(BaseModel):
     seconds: float = 0.0
 
     def line(self) -> str:
+        """One line, the file's name first (the caller makes it safe for a terminal)."""
         shown = Path(self.path).name
         if self.status == "failed":
             return f"{shown}: {self.reason}"
@@ -79,33 +92,84 @@ class IngestReport:
         return sum(o.status == status for o in self.outcomes)
 
 
+def shown_path(path: Path | str) -> str:
+    """``path`` as text that can be stored and printed: a name that is not valid UTF-8 (its bytes
+    were kept as surrogates) shows ``\\xNN`` for each byte that is not."""
+    return os.fsencode(path).decode("utf-8", errors="backslashreplace")
+
+
+def _not_a_file(mode: int) -> str:
+    kind = ("a named pipe (FIFO)" if stat_kinds.S_ISFIFO(mode) else "a character device" if stat_kinds.S_ISCHR(mode)
+            else "a block device" if stat_kinds.S_ISBLK(mode) else "a socket" if stat_kinds.S_ISSOCK(mode)
+            else "a folder" if stat_kinds.S_ISDIR(mode) else "an unknown kind")
+    return f"not a regular file ({kind})"
+
+
+def _check_path(path: Path) -> str | None:
+    """Why ``path`` (a file found or named) cannot be added, or None. Looks at the name and the
+    kind of file only: a FIFO or a device is never opened (reading one would block or never end)."""
+    if shown_path(path) != str(path):
+        return "skipped — its name is not valid UTF-8 (rename the file to add it)"
+    try:
+        mode = path.stat().st_mode  # through a symlink: /dev/zero behind a link is still a device
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    return None if stat_kinds.S_ISREG(mode) else _not_a_file(mode)
+
+
 def collect_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[FileOutcome]]:
     """Files named, and supported files under folders named (recursively, hidden ones skipped);
-    paths that do not exist come back as failures."""
+    paths that do not exist, that are not regular files (a FIFO, a device, a socket) or whose
+    names are not valid UTF-8 come back as failures."""
     files: list[Path] = []
     failures: list[FileOutcome] = []
+
+    def take(path: Path) -> None:
+        reason = _check_path(path)
+        if reason is None:
+            files.append(path)
+        else:
+            failures.append(FileOutcome(path=shown_path(path), status="failed", reason=reason))
+
     for raw in paths:
         path = Path(raw).expanduser()
-        if path.is_dir():
+        try:
+            mode = path.stat().st_mode
+        except OSError:
+            if path.is_symlink():
+                failures.append(FileOutcome(path=shown_path(path), status="failed",
+                                            reason="a broken symbolic link (its target does not exist)"))
+            else:
+                failures.append(FileOutcome(path=shown_path(path), status="failed", reason="no such file or folder"))
+            continue
+        if stat_kinds.S_ISDIR(mode):
             for root, dirs, names in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for name in sorted(names):
                     candidate = Path(root) / name
                     if not name.startswith(".") and candidate.suffix.lower() in SUPPORTED and candidate.suffix:
-                        files.append(candidate)
-        elif path.is_file():
-            files.append(path)
+                        take(candidate)
         else:
-            failures.append(FileOutcome(path=str(path), status="failed", reason="no such file or folder"))
+            take(path)
     return list(dict.fromkeys(p.resolve() for p in files)), failures
 
 
 def file_hash(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
+    """sha256 of the file's bytes. Opened without blocking and checked to be a regular file, so a
+    file swapped for a FIFO since it was found cannot hang the batch."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(fd).st_mode
+        if not stat_kinds.S_ISREG(mode):
+            raise NotARegularFile(_not_a_file(mode))
+        digest = hashlib.sha256()
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
+
+
+class NotARegularFile(OSError):
+    """The path names a FIFO, a device or a socket."""
 
 
 def detect_language(text: str) -> str:
@@ -129,17 +193,25 @@ class ParsedFile:
 
 def parse_and_chunk(path: Path, fmt: str, counter, *, should_stop: Callable[[], bool] | None = None,
                     on_page: Callable[[int, int], None] | None = None, max_tokens: int = MAX_CHUNK_TOKENS,
-                    overlap_tokens: int = OVERLAP_TOKENS) -> ParsedFile:
-    """Read ``path`` into storable sections and chunks; checks ``should_stop`` between sections."""
+                    overlap_tokens: int = OVERLAP_TOKENS, limits: ReadLimits = DEFAULT_LIMITS) -> ParsedFile:
+    """Read ``path`` into storable sections and chunks; checks ``should_stop`` between sections,
+    and the time and text limits (``limits``), which hold for parsing and chunking together."""
     sections: list[dict] = []
     chunks: list[dict] = []
     pages_seen: set[int] = set()
     text_pages: set[int] = set()
     sample: list[str] = []
-    for section, section_chunks in chunk_sections(parse_document(path, fmt), counter, max_tokens=max_tokens,
+    ends = time.monotonic() + limits.seconds
+    taken = 0
+    for section, section_chunks in chunk_sections(parse_document(path, fmt, limits), counter, max_tokens=max_tokens,
                                                   overlap_tokens=overlap_tokens):
         if should_stop is not None and should_stop():
             raise IngestCancelled(path.name)
+        if time.monotonic() > ends:
+            raise LimitExceeded(f"still reading after {limits.seconds:g} s (limit)")
+        taken += len(section.text)
+        if taken > limits.text_chars:
+            raise LimitExceeded(f"more than {limits.text_chars:,} characters of text (limit)")
         if section.page is not None:
             new_page = section.page not in pages_seen
             pages_seen.add(section.page)
@@ -171,17 +243,24 @@ def _free_name(store, stem: str, session_id: int | None) -> str:
 
 
 def ingest_file(store, path: Path, *, session_id: int | None, counter, should_stop: Callable[[], bool] | None = None,
-                on_page: Callable[[int, int], None] | None = None, replace=None) -> FileOutcome:
+                on_page: Callable[[int, int], None] | None = None, replace=None,
+                limits: ReadLimits = DEFAULT_LIMITS) -> FileOutcome:
     """Add (or, with ``replace``, re-index) one file; a failure is an outcome, never an exception
     (except :class:`IngestCancelled`)."""
     started = time.perf_counter()
     path = path.resolve()
     fmt = document_format(path)
     if fmt is None:
-        return FileOutcome(path=str(path), status="failed", reason=f"unsupported file type {path.suffix or '(none)'!r}")
+        return FileOutcome(path=shown_path(path), status="failed",
+                           reason=f"unsupported file type {shown_path(path.suffix) or '(none)'!r}")
+    reason = _check_path(path)
+    if reason is not None:
+        return FileOutcome(path=shown_path(path), status="failed", reason=reason)
     try:
-        stat = path.stat()
         content_hash = file_hash(path)
+        stat = path.stat()
+    except NotARegularFile as exc:
+        return FileOutcome(path=str(path), status="failed", reason=str(exc))
     except OSError as exc:
         return FileOutcome(path=str(path), status="failed", reason=f"cannot be read ({exc.strerror})")
     same = store.document_with_hash(content_hash, session_id)
@@ -198,7 +277,7 @@ def ingest_file(store, path: Path, *, session_id: int | None, counter, should_st
     if replace is None:
         replace = store.document_at_path(str(path), session_id)  # the same file, changed: re-index it
     try:
-        parsed = parse_and_chunk(path, fmt, counter, should_stop=should_stop, on_page=on_page)
+        parsed = parse_and_chunk(path, fmt, counter, should_stop=should_stop, on_page=on_page, limits=limits)
     except DocumentError as exc:
         return FileOutcome(path=str(path), status="failed", reason=str(exc))
     except (OSError, MemoryError, RecursionError) as exc:
@@ -222,17 +301,19 @@ def ingest_file(store, path: Path, *, session_id: int | None, counter, should_st
 
 def add_documents(store, paths: Iterable[Path | str], *, session_id: int | None, counter,
                   should_stop: Callable[[], bool] | None = None,
-                  progress: Callable[[IngestProgress, FileOutcome | None], None] | None = None) -> IngestReport:
-    """Add files and folders; each file is all-or-nothing, the batch goes on after a failure."""
+                  progress: Callable[[IngestProgress, FileOutcome | None], None] | None = None,
+                  limits: ReadLimits = DEFAULT_LIMITS) -> IngestReport:
+    """Add files and folders; each file is all-or-nothing, the batch goes on after a failure
+    (a file over one of ``limits`` included)."""
     files, failures = collect_files(paths)
     report = IngestReport(outcomes=list(failures))
     return _run(store, [(f, None) for f in files], report, session_id=session_id, counter=counter,
-                should_stop=should_stop, progress=progress)
+                should_stop=should_stop, progress=progress, limits=limits)
 
 
 def sync_documents(store, *, session_id: int | None = None, counter, should_stop: Callable[[], bool] | None = None,
                    progress: Callable[[IngestProgress, FileOutcome | None], None] | None = None,
-                   documents=None) -> IngestReport:
+                   documents=None, limits: ReadLimits = DEFAULT_LIMITS) -> IngestReport:
     """Re-index the documents whose file changed (size, time, then hash); missing files are reported."""
     documents = store.list_documents(session_id) if documents is None else documents
     report = IngestReport()
@@ -251,11 +332,11 @@ def sync_documents(store, *, session_id: int | None = None, counter, should_stop
             continue
         todo.append((path, document))
     return _run(store, todo, report, session_id=session_id, counter=counter, should_stop=should_stop,
-                progress=progress, scoped=False)
+                progress=progress, scoped=False, limits=limits)
 
 
 def _run(store, todo, report: IngestReport, *, session_id, counter, should_stop, progress,
-         scoped: bool = True) -> IngestReport:
+         scoped: bool = True, limits: ReadLimits = DEFAULT_LIMITS) -> IngestReport:
     state = IngestProgress(files_total=len(todo) + len(report.outcomes), files_done=len(report.outcomes))
     for path, replace in todo:
         if should_stop is not None and should_stop():
@@ -272,7 +353,7 @@ def _run(store, todo, report: IngestReport, *, session_id, counter, should_stop,
         scope = session_id if scoped or replace is None else replace.session_id
         try:
             outcome = ingest_file(store, Path(path), session_id=scope, counter=counter, should_stop=should_stop,
-                                  on_page=on_page, replace=replace)
+                                  on_page=on_page, replace=replace, limits=limits)
         except IngestCancelled:
             report.cancelled = True
             state.pages, state.chunks = base_pages, base_chunks
