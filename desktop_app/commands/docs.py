@@ -2,7 +2,12 @@
 
 ``add`` takes files and folders (recursively); each file gets one line, failures included,
 and the batch goes on. Documents go to the library (every session sees them) unless
-``--session NAME`` attaches them to one session.
+``--session NAME`` attaches them to one session. ``remove`` asks first, as ``memory forget``
+does (``--yes`` skips it), and leaves none of the document's words in the database file.
+
+Names and text come from files the user did not write: what reaches the terminal passes
+:func:`~desktop_app.memory.core.safe_text.visible` (no escape sequences; bidi and zero-width
+characters written out). ``--json`` carries the verbatim text.
 """
 
 from __future__ import annotations
@@ -10,6 +15,8 @@ from __future__ import annotations
 import sys
 import time
 from datetime import datetime
+
+from desktop_app.memory.core.safe_text import visible, visible_line
 
 ACTIONS = {
     "add": "add files or folders (PDF, DOCX, Markdown, text, HTML, source code)",
@@ -34,6 +41,8 @@ def register(subparsers):
             sub.add_argument("name", metavar="NAME")
         if name == "show":
             sub.add_argument("--page", type=int, default=None, help="only this page")
+        if name == "remove":
+            sub.add_argument("--yes", action="store_true", help="remove without asking (for scripts)")
         if name == "sync":
             sub.add_argument("--no-vectors", dest="no_vectors", action="store_true")
         sub.add_argument("--json", action="store_true", help="machine-readable output")
@@ -67,9 +76,9 @@ def _scope(store, args):
 def _progress(state, outcome) -> None:
     if sys.stderr.isatty():
         print(f"\r\033[K[{state.files_done}/{state.files_total} files] {state.pages} pages, {state.chunks} chunks"
-              f" — {state.current}", end="", file=sys.stderr, flush=True)
+              f" — {visible_line(state.current)}", end="", file=sys.stderr, flush=True)
     elif outcome is not None:
-        print(f"[{state.files_done}/{state.files_total}] {state.current}", file=sys.stderr, flush=True)
+        print(f"[{state.files_done}/{state.files_total}] {visible_line(state.current)}", file=sys.stderr, flush=True)
 
 
 def _counter():
@@ -87,7 +96,7 @@ def _report(report, args, started: float) -> int:
         print_json({"files": [o.model_dump() for o in report.outcomes], "cancelled": report.cancelled})
     else:
         for outcome in report.outcomes:
-            print(outcome.line(), file=sys.stdout if outcome.status != "failed" else sys.stderr)
+            print(visible_line(outcome.line()), file=sys.stdout if outcome.status != "failed" else sys.stderr)
         done = report.count("added") + report.count("updated")
         pages = sum(o.pages for o in report.outcomes)
         chunks = sum(o.chunks for o in report.outcomes)
@@ -154,7 +163,8 @@ def _sync(store, args, settings) -> int:
     return code
 
 
-def _size(n: int) -> str:
+def _size(size: int) -> str:
+    n = float(size)
     for unit in ("B", "KB", "MB", "GB"):
         if n < 1024 or unit == "GB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
@@ -176,7 +186,7 @@ def _list(store, args, settings) -> int:
     print(f"{'NAME':<28} {'FORMAT':<8} {'PAGES':>5} {'CHUNKS':>6} {'SIZE':>9}  {'LANG':<7} {'SCOPE':<8} ADDED")
     for d in documents:
         added = datetime.fromtimestamp(d.added_at).strftime("%Y-%m-%d %H:%M")
-        print(f"{d.name[:28]:<28} {d.format:<8} {d.pages or '-':>5} {d.chunk_count:>6} {_size(d.size):>9}  "
+        print(f"{visible_line(d.name)[:28]:<28} {d.format:<8} {d.pages or '-':>5} {d.chunk_count:>6} {_size(d.size):>9}  "
               f"{d.language or '?':<7} {d.scope:<8} {added}")
     return 0
 
@@ -189,35 +199,51 @@ def _one(store, args):
     try:
         return find_documents(store, session.id if session else None, [args.name])[0]
     except DocumentNotFound as exc:
-        raise CommandError(str(exc)) from None
+        raise CommandError(visible_line(str(exc))) from None
 
 
 def _show(store, args, settings) -> int:
     from desktop_app.commands.common import CommandError, print_json
 
     document = _one(store, args)
+    name = visible_line(document.name)
     if args.page is not None and not document.pages:
-        raise CommandError(f"{document.name} is a {document.format} file: it has no pages (omit --page)")
+        raise CommandError(f"{name} is a {document.format} file: it has no pages (omit --page)")
     if args.page is not None and not 1 <= args.page <= document.pages:
-        raise CommandError(f"{document.name} has pages 1–{document.pages}; there is no page {args.page}")
+        raise CommandError(f"{name} has pages 1–{document.pages}; there is no page {args.page}")
     sections = store.document_sections(document.id, page=args.page)
     if args.json:
         print_json({"document": document.model_dump(), "sections": [s.model_dump() for s in sections]})
         return 0
     where = f", p. {args.page}" if args.page is not None else ""
-    print(f"[doc: {document.name}{where}] {document.path}", file=sys.stderr)
+    print(visible_line(f"[doc: {document.name}{where}] {document.path}"), file=sys.stderr)
     if not sections:
         print("(no text layer on this page)", file=sys.stderr)
     for section in sections:
         if section.heading:
-            print(f"§ {section.heading}" + (f"  (p. {section.page})" if section.page and args.page is None else ""))
-        print(section.text)
+            print(visible_line(f"§ {section.heading}")
+                  + (f"  (p. {section.page})" if section.page and args.page is None else ""))
+        print(visible(section.text))
         print()
     return 0
 
 
 def _remove(store, args, settings) -> int:
+    """Say what will go, ask once (``--yes`` skips it, as ``memory forget``), then delete."""
+    from desktop_app.commands.common import CommandError, print_json
+
     document = _one(store, args)
+    name = visible_line(document.name)
+    if not args.yes:
+        if not sys.stdin.isatty():
+            raise CommandError("nothing removed: add --yes to remove without asking")
+        pages = f"{document.pages} pages, " if document.pages else ""
+        answer = input(f"Remove {name} ({pages}{document.chunk_count} chunks) and every copy of its text? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes", "是"):
+            raise CommandError("nothing removed")
     chunks = store.delete_document(document.id)
-    print(f"removed {document.name}: {chunks} chunks, their index rows and vectors")
+    if args.json:
+        print_json({"removed": document.model_dump(), "chunks": chunks})
+    else:
+        print(f"removed {name}: {chunks} chunks, their index rows and vectors")
     return 0

@@ -9,7 +9,7 @@ import pytest
 
 from desktop_app.cli import main
 from desktop_app.memory.documents.citations import cited_pages, supporting_chunks
-from tests.documents.conftest import write_docx, write_pdf
+from tests.support.documents import write_docx, write_pdf
 
 
 def _run(capsys, *argv) -> tuple[int, str, str]:
@@ -40,9 +40,9 @@ def test_add_list_show_remove(tmp_path, capsys, contract_pdf):
     assert code == 1 and err.strip() == "paperclip: contract has pages 1–2; there is no page 5"
     code, _, err = _run(capsys, "docs", "show", "brief", "--page", "1", "--db", db)
     assert code == 1 and "has no pages" in err
-    code, out, _ = _run(capsys, "docs", "remove", "contract", "--db", db)
+    code, out, _ = _run(capsys, "docs", "remove", "contract", "--yes", "--db", db)
     assert code == 0 and out.startswith("removed contract: ")
-    code, _, err = _run(capsys, "docs", "remove", "contract", "--db", db)
+    code, _, err = _run(capsys, "docs", "remove", "contract", "--yes", "--db", db)
     assert code == 1 and err.strip() == "paperclip: 'contract' is not a document here (documents: brief)"
 
 

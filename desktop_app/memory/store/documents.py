@@ -1,11 +1,13 @@
 """Queries for private documents: the files, their sections and chunks, full-text and vector
-search over the chunks, and removal (which leaves no row behind). DDL lives in ``migrations.py``."""
+search over the chunks, and removal (which leaves no row behind, and no byte of the text in the
+file: the forget machinery of ``forget.py``). DDL lives in ``migrations.py``."""
 
 from __future__ import annotations
 
 import json
 import time
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from desktop_app.memory.core.documents import Document, DocumentSection
 from desktop_app.memory.store.base import StoreBase, inserted_id
@@ -25,6 +27,10 @@ def _ids(values: Iterable[int]) -> str:
 
 
 class DocumentQueries(StoreBase):
+
+    if TYPE_CHECKING:  # forget.py's, through Store (see base.py)
+        def optimize_fulltext(self) -> None: ...
+        def purge(self) -> bool: ...
 
     # -- documents ---------------------------------------------------------------------------
     def list_documents(self, session_id: int | None = None, *, library: bool = True) -> list[Document]:
@@ -102,13 +108,20 @@ class DocumentQueries(StoreBase):
 
     def delete_document(self, document_id: int) -> int:
         """Remove a document: its sections, chunks, both FTS indexes' rows, its vectors, and its
-        text in logged prompts. Returns the number of chunks removed."""
+        text in logged prompts — and its words from the file, as a forget does: deleted cells are
+        zeroed (``secure_delete``), every FTS5 index is merged so no segment keeps a token, then
+        the file is rewritten and the WAL truncated (:meth:`purge`; skipped inside a caller's
+        transaction, which must purge itself). Returns the number of chunks removed."""
+        self.conn.execute("PRAGMA secure_delete = ON")
         with self.transaction():
             chunks = self.conn.execute("SELECT count(*) FROM document_chunks WHERE document_id = :id",
                                        {"id": document_id}).fetchone()[0]
             self._scrub_turn_logs(document_id)
             self.conn.execute("DELETE FROM document_chunks WHERE document_id = :id", {"id": document_id})
             self.conn.execute("DELETE FROM documents WHERE id = :id", {"id": document_id})
+            self.optimize_fulltext()
+        if not self.conn.in_transaction:
+            self.purge()
         return int(chunks)
 
     def _scrub_turn_logs(self, document_id: int) -> None:
