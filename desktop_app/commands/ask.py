@@ -44,7 +44,7 @@ def run(args, settings) -> int:
     from desktop_app.engine.kv_cache import KvCache
     from desktop_app.memory.background.queue import JobQueue
     from desktop_app.memory.controls import handle_slash
-    from desktop_app.memory.core.safe_text import plain
+    from desktop_app.memory.core.safe_text import plain, plain_line
 
     text = read_message(args.message)
     updates = {k: v for k, v in (("max_tokens", args.max_tokens), ("temperature", args.temperature)) if v is not None}
@@ -123,11 +123,14 @@ def run(args, settings) -> int:
                 "tokens_per_second": round(result.tokens_per_second, 2),
                 "health": result.record.health.model_dump() if result.record.health else None,
                 "guard": guard_json(result.record.guard),
+                "memory_in_use": [u.model_dump() for u in result.record.in_use or []],
             })
         else:
             sys.stdout.write("\n")
             if sources:  # part of the answer: where it comes from (the model often leaves the label out)
                 print("sources: " + "; ".join(f"[{s}]" for s in sources))
+            if result.record.in_use and sys.stderr.isatty():  # scripts read it from --json
+                print(plain_line(memory_line(result.record.in_use)), file=sys.stderr)
             guard = result.record.guard
             if guard is not None and guard.findings:  # what the retry could not fix, or flag mode: said, not hidden
                 for finding in guard.findings:
@@ -234,6 +237,14 @@ def _embedder_for_recall(store, settings, *, quiet: bool):
     from desktop_app.commands.recall import load_optional_embedder
 
     return load_optional_embedder(settings, log=None if quiet else (lambda line: print(line, file=sys.stderr)))
+
+
+def memory_line(in_use) -> str:
+    """``memory: #3 budget 8000 ✓ · #5 …``: what the prompt gave the model, ✓ where the reply used it."""
+    shown = [f"#{u.id} {u.value[:40]}{' ✓' if u.used else ''}" for u in in_use[:8]]
+    more = f" · +{len(in_use) - 8}" if len(in_use) > 8 else ""
+    used = sum(u.used for u in in_use)
+    return f"memory in use ({used}/{len(in_use)} used): " + " · ".join(shown) + more
 
 
 def guard_json(verdict) -> dict | None:

@@ -40,6 +40,7 @@ from desktop_app.memory.prompt.head_folding import current_head, fold_reason, re
 from desktop_app.memory.prompt.recalled import recalled_pages
 from desktop_app.memory.reply_guard import guard_reply
 from desktop_app.memory.reply_health import HealthFinding, check_reply, expected_language, similarity
+from desktop_app.memory.reply_use import memory_in_use
 from desktop_app.memory.write.updates import remember_message
 from desktop_app.prompts import default_system_prompt
 
@@ -308,6 +309,8 @@ class TurnPipeline:
         record = TurnRecord.of(plan, memory=recorded.memory, paging=reply.paging if reply else None,
                                first_token_seconds=first_token_seconds, prefill=prefill, health=health)
         record.guard = guard
+        if reply is not None and reply.message is not None:
+            record.in_use = memory_in_use(plan.layers, reply.message.content)
         reply_id = reply.message.id if reply and reply.message else None
         with self.store.transaction():
             self.store.add_turn_log(recorded.session.id, user_message_id=recorded.message.id,

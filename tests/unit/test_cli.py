@@ -163,3 +163,16 @@ def test_the_chat_with_piped_output_prints_a_one_line_hint(monkeypatch, capsys):
     assert main([]) == 0  # pytest's stdout is not a terminal
     err = capsys.readouterr().err
     assert err.startswith("paperclip: stdout is not a terminal") and err.count("\n") == 1
+
+
+@pytest.mark.model
+def test_ask_json_lists_the_memory_in_use_beside_the_guards_verdict(tmp_path, default_model):
+    db = tmp_path / "x.db"
+    assert paperclip("memory", "fact", "budget: 8000 dollars", "--db", str(db)).returncode == 0
+    result = paperclip("ask", "What is my budget?", "--db", str(db), "--json", "--max-tokens", "40")
+    assert result.returncode == 0, result.stderr.decode()
+    data = json.loads(result.stdout)
+    in_use = data["memory_in_use"]
+    assert [u["id"] for u in in_use] == [1]
+    assert in_use[0]["used"] == ("8000" in data["reply"].replace(",", "") or "8k" in data["reply"].lower())
+    assert data["guard"] is not None and "ok" in data["guard"]

@@ -90,6 +90,15 @@ class GuardVerdict(BaseModel):
         return not self.findings
 
 
+class ItemUse(BaseModel):
+    """One memory item the prompt held for a turn; ``used`` when the reply shows its value."""
+
+    id: int
+    kind: str
+    value: str
+    used: bool
+
+
 class TurnRecord(BaseModel):
     """One turn as logged: layers (tokens, items), exclusions and why, memory changes, paging."""
 
@@ -109,6 +118,7 @@ class TurnRecord(BaseModel):
     memory_work: MemoryWork | None = None  # model memory work for this turn, added when its jobs ran
     health: ReplyHealth | None = None  # the reply checks (absent in records from before they ran)
     guard: GuardVerdict | None = None  # the reply checked against memory (absent when the guard is off)
+    in_use: list[ItemUse] | None = None  # the memory the prompt gave the model, and what the reply used
 
     @classmethod
     def of(cls, plan: ContextPlan, *, memory: list[MemoryOutcome], paging: PagingEvent | None,
