@@ -246,8 +246,8 @@ def _limits(reply: str, found: list[Amount], active: Sequence[MemoryItem],
         per_person = fires("guard.per_person", text)
         for limit in amounts(item.value):
             unit = _unit_of_item(item, limit)
-            if unit is None or (unit != "people" and not (ceiling or floor)):
-                continue
+            if unit in (None, "measure") or (unit != "people" and not (ceiling or floor)):
+                continue  # a measure ("3 km", "150 minutes") mixes units too freely to compare
             for a in found:
                 if a.value in old_values or a.value == limit.value or not _same_kind(a, unit, a.value):
                     continue

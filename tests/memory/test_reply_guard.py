@@ -147,3 +147,10 @@ def test_a_forbidden_word_in_one_clause_is_not_excused_by_another():
     rule = [item(1, "以后不要提到'加班'这两个字", kind="directive")]
     assert kinds("很多人为了加班熬夜，但你可以不用这样。", rule, "zh") == [("directive", 1)]
     assert kinds("这周的安排很轻松。", rule, "zh") == []
+
+
+def test_limits_in_measures_are_not_compared_across_units():
+    hours = [item(1, "I can study at most 3 hours a day")]
+    assert kinds("Two 90 minute blocks with a break between them.", hours) == []
+    walk = [item(1, "膝盖不好，一次最多走2公里")]
+    assert kinds("全程13.7公里，分三天走，每天不到5公里。", walk, "zh") == []
