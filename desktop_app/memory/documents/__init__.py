@@ -6,5 +6,6 @@ material. Document text is never read by memory extraction: only the user's word
 Modules: ``parsers`` (files → sections, one ``*_reader`` per format under the ``ReadLimits``
 of ``reading``; PDF and Word files in a child process, ``isolation`` and ``reader_child``),
 ``chunking`` (sections → chunks), ``ingest`` (add, sync, dedupe), ``vectors`` (chunk
-embeddings), ``retrieval`` (search, scope, the prompt's pick), ``models`` (pydantic rows). The SQL is in ``desktop_app.memory.store.documents``.
+embeddings), ``retrieval`` (search, scope, the prompt's pick), ``models`` (pydantic rows). The
+SQL is in ``desktop_app.memory.store.documents``.
 """
