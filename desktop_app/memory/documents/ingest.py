@@ -154,6 +154,10 @@ def collect_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[FileOut
     return list(dict.fromkeys(p.resolve() for p in files)), failures
 
 
+class NotARegularFile(OSError):
+    """The path names a FIFO, a device or a socket."""
+
+
 def file_hash(path: Path) -> str:
     """sha256 of the file's bytes. Opened without blocking and checked to be a regular file, so a
     file swapped for a FIFO since it was found cannot hang the batch."""
@@ -166,10 +170,6 @@ def file_hash(path: Path) -> str:
         for block in iter(lambda: handle.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
-
-
-class NotARegularFile(OSError):
-    """The path names a FIFO, a device or a socket."""
 
 
 def detect_language(text: str) -> str:

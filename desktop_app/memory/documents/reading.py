@@ -59,7 +59,7 @@ class ReadLimits:
     page_objects: int = 100_000  # glyphs, lines and images on one PDF page
     elements: int = 2_000_000  # XML or HTML elements in one file
     depth: int = 256  # how deep XML or HTML elements nest
-    text_chars: int = 32_000_000  # text taken from one file
+    text_chars: int = 20_000_000  # text taken from one file (held in memory while it is chunked)
 
     def lines(self) -> list[str]:
         """The limits as the user reads them (``docs add --help``, the docs page)."""
