@@ -48,11 +48,11 @@ class ReadLimits:
     memory and two minutes; tests set them low to make a small hostile file trip them."""
 
     seconds: float = 120.0  # wall time to read one file, parsing and chunking
-    memory_mb: int = 300  # the PDF reader's process, above what it started with
+    memory_mb: int = 300  # the reader process (PDF, DOCX), above what it has with its libraries loaded
     text_file_mb: int = 16  # a text, Markdown, code or HTML file on disk
     file_mb: int = 1024  # a PDF or DOCX file on disk
     members: int = 2_000  # parts in a DOCX (a zip archive)
-    inflated_mb: int = 256  # a DOCX's parts together, unzipped
+    inflated_mb: int = 256  # the DOCX parts read (document, styles, relationships) together, unzipped
     part_mb: int = 128  # one part of a DOCX, unzipped
     stream_mb: int = 64  # a PDF page's content, inflated
     pages: int = 10_000  # PDF pages
@@ -60,17 +60,6 @@ class ReadLimits:
     elements: int = 2_000_000  # XML or HTML elements in one file
     depth: int = 256  # how deep XML or HTML elements nest
     text_chars: int = 20_000_000  # text taken from one file (held in memory while it is chunked)
-
-    def lines(self) -> list[str]:
-        """The limits as the user reads them (``docs add --help``, the docs page)."""
-        return [f"{self.seconds:g} s to read one file; {self.memory_mb} MB of memory for a PDF",
-                f"text, Markdown, code and HTML files up to {self.text_file_mb} MB; PDF and DOCX up to "
-                f"{self.file_mb} MB",
-                f"DOCX: {self.members:,} parts, {self.inflated_mb} MB unzipped ({self.part_mb} MB a part)",
-                f"PDF: {self.pages:,} pages, {self.page_objects:,} glyphs or shapes a page, {self.stream_mb} MB "
-                f"of page content inflated",
-                f"XML and HTML: {self.elements:,} elements nested up to {self.depth} deep; "
-                f"{self.text_chars // 1_000_000:,} million characters of text a file"]
 
 
 DEFAULT_LIMITS = ReadLimits()
