@@ -109,7 +109,9 @@ def _check_path(path: Path) -> str | None:
     """Why ``path`` (a file found or named) cannot be added, or None. Looks at the name and the
     kind of file only: a FIFO or a device is never opened (reading one would block or never end)."""
     if shown_path(path) != str(path):
-        return "skipped — its name is not valid UTF-8 (rename the file to add it)"
+        if shown_path(path.name) != path.name:
+            return "skipped — its name is not valid UTF-8 (rename the file to add it)"
+        return "skipped — the name of a folder above it is not valid UTF-8 (rename the folder to add it)"
     try:
         mode = path.stat().st_mode  # through a symlink: /dev/zero behind a link is still a device
     except OSError as exc:
@@ -161,7 +163,7 @@ class NotARegularFile(OSError):
 def file_hash(path: Path) -> str:
     """sha256 of the file's bytes. Opened without blocking and checked to be a regular file, so a
     file swapped for a FIFO since it was found cannot hang the batch."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
     with os.fdopen(fd, "rb") as handle:
         mode = os.fstat(fd).st_mode
         if not stat_kinds.S_ISREG(mode):
