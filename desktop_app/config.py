@@ -101,6 +101,9 @@ class Settings(BaseModel):
     recall: Literal["auto", "asked"] = Field(
         default="auto", description="archived turns in the prompt: auto = when they match the message; asked = only "
                                     "when the message points back (\"earlier you said\", \"刚才\") — faster replies")
+    recap_every: int = Field(
+        default=0, ge=0, description="place a short recap of the task (goal, current step, key limits) before the "
+                                     "input every N turns; 0 = only when the talk returns to the task after a detour")
     kv_shift: bool = Field(default=True, description="after a page-out, move the evaluated turns that stay instead of "
                                                      "evaluating them again (llama.cpp context shift)")
     kv_cache_mb: int = Field(default=512, ge=0,

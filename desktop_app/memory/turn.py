@@ -79,12 +79,13 @@ class TurnOptions(BaseModel):
     head_updates: str = "fold"  # fold | live (desktop_app.memory.core.head_fold)
     warm_idle: bool = True  # warm the next prompt's head in idle time (desktop_app.memory.warming)
     recall: str = "auto"  # auto: archived turns that match the input; asked: only when the input points back
+    recap_every: int = 0  # a task recap before the input every N turns (0: only on a return to the task)
 
     @classmethod
     def from_settings(cls, settings) -> TurnOptions:
         return cls(lang=settings.lang, mode=settings.mode, system_prompt=settings.system_prompt,
                    memory_model=settings.memory_model, head_updates=settings.head_updates,
-                   warm_idle=settings.warm_idle, recall=settings.recall)
+                   warm_idle=settings.warm_idle, recall=settings.recall, recap_every=settings.recap_every)
 
 
 class RecordedInput(BaseModel):
@@ -192,7 +193,7 @@ class TurnPipeline:
             history=history, item_turns=item_turns(everything, sources),
             summary=summary.content if summary else None, recent=turn_views(unpaged, self.counter),
             all_turns=all_turns, recalled=recalled, documents=documents, current_turn=recorded.turn,
-            input_time=message.created_at,
+            input_time=message.created_at, recap_every=self.options.recap_every,
             now=time.time() if now is None else now, head=head,
             recalled_first=self.context.pages_for(session.id) if self.context is not None else [],
             recalled_words=self.context.words_for(session.id) if self.context is not None else [])

@@ -41,6 +41,9 @@ MAX_ANCHORS = 4
 MIN_ANCHORS = 2  # the anchor zone always holds at least two hard items when there are two
 MAX_REPLAY = 3
 MAX_STATE_REPLAY = 12
+# The input returns to the task after this many user turns that did not touch it: a recap first.
+RECAP_AFTER_DETOUR = 3
+MAX_RECAP_LIMITS = 4
 # The input asks about the state itself ("summarise my constraints", "what's the plan", "你记得什么"):
 # small models read the tail, so the whole current state is replayed right before the input.
 STATE_QUESTION = re.compile(
@@ -85,6 +88,7 @@ class AssemblyInput(BaseModel):
     documents: list[DocumentHit] = []  # document chunks for this input, best first (quoted, cited)
     current_turn: int = 1
     input_time: float | None = None  # when the input was written: recalled turns of another day carry their date
+    recap_every: int = 0  # a task recap before the input every N turns (0: only on a return to the task)
     now: float
     head: HeadFold | None = None  # layered: the head shows this fold; changes since go before the input
 
@@ -343,6 +347,27 @@ def _profile(item: MemoryItem) -> str | None:
     return "profile" if item.scope == "profile" else None
 
 
+def task_recap(inp: AssemblyInput) -> list[MemoryItem]:
+    """The task's progress to replay before the input — its goal, the latest decision (the
+    current step) and its key limits — when the input returns to the task after a detour of other
+    talk, or every ``recap_every`` turns; else nothing."""
+    live = [i for i in inp.items if i.status == "active"]
+    goal = next((i for i in sorted(live, key=lambda i: -i.id) if i.kind == "goal"), None)
+    if goal is None:
+        return []
+    task_words = term_set(goal.value) | {w for i in live if i.is_hard for w in term_set(i.value)}
+    due = inp.recap_every > 0 and inp.current_turn % inp.recap_every == 0
+    if not due:
+        if not task_words & term_set(inp.input_text):
+            return []
+        asked = [tv for tv in inp.recent if tv.role == "user"][-RECAP_AFTER_DETOUR:]
+        if len(asked) < RECAP_AFTER_DETOUR or any(task_words & term_set(tv.content) for tv in asked):
+            return []  # the task was in the talk all along (or the talk is too short to have left it)
+    step = next((i for i in sorted(live, key=lambda i: -i.id) if i.kind == "decision"), None)
+    limits = sorted((i for i in live if i.kind == "constraint"), key=lambda i: -i.id)[:MAX_RECAP_LIMITS]
+    return [goal, *([step] if step else []), *sorted(limits, key=lambda i: i.id)]
+
+
 def _recalled(inp, room: int, counter, excluded, t) -> Layer:
     words = term_set(inp.input_text)
     state_question = STATE_QUESTION.search(inp.input_text) is not None
@@ -357,6 +382,11 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
         replay = [i for score, i in matches if score > 0][:MAX_REPLAY]
     lines: list[str] = []
     items: list[LayerItem] = []
+    recap = [] if state_question else task_recap(inp)
+    if recap:
+        replay = [i for i in replay if i not in recap]
+        lines.append(sentence(t["recap"], [i.value for i in recap], inp.lang))
+        items += [LayerItem(type="replay", id=i.id, value=i.value, scope=_profile(i)) for i in recap]
     if replay:
         # One sentence right before the input, worded as guidance: no ids, kinds or turns to copy.
         lines.append(sentence(t["replay_state"] if state_question else t["replay"], [i.value for i in replay], inp.lang))
