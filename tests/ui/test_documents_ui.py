@@ -75,8 +75,8 @@ async def test_cancel_keeps_finished_files_and_nothing_of_the_one_being_read(set
     gate, reading = threading.Event(), threading.Event()
     original = ingest.parse_document
 
-    def slow(path, fmt=None):
-        for n, section in enumerate(original(path, fmt)):
+    def slow(path, fmt=None, *rest):
+        for n, section in enumerate(original(path, fmt, *rest)):
             yield section
             if path.name == "b.pdf" and n == 0:
                 reading.set()

@@ -84,7 +84,7 @@ class _Parts:
         """``(event, element)`` pairs of one part; an element is emptied once its end is handled.
         zipfile stops a member at its declared size (and fails its CRC if the data goes on), so
         the declared sizes checked here bound what is unzipped."""
-        from lxml import etree  # type: ignore[import-untyped]  # lxml ships no types
+        from lxml import etree
 
         info = self._info(name)
         if info is None:

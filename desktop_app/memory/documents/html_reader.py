@@ -75,7 +75,7 @@ class _VisibleText:
 def visible_text(raw: bytes, limits: ReadLimits, deadline: Deadline) -> str:
     """The page's text, headings on lines of their own that start with :data:`HEADING_MARK`."""
     from bs4.dammit import UnicodeDammit
-    from lxml import etree  # type: ignore[import-untyped]  # lxml ships no types
+    from lxml import etree
 
     markup = UnicodeDammit(raw, is_html=True).unicode_markup
     if markup is None:
