@@ -17,6 +17,11 @@ refusals, and no acknowledged turn may be lost), and ``encrypt``/``decrypt`` kil
 point, then an ordinary run: the file reads back whole and no converted copy (after ``decrypt``,
 a plaintext one) is left ("leftovers").
 
+Last, ``docs add`` of each full-size hostile document (``bench/hostile_docs.py``: zip bombs, a
+billion laughs, PDF streams that inflate to 1 GB, 10⁶ nested divs …; ``--no-hostile`` skips it):
+"integrity ok" counts the runs that said exactly one line about the file, and "peak MB" is the
+largest peak memory of one run, its reader child included.
+
 Counted: runs, kills that landed before the import finished (cut), integrity ok, duplicate
 turns, acknowledged turns lost (turns of an import that exited 0 but are missing, or the two
 turns stored before), partial imports (neither all nor none), tracebacks on stderr, and other
@@ -52,6 +57,7 @@ class FaultRow(BaseModel):
     tracebacks: int = 0
     failures: int = 0
     leftovers: int = 0  # files a killed conversion left after the next run (a plaintext copy, its WAL)
+    peak_mb: float | None = None  # the largest peak memory of one run (hostile documents)
 
 
 def register(subparsers):
@@ -59,6 +65,8 @@ def register(subparsers):
     parser.add_argument("--runs", type=int, default=20, help="kill runs (the concurrency runs are a quarter of it)")
     parser.add_argument("--turns", type=int, default=1500, help="turns in the imported transcript")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--no-hostile", dest="hostile", action="store_false",
+                        help="skip the hostile-document row (full-size files: about a minute)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
     return parser
@@ -338,15 +346,43 @@ def convert_kill_runs(runner: Runner, turns: int, runs: int, rng: random.Random)
     return row
 
 
+def hostile_document_runs(runner: Runner) -> FaultRow:
+    """``docs add`` of each full-size hostile file (a zip bomb, a billion laughs, a PDF whose
+    stream inflates to 1 GB, 10⁶ nested divs …): one line about it each time, no traceback, and the
+    peak memory of the command (its reader child included)."""
+    from desktop_app.bench.hostile_docs import FULL_SIZE
+
+    row = FaultRow(scenario="docs add of a hostile file")
+    folder = runner.folder / "hostile"
+    folder.mkdir(exist_ok=True)
+    peak = 0
+    for number, (name, make) in enumerate(FULL_SIZE.items()):
+        path = make(folder / name)
+        process = runner.start("docs", "add", path, "--no-vectors", "--db", runner.folder / f"hostile{number}.db")
+        out = process.stdout.read() if process.stdout else b""  # one line or two: no pipe fills up
+        err = process.stderr.read() if process.stderr else b""
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        runner.tracebacks += b"Traceback" in err
+        peak = max(peak, usage.ru_maxrss)  # KiB on Linux, the largest of the command and its waited-for children
+        lines = [line for line in (out + err).decode(errors="replace").splitlines() if line.startswith(f"{name}:")]
+        row.runs += 1
+        row.integrity_ok += len(lines) == 1
+        row.failures += len(lines) != 1 or process.returncode not in (0, 1)
+        path.unlink()
+    row.peak_mb = round(peak / 1024, 1)
+    return row
+
+
 def format_table(rows: list[FaultRow]) -> str:
     head = ("scenario", "runs", "cut", "integrity ok", "duplicates", "ack. lost", "partial", "leftovers", "tracebacks",
-            "failures")
+            "failures", "peak MB")
     def cut(row: FaultRow) -> str:
         return str(row.cut) if row.scenario.startswith(("kill", "encrypt")) else "-"
 
     cells = [head] + [(r.scenario, str(r.runs), cut(r), str(r.integrity_ok), str(r.duplicates),
                        str(r.acknowledged_lost), str(r.partial_imports), str(r.leftovers), str(r.tracebacks),
-                       str(r.failures))
+                       str(r.failures), "-" if r.peak_mb is None else f"{r.peak_mb:.0f}")
                       for r in rows]
     widths = [max(len(c[i]) for c in cells) for i in range(len(head))]
     lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cell, widths, strict=True)))
@@ -377,7 +413,7 @@ def run(args, settings) -> int:
                          lambda r: concurrent_runs(r, transcript, args.turns, max(1, args.runs // 4), same_session=True),
                          lambda r: concurrent_runs(r, transcript, args.turns, max(1, args.runs // 4),
                                                    same_session=False),
-                         *conversions):
+                         *conversions, *([hostile_document_runs] if args.hostile else [])):
             runner = Runner(folder)
             row = make_row(runner)
             row.tracebacks = runner.tracebacks

@@ -1,7 +1,7 @@
 """Hostile files: each one ends in one line for that file — ``name: skipped — …``, or why it is not a
 document — and the batch goes on to the good file after it. The files are made here, small on disk,
 and the limits set low so each trips its limit in about a second (the defaults, measured on the
-full-size files of ``tests/documents/hostile.py``, are in docs/privacy-and-reliability.md)."""
+full-size files of ``desktop_app/bench/hostile_docs.py``, are in docs/privacy-and-reliability.md)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from desktop_app.bench import hostile_docs as hostile
 from desktop_app.memory.documents.chunking import chunk_text
 from desktop_app.memory.documents.ingest import add_documents
 from desktop_app.memory.documents.isolation import read_isolated
 from desktop_app.memory.documents.parsers import LimitExceeded, ReadLimits, Section
-from tests.documents import hostile
 
 LOW = ReadLimits(seconds=20, memory_mb=150, text_file_mb=1, file_mb=8, members=50, inflated_mb=4, part_mb=2,
                  stream_mb=1, pages=20, page_objects=5_000, elements=20_000, depth=64, text_chars=300_000)

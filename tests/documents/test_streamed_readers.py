@@ -4,8 +4,8 @@ not deleted text; HTML in the charset it declares, as the old Beautiful Soup tre
 
 from __future__ import annotations
 
+from desktop_app.bench.hostile_docs import W, write_docx
 from desktop_app.memory.documents.parsers import parse_document
-from tests.documents.hostile import W, write_docx
 
 _STYLES = (f'<w:styles xmlns:w="{W}">'
            '<w:style w:type="paragraph" w:styleId="1"><w:name w:val="heading 1"/></w:style>'

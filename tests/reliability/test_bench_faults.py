@@ -7,7 +7,7 @@ import json
 
 
 def test_bench_faults_smoke(cli):
-    ran = cli("bench", "faults", "--runs", "1", "--turns", "40", "--json", timeout=600)
+    ran = cli("bench", "faults", "--runs", "1", "--turns", "40", "--no-hostile", "--json", timeout=600)
     assert ran.code == 0, ran.err
     rows = json.loads(ran.out)["rows"]
     from desktop_app.memory.store.sqlite_backend import can_encrypt

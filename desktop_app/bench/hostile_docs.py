@@ -1,7 +1,7 @@
 """Hostile files, made at run time: small on disk, huge (or endless) once read.
 
 Each writer takes its size as a parameter, so a test makes a small one against low limits and
-``python -m tests.documents.hostile DIR`` makes the full-size set the Limits table in
+``python -m desktop_app.bench.hostile_docs DIR`` makes the full-size set the Limits table in
 docs/privacy-and-reliability.md was measured on (``/usr/bin/time -v paperclip docs add FILE``).
 """
 
