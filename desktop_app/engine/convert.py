@@ -16,8 +16,12 @@ import logging
 import struct
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from gguf import GGMLQuantizationType, PoolingType
 
 _SAFETENSORS_DTYPES = {"F32": np.float32, "F16": np.float16, "BF16": None, "I64": np.int64}
 _SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
@@ -51,7 +55,7 @@ def _phantom(token: str, special: bool) -> str:
     return token[2:] if token.startswith("##") else "\u2581" + token
 
 
-def _pooling_type(model_dir: Path):
+def _pooling_type(model_dir: Path) -> PoolingType:
     import gguf
 
     pooling_file = model_dir / "1_Pooling" / "config.json"
@@ -65,7 +69,7 @@ def _pooling_type(model_dir: Path):
     raise ValueError(f"unsupported pooling in {pooling_file}: only mean or CLS pooling is supported")
 
 
-def _tensor_type(gguf_name: str, array: np.ndarray, outtype: str):
+def _tensor_type(gguf_name: str, array: np.ndarray, outtype: str) -> GGMLQuantizationType:
     """Norms, biases and the tiny token-type table stay f32; matrices become f16 or q8_0."""
     import gguf
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -62,7 +62,7 @@ def huggingface_models(hub: Path) -> Iterator[tuple[str, Path]]:
             yield f"{name} {path.name}", path
 
 
-def search_places(home: Path | None = None, env: dict | None = None,
+def search_places(home: Path | None = None, env: Mapping[str, str] | None = None,
                   model_dirs: Iterable[Path] = (), models_dir: Path | None = None) -> list[tuple[str, Path]]:
     """Where to look, in order (missing folders are simply empty)."""
     from desktop_app import paths
@@ -78,7 +78,7 @@ def search_places(home: Path | None = None, env: dict | None = None,
             *(("model_dirs", Path(d).expanduser()) for d in model_dirs)]
 
 
-def discover(home: Path | None = None, env: dict | None = None, model_dirs: Iterable[Path] = (),
+def discover(home: Path | None = None, env: Mapping[str, str] | None = None, model_dirs: Iterable[Path] = (),
              models_dir: Path | None = None, chat_only: bool = True) -> list[FoundModel]:
     """Every GGUF in the usual places, each read once (the same file reached twice is listed once).
     ``chat_only`` leaves out embedding models (BERT and the like cannot chat)."""

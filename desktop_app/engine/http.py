@@ -17,17 +17,32 @@ import socket
 import urllib.error
 import urllib.request
 from collections.abc import Iterator, Sequence
+from http.client import HTTPResponse
+from typing import Any, Protocol
 from urllib.parse import urlsplit
 
 import numpy as np
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, ModelLoadError, ServerError
 from desktop_app.engine.llama import parse_json_reply
-from desktop_app.engine.protocol import ChatMessage, StopCheck, Variation
+from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation
 from desktop_app.engine.tokens import fallback_counter
 
 DEFAULT_N_CTX = 4096
 MESSAGE_OVERHEAD = 4
+
+
+class ServerSettings(Protocol):
+    """What :meth:`HttpEngine.from_settings` reads of the app's ``Settings`` (which sit above the engine)."""
+
+    @property
+    def engine(self) -> str | None: ...
+    @property
+    def engine_model(self) -> str | None: ...
+    @property
+    def ctx(self) -> int: ...
+    @property
+    def allow_remote(self) -> bool: ...
 
 
 def is_private_host(host: str) -> bool:
@@ -77,7 +92,7 @@ class HttpEngine:
     """A model served over HTTP; satisfies ``ChatEngine``, and embeds when the server offers it."""
 
     def __init__(self, base_url: str, *, model: str | None = None, n_ctx: int | None = None,
-                 api_key: str | None = None, allow_remote: bool = False, timeout: float = 60.0):
+                 api_key: str | None = None, allow_remote: bool = False, timeout: float = 60.0) -> None:
         parts = urlsplit(base_url.rstrip("/"))
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ModelLoadError(f"{base_url!r} is not an http(s) URL of an OpenAI-compatible server")
@@ -104,19 +119,22 @@ class HttpEngine:
         self.counter = HttpTokenCounter(self)
 
     @classmethod
-    def from_settings(cls, settings) -> HttpEngine:
+    def from_settings(cls, settings: ServerSettings) -> HttpEngine:
+        if settings.engine is None:
+            raise ModelLoadError("no server URL is set (engine = …)")
         return cls(settings.engine, model=settings.engine_model, n_ctx=settings.ctx or None,
                    allow_remote=settings.allow_remote)
 
     # -- HTTP ------------------------------------------------------------------------------
-    def _request(self, url: str, body: dict | None = None, *, timeout: float | None = None):
+    def _request(self, url: str, body: dict[str, Any] | None = None, *, timeout: float | None = None) -> HTTPResponse:
         data = json.dumps(body).encode("utf-8") if body is not None else None
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         request = urllib.request.Request(url, data=data, headers=headers, method="POST" if data else "GET")
         try:
-            return urllib.request.urlopen(request, timeout=timeout or self.timeout)
+            response: HTTPResponse = urllib.request.urlopen(request, timeout=timeout or self.timeout)
+            return response
         except urllib.error.HTTPError as exc:
             detail = _error_detail(exc)
             if exc.code == 400 and ("context" in detail.lower() or "too long" in detail.lower()):
@@ -128,9 +146,10 @@ class HttpEngine:
             reason = getattr(exc, "reason", exc)
             raise ServerError(f"cannot reach the server at {self.base}: {reason}") from None
 
-    def _post(self, url: str, body: dict, *, timeout: float | None = None) -> dict:
+    def _post(self, url: str, body: dict[str, Any], *, timeout: float | None = None) -> dict[str, Any]:
         with self._request(url, body, timeout=timeout) as response:
-            return json.loads(response.read().decode("utf-8"))
+            reply: dict[str, Any] = json.loads(response.read().decode("utf-8"))
+            return reply
 
     def _served_models(self) -> list[str]:
         with self._request(self.base + "/models", timeout=10) as response:
@@ -155,7 +174,7 @@ class HttpEngine:
 
     # -- the ChatEngine protocol -----------------------------------------------------------
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None, progress=None,
+                    should_stop: StopCheck | None = None, progress: Progress | None = None,
                     variation: Variation | None = None) -> Iterator[str]:
         """Stream the reply over SSE; a stop closes the connection (the server stops generating).
 
@@ -202,8 +221,8 @@ class HttpEngine:
     def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:
         return sum(self.counter.count(m["content"]) + MESSAGE_OVERHEAD for m in messages)
 
-    def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
-                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict:
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256,
+                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict[str, Any]:
         """One non-streamed request (a server call is bounded by ``max_tokens``; ``should_stop``
         is checked before it is sent)."""
         if should_stop is not None and should_stop():

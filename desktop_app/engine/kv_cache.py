@@ -19,10 +19,13 @@ import json
 import logging
 import os
 import time
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 from desktop_app.engine.prefix import common_prefix
+from desktop_app.engine.protocol import ChatEngine, StatefulEngine, unwrap
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +40,16 @@ class RestoreResult:
     reason: str = ""
 
 
-def model_identity(path: Path) -> dict:
+class CacheSettings(Protocol):
+    """What :meth:`KvCache.for_settings` reads of the app's ``Settings`` (which sit above the engine)."""
+
+    @property
+    def kv_cache_mb(self) -> int: ...
+    @property
+    def db_path(self) -> Path: ...
+
+
+def model_identity(path: Path) -> dict[str, Any]:
     """Name, size and a hash of the first MiB: a different (or re-downloaded) file does not match."""
     stat = path.stat()
     with path.open("rb") as handle:
@@ -45,7 +57,7 @@ def model_identity(path: Path) -> dict:
     return {"name": path.name, "size": stat.st_size, "head_sha256": head}
 
 
-def tokens_digest(tokens) -> str:
+def tokens_digest(tokens: Sequence[Hashable]) -> str:
     return hashlib.sha256(",".join(map(str, tokens)).encode()).hexdigest()
 
 
@@ -60,12 +72,12 @@ def file_digest(path: Path) -> str:
 class KvCache:
     """Saved chat-context states, one per key (``<database>-<session id>``), LRU-bounded."""
 
-    def __init__(self, directory: Path, max_bytes: int):
+    def __init__(self, directory: Path, max_bytes: int) -> None:
         self.directory = Path(directory)
         self.max_bytes = max_bytes
 
     @classmethod
-    def for_settings(cls, settings) -> KvCache | None:
+    def for_settings(cls, settings: CacheSettings) -> KvCache | None:
         """The cache next to the settings' database, or None when ``kv_cache_mb`` is 0."""
         if settings.kv_cache_mb <= 0:
             return None
@@ -83,12 +95,13 @@ class KvCache:
         return self.directory / f"{key}.kv", self.directory / f"{key}.json"
 
     # -- save ----------------------------------------------------------------------------
-    def save(self, engine, key: str) -> int:
+    def save(self, engine: ChatEngine, key: str) -> int:
         """Write ``engine``'s evaluated state under ``key``; returns the bytes written (0: nothing to
         save, or this engine cannot). Errors are logged, never raised."""
-        inner = getattr(engine, "inner", engine)
-        if not hasattr(inner, "save_state") or not hasattr(inner, "cached_tokens"):
+        inner = unwrap(engine)
+        if not isinstance(inner, StatefulEngine):
             return 0
+        saver = engine if isinstance(engine, StatefulEngine) else inner  # a lock's wrapper saves under its lock
         if len(inner.cached_tokens()) < MIN_TOKENS:
             return 0
         data, meta = self._paths(key)
@@ -96,7 +109,7 @@ class KvCache:
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             os.chmod(self.directory, 0o700)
-            tokens = engine.save_state(tmp)
+            tokens = saver.save_state(tmp)
             os.chmod(tmp, 0o600)
             description = {"format": FORMAT, "model": model_identity(inner.model_path), "n_ctx": inner.n_ctx,
                            "tokens": tokens, "tokens_sha256": tokens_digest(tokens),
@@ -130,13 +143,14 @@ class KvCache:
             path.unlink(missing_ok=True)
 
     # -- restore ---------------------------------------------------------------------------
-    def restore(self, engine, key: str, *, prefix=None) -> RestoreResult:
+    def restore(self, engine: ChatEngine, key: str, *, prefix: Sequence[Hashable] | None = None) -> RestoreResult:
         """Load the state saved under ``key`` into ``engine`` when it matches (and, given the next
         prompt's ``prefix`` tokens, when it shares at least ``MIN_TOKENS`` of them); else leave it cold."""
-        inner = getattr(engine, "inner", engine)
+        inner = unwrap(engine)
         data, meta = self._paths(key)
-        if not hasattr(inner, "load_state") or not data.exists() or not meta.exists():
+        if not isinstance(inner, StatefulEngine) or not data.exists() or not meta.exists():
             return RestoreResult(False, reason="nothing saved")
+        loader = engine if isinstance(engine, StatefulEngine) else inner  # a lock's wrapper loads under its lock
         try:
             description = json.loads(meta.read_text(encoding="utf-8"))
             reason = self._mismatch(description, inner, data)
@@ -149,13 +163,13 @@ class KvCache:
             self.forget(key)
             return RestoreResult(False, reason=reason)
         try:
-            tokens = engine.load_state(data)
+            tokens = loader.load_state(data)
         except (OSError, ValueError) as exc:
             log.warning("kv cache: ignoring the saved state of %s: %s", key, exc)
             self.forget(key)
             return RestoreResult(False, reason=str(exc))
         if tokens_digest(tokens) != description["tokens_sha256"] or tokens != description["tokens"]:
-            engine.reset_cache()
+            loader.reset_cache()
             self.forget(key)
             log.warning("kv cache: ignoring the saved state of %s: its tokens do not match", key)
             return RestoreResult(False, reason="tokens do not match")
@@ -163,7 +177,7 @@ class KvCache:
         return RestoreResult(True, tokens=len(tokens))
 
     @staticmethod
-    def _mismatch(description: dict, inner, data: Path) -> str:
+    def _mismatch(description: dict[str, Any], inner: StatefulEngine, data: Path) -> str:
         if description.get("format") != FORMAT:
             return "written by another version"
         if description["model"] != model_identity(inner.model_path):

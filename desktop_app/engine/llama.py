@@ -9,14 +9,25 @@ from __future__ import annotations
 import contextlib
 import os
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ModelLoadError
 from desktop_app.engine.prefix import PrefillChunk, common_prefix, find_moved_block
 from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation, WarmResult
+
+if TYPE_CHECKING:
+    from llama_cpp import Llama
+    from llama_cpp.llama_cpp import llama_context_params
+    from llama_cpp.llama_types import (
+        ChatCompletionRequestMessage,
+        ChatCompletionStreamResponseChoice,
+        CreateChatCompletionResponse,
+        CreateChatCompletionStreamResponse,
+    )
 
 GGUF_MAGIC = b"GGUF"
 
@@ -55,10 +66,31 @@ def check_gguf_file(path: Path) -> None:
         raise ModelLoadError(f"not a GGUF model file (bad header): {path}")
 
 
+class ModelSettings(Protocol):
+    """What :meth:`LlamaEngine.from_settings` reads of the app's ``Settings`` (which sit above the engine)."""
+
+    @property
+    def model_path(self) -> Path: ...
+    @property
+    def ctx(self) -> int: ...
+    @property
+    def threads(self) -> int | None: ...
+    @property
+    def gpu_layers(self) -> int | None: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def repeat_penalty(self) -> float: ...
+    @property
+    def top_p(self) -> float: ...
+    @property
+    def kv_shift(self) -> bool: ...
+
+
 class LlamaTokenCounter:
     """Exact counts with the loaded model's own tokenizer."""
 
-    def __init__(self, llama, model_name: str):
+    def __init__(self, llama: Llama, model_name: str) -> None:
         self._llama = llama
         self.name = f"{model_name} tokenizer"
 
@@ -71,7 +103,7 @@ class LlamaTokenCounter:
 class LlamaEngine:
     """A loaded GGUF chat model: streaming chat with cancellation, exact token counts."""
 
-    def __init__(self, model_path: Path | str, settings: EngineSettings | None = None):
+    def __init__(self, model_path: Path | str, settings: EngineSettings | None = None) -> None:
         self.model_path = Path(model_path)
         self.settings = settings or EngineSettings()
         check_gguf_file(self.model_path)
@@ -124,7 +156,7 @@ class LlamaEngine:
         self.chunk = PrefillChunk(self.settings.n_batch)
 
     @classmethod
-    def from_settings(cls, settings, *, share_terminal: bool = False) -> LlamaEngine:
+    def from_settings(cls, settings: ModelSettings, *, share_terminal: bool = False) -> LlamaEngine:
         """Load the model named by the app's ``Settings`` (the one place flags map to llama.cpp)."""
         from desktop_app.engine.hardware import choose, choose_ctx
 
@@ -153,7 +185,7 @@ class LlamaEngine:
             eos_token=self._token_text(self._llama.token_eos()),
             bos_token=self._token_text(self._llama.token_bos()),
         )
-        result = formatter(messages=list(messages))
+        result = formatter(messages=_request_messages(messages))
         return result.prompt, bool(result.added_special)
 
     def prompt_tokens(self, messages: Sequence[ChatMessage]) -> list[int]:
@@ -182,7 +214,7 @@ class LlamaEngine:
         cached = self.cached_tokens()
         reused = common_prefix(cached, tokens)
         self.last_shifted_tokens = 0
-        block = self._resumable(tokens, reused)
+        block: tuple[int | None, int, int] | None = self._resumable(tokens, reused)
         if block is None:
             block = find_moved_block(cached, tokens, reused) if self.settings.kv_shift and self._can_shift() else None
         if block is not None:
@@ -201,7 +233,8 @@ class LlamaEngine:
         return self._prefill_from(tokens, reused, reused, started, should_stop, progress,
                                   total_new=len(tokens) - reused)
 
-    def _prefill_from(self, tokens, done: int, reused: int, started: float, should_stop, progress,
+    def _prefill_from(self, tokens: Sequence[int], done: int, reused: int, started: float,
+                      should_stop: StopCheck | None, progress: Progress | None,
                       *, total_new: int, evaluated: int = 0) -> WarmResult:
         """Evaluate ``tokens[done:]`` in measured chunks (the context holds ``tokens[:done]``)."""
         llama = self._llama
@@ -228,7 +261,8 @@ class LlamaEngine:
         except (AttributeError, TypeError):
             return False
 
-    def _splice(self, tokens, reused: int, block: tuple[int | None, int, int], should_stop, progress) -> int:
+    def _splice(self, tokens: Sequence[int], reused: int, block: tuple[int | None, int, int],
+                should_stop: StopCheck | None, progress: Progress | None) -> int:
         """Keep ``cached[i:i+k]`` (turns that stay after a page-out) by moving them to ``tokens[j:j+k]``'s
         positions, then evaluate the new tokens between the reused prefix and them. Returns ``k``
         (0 when stopped before the gap was filled: the block stays parked and the next pre-fill
@@ -270,7 +304,7 @@ class LlamaEngine:
         llama.n_tokens = j + k
         return k
 
-    def _resumable(self, tokens, reused: int) -> tuple[None, int, int] | None:
+    def _resumable(self, tokens: Sequence[int], reused: int) -> tuple[None, int, int] | None:
         """The parked block as a splice to finish, when ``tokens`` still place it where it waits and
         the context holds exactly the tokens before the gap; else it is dropped."""
         if self._parked is None:
@@ -361,19 +395,19 @@ class LlamaEngine:
         if not filled.complete:
             return
         try:
-            sampling = {"temperature": temperature, "repeat_penalty": self.settings.repeat_penalty}
+            repeat_penalty, seed, logit_bias = self.settings.repeat_penalty, None, None
             if variation is not None:
-                sampling = {"temperature": max(temperature, variation.min_temperature), "seed": variation.seed,
-                            "repeat_penalty": max(self.settings.repeat_penalty, variation.repeat_penalty),
-                            "logit_bias": self._banned_opening(variation.avoid)}
-            stream = self._llama.create_chat_completion(
-                messages=list(messages), stream=True, max_tokens=max_tokens, top_p=self.settings.top_p, **sampling)
+                temperature = max(temperature, variation.min_temperature)
+                repeat_penalty = max(self.settings.repeat_penalty, variation.repeat_penalty)
+                seed, logit_bias = variation.seed, self._banned_opening(variation.avoid)
+            stream = _chunks(self._llama.create_chat_completion(
+                messages=_request_messages(messages), stream=True, max_tokens=max_tokens, top_p=self.settings.top_p,
+                temperature=temperature, repeat_penalty=repeat_penalty, seed=seed, logit_bias=logit_bias))
             for chunk in stream:
                 if should_stop is not None and should_stop():
                     stream.close()
                     return
-                delta = chunk["choices"][0].get("delta", {})
-                piece = delta.get("content")
+                piece = _delta_text(chunk["choices"][0])
                 if piece:
                     self.last_completion_tokens += 1
                     yield piece
@@ -392,8 +426,8 @@ class LlamaEngine:
                 banned[tokens[0]] = -100.0
         return banned or None
 
-    def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
-                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict:
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256,
+                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict[str, Any]:
         """A reply constrained to ``schema`` (llama.cpp grammar), parsed.
 
         ``response_format={"type": "json_object", "schema": …}`` is the form llama-cpp-python
@@ -401,19 +435,19 @@ class LlamaEngine:
         ``max_tokens`` does. Output cut off by it, or otherwise unparsable, is a JSONOutputError.
         Streamed, so ``should_stop`` is checked between tokens (GenerationStopped)."""
         pieces: list[str] = []
-        finish = None
+        finish: str | None = None
         self._drop_parked()  # llama.cpp's own prefix reuse clears every sequence past the match
         self.last_prompt_tokens = self.count_message_tokens(messages)
         try:
-            stream = self._llama.create_chat_completion(
-                messages=list(messages), max_tokens=max_tokens, temperature=temperature, stream=True,
-                response_format={"type": "json_object", "schema": schema})
+            stream = _chunks(self._llama.create_chat_completion(
+                messages=_request_messages(messages), max_tokens=max_tokens, temperature=temperature, stream=True,
+                response_format={"type": "json_object", "schema": schema}))
             for chunk in stream:
                 if should_stop is not None and should_stop():
                     stream.close()
                     raise GenerationStopped("the chat needs the model")
                 choice = chunk["choices"][0]
-                piece = choice.get("delta", {}).get("content")
+                piece = _delta_text(choice)
                 if piece:
                     pieces.append(piece)
                 finish = choice.get("finish_reason") or finish
@@ -438,8 +472,29 @@ class LlamaEngine:
 PARKED_SEQ = 1  # the sequence a moved block waits in (contexts are made with two, sharing one buffer)
 
 
+def _request_messages(messages: Sequence[ChatMessage]) -> list[ChatCompletionRequestMessage]:
+    """``messages`` as llama-cpp-python's request type: the same dicts, whose roles ("system", "user",
+    "assistant") ``ChatMessage`` types as a plain ``str`` where llama-cpp-python spells out the literals."""
+    return cast("list[ChatCompletionRequestMessage]", list(messages))
+
+
+def _chunks(result: CreateChatCompletionResponse | Iterator[CreateChatCompletionStreamResponse],
+            ) -> Generator[CreateChatCompletionStreamResponse, None, None]:
+    """The stream ``create_chat_completion(stream=True)`` returns (a generator, closed on a stop);
+    its signature has one return type for both modes."""
+    if not isinstance(result, Generator):
+        raise TypeError("llama-cpp-python returned a whole completion where a stream was asked for")
+    return result
+
+
+def _delta_text(choice: ChatCompletionStreamResponseChoice) -> str | None:
+    """The text a streamed chunk adds (None for a chunk that only sets the role or the finish)."""
+    piece = choice.get("delta", {}).get("content")
+    return piece if isinstance(piece, str) else None
+
+
 @contextmanager
-def _two_sequences(enabled: bool):
+def _two_sequences(enabled: bool) -> Iterator[None]:
     """Make the next ``Llama()`` context with two sequences on one unified KV buffer (llama-cpp-python
     has no argument for it): the second one parks turns moved after a page-out."""
     if not enabled:
@@ -449,8 +504,8 @@ def _two_sequences(enabled: bool):
 
     original = raw.llama_context_default_params
 
-    def params():
-        made = original()
+    def params() -> llama_context_params:
+        made: llama_context_params = original()
         made.n_seq_max = 2
         made.kv_unified = True
         return made
@@ -462,7 +517,7 @@ def _two_sequences(enabled: bool):
         raw.llama_context_default_params = original
 
 
-def parse_json_reply(text: str, finish_reason: str | None = None) -> dict:
+def parse_json_reply(text: str, finish_reason: str | None = None) -> dict[str, Any]:
     """The JSON object a schema-constrained reply holds, or a one-line JSONOutputError."""
     import json
 

@@ -3,7 +3,7 @@ block of turns that can be moved after a page-out, and the size of a pre-fill st
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 MIN_MOVED_BLOCK = 64  # a shorter run of reusable turns is evaluated again rather than moved
 _PROBE = 16
@@ -15,7 +15,7 @@ def find_moved_block(cached: Sequence[int], tokens: Sequence[int], start: int) -
     ``MIN_MOVED_BLOCK`` long (the recent turns that stay when older ones are paged out)."""
     if len(cached) - start < MIN_MOVED_BLOCK or len(tokens) - start < MIN_MOVED_BLOCK:
         return None
-    where: dict[tuple, list[int]] = {}
+    where: dict[tuple[int, ...], list[int]] = {}
     for i in range(start, len(cached) - _PROBE + 1):
         where.setdefault(tuple(cached[i: i + _PROBE]), []).append(i)
     best: tuple[int, int, int] | None = None
@@ -32,7 +32,7 @@ def find_moved_block(cached: Sequence[int], tokens: Sequence[int], start: int) -
     return best if best is not None and best[2] >= MIN_MOVED_BLOCK else None
 
 
-def common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
+def common_prefix(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     """How many leading tokens ``a`` and ``b`` share."""
     n = min(len(a), len(b))
     i = 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import io
+from collections.abc import Iterator
 
 _callback = None
 
@@ -29,7 +30,7 @@ def silence_llama_logs() -> None:
 
 
 @contextlib.contextmanager
-def quiet_load():
+def quiet_load() -> Iterator[None]:
     """While a model loads with ``verbose=True``, llama-cpp-python's own prints (system info, the
     GGUF metadata, the chat template) go nowhere instead of the terminal — after the TUI has
     exited they would land on the user's shell. Callers set ``verbose = False`` on the loaded

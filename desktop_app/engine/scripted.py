@@ -5,8 +5,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
-from desktop_app.engine.protocol import ChatMessage, StopCheck, Variation, WarmResult
+from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation, WarmResult
 from desktop_app.engine.tokens import fallback_counter
 
 
@@ -45,7 +46,8 @@ class ScriptedEngine:
     def cached_tokens(self) -> list[str]:
         return list(self.cached)
 
-    def prefill(self, tokens: Sequence[str], *, should_stop: StopCheck | None = None, progress=None) -> WarmResult:
+    def prefill(self, tokens: Sequence[str], *, should_stop: StopCheck | None = None,
+                progress: Progress | None = None) -> WarmResult:
         reused = 0
         while reused < min(len(tokens), len(self.cached)) and tokens[reused] == self.cached[reused]:
             reused += 1
@@ -64,13 +66,13 @@ class ScriptedEngine:
                           complete=len(self.cached) == len(tokens))
 
     def warm(self, messages: Sequence[ChatMessage], *, lead: str = "", should_stop: StopCheck | None = None,
-             progress=None) -> WarmResult:
+             progress: Progress | None = None) -> WarmResult:
         return self.prefill(self.prefix_tokens(messages, lead), should_stop=should_stop, progress=progress)
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
-                    should_stop: StopCheck | None = None, progress=None,
+                    should_stop: StopCheck | None = None, progress: Progress | None = None,
                     variation: Variation | None = None) -> Iterator[str]:
-        self.calls.append([dict(m) for m in messages])
+        self.calls.append([m.copy() for m in messages])
         self.variations.append(variation)
         tokens = self.prompt_tokens(messages)
         self.last_prompt_tokens = len(tokens)
@@ -93,13 +95,13 @@ class ScriptedEngine:
     def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:
         return sum(self.counter.count(m["content"]) + 4 for m in messages)
 
-    def complete_json(self, messages: Sequence[ChatMessage], schema: dict, *, max_tokens: int = 256,
-                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict:
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256,
+                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict[str, Any]:
         """The scripted reply, parsed as JSON (script a JSON string to drive schema callers)."""
         from desktop_app.engine.errors import GenerationStopped
         from desktop_app.engine.llama import parse_json_reply
 
-        self.calls.append([dict(m) for m in messages])
+        self.calls.append([m.copy() for m in messages])
         self.release.wait()
         if should_stop is not None and should_stop():
             raise GenerationStopped("stopped by the script's stop check")

