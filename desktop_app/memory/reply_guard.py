@@ -24,6 +24,10 @@ from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.lang.text import split_sentences, term_set
 from desktop_app.memory.reply_health import reply_language, rule_language
 
+# A value compared as words holds no amount (a number up to a day of the month may be a date) and
+# only a few words of its own ("Rome", "vegetarian", "国庆去三亚"), not a whole sentence.
+MAX_DAY = 31
+MAX_NAMED_TERMS = 8
 HISTORY_WINDOW = 24  # characters either side of an old value where a history word ("was", "原来") counts
 # "measure" (metres, kilograms, minutes …) only keeps a number from being read as a bare amount.
 UNITS = ("money", "people", "days", "measure")
@@ -209,7 +213,11 @@ def _stale_word(reply: str, old: MemoryItem, new: MemoryItem) -> str | None:
     old value said ("Rome", "vegetarian", "三亚", "May 10") in a sentence that does not mark it as
     history, and nothing that only the new value says. Names, places, diets and dates have no
     number to compare; these are compared as words."""
+    if any(a.value > MAX_DAY for a in (*amounts(old.value), *amounts(new.value))):
+        return None  # an amount changed, or a value was reworded around the same amount: numbers decide
     old_terms = term_set(old.value) - term_set(old.subject)
+    if len(old_terms) > MAX_NAMED_TERMS:
+        return None  # a whole sentence, not a named value: its other words are not what changed
     current = _current_terms(new.value)
     stale = {t for t in old_terms - current if len(t) >= 4 or t.isdigit() or _CJK_CHAR.match(t)}
     fresh = current - term_set(old.value) - term_set(new.subject)

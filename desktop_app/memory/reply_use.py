@@ -14,8 +14,11 @@ from desktop_app.memory.core.records import ItemUse
 from desktop_app.memory.lang.text import term_set
 from desktop_app.memory.reply_guard import amounts
 
-# The layers whose items are memory the model was given (the rest are turns, pages and documents).
-MEMORY_LAYERS = ("anchors", "state")
+# The layers whose items are memory the model was given (the rest are turns, pages and documents),
+# and which of their item types are a current item: the head's anchors and state, what changed
+# since the head was folded, and the items replayed before the input.
+MEMORY_LAYERS = {"anchors": (None,), "state": (None,), "changes": ("new", "changed", "updated", "confirmed"),
+                 "recalled": ("replay",)}
 # Share of a value's words that must appear in the reply when it has no number to compare.
 WORDS_USED = 0.5
 _YEARISH = range(1900, 2101)
@@ -24,10 +27,10 @@ _YEARISH = range(1900, 2101)
 def given_items(layers: Mapping[str, Layer]) -> list[tuple[int, str, str]]:
     """(id, kind, value) of every current memory item in the prompt's memory layers, once each."""
     seen: dict[int, tuple[int, str, str]] = {}
-    for name in MEMORY_LAYERS:
+    for name, types in MEMORY_LAYERS.items():
         layer = layers.get(name)
         for item in layer.items if layer else []:
-            if item.id is None or item.value is None or item.type is not None:
+            if item.id is None or item.value is None or item.type not in types:
                 continue
             if item.status not in (None, "active"):
                 continue

@@ -154,3 +154,14 @@ def test_limits_in_measures_are_not_compared_across_units():
     assert kinds("Two 90 minute blocks with a break between them.", hours) == []
     walk = [item(1, "膝盖不好，一次最多走2公里")]
     assert kinds("全程13.7公里，分三天走，每天不到5公里。", walk, "zh") == []
+
+
+def test_a_value_reworded_around_the_same_amount_is_not_a_replaced_name():
+    """Seen in a real session: the model pass refiled a sentence as "旅行预算: 8000元"; a reply
+    mentioning 住宿 or 旅行 states nothing old."""
+    items = [item(1, "我们一家四口想十月去大理玩五天，总预算8000元，包括机票和住宿", subject="预算",
+                  status="superseded"),
+             item(2, "旅行预算: 8000元", subject="旅行预算", supersedes=1, status="superseded"),
+             item(3, "预算: 12000元了，年终奖发下来了", subject="预算", supersedes=2)]
+    assert kinds("住宿可以选古城里的客栈，旅行第一天先去洱海。", items, "zh") == []
+    assert kinds("按8000元的预算安排。", items, "zh") == [("superseded", 1), ("superseded", 2)]

@@ -15,11 +15,13 @@ def layers() -> dict[str, Layer]:
                               LayerItem(id=3, kind="constraint", status="active", value="总预算是一万二千元"),
                               LayerItem(type="replay", id=9, value="a replayed turn")]),
         "recent": Layer(items=[LayerItem(message_id=1, role="user", turn=1)]),
+        "changes": Layer(items=[LayerItem(type="new", id=7, kind="goal", status="active", value="plan a trip to Dali"),
+                                LayerItem(type="revoked", id=8, kind="directive", status="revoked", value="use lists")]),
     }
 
 
 def test_the_prompts_current_items_once_each():
-    assert [i for i, _, _ in given_items(layers())] == [3, 4, 5]
+    assert [i for i, _, _ in given_items(layers())] == [3, 4, 5, 7]
 
 
 def test_a_value_is_used_when_its_number_or_most_of_its_words_show():
@@ -32,4 +34,4 @@ def test_a_value_is_used_when_its_number_or_most_of_its_words_show():
 
 def test_memory_in_use_marks_each_item():
     used = {u.id: u.used for u in memory_in_use(layers(), "With 12000 yuan and no peanuts, try the noodle bar.")}
-    assert used == {3: True, 4: False, 5: False}
+    assert used == {3: True, 4: False, 5: False, 7: False}
