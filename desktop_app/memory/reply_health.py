@@ -21,6 +21,8 @@ from desktop_app.prompts import LANGS, templates
 
 NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's message) is a copy
 MIN_COPY_CHARS = 12  # shorter replies ("OK!", "好的") may repeat without being a loop
+# The user's own message back, though, is an echo from a few characters on ("手冲咖啡怎么做？" is 8).
+MIN_ECHO_CHARS = 5
 SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "empty", "promise"]
 # What makes a reply degenerate: it must not be fed back, and the chat asks once more. (A small
 # model's refusal of an ordinary request is a loop too: it refuses again once it has seen itself do it.)
@@ -199,7 +201,7 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
             if score >= NEAR_COPY:
                 findings.append(HealthFinding("copy", f"{score:.0%} like the reply {n} back"))
                 break
-    if len(squashed) >= MIN_COPY_CHARS and echoes(text, user_text):
+    if len(squashed) >= MIN_ECHO_CHARS and echoes(text, user_text):
         findings.append(HealthFinding("echo", "repeats the user's message"))
     elif len(squashed) >= MIN_COPY_CHARS and any(echoes(text, said) for said in earlier_messages):
         findings.append(HealthFinding("echo", "repeats an earlier message of the user's"))

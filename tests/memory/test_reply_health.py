@@ -76,6 +76,9 @@ def test_an_echo_of_the_users_message_is_degenerate():
     message = "Plan a simple dinner for my family of four"
     assert "echo" in kinds("Plan a simple dinner for my family of four.", user_text=message)
     assert "echo" not in kinds("A simple dinner for four: lentil soup, bread and a salad.", user_text=message)
+    # A short question echoed back word for word (the 0.5B did this in a real Chinese session).
+    assert "echo" in kinds("手冲咖啡怎么做？", user_text="手冲咖啡怎么做？")
+    assert "echo" not in kinds("好的", user_text="好的")
     rule = "Oh, one thing: from now on please give me the conclusion first, then the details."
     assert "echo" in kinds("Oh, one thing: From now on please give me the conclusion first, then the details. Sure!",
                            user_text=rule)
