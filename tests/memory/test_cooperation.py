@@ -502,3 +502,13 @@ def test_an_undecided_sentence_is_kept_whole_as_one_open_question(conversation):
                                 entry("for the second week", "week", "second week", kind="constraint")]))
     questions = [i for i in convo.store.list_items(convo.sid, statuses=("active",)) if i.kind == "open_question"]
     assert len(questions) == 1 and "Lisbon" in questions[0].value and "Porto" in questions[0].value
+
+
+def test_a_goal_needs_words_of_aiming():
+    """Seen in a real session: the 0.5B filed "年终奖发下来了" (the bonus came) as the session's goal."""
+    from desktop_app.memory.write.kind_cues import settle_kind
+
+    assert settle_kind("goal", "预算改成12000元了，年终奖发下来了。") == "fact"
+    assert settle_kind("goal", "我们一家四口想十月去大理玩五天。") == "goal"
+    assert settle_kind("goal", "I want to run a marathon next spring.") == "goal"
+    assert settle_kind("goal", "My bonus came through.") == "fact"
