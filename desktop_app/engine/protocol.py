@@ -9,7 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypedDict, TypeGuard, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, runtime_checkable
+
+# pydantic validates a TypedDict field (``ContextPlan.messages``) only when it comes from
+# typing_extensions before Python 3.12 (pydantic itself depends on typing_extensions).
+from typing_extensions import TypedDict
 
 if TYPE_CHECKING:
     import numpy as np

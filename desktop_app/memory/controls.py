@@ -9,18 +9,33 @@ from __future__ import annotations
 
 import re
 import time
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel
 
-from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.core.models import MemoryItem, Session
+from desktop_app.memory.core.plan import MODES
 from desktop_app.memory.lang.notices import reply
 from desktop_app.memory.lang.text import canonical_subject, clip, keywords, term_set, topic_subject
-from desktop_app.memory.prompt.assembly import MODES
 from desktop_app.memory.prompt.render import stamp
 from desktop_app.memory.write.extraction import Candidate
 from desktop_app.memory.write.integrity import revocations_reaching_twins
-from desktop_app.memory.write.patches import AddItem, PatchRejected, SetPinned, SetScope, SetStatus, apply_patch, propose
+from desktop_app.memory.write.patches import (
+    AddItem,
+    PatchOp,
+    PatchRejected,
+    PatchResult,
+    SetPinned,
+    SetScope,
+    SetStatus,
+    apply_patch,
+    propose,
+)
 from desktop_app.memory.write.updates import apply_candidate, confirm_ops, corrected_value, pending_revocation_of, remember_message
+
+if TYPE_CHECKING:
+    from desktop_app.memory.store import Store
+    from desktop_app.memory.store.forget import ForgetPlan
 
 SLASH_COMMANDS = ("remember", "directive", "fact", "forget", "revoke", "correct", "pin", "unpin", "bookmark", "memory",
                   "confirm", "reject", "mode", "show", "scope")
@@ -36,11 +51,17 @@ class SlashResult(BaseModel):
     changed: bool = False
 
 
+class Command(Protocol):
+    """One memory command: ``/NAME ARG`` in ``session``, answered in ``lang``."""
+
+    def __call__(self, store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult: ...
+
+
 class MemoryCommandError(ValueError):
     """A memory command that cannot be done (unknown id, bad arguments); one line for the user."""
 
 
-def handle_slash(store, session, text: str, now: float | None = None, *, lang: str = "en") -> SlashResult | None:
+def handle_slash(store: Store, session: Session, text: str, now: float | None = None, *, lang: str = "en") -> SlashResult | None:
     """Run a slash command typed in the chat input; None when ``text`` is not one. The answer is
     in ``lang`` (the UI's language)."""
     stripped = text.strip()
@@ -55,11 +76,12 @@ def handle_slash(store, session, text: str, now: float | None = None, *, lang: s
         return SlashResult(command=name, ok=False, text=str(exc))
 
 
-def run_command(store, session, name: str, arg: str, now: float, *, lang: str = "en") -> SlashResult:
+def run_command(store: Store, session: Session, name: str, arg: str, now: float, *, lang: str = "en") -> SlashResult:
     """Dispatch one memory command (shared by the chat input and the CLI)."""
-    handlers = {"remember": remember, "directive": add_directive, "fact": add_fact, "forget": forget, "revoke": revoke,
-                "correct": correct, "pin": pin, "unpin": unpin, "bookmark": bookmark, "memory": overview,
-                "confirm": confirm, "reject": reject, "mode": set_mode, "show": show, "scope": set_scope}
+    handlers: dict[str, Command] = {
+        "remember": remember, "directive": add_directive, "fact": add_fact, "forget": forget, "revoke": revoke,
+        "correct": correct, "pin": pin, "unpin": unpin, "bookmark": bookmark, "memory": overview,
+        "confirm": confirm, "reject": reject, "mode": set_mode, "show": show, "scope": set_scope}
     return handlers[name](store, session, arg, now, lang=lang)
 
 
@@ -76,14 +98,14 @@ def _item_id(arg: str) -> int:
     return int(match.group(1))
 
 
-def _own(store, session, item_id: int) -> MemoryItem:
+def _own(store: Store, session: Session, item_id: int) -> MemoryItem:
     item = store.get_item(item_id)
     if item is None or (item.session_id != session.id and item.scope != "profile"):
         raise MemoryCommandError(f"no memory item #{item_id} in session {session.name!r}")
     return item
 
 
-def item_json(item: MemoryItem, turn_of: dict[int, int] | None = None) -> dict:
+def item_json(item: MemoryItem, turn_of: dict[int, int] | None = None) -> dict[str, Any]:
     """An item for ``--json`` output (ISO times, source turn when known)."""
     data = item.model_dump()
     data["created"] = stamp(item.created_at)
@@ -93,12 +115,12 @@ def item_json(item: MemoryItem, turn_of: dict[int, int] | None = None) -> dict:
     return data
 
 
-def _commit(store, session, ops, reason, now):
+def _commit(store: Store, session: Session, ops: list[PatchOp], reason: str, now: float) -> PatchResult:
     ops = revocations_reaching_twins(ops, store.list_items(session.id, statuses=("active",)))
     return apply_patch(store, propose(store, session.id, ops, reason=reason), now=now)
 
 
-def remember(store, session, arg, now, lang="en") -> SlashResult:
+def remember(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     """/remember TEXT — extract as if typed, stated explicitly; a plain note otherwise."""
     text = _need(arg, "/remember TEXT")
     outcomes = remember_message(store, session.id, text, source_message_id=None, origin="command", now=now)
@@ -113,7 +135,7 @@ def remember(store, session, arg, now, lang="en") -> SlashResult:
                        changed=True)
 
 
-def add_directive(store, session, arg, now, lang="en") -> SlashResult:
+def add_directive(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     """/directive TEXT — a standing rule; stated explicitly, so it replaces a conflicting one."""
     text = _need(arg, "/directive TEXT")
     subject = canonical_subject(text) or topic_subject("directive", text)
@@ -129,7 +151,7 @@ def add_directive(store, session, arg, now, lang="en") -> SlashResult:
                        data={"id": new_id, "supersedes": same.id if same else None}, changed=True)
 
 
-def add_fact(store, session, arg, now, lang="en") -> SlashResult:
+def add_fact(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     """/fact SUBJECT: VALUE (or just TEXT) — a fact; a newer one for the subject supersedes."""
     text = _need(arg, "/fact SUBJECT: VALUE")
     match = re.match(r"^([^:=：]{1,40})[:=：]\s*(.+)$", text)
@@ -142,7 +164,7 @@ def add_fact(store, session, arg, now, lang="en") -> SlashResult:
                        data=outcome.model_dump(), changed=outcome.action != "duplicate")
 
 
-def revoke(store, session, arg, now, lang="en") -> SlashResult:
+def revoke(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     """/revoke ID|topic — the item stops applying; it stays in history (``/forget`` deletes)."""
     arg = _need(arg, "/revoke ID|topic")
     if re.match(r"^#?\d+$", arg):
@@ -165,7 +187,7 @@ def revoke(store, session, arg, now, lang="en") -> SlashResult:
     return revoke(store, session, str(matches[0].id), now, lang)
 
 
-def plan_forget(store, session, arg: str):
+def plan_forget(store: Store, session: Session, arg: str) -> ForgetPlan:
     """The plan for ``/forget ID|topic``: an item id, else a topic (with the export files)."""
     from desktop_app.memory.forgetting import export_folders, with_files
 
@@ -177,7 +199,7 @@ def plan_forget(store, session, arg: str):
     return with_files(plan, export_folders())
 
 
-def forget(store, session, arg, now, lang="en") -> SlashResult:
+def forget(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     """/forget ID|topic [--yes] — delete for good: the item or topic, every turn and stored copy
     that holds its words, exports and saved prompt states. Without ``--yes`` it only lists."""
     from desktop_app.memory.forgetting import carry_out, describe
@@ -200,7 +222,7 @@ def forget(store, session, arg, now, lang="en") -> SlashResult:
 _PLAN_FIELDS = {"what", "items", "messages", "pages", "bookmarks", "traces", "sessions", "files"}
 
 
-def correct(store, session, arg, now, lang="en") -> SlashResult:
+def correct(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     """/correct ID NEW VALUE — the user's correction wins: a new item supersedes the old one."""
     match = re.match(r"^#?(\d+)\s+(.+)$", _need(arg, "/correct ID NEW-VALUE"), re.S)
     if not match:
@@ -217,7 +239,7 @@ def correct(store, session, arg, now, lang="en") -> SlashResult:
                        data={"id": result.added_ids[0], "supersedes": item.id}, changed=True)
 
 
-def pin(store, session, arg, now, lang="en", *, pinned: bool = True) -> SlashResult:
+def pin(store: Store, session: Session, arg: str, now: float, lang: str = "en", *, pinned: bool = True) -> SlashResult:
     """/pin ID — keep the item in the anchor zone (``/unpin ID`` undoes it)."""
     item = _own(store, session, _item_id(_need(arg, "/pin ID")))
     _commit(store, session, [SetPinned(item_id=item.id, pinned=pinned)], "/pin", now)
@@ -227,11 +249,11 @@ def pin(store, session, arg, now, lang="en", *, pinned: bool = True) -> SlashRes
                        data={"id": item.id, "pinned": pinned}, changed=True)
 
 
-def unpin(store, session, arg, now, lang="en") -> SlashResult:
+def unpin(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     return pin(store, session, arg, now, lang, pinned=False)
 
 
-def bookmark(store, session, arg, now, lang="en") -> SlashResult:
+def bookmark(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     """/bookmark WORDS — a user bookmark (2–4 keywords) on the latest user message."""
     words = [w for w in re.split(r"[\s,，、]+", _need(arg, "/bookmark WORDS")) if w][:4]
     last = next((m for m in reversed(store.last_messages(session.id, 6)) if m.role == "user"), None)
@@ -245,7 +267,7 @@ def bookmark(store, session, arg, now, lang="en") -> SlashResult:
                        data=mark.model_dump(), changed=True)
 
 
-def confirm(store, session, arg, now, lang="en", *, accept: bool = True) -> SlashResult:
+def confirm(store: Store, session: Session, arg: str, now: float, lang: str = "en", *, accept: bool = True) -> SlashResult:
     """/confirm [ID] — accept a pending item (``/reject [ID]`` drops it)."""
     pending = store.list_items(session.id, statuses=("pending",))
     if arg:
@@ -273,11 +295,11 @@ def confirm(store, session, arg, now, lang="en", *, accept: bool = True) -> Slas
                        data={"id": item.id}, changed=True)
 
 
-def reject(store, session, arg, now, lang="en") -> SlashResult:
+def reject(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     return confirm(store, session, arg, now, lang, accept=False)
 
 
-def set_mode(store, session, arg, now, lang="en") -> SlashResult:
+def set_mode(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     """/mode [NAME] — show or set this session's context mode."""
     if not arg:
         return SlashResult(command="mode", text=reply("mode_is", lang, mode=session.mode or reply("mode_default", lang),
@@ -289,7 +311,7 @@ def set_mode(store, session, arg, now, lang="en") -> SlashResult:
                        changed=True)
 
 
-def overview(store, session, arg, now, lang="en") -> SlashResult:
+def overview(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     """/memory — what do you remember? Current items by kind, pending ones, bookmarks, pages."""
     items = store.list_items(session.id, statuses=("active", "pending"))
     turn_of = _turns(store, session)
@@ -323,7 +345,7 @@ def _where(item: MemoryItem, turn_of: dict[int, int]) -> str:
     return " · ".join(x for x in (item.scope, item.origin, f"turn {turn}" if turn else "") if x)
 
 
-def set_scope(store, session, arg, now, lang="en") -> SlashResult:
+def set_scope(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     """/scope ID profile|session — move an item to the profile (every session sees it) or into this session."""
     parts = _need(arg, "/scope ID profile|session").split()
     if len(parts) != 2 or parts[1] not in ("profile", "session"):
@@ -336,14 +358,14 @@ def set_scope(store, session, arg, now, lang="en") -> SlashResult:
     moved = store.get_item(item.id)
     said = reply(f"scope_moved_{parts[1]}", lang, id=item.id, name=session.name)
     return SlashResult(command="scope", text=said,
-                       data={"item": item_json(moved)})
+                       data={"item": item_json(moved) if moved is not None else None})
 
 
-def _turns(store, session) -> dict[int, int]:
+def _turns(store: Store, session: Session) -> dict[int, int]:
     return store.message_turns(i.source_message_id for i in store.list_items(session.id) if i.source_message_id)
 
 
-def show(store, session, arg, now, lang="en") -> SlashResult:
+def show(store: Store, session: Session, arg: str, now: float, lang: str = "en") -> SlashResult:
     """/show ID (``memory show ID``) — the item with its whole supersede chain and change history."""
     item = _own(store, session, _item_id(_need(arg, "/show ID")))
     turn_of = _turns(store, session)
@@ -357,7 +379,8 @@ def show(store, session, arg, now, lang="en") -> SlashResult:
     lines = [f"#{item.id} [{item.kind}] {item.status}: {item.value}",
              f"  subject {item.subject}; scope {item.scope}; origin {item.origin}; pinned {item.pinned}; "
              f"v{item.state_version}",
-             f"  source: turn {turn_of.get(item.source_message_id, '-')} “{clip(item.source_quote or '', 80)}”",
+             f"  source: turn {turn_of.get(item.source_message_id, '-') if item.source_message_id is not None else '-'} "
+             f"“{clip(item.source_quote or '', 80)}”",
              reply("show_chain", lang)]
     lines += [f"  {'→' if c.id == item.id else ' '} #{c.id} {c.status:<10} {stamp(c.updated_at)}  {clip(c.value, 70)}"
               for c in chain]

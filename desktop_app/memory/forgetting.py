@@ -13,11 +13,15 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from desktop_app import paths
 from desktop_app.memory.archive.summary_chain import rebuild_chain
 from desktop_app.memory.lang.text import clip
 from desktop_app.memory.store.forget import ForgetPlan, needle_forms
+
+if TYPE_CHECKING:
+    from desktop_app.memory.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +53,7 @@ TABLES: dict[str, tuple[str, str]] = {
 }
 
 
-def _say(key: str, lang: str, **values) -> str:
+def _say(key: str, lang: str, **values: object) -> str:
     en, zh = TEXT[key]
     return (zh if lang == "zh" else en).format(**values)
 
@@ -117,7 +121,7 @@ def clear_states(db_path: Path) -> int:
     return len(states)
 
 
-def carry_out(store, plan: ForgetPlan) -> dict[str, int]:
+def carry_out(store: Store, plan: ForgetPlan) -> dict[str, int]:
     """Delete ``plan`` from the database, its files and the saved prompt states, then leave no
     bytes behind; returns the counts (``wal_cleared`` 0 when another connection kept the WAL).
     A process holding a context in memory drops it itself (the TUI resets its engine)."""

@@ -111,9 +111,9 @@ def amounts(text: str) -> list[Amount]:
         value = float(raw) * scales.get(scale, 1.0)
         found.append(Amount(value, m.start(), m.end(), _unit(text, m.start(), m.end())))
     for m in _chinese_numeral().finditer(text):
-        value = chinese_value(m.group(0))
-        if value is not None and not any(a.start <= m.start() < a.end for a in found):
-            found.append(Amount(value, m.start(), m.end(), _unit(text, m.start(), m.end())))
+        numeral = chinese_value(m.group(0))
+        if numeral is not None and not any(a.start <= m.start() < a.end for a in found):
+            found.append(Amount(numeral, m.start(), m.end(), _unit(text, m.start(), m.end())))
     return sorted(found, key=lambda a: a.start)
 
 
@@ -226,7 +226,7 @@ def _stale_word(reply: str, old: MemoryItem, new: MemoryItem) -> str | None:
     said = term_set(reply)
     if said & fresh:
         return None  # the current value is there: the old one is history beside it
-    hits = []
+    hits: list[str] = []
     for sentence in split_sentences(reply):
         if fires("guard.history", sentence):
             continue

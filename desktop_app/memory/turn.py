@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from desktop_app.engine.protocol import TokenCounter
+from desktop_app.engine.protocol import Embedder, Progress, TokenCounter
 from desktop_app.memory.archive.paging import page_out_if_needed
 from desktop_app.memory.background.queue import JobQueue
-from desktop_app.memory.core.head_fold import HeadFold
+from desktop_app.memory.core.head_fold import FoldReason, HeadFold
 from desktop_app.memory.core.models import Message, Session
 from desktop_app.memory.core.plan import DEFAULT_MODE, MODES, ContextPlan
 from desktop_app.memory.core.records import (
@@ -43,6 +44,9 @@ from desktop_app.memory.reply_health import HealthFinding, check_reply, expected
 from desktop_app.memory.reply_use import memory_in_use
 from desktop_app.memory.write.updates import remember_message
 from desktop_app.prompts import default_system_prompt
+
+if TYPE_CHECKING:
+    from desktop_app.memory.store import Store
 
 MAX_INPUT_CHARS = 200_000
 RECENT_REPLIES_CHECKED = 8  # a reply is compared with this many earlier replies
@@ -67,6 +71,39 @@ def clean_user_text(text: str) -> str:
     return text
 
 
+class TurnSettings(Protocol):
+    """What :meth:`TurnOptions.from_settings` reads of the app's ``Settings`` (which sit above the memory core)."""
+
+    @property
+    def lang(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def system_prompt(self) -> str | None: ...
+    @property
+    def memory_model(self) -> str: ...
+    @property
+    def head_updates(self) -> str: ...
+    @property
+    def warm_idle(self) -> bool: ...
+    @property
+    def recall(self) -> str: ...
+    @property
+    def recap_every(self) -> int: ...
+
+
+class RecallOrder(Protocol):
+    """What the chat context holds after the head (``warming.ContextOwner``): the recalled pages a
+    type-ahead evaluated, in order, and the words that chose their lines."""
+
+    recalled_pages: tuple[int, ...]
+    recalled_words: tuple[str, ...]
+
+    def pages_for(self, session_id: int) -> list[int]: ...
+
+    def words_for(self, session_id: int) -> list[str]: ...
+
+
 class TurnOptions(BaseModel):
     """What the pipeline takes from the user's settings."""
 
@@ -82,7 +119,7 @@ class TurnOptions(BaseModel):
     recap_every: int = 0  # a task recap before the input every N turns (0: only on a return to the task)
 
     @classmethod
-    def from_settings(cls, settings) -> TurnOptions:
+    def from_settings(cls, settings: TurnSettings) -> TurnOptions:
         return cls(lang=settings.lang, mode=settings.mode, system_prompt=settings.system_prompt,
                    memory_model=settings.memory_model, head_updates=settings.head_updates,
                    warm_idle=settings.warm_idle, recall=settings.recall, recap_every=settings.recap_every)
@@ -108,7 +145,7 @@ class RecordedReply(BaseModel):
     paging: PagingEvent | None = None
 
 
-def remember_input(store, message: Message) -> list[MemoryOutcome]:
+def remember_input(store: Store, message: Message) -> list[MemoryOutcome]:
     """Apply what the rules extract from a stored user message (also a restored version's)."""
     if message.role != "user":
         return []
@@ -120,15 +157,15 @@ def remember_input(store, message: Message) -> list[MemoryOutcome]:
 class TurnPipeline:
     """The stages of a turn over one store (one per thread)."""
 
-    store: object
+    store: Store
     counter: TokenCounter
     n_ctx: int
     options: TurnOptions = TurnOptions()
-    embedder: object | None = None
+    embedder: Embedder | None = None
     jobs: JobQueue | None = None
-    warm_progress: object | None = None  # progress(done, total) of idle-time warming (the TUI's meter)
+    warm_progress: Progress | None = None  # progress(done, total) of idle-time warming (the TUI's meter)
     documents_only: tuple[int, ...] | None = None  # `ask --doc NAME`: document chunks from these only
-    context: object | None = None  # a warming.ContextOwner: what the chat context holds (type-ahead's pages)
+    context: RecallOrder | None = None  # a warming.ContextOwner: what the chat context holds (type-ahead's pages)
 
     # -- settings in force ---------------------------------------------------------------
     def system_prompt(self, session: Session) -> str:
@@ -249,7 +286,7 @@ class TurnPipeline:
     def folds(self) -> bool:
         return self.options.head_updates == "fold"
 
-    def fold(self, session: Session, reason: str, *, turn: int | None = None, now: float | None = None) -> HeadFold:
+    def fold(self, session: Session, reason: FoldReason, *, turn: int | None = None, now: float | None = None) -> HeadFold:
         """Freeze the current memory and summary as what the prompt head shows from now on."""
         return refold(self.store, session.id, lang=self.options.lang, reason=reason, turn=turn, now=now)
 

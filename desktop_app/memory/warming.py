@@ -20,15 +20,20 @@ the pause.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from desktop_app.engine.errors import ContextFullError
 from desktop_app.engine.prefix import common_prefix
-from desktop_app.engine.protocol import can_warm
+from desktop_app.engine.protocol import ChatMessage, Progress, can_warm
 from desktop_app.memory.background.queue import JobContext, JobOutcome, MemoryJob
+from desktop_app.memory.core.models import Session
+from desktop_app.memory.core.plan import ContextPlan
 from desktop_app.memory.lang.text import term_set
-from desktop_app.memory.turn import TurnPipeline
+from desktop_app.memory.turn import TurnOptions, TurnPipeline
+
+if TYPE_CHECKING:
+    from desktop_app.engine.kv_cache import KvCache
 
 PLACEHOLDER = "…"  # the next input, unknown yet: it only ends the prefix
 MIN_DRAFT_CHARS = 6  # a shorter draft recalls little worth evaluating ahead
@@ -52,7 +57,7 @@ class ContextOwner:
         return list(self.recalled_words) if self.session_id == session_id else []
 
 
-def next_prefix(pipeline, session) -> tuple[list[dict], str]:
+def next_prefix(pipeline: TurnPipeline, session: Session) -> tuple[list[ChatMessage], str]:
     """What the next prompt starts with, as planned now: all messages but the final user message,
     and how that one opens before the input (the changes block, which depends on memory only)."""
     plan, _ = pipeline.preview(session, PLACEHOLDER)
@@ -62,7 +67,7 @@ def next_prefix(pipeline, session) -> tuple[list[dict], str]:
     return plan.messages[:-1], lead
 
 
-def draft_prefix(pipeline, session, draft: str) -> tuple[list[dict], str]:
+def draft_prefix(pipeline: TurnPipeline, session: Session, draft: str) -> tuple[list[ChatMessage], str]:
     """What the prompt starts with if the user sends ``draft`` with more words after it: all
     messages but the final user message, and that message up to the draft's last whole word —
     the changes, the recalled pages and the replayed state before the input, then the words
@@ -70,7 +75,7 @@ def draft_prefix(pipeline, session, draft: str) -> tuple[list[dict], str]:
     return draft_lead(pipeline.preview(session, draft)[0])
 
 
-def draft_lead(plan) -> tuple[list[dict], str]:
+def draft_lead(plan: ContextPlan) -> tuple[list[ChatMessage], str]:
     final = plan.messages[-1]["content"]
     shown = plan.layers["input"].text
     if not shown or not final.endswith(shown):
@@ -97,10 +102,11 @@ class WarmJob(MemoryJob):
     other jobs of a turn; the second finds nothing to do unless they changed the head)."""
 
     name = "warm"
+    session_id: int
 
-    def __init__(self, session_id: int, options, *, stage: str = "turn", cache=None, cache_key: str | None = None,
-                 progress: Callable[[int, int], object] | None = None, owner: ContextOwner | None = None,
-                 leaving: tuple[int, str] | None = None):
+    def __init__(self, session_id: int, options: TurnOptions, *, stage: str = "turn", cache: KvCache | None = None,
+                 cache_key: str | None = None, progress: Progress | None = None, owner: ContextOwner | None = None,
+                 leaving: tuple[int, str] | None = None) -> None:
         super().__init__(session_id)
         self.options, self.stage = options, stage
         self.cache, self.cache_key, self.progress = cache, cache_key, progress
@@ -111,7 +117,7 @@ class WarmJob(MemoryJob):
     def key(self) -> tuple:
         return (self.name, self.session_id, self.stage)
 
-    def prefix(self, pipeline, session) -> tuple[list[dict], str]:
+    def prefix(self, pipeline: TurnPipeline, session: Session) -> tuple[list[ChatMessage], str]:
         """The messages and the final message's opening to evaluate."""
         return next_prefix(pipeline, session)
 
@@ -130,12 +136,12 @@ class WarmJob(MemoryJob):
         messages, lead = self.prefix(pipeline, session)
         restored = ""
         if self.cache is not None and self.cache_key:
-            inner = getattr(engine, "inner", engine)
-            prefix = inner.prefix_tokens(messages, lead)
-            held = common_prefix(inner.cached_tokens(), prefix)
+            # (A lock's wrapper reads the wrapped engine's tokens without taking the lock.)
+            prefix = engine.prefix_tokens(messages, lead)
+            held = common_prefix(engine.cached_tokens(), prefix)
             if held < len(prefix) // 2:
-                result = self.cache.restore(engine, self.cache_key, prefix=prefix)
-                restored = f"restored {result.tokens} tokens; " if result.restored else ""
+                loaded = self.cache.restore(engine, self.cache_key, prefix=prefix)
+                restored = f"restored {loaded.tokens} tokens; " if loaded.restored else ""
         if self.owner is not None:
             self.owner.session_id = self.session_id
         try:
@@ -154,11 +160,14 @@ class DraftWarmJob(WarmJob):
 
     name = "draft"
 
-    def __init__(self, session_id: int, options, draft: str, **kwargs):
-        super().__init__(session_id, options, stage="draft", **kwargs)
+    def __init__(self, session_id: int, options: TurnOptions, draft: str, *, cache: KvCache | None = None,
+                 cache_key: str | None = None, progress: Progress | None = None, owner: ContextOwner | None = None,
+                 leaving: tuple[int, str] | None = None) -> None:
+        super().__init__(session_id, options, stage="draft", cache=cache, cache_key=cache_key, progress=progress,
+                         owner=owner, leaving=leaving)
         self.draft = draft
 
-    def prefix(self, pipeline, session) -> tuple[list[dict], str]:
+    def prefix(self, pipeline: TurnPipeline, session: Session) -> tuple[list[ChatMessage], str]:
         if self.owner is not None:  # this draft's own pages and lines, not an earlier draft's
             self.owner.recalled_pages, self.owner.recalled_words = (), ()
         plan, recorded = pipeline.preview(session, self.draft)

@@ -13,6 +13,8 @@ passes over those (within a bound) and is otherwise oldest first, as it is with 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from desktop_app.memory.archive.summary import summarise_page
 from desktop_app.memory.archive.summary_chain import chain_if_due
 from desktop_app.memory.core.models import Message
@@ -21,11 +23,15 @@ from desktop_app.memory.lang.text import clip, keywords, term_set
 from desktop_app.memory.prompt.budget import MESSAGE_OVERHEAD, compute_budgets
 from desktop_app.memory.write.extraction import is_small_talk
 
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import TokenCounter
+    from desktop_app.memory.store import Store
+
 MIN_KEEP_MESSAGES = 2
 KEEP_SHARE = 0.25  # kept exchanges may hold at most this share of the low watermark
 
 
-def message_cost(message: Message, counter) -> int:
+def message_cost(message: Message, counter: TokenCounter) -> int:
     return (message.token_count or counter.count(message.content)) + MESSAGE_OVERHEAD
 
 
@@ -108,7 +114,7 @@ def choose_evictions(recent: list[Message], costs: list[int], high: int, low: in
     return sorted(evict)
 
 
-def page_out_if_needed(store, session_id: int, *, counter, n_ctx: int, system_prompt: str, now: float,
+def page_out_if_needed(store: Store, session_id: int, *, counter: TokenCounter, n_ctx: int, system_prompt: str, now: float,
                        recent: list[Message] | None = None) -> PagingEvent | None:
     """Archive the oldest recent turns when they pass the high watermark; None when not needed.
 

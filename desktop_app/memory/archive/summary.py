@@ -22,7 +22,7 @@ def summarise_page(previous: SummaryContent | None, page_messages: list[Message]
     content = (previous or SummaryContent()).model_copy(deep=True)
     turns = [turn_of[m.id] for m in page_messages if m.id in turn_of]
     first, last = (min(turns), max(turns)) if turns else (None, None)
-    if first is not None:
+    if first is not None and last is not None:
         content.first_turn = first if content.first_turn is None else min(content.first_turn, first)
         content.last_turn = last if content.last_turn is None else max(content.last_turn, last)
     label = f"{first}–{last}" if first is not None and first != last else f"{first}"

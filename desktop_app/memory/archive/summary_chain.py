@@ -15,8 +15,13 @@ it never enters the prompt (the recalled page's own turns do, with their stale-v
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from desktop_app.memory.core.models import Stage
 from desktop_app.memory.lang.text import clip, keywords
+
+if TYPE_CHECKING:
+    from desktop_app.memory.store import Store
 
 STAGE_PAGES = 4  # pages per stage
 STAGE_CHARS = 1500  # the stage text's length bound
@@ -37,7 +42,7 @@ def stage_text(first_turn: int, last_turn: int, bookmarks: list[tuple[list[str],
     return text if len(text) <= STAGE_CHARS else text[: STAGE_CHARS - 1] + "…"
 
 
-def chain_if_due(store, session_id: int, *, now: float, every: int = STAGE_PAGES) -> Stage | None:
+def chain_if_due(store: Store, session_id: int, *, now: float, every: int = STAGE_PAGES) -> Stage | None:
     """Write the next stage when ``every`` pages are not covered by one yet (None otherwise).
     Called inside the page-out's transaction."""
     waiting = store.pages_after_stages(session_id)
@@ -56,7 +61,7 @@ def chain_if_due(store, session_id: int, *, now: float, every: int = STAGE_PAGES
                            last_turn=max(turns), text=text, author="rule", now=now)
 
 
-def chain_pages(store, session_id: int, *, now: float, every: int = STAGE_PAGES) -> int:
+def chain_pages(store: Store, session_id: int, *, now: float, every: int = STAGE_PAGES) -> int:
     """Write every stage that is due (an imported archive, a benchmark); returns how many."""
     written = 0
     with store.transaction():
@@ -65,7 +70,7 @@ def chain_pages(store, session_id: int, *, now: float, every: int = STAGE_PAGES)
     return written
 
 
-def rebuild_chain(store, session_id: int, *, now: float, every: int = STAGE_PAGES) -> int:
+def rebuild_chain(store: Store, session_id: int, *, now: float, every: int = STAGE_PAGES) -> int:
     """Write the session's stages again from its pages as they are now (after a forget took
     turns, items or whole pages: no stage keeps a word of what went); returns how many."""
     with store.transaction():

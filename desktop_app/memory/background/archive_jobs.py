@@ -20,17 +20,26 @@ import json
 import logging
 import re
 import time
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, Field, ValidationError
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ServerError
 from desktop_app.memory.background.queue import JobContext, JobOutcome, MemoryJob
+from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.core.records import MemoryWork
 from desktop_app.memory.lang.text import clip, numbers, term_set
 from desktop_app.memory.prompt.head_folding import refold
 from desktop_app.prompts import templates
 
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import ChatEngine, ChatMessage
+    from desktop_app.memory.background.memory_pass import MemoryModel
+    from desktop_app.memory.store import Store
+
 log = logging.getLogger(__name__)
+
+Reply = TypeVar("Reply", bound=BaseModel)  # the model a reply is validated as
 
 PAGE_CHARS = 1800  # of the page's text the model reads (user turns first)
 BOOKMARK_SCHEMA = {
@@ -51,7 +60,7 @@ VAGUE = re.compile(r"用户(表示|说|提到|认为|称)|对方(表示|说)|\bt
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-def _page_text(messages, limit: int = PAGE_CHARS) -> str:
+def _page_text(messages: list[Message], limit: int = PAGE_CHARS) -> str:
     lines = [f"{m.role}: {clip(m.content, 400)}" for m in messages]
     text = "\n".join(lines)
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -83,7 +92,9 @@ def check_bookmark(mark: ModelBookmark, page_text: str, subjects: list[str]) -> 
 class PageJob(MemoryJob):
     """Model work on one archived page; runs only when the ``memory_model`` gate lets it."""
 
-    def __init__(self, session_id: int, page_id: int, gate):
+    session_id: int
+
+    def __init__(self, session_id: int, page_id: int, gate: MemoryModel) -> None:
         super().__init__(session_id)
         self.page_id, self.gate = page_id, gate
 
@@ -98,13 +109,15 @@ class PageJob(MemoryJob):
             return self.outcome("postponed", "the chat needed the model")
         except (ContextFullError, ServerError) as exc:
             return self.outcome("failed", str(exc).splitlines()[0])
-        return self.work(ctx.store, ctx.engine, ctx) if usable else self.outcome("done", "rules only")
+        if not usable or ctx.engine is None:
+            return self.outcome("done", "rules only")
+        return self.work(ctx.store, ctx.engine, ctx)
 
-    def work(self, store, engine, ctx: JobContext) -> JobOutcome:
+    def work(self, store: Store, engine: ChatEngine, ctx: JobContext) -> JobOutcome:
         raise NotImplementedError
 
-    def ask(self, store, engine, ctx: JobContext, messages, prompt, schema: dict, model: type[BaseModel], *,
-            max_tokens: int, what: str):
+    def ask(self, store: Store, engine: ChatEngine, ctx: JobContext, messages: list[Message], prompt: list[ChatMessage],
+            schema: dict[str, Any], model: type[Reply], *, max_tokens: int, what: str) -> Reply | JobOutcome:
         """One model call: the reply validated as ``model``, or the outcome to return instead
         (postponed when the chat needed the model, rejected when the reply is invalid). Its cost
         is recorded on the page's last user turn."""
@@ -126,19 +139,19 @@ class BookmarkJob(PageJob):
 
     name = "bookmark"
 
-    def __init__(self, session_id: int, page_id: int, bookmark_id: int, gate):
+    def __init__(self, session_id: int, page_id: int, bookmark_id: int, gate: MemoryModel) -> None:
         super().__init__(session_id, page_id, gate)
         self.bookmark_id = bookmark_id
 
-    def work(self, store, engine, ctx: JobContext) -> JobOutcome:
+    def work(self, store: Store, engine: ChatEngine, ctx: JobContext) -> JobOutcome:
         mark, messages = store.get_bookmark(self.bookmark_id), store.page_messages(self.page_id)
         if mark is None or mark.author != "rule" or not messages:
             return self.outcome("done", "nothing to rewrite")
         spec = templates(self.gate.lang)["bookmark"]
         text = _page_text(messages)
         turns = [m.turn_number for m in messages]
-        prompt = [{"role": "system", "content": spec["system"]},
-                  {"role": "user", "content": spec["page"].format(a=min(turns), b=max(turns), text=text)}]
+        prompt: list[ChatMessage] = [{"role": "system", "content": spec["system"]},
+                                     {"role": "user", "content": spec["page"].format(a=min(turns), b=max(turns), text=text)}]
         proposed = self.ask(store, engine, ctx, messages, prompt, BOOKMARK_SCHEMA, ModelBookmark, max_tokens=96,
                             what=f"bookmark for page {self.page_id}")
         if isinstance(proposed, JobOutcome):
@@ -191,7 +204,7 @@ class StageJob(PageJob):
 
     name = "stage"
 
-    def __init__(self, session_id: int, stage_id: int, page_id: int, gate):
+    def __init__(self, session_id: int, stage_id: int, page_id: int, gate: MemoryModel) -> None:
         super().__init__(session_id, page_id, gate)
         self.stage_id = stage_id
 
@@ -199,21 +212,22 @@ class StageJob(PageJob):
     def key(self) -> tuple:
         return (self.name, self.stage_id)
 
-    def work(self, store, engine, ctx: JobContext) -> JobOutcome:
+    def work(self, store: Store, engine: ChatEngine, ctx: JobContext) -> JobOutcome:
         stage = store.get_stage(self.stage_id)
         if stage is None or stage.author != "rule":
             return self.outcome("done", "nothing to add")
         messages = store.pages_messages(store.pages_between(self.session_id, stage.first_page_id, stage.last_page_id))
         if not messages:
             return self.outcome("done", "the stage's pages are gone")
-        by_page: dict[int, list] = {}
+        by_page: dict[int | None, list[Message]] = {}
         for m in messages:
             by_page.setdefault(m.page_id, []).append(m)
         sample = "\n".join(_page_text(sorted(group, key=lambda m: m.role != "user"), STAGE_PAGE_CHARS)
                            for group in by_page.values())
         spec = templates(self.gate.lang)["stage"]
-        prompt = [{"role": "system", "content": spec["system"]},
-                  {"role": "user", "content": spec["page"].format(a=stage.first_turn, b=stage.last_turn, text=sample)}]
+        prompt: list[ChatMessage] = [
+            {"role": "system", "content": spec["system"]},
+            {"role": "user", "content": spec["page"].format(a=stage.first_turn, b=stage.last_turn, text=sample)}]
         proposed = self.ask(store, engine, ctx, messages, prompt, STAGE_SCHEMA, ModelStage, max_tokens=160,
                             what=f"stage {self.stage_id}")
         if isinstance(proposed, JobOutcome):
@@ -227,16 +241,16 @@ class StageJob(PageJob):
         return self.outcome("done", f"stage: {topics}")
 
 
-def _record_work(store, messages, engine, seconds: float) -> None:
+def _record_work(store: Store, messages: list[Message], engine: ChatEngine, seconds: float) -> None:
     last_user = next((m for m in reversed(messages) if m.role == "user"), None)
     if last_user is not None:
         store.add_memory_work(last_user.id, MemoryWork.of_call(engine, seconds).model_dump())
 
 
-def summary_problems(fields: dict[str, list[str]], page_items, open_items) -> list[str]:
+def summary_problems(fields: dict[str, list[str]], page_items: list[MemoryItem], open_items: list[MemoryItem]) -> list[str]:
     """What keeps the model's summary from replacing the rule one (empty: nothing)."""
     text = "\n".join(line for field in SUMMARY_FIELDS for line in fields.get(field, []))
-    problems = []
+    problems: list[str] = []
     held = set(numbers(text))
     for item in page_items:
         missing = [n for n in numbers(item.value) if n not in held]
@@ -260,11 +274,11 @@ class SummaryJob(PageJob):
 
     name = "summary"
 
-    def __init__(self, session_id: int, page_id: int, gate, *, refold: bool = False):
+    def __init__(self, session_id: int, page_id: int, gate: MemoryModel, *, refold: bool = False) -> None:
         super().__init__(session_id, page_id, gate)
         self.refold = refold
 
-    def work(self, store, engine, ctx: JobContext) -> JobOutcome:
+    def work(self, store: Store, engine: ChatEngine, ctx: JobContext) -> JobOutcome:
         from desktop_app.memory.core.models import SummaryEntry
 
         messages = store.page_messages(self.page_id)
@@ -285,7 +299,8 @@ class SummaryJob(PageJob):
         try:
             for attempt in (1, 2):
                 hint = "" if attempt == 1 else "\n" + spec["retry"].format(problems="; ".join(problems))
-                prompt = [{"role": "system", "content": spec["system"]}, {"role": "user", "content": base + hint}]
+                prompt: list[ChatMessage] = [{"role": "system", "content": spec["system"]},
+                                             {"role": "user", "content": base + hint}]
                 try:
                     reply = engine.complete_json(prompt, SUMMARY_SCHEMA, max_tokens=400, should_stop=ctx.should_stop)
                 except JSONOutputError as exc:
@@ -323,7 +338,7 @@ class SummaryJob(PageJob):
         return self.outcome("done", "model summary in use")
 
 
-def _item_of(line: str, items) -> int | None:
+def _item_of(line: str, items: list[MemoryItem]) -> int | None:
     """The item a summary line restates: the newest whose numbers it holds, else the newest
     sharing two or more words with it."""
     held, words = set(numbers(line)), term_set(line)

@@ -17,12 +17,14 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Literal
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import ValidationError
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ServerError
-from desktop_app.memory.background.queue import JobContext, JobOutcome, MemoryJob
+from desktop_app.memory.background.queue import JobContext, JobOutcome, JobQueue, MemoryJob
+from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.core.records import MemoryWork
 from desktop_app.memory.lang.text import split_sentences
 from desktop_app.memory.write.change_resolution import (
@@ -36,10 +38,10 @@ from desktop_app.memory.write.change_resolution import (
     resolve_schema,
     twins_of,
 )
-from desktop_app.memory.write.cooperation import merge_ops
+from desktop_app.memory.write.cooperation import MergePlan, merge_ops
 from desktop_app.memory.write.extraction import is_question, is_small_talk
 from desktop_app.memory.write.integrity import guard_model_ops, revocations_reaching_twins
-from desktop_app.memory.write.patches import MemoryPatch, PatchRejected, apply_patch
+from desktop_app.memory.write.patches import MemoryPatch, PatchOp, PatchRejected, apply_patch
 from desktop_app.memory.write.proposals import (
     EXTRACT_MAX_TOKENS,
     EXTRACT_SCHEMA,
@@ -49,7 +51,11 @@ from desktop_app.memory.write.proposals import (
     extraction_messages,
     parse_proposals,
 )
-from desktop_app.memory.write.vetting import quote_span, vet_all
+from desktop_app.memory.write.vetting import Vetted, quote_span, vet_all
+
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import ChatEngine, Progress, StopCheck
+    from desktop_app.memory.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +69,8 @@ def worth_proposing(text: str) -> bool:
     return not is_small_talk(text) and any(not is_question(s) for s in split_sentences(text))
 
 
-def ask_model(engine, text: str, known: list[str], *, lang: str, should_stop=None) -> tuple[list[Proposal], MemoryWork]:
+def ask_model(engine: ChatEngine, text: str, known: list[str], *, lang: str,
+              should_stop: StopCheck | None = None) -> tuple[list[Proposal], MemoryWork]:
     """The model's entries for ``text``; invalid output is retried once with a shorter prompt.
 
     Raises ProposalError when both replies are invalid (the rules' result then stands) and
@@ -93,11 +100,11 @@ class MemoryModel:
     _verdicts: dict[str, bool] = {}
     _lock = threading.Lock()
 
-    def __init__(self, mode: str = "auto", *, lang: str = "en"):
+    def __init__(self, mode: str = "auto", *, lang: str = "en") -> None:
         self.mode = mode if mode in MEMORY_MODEL_MODES else "auto"
         self.lang = lang
 
-    def usable(self, engine, should_stop=None) -> bool:
+    def usable(self, engine: ChatEngine | None, should_stop: StopCheck | None = None) -> bool:
         """Whether model memory work runs with ``engine`` (``auto`` self-tests it once)."""
         if engine is None or self.mode == "off":
             return False
@@ -113,7 +120,7 @@ class MemoryModel:
             return self._verdicts[name]
 
 
-def self_test(engine, *, lang: str = "en", should_stop=None) -> bool:
+def self_test(engine: ChatEngine, *, lang: str = "en", should_stop: StopCheck | None = None) -> bool:
     """Can this model fill the template? Valid JSON, and at least one entry whose quote is
     the test message's own words and that names Ana, Porto or Thursday."""
     try:
@@ -125,9 +132,9 @@ def self_test(engine, *, lang: str = "en", should_stop=None) -> bool:
                for v in vetted)
 
 
-def batches(messages: list, *, chars: int = BATCH_CHARS, turns: int = BATCH_TURNS) -> list[list]:
+def batches(messages: list[Message], *, chars: int = BATCH_CHARS, turns: int = BATCH_TURNS) -> list[list[Message]]:
     """Consecutive user messages grouped so each model call stays short."""
-    out: list[list] = []
+    out: list[list[Message]] = []
     for message in messages:
         if out and len(out[-1]) < turns and sum(len(m.content) for m in out[-1]) + len(message.content) <= chars:
             out[-1].append(message)
@@ -140,9 +147,10 @@ class ExtractJob(MemoryJob):
     """Model extraction for user messages of one session, after the rules already ran."""
 
     name = "extract"
+    session_id: int
 
-    def __init__(self, session_id: int, message_ids: list[int], gate: MemoryModel, *, progress=None,
-                 from_backlog: bool = False):
+    def __init__(self, session_id: int, message_ids: list[int], gate: MemoryModel, *, progress: Progress | None = None,
+                 from_backlog: bool = False) -> None:
         super().__init__(session_id)
         self.message_ids = list(message_ids)
         self.gate = gate
@@ -165,7 +173,7 @@ class ExtractJob(MemoryJob):
             return self.outcome("postponed", "the chat needed the model")
         except (ContextFullError, ServerError) as exc:
             return self.outcome("failed", f"{exc}; the rules' result stands")
-        if not usable:
+        if not usable or engine is None:
             store.remove_from_backlog(self.message_ids)
             return self.outcome("done", "model memory is off or the model failed the JSON self-test; rules only")
         # Only what is still waiting: a message another job (the backlog's) already read is skipped.
@@ -191,7 +199,7 @@ class ExtractJob(MemoryJob):
         store.remove_from_backlog(self.message_ids)
         return self.outcome("done", "; ".join(self.notes[-6:]) or f"{applied} change(s)")
 
-    def _run_batch(self, store, engine, group: list, should_stop) -> int:
+    def _run_batch(self, store: Store, engine: ChatEngine, group: list[Message], should_stop: StopCheck) -> int:
         text = "\n".join(m.content for m in group)
         known = _known_subjects(store.list_items(self.session_id, statuses=("active", "pending")))
         try:
@@ -205,8 +213,11 @@ class ExtractJob(MemoryJob):
             # One message: vetting drops entries whose quote is not its own; several: split by quote.
             mine = proposals if len(group) == 1 else [p for p in proposals if quote_span(p.quote, message.content)]
             vetted = vet_all(mine, message.content)
-            ops = self._patch(store, message, lambda items, v=vetted, m=message: _noted(self.notes, merge_ops(v, m, items)),
-                              "model extraction")
+
+            def merged(items: list[MemoryItem], v: list[Vetted] = vetted, m: Message = message) -> list[PatchOp]:
+                return _noted(self.notes, merge_ops(v, m, items))
+
+            ops = self._patch(store, message, merged, "model extraction")
             applied += len(ops)
             if mentions_change(message.content) and not already_resolved(ops, message, store.list_items(self.session_id)):
                 changed, spent = self._resolve(store, engine, message, should_stop)
@@ -215,7 +226,7 @@ class ExtractJob(MemoryJob):
         store.add_memory_work(group[-1].id, work.model_dump())
         return applied
 
-    def _resolve(self, store, engine, message, should_stop) -> tuple[int, MemoryWork]:
+    def _resolve(self, store: Store, engine: ChatEngine, message: Message, should_stop: StopCheck) -> tuple[int, MemoryWork]:
         """A change of mind the pass could not place: the model points at the item it changes."""
         shown = candidates(store.list_items(self.session_id, statuses=("active",)), message)
         if not shown:
@@ -230,7 +241,7 @@ class ExtractJob(MemoryJob):
             return 0, MemoryWork.of_call(engine, time.perf_counter() - started)
         work = MemoryWork.of_call(engine, time.perf_counter() - started)
 
-        def plan(items):
+        def plan(items: list[MemoryItem]) -> list[PatchOp]:
             active = [i for i in items if i.status == "active"]
             position = answer.item(shown)
             old = shown[position - 1] if position else None
@@ -244,7 +255,8 @@ class ExtractJob(MemoryJob):
 
         return len(self._patch(store, message, plan, "a change of mind placed by the model")), work
 
-    def _patch(self, store, message, plan, reason: str) -> list:
+    def _patch(self, store: Store, message: Message, plan: Callable[[list[MemoryItem]], list[PatchOp]],
+               reason: str) -> list[PatchOp]:
         """Apply ``plan(items)`` as one patch against the state version read before it; a patch
         made stale meanwhile is planned once more on the new state. The applied ops (or none)."""
         for attempt in (1, 2):
@@ -266,12 +278,13 @@ class ExtractJob(MemoryJob):
         return []
 
 
-def _noted(notes: list[str], plan) -> list:
+def _noted(notes: list[str], plan: MergePlan) -> list[PatchOp]:
     notes.extend(plan.notes)
     return plan.ops
 
 
-def queue_backlog(store, jobs, gate: MemoryModel, session_id: int | None = None, *, progress=None) -> int:
+def queue_backlog(store: Store, jobs: JobQueue, gate: MemoryModel, session_id: int | None = None, *,
+                  progress: Progress | None = None) -> int:
     """Queue the model's pass over every message left in the backlog (by an earlier run)."""
     queued = 0
     for sid, ids in store.backlog(session_id).items():
@@ -279,8 +292,8 @@ def queue_backlog(store, jobs, gate: MemoryModel, session_id: int | None = None,
     return queued
 
 
-def _known_subjects(items) -> list[str]:
-    subjects = []
+def _known_subjects(items: list[MemoryItem]) -> list[str]:
+    subjects: list[str] = []
     for item in reversed(items):
         label = item.value.split(":", 1)[0] if ":" in item.value[:40] else item.subject
         if label and not label.startswith(("revoke", "q:")):

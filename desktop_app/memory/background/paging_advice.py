@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
@@ -39,6 +40,11 @@ from desktop_app.memory.core.records import MemoryWork
 from desktop_app.memory.lang.text import clip, term_set
 from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.prompts import templates
+
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import ChatMessage, TokenCounter
+    from desktop_app.memory.background.memory_pass import MemoryModel
+    from desktop_app.memory.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +61,7 @@ class Exchange(BaseModel):
     reply: str
 
 
-def advice_schema(count: int) -> dict:
+def advice_schema(count: int) -> dict[str, Any]:
     return {"type": "object",
             "properties": {"keep": {"type": "array", "maxItems": min(3, count),
                                     "items": {"type": "integer", "minimum": 1, "maximum": count}}},
@@ -82,10 +88,11 @@ def candidate_exchanges(recent: list[Message], costs: list[int], *, high: int, l
     return out
 
 
-def advice_messages(exchanges_: list[Exchange], goal: str, latest: str, *, lang: str, short: bool = False) -> list[dict]:
+def advice_messages(exchanges_: list[Exchange], goal: str, latest: str, *, lang: str,
+                    short: bool = False) -> list[ChatMessage]:
     spec = templates(lang)["paging"]
     width, reply_width = (70, 0) if short else (110, 60)
-    lines = []
+    lines: list[str] = []
     for n, ex in enumerate(exchanges_, start=1):
         line = f"{n}. {clip(ex.user, width)}"
         if reply_width and ex.reply:
@@ -95,7 +102,7 @@ def advice_messages(exchanges_: list[Exchange], goal: str, latest: str, *, lang:
     return [{"role": "system", "content": spec["system"]}, {"role": "user", "content": ask}]
 
 
-def parse_advice(data, exchanges_: list[Exchange], latest_id: int | None) -> list[PagingAdvice]:
+def parse_advice(data: object, exchanges_: list[Exchange], latest_id: int | None) -> list[PagingAdvice]:
     """The model's decision for every exchange asked: keep the ones it names, evict the rest.
     An unusable reply (not an object with a list of numbers) is no decision at all."""
     named = data.get("keep") if isinstance(data, dict) else None
@@ -109,7 +116,7 @@ def parse_advice(data, exchanges_: list[Exchange], latest_id: int | None) -> lis
             for n, ex in enumerate(exchanges_, start=1)]
 
 
-def page_out_in_sight(store, session_id: int, *, counter, n_ctx: int, system_prompt: str) -> bool:
+def page_out_in_sight(store: Store, session_id: int, *, counter: TokenCounter, n_ctx: int, system_prompt: str) -> bool:
     """Whether the recent layer is past the low watermark (the next page-out has candidates)."""
     budgets = compute_budgets(n_ctx, counter.count(system_prompt))
     return sum(message_cost(m, counter) for m in store.unpaged_messages(session_id)) > budgets.low_watermark
@@ -119,8 +126,10 @@ class PagingAdviceJob(MemoryJob):
     """Decide, ahead of the next page-out, which of its candidate exchanges should stay."""
 
     name = "paging"
+    session_id: int
 
-    def __init__(self, session_id: int, gate, *, counter, n_ctx: int, system_prompt: str):
+    def __init__(self, session_id: int, gate: MemoryModel, *, counter: TokenCounter, n_ctx: int,
+                 system_prompt: str) -> None:
         super().__init__(session_id)
         self.gate, self.counter, self.n_ctx, self.system_prompt = gate, counter, n_ctx, system_prompt
 
@@ -141,21 +150,23 @@ class PagingAdviceJob(MemoryJob):
         ruled_count = sum(1 for decision in ruled.values() if decision is not None)
         if not ask:
             return self.outcome("done", f"{ruled_count} decided by the rules, nothing for the model")
+        engine = ctx.engine
         try:
-            if not self.gate.usable(ctx.engine, ctx.should_stop):
+            if not self.gate.usable(engine, ctx.should_stop) or engine is None:
                 return self.outcome("done", f"{ruled_count} decided by the rules; the rest leave oldest first")
         except GenerationStopped:
             return self.outcome("postponed", "the chat needed the model")
         except (ContextFullError, ServerError) as exc:
             return self.outcome("failed", str(exc).splitlines()[0])
         goals = [i.value for i in store.list_items(self.session_id, statuses=("active",)) if i.kind == "goal"]
-        decided, problem = [], "no reply"
+        decided: list[PagingAdvice] = []
+        problem = "no reply"
         work = MemoryWork()
         try:
             for short in (False, True):
                 started = time.perf_counter()
                 try:
-                    data = ctx.engine.complete_json(
+                    data = engine.complete_json(
                         advice_messages(ask, "; ".join(goals[-2:]), latest.content if latest else "",
                                         lang=self.gate.lang, short=short),
                         advice_schema(len(ask)), max_tokens=ADVICE_MAX_TOKENS, temperature=0.0,
@@ -164,7 +175,7 @@ class PagingAdviceJob(MemoryJob):
                     problem = str(exc).splitlines()[0]
                     continue
                 finally:
-                    work = work.plus(MemoryWork.of_call(ctx.engine, time.perf_counter() - started))
+                    work = work.plus(MemoryWork.of_call(engine, time.perf_counter() - started))
                 decided = parse_advice(data, ask, latest.id if latest else None)
                 if decided:
                     break

@@ -20,13 +20,17 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
 
 from desktop_app.memory.documents.vectors import embed_pending_chunks
 from desktop_app.memory.recall.indexing import VectorsUnavailable, index_pending
-from desktop_app.memory.write.patches import MemoryPatch, PatchRejected, apply_patch
+from desktop_app.memory.write.patches import MemoryPatch, PatchOp, PatchRejected, apply_patch
+
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import ChatEngine, Embedder
+    from desktop_app.memory.store import Store
 
 JobStatus = Literal["done", "postponed", "rejected", "failed"]
 
@@ -36,11 +40,11 @@ class JobContext:
     """What a running job may use: the runner's store (its thread's connection), the shared
     models (locked wrappers, or None when not loaded) and the stop check."""
 
-    store: object
+    store: Store
     should_stop: Callable[[], bool]
-    embedder: object | None = None
-    engine: object | None = None  # for model memory work (a second context in the TUI)
-    chat_engine: object | None = None  # the chat's own context, for warming its prefix (None: same as engine)
+    embedder: Embedder | None = None
+    engine: ChatEngine | None = None  # for model memory work (a second context in the TUI)
+    chat_engine: ChatEngine | None = None  # the chat's own context, for warming its prefix (None: same as engine)
 
     def __post_init__(self) -> None:
         if self.chat_engine is None:
@@ -62,7 +66,7 @@ class MemoryJob(ABC):
 
     name: str = "job"
 
-    def __init__(self, session_id: int | None = None):
+    def __init__(self, session_id: int | None = None) -> None:
         self.session_id = session_id
 
     @property
@@ -70,8 +74,9 @@ class MemoryJob(ABC):
         """Jobs with the same key are the same work: queuing it twice keeps one."""
         return (self.name, self.session_id)
 
-    def outcome(self, status: JobStatus, detail: str = "", **extra) -> JobOutcome:
-        return JobOutcome(job=self.name, session_id=self.session_id, status=status, detail=detail, **extra)
+    def outcome(self, status: JobStatus, detail: str = "", *, state_version: int | None = None) -> JobOutcome:
+        return JobOutcome(job=self.name, session_id=self.session_id, status=status, detail=detail,
+                          state_version=state_version)
 
     @abstractmethod
     def run(self, ctx: JobContext) -> JobOutcome:
@@ -106,13 +111,14 @@ class PatchJob(MemoryJob):
     the program validates and applies, or rejects the whole patch when memory moved on."""
 
     name = "patch"
+    session_id: int
 
-    def __init__(self, session_id: int, expected_version: int):
+    def __init__(self, session_id: int, expected_version: int) -> None:
         super().__init__(session_id)
         self.expected_version = expected_version
 
     @abstractmethod
-    def propose(self, ctx: JobContext) -> list:
+    def propose(self, ctx: JobContext) -> list[PatchOp]:
         """The patch operations to apply (empty: nothing to change)."""
 
     def run(self, ctx: JobContext) -> JobOutcome:

@@ -11,6 +11,7 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from desktop_app.engine.protocol import ChatMessage
 from desktop_app.memory.core.recall_hits import RecallHit, SignalScore
 
 # The prompt order: stable head first, volatile tail last (what keeps the KV cache warm).
@@ -81,7 +82,7 @@ class ContextPlan(BaseModel):
     """What will be sent for a turn: the messages plus per-layer accounting."""
 
     mode: ContextMode
-    messages: list[dict]
+    messages: list[ChatMessage]
     layers: dict[str, Layer] = Field(default_factory=empty_layers)
     total_tokens: int
     budget: int

@@ -3,13 +3,16 @@ meter and the memory notices read, typed."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel, Field
 
 from desktop_app.memory.core.plan import ContextPlan, Exclusion, Layer
 from desktop_app.memory.core.recall_hits import RecallHit
 from desktop_app.memory.lang.notices import render_notice
+
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import ChatEngine
 
 # Layers whose text is already stored elsewhere (the system prompt, the turns) keep only counts.
 _TEXTLESS = ("system", "recent")
@@ -30,7 +33,7 @@ class MemoryWork(BaseModel):
     seconds: float = 0.0
 
     @classmethod
-    def of_call(cls, engine, seconds: float) -> MemoryWork:
+    def of_call(cls, engine: ChatEngine, seconds: float) -> MemoryWork:
         """One model call, with the token counts the engine kept of it."""
         return cls(calls=1, prompt_tokens=getattr(engine, "last_prompt_tokens", 0) or 0,
                    completion_tokens=getattr(engine, "last_completion_tokens", 0) or 0, seconds=round(seconds, 3))
@@ -172,10 +175,10 @@ class MemoryOutcome(BaseModel):
     item_ids: list[int] = []
     notice: str = ""
     notice_key: str = ""
-    notice_args: dict = {}
+    notice_args: dict[str, object] = {}
 
     @classmethod
-    def told(cls, action: str, key: str, item_ids: list[int] | None = None, **args) -> MemoryOutcome:
+    def told(cls, action: str, key: str, item_ids: list[int] | None = None, **args: object) -> MemoryOutcome:
         return cls(action=action, item_ids=item_ids or [], notice=render_notice(key, args), notice_key=key,
                    notice_args=args)
 

@@ -12,10 +12,11 @@ from collections.abc import Iterable
 
 from pydantic import BaseModel
 
+from desktop_app.engine.protocol import TokenCounter
 from desktop_app.memory.core.models import MemoryItem, Message
 
 
-def turn_views(messages: Iterable[Message], counter=None) -> list[TurnView]:
+def turn_views(messages: Iterable[Message], counter: TokenCounter | None = None) -> list[TurnView]:
     """User and assistant messages as :class:`TurnView` (token counts filled in when missing)."""
     return [TurnView(id=m.id, role=m.role, content=m.content, turn=m.turn_number, created_at=m.created_at,
                      page_id=m.page_id, tokens=m.token_count or (counter.count(m.content) if counter else 0),

@@ -8,8 +8,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from desktop_app.memory.documents.parsers import Section
+
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import TokenCounter
 
 MAX_CHUNK_TOKENS = 200  # MiniLM embeds the first 128 of its own tokens; prompts stay small
 OVERLAP_TOKENS = 30
@@ -35,14 +39,14 @@ class Chunk:
     tokens: int
 
 
-def chunk_sections(sections: Iterable[Section], counter, *, max_tokens: int = MAX_CHUNK_TOKENS,
+def chunk_sections(sections: Iterable[Section], counter: TokenCounter, *, max_tokens: int = MAX_CHUNK_TOKENS,
                    overlap_tokens: int = OVERLAP_TOKENS) -> Iterator[tuple[Section, list[Chunk]]]:
     """Each section with its chunks, lazily (the caller may stop between sections)."""
     for index, section in enumerate(sections):
         yield section, list(chunk_text(section, index, counter, max_tokens=max_tokens, overlap_tokens=overlap_tokens))
 
 
-def chunk_text(section: Section, index: int, counter, *, max_tokens: int = MAX_CHUNK_TOKENS,
+def chunk_text(section: Section, index: int, counter: TokenCounter, *, max_tokens: int = MAX_CHUNK_TOKENS,
                overlap_tokens: int = OVERLAP_TOKENS) -> Iterator[Chunk]:
     """The chunks of one section (see the module docstring)."""
     text = section.text
@@ -66,7 +70,7 @@ def chunk_text(section: Section, index: int, counter, *, max_tokens: int = MAX_C
         start = back
 
 
-def _pieces(text: str, counter, max_tokens: int) -> list[tuple[int, int]]:
+def _pieces(text: str, counter: TokenCounter, max_tokens: int) -> list[tuple[int, int]]:
     """``(start, end)`` spans of paragraphs; a paragraph over the bound is cut into sentences,
     a sentence over the bound into equal character runs. No span longer than
     ``max_tokens * _MAX_CHARS_PER_TOKEN`` characters is ever counted."""
@@ -85,7 +89,7 @@ def _pieces(text: str, counter, max_tokens: int) -> list[tuple[int, int]]:
     return out
 
 
-def _runs(text: str, start: int, end: int, counter, max_tokens: int) -> list[tuple[int, int]]:
+def _runs(text: str, start: int, end: int, counter: TokenCounter, max_tokens: int) -> list[tuple[int, int]]:
     """``text[start:end]`` whole if it is under the bound, else cut into equal character runs that are."""
     tokens = counter.count(text[start:end])
     if tokens <= max_tokens:

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
 
@@ -35,6 +35,11 @@ from desktop_app.memory.documents.parsers import (
     document_format,
     parse_document,
 )
+
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import TokenCounter
+    from desktop_app.memory.core.documents import Document
+    from desktop_app.memory.store import Store
 
 Status = Literal["added", "updated", "unchanged", "duplicate", "failed", "missing"]
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]")
@@ -90,6 +95,9 @@ class IngestReport:
 
     def count(self, status: str) -> int:
         return sum(o.status == status for o in self.outcomes)
+
+
+OnProgress = Callable[[IngestProgress, FileOutcome | None], None]  # (where the batch stands, the file just done)
 
 
 def shown_path(path: Path | str) -> str:
@@ -193,7 +201,7 @@ class ParsedFile:
     language: str
 
 
-def parse_and_chunk(path: Path, fmt: str, counter, *, should_stop: Callable[[], bool] | None = None,
+def parse_and_chunk(path: Path, fmt: str, counter: TokenCounter, *, should_stop: Callable[[], bool] | None = None,
                     on_page: Callable[[int, int], None] | None = None, max_tokens: int = MAX_CHUNK_TOKENS,
                     overlap_tokens: int = OVERLAP_TOKENS, limits: ReadLimits = DEFAULT_LIMITS) -> ParsedFile:
     """Read ``path`` into storable sections and chunks; checks ``should_stop`` between sections,
@@ -235,7 +243,7 @@ def parse_and_chunk(path: Path, fmt: str, counter, *, should_stop: Callable[[], 
                       language=detect_language("\n".join(sample)))
 
 
-def _free_name(store, stem: str, session_id: int | None) -> str:
+def _free_name(store: Store, stem: str, session_id: int | None) -> str:
     base = " ".join(stem.split()) or "document"
     name, n = base, 1
     while store.document_name_taken(name, session_id):
@@ -244,8 +252,9 @@ def _free_name(store, stem: str, session_id: int | None) -> str:
     return name
 
 
-def ingest_file(store, path: Path, *, session_id: int | None, counter, should_stop: Callable[[], bool] | None = None,
-                on_page: Callable[[int, int], None] | None = None, replace=None,
+def ingest_file(store: Store, path: Path, *, session_id: int | None, counter: TokenCounter,
+                should_stop: Callable[[], bool] | None = None, on_page: Callable[[int, int], None] | None = None,
+                replace: Document | None = None,
                 limits: ReadLimits = DEFAULT_LIMITS) -> FileOutcome:
     """Add (or, with ``replace``, re-index) one file; a failure is an outcome, never an exception
     (except :class:`IngestCancelled`)."""
@@ -301,10 +310,9 @@ def ingest_file(store, path: Path, *, session_id: int | None, counter, should_st
                        seconds=round(time.perf_counter() - started, 3))
 
 
-def add_documents(store, paths: Iterable[Path | str], *, session_id: int | None, counter,
+def add_documents(store: Store, paths: Iterable[Path | str], *, session_id: int | None, counter: TokenCounter,
                   should_stop: Callable[[], bool] | None = None,
-                  progress: Callable[[IngestProgress, FileOutcome | None], None] | None = None,
-                  limits: ReadLimits = DEFAULT_LIMITS) -> IngestReport:
+                  progress: OnProgress | None = None, limits: ReadLimits = DEFAULT_LIMITS) -> IngestReport:
     """Add files and folders; each file is all-or-nothing, the batch goes on after a failure
     (a file over one of ``limits`` included)."""
     files, failures = collect_files(paths)
@@ -313,13 +321,13 @@ def add_documents(store, paths: Iterable[Path | str], *, session_id: int | None,
                 should_stop=should_stop, progress=progress, limits=limits)
 
 
-def sync_documents(store, *, session_id: int | None = None, counter, should_stop: Callable[[], bool] | None = None,
-                   progress: Callable[[IngestProgress, FileOutcome | None], None] | None = None,
-                   documents=None, limits: ReadLimits = DEFAULT_LIMITS) -> IngestReport:
+def sync_documents(store: Store, *, session_id: int | None = None, counter: TokenCounter,
+                   should_stop: Callable[[], bool] | None = None, progress: OnProgress | None = None,
+                   documents: Iterable[Document] | None = None, limits: ReadLimits = DEFAULT_LIMITS) -> IngestReport:
     """Re-index the documents whose file changed (size, time, then hash); missing files are reported."""
     documents = store.list_documents(session_id) if documents is None else documents
     report = IngestReport()
-    todo = []
+    todo: list[tuple[Path, Document | None]] = []
     for document in documents:
         path = Path(document.path)
         try:
@@ -337,7 +345,8 @@ def sync_documents(store, *, session_id: int | None = None, counter, should_stop
                 progress=progress, scoped=False, limits=limits)
 
 
-def _run(store, todo, report: IngestReport, *, session_id, counter, should_stop, progress,
+def _run(store: Store, todo: list[tuple[Path, Document | None]], report: IngestReport, *, session_id: int | None,
+         counter: TokenCounter, should_stop: Callable[[], bool] | None, progress: OnProgress | None,
          scoped: bool = True, limits: ReadLimits = DEFAULT_LIMITS) -> IngestReport:
     state = IngestProgress(files_total=len(todo) + len(report.outcomes), files_done=len(report.outcomes))
     for path, replace in todo:
@@ -347,7 +356,7 @@ def _run(store, todo, report: IngestReport, *, session_id, counter, should_stop,
         state.current = Path(path).name
         base_pages, base_chunks = state.pages, state.chunks
 
-        def on_page(pages: int, chunks: int, base_pages=base_pages, base_chunks=base_chunks) -> None:
+        def on_page(pages: int, chunks: int, base_pages: int = base_pages, base_chunks: int = base_chunks) -> None:
             state.pages, state.chunks = base_pages + pages, base_chunks + chunks
             if progress is not None:
                 progress(state, None)

@@ -14,7 +14,7 @@ can cause, limits included, is a :class:`DocumentError` with a one-line reason.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from desktop_app.memory.documents.docx_reader import read_docx
@@ -133,7 +133,7 @@ def parse_code(path: Path, limits: ReadLimits = DEFAULT_LIMITS) -> Iterator[Sect
                                     heading_in_text=True)
 
 
-def _sections_from_lines(lines, heading_of, *, keep_layout: bool = False,
+def _sections_from_lines(lines: Iterable[str], heading_of: Callable[[str], str | None], *, keep_layout: bool = False,
                          heading_in_text: bool = False) -> Iterator[Section]:
     heading: str | None = None
     body: list[str] = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -19,6 +20,10 @@ from desktop_app.memory.core.recall_hits import SignalScore
 from desktop_app.memory.documents.vectors import document_vectors_usable
 from desktop_app.memory.recall.fusion import normalised, rrf
 from desktop_app.memory.recall.query import has_cjk, plan_query, quote
+
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import Embedder, TokenCounter
+    from desktop_app.memory.store import Store
 
 DOC_SIGNALS = ("bm25", "vector")
 CANDIDATES = 60
@@ -40,7 +45,7 @@ def _key(name: str) -> str:
     return re.sub(r"[\s_-]+", "-", name.strip().lower())
 
 
-def find_documents(store, session_id: int | None, names: Iterable[str]) -> list[Document]:
+def find_documents(store: Store, session_id: int | None, names: Iterable[str]) -> list[Document]:
     """The documents named (exact name, else a unique prefix), in scope of ``session_id``."""
     visible = store.list_documents(session_id)
     found: list[Document] = []
@@ -57,7 +62,7 @@ def find_documents(store, session_id: int | None, names: Iterable[str]) -> list[
     return found
 
 
-def mentioned_documents(store, session_id: int | None, text: str) -> list[Document]:
+def mentioned_documents(store: Store, session_id: int | None, text: str) -> list[Document]:
     """Documents named by ``@name`` in ``text`` (mentions that name no document are ignored)."""
     names = _MENTION.findall(text)
     if not names:
@@ -96,7 +101,7 @@ def coverage(terms: Sequence[str], text: str) -> float:
     return found / len(terms)
 
 
-def bm25_ranking(store, query: str, document_ids: Sequence[int], *, limit: int = CANDIDATES) -> list[tuple[int, float]]:
+def bm25_ranking(store: Store, query: str, document_ids: Sequence[int], *, limit: int = CANDIDATES) -> list[tuple[int, float]]:
     plan = plan_query(query)
     if plan.is_empty:
         return []
@@ -105,8 +110,8 @@ def bm25_ranking(store, query: str, document_ids: Sequence[int], *, limit: int =
     lists: dict[str, list[tuple[int, float]]] = {}
     if plan.words:
         lists["words"] = store.fts_chunks(" OR ".join(quote(w) for w in plan.words), document_ids, limit=limit)
-    if plan.trigrams:
-        lists["trigram"] = store.fts_chunks(plan.trigram_match, document_ids, limit=limit, index="trigram")
+    if plan.trigrams and (match := plan.trigram_match) is not None:
+        lists["trigram"] = store.fts_chunks(match, document_ids, limit=limit, index="trigram")
     if plan.short_terms:
         for term, ranked in store.substring_chunks(plan.short_terms[:6], document_ids, limit=limit).items():
             lists[f"substring:{term}"] = ranked
@@ -117,7 +122,7 @@ def bm25_ranking(store, query: str, document_ids: Sequence[int], *, limit: int =
     return sorted(fused.items(), key=lambda kv: -kv[1])[:limit]
 
 
-def vector_ranking(store, query: str, document_ids: Sequence[int], embedder, *,
+def vector_ranking(store: Store, query: str, document_ids: Sequence[int], embedder: Embedder, *,
                    limit: int = CANDIDATES) -> list[tuple[int, float]]:
     if not document_vectors_usable(store, embedder) or not query.strip():
         return []
@@ -139,7 +144,7 @@ def vector_ranking(store, query: str, document_ids: Sequence[int], embedder, *,
     return ranked[:limit]
 
 
-def search_documents(store, query: str, document_ids: Sequence[int], *, embedder=None, k: int = 5,
+def search_documents(store: Store, query: str, document_ids: Sequence[int], *, embedder: Embedder | None = None, k: int = 5,
                      signals: Iterable[str] = DOC_SIGNALS) -> list[DocumentHit]:
     """The best ``k`` chunks of ``document_ids`` for ``query``, with per-signal scores."""
     if not document_ids or not query.strip():
@@ -177,8 +182,8 @@ def has_evidence(hit: DocumentHit) -> bool:
     return hit.coverage >= MIN_COVERAGE or (vector is not None and vector.score >= MIN_VECTOR_SIMILARITY)
 
 
-def document_hits_for_prompt(store, session_id: int | None, user_text: str, *, counter, budget_tokens: int,
-                             embedder=None, only: Sequence[int] | None = None,
+def document_hits_for_prompt(store: Store, session_id: int | None, user_text: str, *, counter: TokenCounter, budget_tokens: int,
+                             embedder: Embedder | None = None, only: Sequence[int] | None = None,
                              limit: int = MAX_PROMPT_CHUNKS) -> list[DocumentHit]:
     """Chunks for the ``recalled`` layer: those of the documents the user named (``only``, or
     ``@name`` in the text), else of every document in scope that shows evidence; as many as

@@ -7,27 +7,32 @@ embedding model empties the vector table and every chunk is pending again.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from desktop_app.memory.store.documents import DOC_EMBED_KEY
 
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import Embedder
+    from desktop_app.memory.store import Store
+
 BATCH = 32
 
 
-def document_vectors_usable(store, embedder) -> bool:
+def document_vectors_usable(store: Store, embedder: Embedder | None) -> bool:
     """Chunk vectors exist and were made by this embedder's model."""
     if embedder is None or not store.vec_enabled or not store.document_vector_table_exists():
         return False
-    return store.recall_meta().get(DOC_EMBED_KEY) == embedder.model_id
+    return bool(store.recall_meta().get(DOC_EMBED_KEY) == embedder.model_id)
 
 
 def chunk_embedding_text(heading: str | None, text: str) -> str:
     return " ".join(f"{heading}. {text}".split()) if heading else " ".join(text.split())
 
 
-def embed_pending_chunks(store, embedder, *, batch: int = BATCH, should_stop: Callable[[], bool] | None = None,
-                         progress: Callable[[int, int], None] | None = None) -> int:
+def embed_pending_chunks(store: Store, embedder: Embedder | None, *, batch: int = BATCH,
+                         should_stop: Callable[[], bool] | None = None, progress: Callable[[int, int], None] | None = None) -> int:
     """Embed chunks without a vector; returns how many were stored (0 without sqlite-vec)."""
     if embedder is None or not store.vec_enabled or not store.has_document_chunks():
         return 0  # no documents: the vector tables are left alone

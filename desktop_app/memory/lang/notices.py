@@ -72,13 +72,13 @@ REPLIES: dict[str, tuple[str, str]] = {
 }
 
 
-def reply(key: str, lang: str = "en", **args) -> str:
+def reply(key: str, lang: str = "en", **args: object) -> str:
     """A memory command's answer ``key`` in ``lang``."""
     texts = REPLIES[key]
     return (texts[1] if lang == "zh" else texts[0]).format(**args)
 
 
-def render_notice(key: str, args: dict, lang: str = "en") -> str:
+def render_notice(key: str, args: dict[str, object], lang: str = "en") -> str:
     """The notice ``key`` with ``args``, in ``lang`` (English for unknown languages or keys)."""
     texts = NOTICES.get(key)
     if texts is None:

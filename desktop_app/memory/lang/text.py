@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:[.,]\d+)*")
@@ -102,7 +103,7 @@ SUBJECT_ALIASES: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
-def _alias_matcher(alias: str):
+def _alias_matcher(alias: str) -> Callable[[str], object]:
     """A whole-word regex for a single ASCII word, a plain substring test for the rest."""
     if alias.isascii() and alias.strip().isalpha() and " " not in alias.strip():
         return re.compile(rf"\b{re.escape(alias.strip())}\b").search

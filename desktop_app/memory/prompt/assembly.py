@@ -15,7 +15,7 @@ import re
 
 from pydantic import BaseModel, ConfigDict
 
-from desktop_app.engine.protocol import TokenCounter
+from desktop_app.engine.protocol import ChatMessage, TokenCounter
 from desktop_app.memory.core.documents import DocumentHit
 from desktop_app.memory.core.head_fold import HeadChange, HeadFold
 from desktop_app.memory.core.models import MemoryItem, SummaryContent
@@ -113,7 +113,8 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
     layers["system"] = Layer(tokens=budgets.system, text=inp.system_prompt)
     layered = inp.mode == "layered"
     # The head's view of memory: the fold's snapshot (no input words, no clock), else the live state.
-    view = _head_view(inp) if layered and inp.head is not None else inp
+    head = inp.head if layered else None
+    view = _head_view(inp, head) if head is not None else inp
     current = {i.id: i for i in view.items}
     goal = next((i for i in view.items if i.kind == "goal" and i.status == "active"), None)
     goal_words = term_set(goal.value) if goal else set()
@@ -124,7 +125,7 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
     if inp.mode in ("layered", "summary"):
         # In layered mode items already in anchors/state are not repeated in the summary.
         in_state = {x.id for name in ("anchors", "state") for x in layers[name].items}
-        stale = frozenset(inp.head.stale) if view is not inp else stale_values(inp.items, inp.history)
+        stale = frozenset(head.stale) if head is not None else stale_values(inp.items, inp.history)
         text, shown = _fit_summary(view.summary, set(current) - in_state, inp.lang, stale, budgets.summary, counter)
         layers["summary"] = Layer(tokens=_cost(text, counter), text=text,
                                   items=[LayerItem(text=e.text, turn=e.turn, item_id=e.item_id)
@@ -141,12 +142,12 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
         if inp.documents:  # quoted document chunks may also use what the input leaves of its share
             room += max(0, budgets.input - layers["input"].tokens)
         layers["recalled"] = _recalled(inp, room, counter, excluded, t)
-    if view is not inp:
-        layers["changes"] = _changes(changes_since(inp.head, inp.items, inp.history, inp.item_turns), inp,
+    if head is not None:
+        layers["changes"] = _changes(changes_since(head, inp.items, inp.history, inp.item_turns), inp,
                                      budgets.changes, counter, excluded, t)
 
-    if view is not inp:
-        notes = inp.head.notes  # as at the fold: recent turns keep their bytes too
+    if head is not None:
+        notes = head.notes  # as at the fold: recent turns keep their bytes too
     else:
         notes = supersession_notes(inp.history, current, inp.lang) if layered else {}
     if inp.mode == "full":
@@ -158,18 +159,19 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
     else:
         turns = []
     used = sum(layer.tokens for name, layer in layers.items() if name != "recent")
-    room = None if inp.mode == "full" else max(0, budgets.total - used)
-    layers["recent"], recent_messages = _recent(turns, notes, room, counter, excluded)
+    recent_room = None if inp.mode == "full" else max(0, budgets.total - used)
+    layers["recent"], recent_messages = _recent(turns, notes, recent_room, counter, excluded)
 
-    head = "\n\n".join(x for x in (inp.system_prompt, layers["anchors"].text, layers["state"].text,
+    system = "\n\n".join(x for x in (inp.system_prompt, layers["anchors"].text, layers["state"].text,
                                    layers["summary"].text) if x)
     # The changes block opens the final message: it depends on memory only, so idle-time warming
     # evaluates it ahead (memory.warming); recalled text and replays, chosen by the input, follow.
     tail = "\n\n".join(x for x in (layers["changes"].text, layers["recalled"].text, input_text) if x)
-    messages = [{"role": "system", "content": head}, *recent_messages, {"role": "user", "content": tail}]
+    messages: list[ChatMessage] = [{"role": "system", "content": system}, *recent_messages,
+                                   {"role": "user", "content": tail}]
     assert messages[0]["content"].startswith(inp.system_prompt), "the system prompt was altered"
     total = sum(layer.tokens for layer in layers.values())
-    warnings = []
+    warnings: list[str] = []
     if total > budgets.total and inp.mode != "full":
         warnings.append(f"prompt {total} tokens exceeds the {budgets.total}-token budget")
     if total > inp.n_ctx * WARN_SHARE:
@@ -179,15 +181,15 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
                        counter_name=getattr(counter, "name", "?"))
 
 
-def _head_view(inp: AssemblyInput) -> AssemblyInput:
+def _head_view(inp: AssemblyInput, head: HeadFold) -> AssemblyInput:
     """What the head renders from: the folded items and summary, as at the fold's turn; no
     input words (so the state's order never moves with the message)."""
-    head = inp.head
     return inp.model_copy(update={"items": head.items, "summary": head.summary, "input_text": "",
                                   "current_turn": max(1, head.turn), "state_version": head.state_version})
 
 
-def _changes(changes: list[HeadChange], inp: AssemblyInput, budget: int, counter, excluded, t) -> Layer:
+def _changes(changes: list[HeadChange], inp: AssemblyInput, budget: int, counter: TokenCounter,
+             excluded: list[Exclusion], t: dict[str, str]) -> Layer:
     """The memory changed since the fold, one line each, newest last (they override the head)."""
     if not changes:
         return Layer()
@@ -212,17 +214,18 @@ def _changes(changes: list[HeadChange], inp: AssemblyInput, budget: int, counter
     return Layer(tokens=counter.count(text) + 2, text=text, items=items)
 
 
-def _change_line(change: HeadChange, inp: AssemblyInput, t) -> str:
+def _change_line(change: HeadChange, inp: AssemblyInput, t: dict[str, str]) -> str:
     item = change.item
     value = plain_value(item.value)
     if item.kind == "goal":
         value = plain_value(goal_sentence(item, inp.lang))
     elif item.kind == "open_question":
         value = t["change_open"].format(value=value)
-    if change.change == "changed" and any(ch.isdigit() for ch in change.was.value):
+    was = change.was
+    if change.change == "changed" and was is not None and any(ch.isdigit() for ch in was.value):
         # A number that changed says what it was (the old one must not be used); a replaced rule
         # or choice is only stated anew: its old wording is one more sentence to copy.
-        line = t["change_changed"].format(value=value, old=plain_value(change.was.value))
+        line = t["change_changed"].format(value=value, old=plain_value(was.value))
     elif change.change == "changed":
         line = value
     elif change.change == "revoked":
@@ -265,7 +268,8 @@ def _fit_input(text: str, budgets: LayerBudgets, counter: TokenCounter) -> str:
     return f"{text[:keep]}\n[… {len(text) - 2 * keep} characters left out to fit the context window …]\n{text[-keep:]}"
 
 
-def _anchors(inp, goal, goal_words, budgets, counter, excluded) -> tuple[Layer, set[int]]:
+def _anchors(inp: AssemblyInput, goal: MemoryItem | None, goal_words: set[str], budgets: LayerBudgets,
+             counter: TokenCounter, excluded: list[Exclusion]) -> tuple[Layer, set[int]]:
     """2–4 hard items: pinned first, then directives and constraints closest to the goal.
 
     No input words in the choice, so the anchor zone only changes when memory or the goal does.
@@ -304,7 +308,8 @@ def _anchor_text(goal: MemoryItem | None, kept: list[MemoryItem], lang: str) -> 
     return "\n".join(lines)
 
 
-def _state(inp, anchored, goal_words, budgets, counter, excluded) -> Layer:
+def _state(inp: AssemblyInput, anchored: set[int], goal_words: set[str], budgets: LayerBudgets, counter: TokenCounter,
+           excluded: list[Exclusion]) -> Layer:
     t = text_for(inp.lang)
     rest = [i for i in inp.items if i.id not in anchored]
     focus = goal_words | term_set(inp.input_text)
@@ -327,7 +332,7 @@ def _state(inp, anchored, goal_words, budgets, counter, excluded) -> Layer:
     return Layer(tokens=_cost(text, counter), text=text, items=items)
 
 
-def _state_text(items: list[MemoryItem], inp: AssemblyInput, t: dict) -> str:
+def _state_text(items: list[MemoryItem], inp: AssemblyInput, t: dict[str, str]) -> str:
     if not items:
         return ""
     ordered = sorted(items, key=lambda i: (KIND_ORDER.get(i.kind, 9), i.id))
@@ -368,7 +373,8 @@ def task_recap(inp: AssemblyInput) -> list[MemoryItem]:
     return [goal, *([step] if step else []), *sorted(limits, key=lambda i: i.id)]
 
 
-def _recalled(inp, room: int, counter, excluded, t) -> Layer:
+def _recalled(inp: AssemblyInput, room: int, counter: TokenCounter, excluded: list[Exclusion],
+              t: dict[str, str]) -> Layer:
     words = term_set(inp.input_text)
     state_question = STATE_QUESTION.search(inp.input_text) is not None
     if state_question:
@@ -439,12 +445,12 @@ def _recalled(inp, room: int, counter, excluded, t) -> Layer:
         lines = [t["recalled"], *page_lines, *lines]
     doc_lines: list[str] = []
     for hit in inp.documents:  # after the turns, before the replayed rules (which stay next to the input)
-        block = quote_document(hit)
-        if counter.count("\n".join([*lines, t["documents"], *doc_lines, block])) + MESSAGE_OVERHEAD > room:
+        quoted = quote_document(hit)
+        if counter.count("\n".join([*lines, t["documents"], *doc_lines, quoted])) + MESSAGE_OVERHEAD > room:
             excluded.append(Exclusion(layer="recalled", id=hit.chunk_id, reason="recall budget full (document chunk)",
                                       score=hit.fused))
             continue
-        doc_lines.append(block)
+        doc_lines.append(quoted)
         items.append(LayerItem(type="doc", document_id=hit.document_id, chunk_id=hit.chunk_id, document=hit.document,
                                page=hit.page, heading=hit.heading, source=hit.label, score=hit.fused,
                                value=clip(hit.text, 120), signals=hit.signals))
@@ -478,7 +484,8 @@ def _matching_turns(turns: list[TurnView], words: set[str], with_partners: bool 
     return [turns[i] for i in sorted(keep)] or turns[:2]
 
 
-def _recent(turns: list[TurnView], notes, room: int | None, counter, excluded) -> tuple[Layer, list[dict]]:
+def _recent(turns: list[TurnView], notes: dict[int, list[str]], room: int | None, counter: TokenCounter,
+            excluded: list[Exclusion]) -> tuple[Layer, list[ChatMessage]]:
     # A reply that copied an earlier one or the prompt is never shown to the model again: a small
     # model repeats whatever it sees itself having said.
     for tv in turns:
@@ -498,7 +505,7 @@ def _recent(turns: list[TurnView], notes, room: int | None, counter, excluded) -
             excluded.append(Exclusion(layer="recent", id=turns[start].id, reason="would open on a reply"))
             start += 1
     kept = turns[start:]
-    messages = [{"role": tv.role, "content": annotate(tv, notes)} for tv in kept]
+    messages: list[ChatMessage] = [{"role": tv.role, "content": annotate(tv, notes)} for tv in kept]
     text = "\n".join(f"{m['role']}: {m['content']}" for m in messages)
     items = [LayerItem(message_id=tv.id, role=tv.role, turn=tv.turn, tokens=c) for tv, c in zip(kept, costs[start:], strict=True)]
     return Layer(tokens=sum(costs[start:]), text=text, items=items), messages

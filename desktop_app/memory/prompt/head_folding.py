@@ -7,14 +7,19 @@ a fold needs and writes the result (the turn stages and the model-summary job bo
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from desktop_app.memory.core.head_fold import FoldReason, HeadChange, HeadFold
 from desktop_app.memory.core.models import MemoryItem, SummaryContent
 from desktop_app.memory.prompt.render import supersession_notes
 from desktop_app.memory.prompt.summary_text import stale_values
 
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import TokenCounter
+    from desktop_app.memory.store import Store
 
-def split_items(store, session_id: int):
+
+def split_items(store: Store, session_id: int) -> tuple[list[MemoryItem], list[MemoryItem], list[MemoryItem]]:
     """All of a session's items (profile included): the live ones and the history."""
     everything = store.list_items(session_id)
     live = [i for i in everything if i.status in ("active", "pending")]
@@ -22,7 +27,7 @@ def split_items(store, session_id: int):
     return everything, live, history
 
 
-def refold(store, session_id: int, *, lang: str, reason: FoldReason, turn: int | None = None,
+def refold(store: Store, session_id: int, *, lang: str, reason: FoldReason, turn: int | None = None,
            now: float | None = None) -> HeadFold:
     """Freeze the current memory and summary as what the prompt head shows from now on."""
     _, live, history = split_items(store, session_id)
@@ -37,7 +42,7 @@ def refold(store, session_id: int, *, lang: str, reason: FoldReason, turn: int |
     return head
 
 
-def current_head(store, session_id: int, everything=None) -> HeadFold | None:
+def current_head(store: Store, session_id: int, everything: list[MemoryItem] | None = None) -> HeadFold | None:
     """The session's folded head without items forgotten since (None: not folded yet);
     ``everything``: the session's items when the caller already read them."""
     head = store.latest_fold(session_id)
@@ -47,7 +52,7 @@ def current_head(store, session_id: int, everything=None) -> HeadFold | None:
     return visible(head, {i.id for i in items})
 
 
-def fold_reason(store, session_id: int, *, counter, budget: int) -> FoldReason | None:
+def fold_reason(store: Store, session_id: int, *, counter: TokenCounter, budget: int) -> FoldReason | None:
     """Why the head must be folded now: none yet, or the changes outgrew their block."""
     head = current_head(store, session_id)
     if head is None:
@@ -115,7 +120,7 @@ def changes_since(head: HeadFold, items: list[MemoryItem], history: list[MemoryI
     return sorted(changes, key=lambda c: (c.turn or 0, c.item.id))
 
 
-def _folded_ancestor(item: MemoryItem, folded: dict[int, MemoryItem], everything: dict[int, MemoryItem]):
+def _folded_ancestor(item: MemoryItem, folded: dict[int, MemoryItem], everything: dict[int, MemoryItem]) -> MemoryItem | None:
     """The folded item ``item`` supersedes, directly or through items added since the fold."""
     seen: set[int] = set()
     step = item.supersedes

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from desktop_app.memory.core.recall_hits import RecallHit, RecallWeights
 from desktop_app.memory.core.turn_numbers import turn_views
 from desktop_app.memory.prompt.assembly import RecalledPage
 from desktop_app.memory.recall.query import is_page_fault, plan_query
 from desktop_app.memory.recall.search import search
+
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import Embedder, TokenCounter
+    from desktop_app.memory.store import Store
 
 MAX_PROMPT_HITS = 5
 PAGE_FAULT_HITS = 3  # at least this many are fetched when the input points back
@@ -17,8 +22,8 @@ PAGE_FAULT_HITS = 3  # at least this many are fetched when the input points back
 MIN_VECTOR_ONLY_SIMILARITY = 0.5
 
 
-def recall_for_prompt(store, session_id: int, user_text: str, *, embedder=None, budget_tokens: int,
-                      counter, exclude_ids: Iterable[int] = (), enabled: bool = True, limit: int = MAX_PROMPT_HITS,
+def recall_for_prompt(store: Store, session_id: int, user_text: str, *, embedder: Embedder | None = None, budget_tokens: int,
+                      counter: TokenCounter, exclude_ids: Iterable[int] = (), enabled: bool = True, limit: int = MAX_PROMPT_HITS,
                       weights: RecallWeights | None = None) -> list[RecallHit]:
     """Hits for the ``recalled`` layer of the prompt for ``user_text``.
 
@@ -76,8 +81,9 @@ def _has_evidence(hit: RecallHit) -> bool:
     return vector is not None and vector.score >= MIN_VECTOR_ONLY_SIMILARITY
 
 
-def recalled_pages(store, session_id: int, user_text: str, *, exclude_ids: Iterable[int], counter, embedder=None,
-                   budget_tokens: int = 10_000, limit: int = MAX_PROMPT_HITS, enabled: bool = True) -> list[RecalledPage]:
+def recalled_pages(store: Store, session_id: int, user_text: str, *, exclude_ids: Iterable[int], counter: TokenCounter,
+                   embedder: Embedder | None = None, budget_tokens: int = 10_000, limit: int = MAX_PROMPT_HITS,
+                   enabled: bool = True) -> list[RecalledPage]:
     """Hybrid recall for the assembler's ``recalled`` layer, as ``RecalledPage`` groups.
 
     Only archived turns are recalled: ``exclude_ids`` are the recent ones, already in the

@@ -108,8 +108,8 @@ def supersession_notes(history: list[MemoryItem], current: dict[int, MemoryItem]
             newer = by_supersedes.get(item.id)
             while newer is not None and newer.status == "superseded" and newer.id in by_supersedes:
                 newer = by_supersedes[newer.id]
-            live = newer is not None and newer.status in ("active", "pending")
-            note = t["superseded"].format(new=plain_value(newer.value)) if live else t["superseded_gone"]
+            note = t["superseded"].format(new=plain_value(newer.value)) \
+                if newer is not None and newer.status in ("active", "pending") else t["superseded_gone"]
         elif item.status == "revoked":
             note = t["revoked"]
         else:

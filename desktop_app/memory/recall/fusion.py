@@ -3,8 +3,9 @@ importance score and newest-wins conflict labelling. No database, no clock, no m
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC
+from typing import Any
 
 from desktop_app.memory.core.recall_hits import RecallHit, RecallWeights
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, term_set
@@ -30,8 +31,8 @@ def normalised(scores: Mapping[int, float]) -> dict[int, float]:
     return {m: s / best for m, s in scores.items()} if best > 0 else dict(scores)
 
 
-def boost(scores: Mapping[int, float], rows: Mapping[int, dict], *, dates: Sequence[tuple[float, float]],
-          date_boost: float, slack_seconds: float, asks_when: bool, when_boost: float, mentions_time,
+def boost(scores: Mapping[int, float], rows: Mapping[int, dict[str, Any]], *, dates: Sequence[tuple[float, float]],
+          date_boost: float, slack_seconds: float, asks_when: bool, when_boost: float, mentions_time: Callable[[str], bool],
           month_days: Sequence[tuple[int, int]] = ()) -> dict[int, float]:
     """Add ``date_boost`` to turns stored on a date the question names (or up to the slack after:
     people report events days later; a month and day without a year match that day of any
@@ -84,7 +85,7 @@ def importance(*, age_turns: float, references: int, max_references: int, releva
                weights: RecallWeights) -> float:
     """Seed 002: ``0.4·recency + 0.35·reference frequency + 0.25·task relevance`` (weights tunable);
     recency is ``base ** (age / unit)``, references are scaled by the most-referenced hit."""
-    recency = weights.recency_base ** (max(age_turns, 0.0) / weights.recency_unit_turns)
+    recency: float = weights.recency_base ** (max(age_turns, 0.0) / weights.recency_unit_turns)
     reference = references / max_references if max_references else 0.0
     return weights.recency * recency + weights.reference * reference + weights.relevance * relevance
 
@@ -123,8 +124,8 @@ def label_conflicts(hits: list[RecallHit]) -> list[RecallHit]:
         newest = hits[newest_first[0]]
         for slot, source in zip(sorted(members), newest_first, strict=True):
             hit = hits[source]
-            label = f"turn {hit.turn}, {hit.time.replace('T', ' ').replace('+00:00', ' UTC')}"
-            update = {"label": label}
+            label = f"turn {hit.turn}, {(hit.time or '').replace('T', ' ').replace('+00:00', ' UTC')}"
+            update: dict[str, object] = {"label": label}
             if len(members) > 1 and hit is not newest:
                 update["superseded_by"] = newest.turn
                 update["label"] = f"{label} (older: turn {newest.turn} says otherwise)"

@@ -10,8 +10,13 @@ after the embedding model changed.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import Embedder
+    from desktop_app.memory.store import Store
 
 BATCH = 64
 
@@ -20,7 +25,7 @@ class VectorsUnavailable(RuntimeError):
     """sqlite-vec is not loaded on this connection: recall runs on full text only."""
 
 
-def prepare_vectors(store, embedder) -> bool:
+def prepare_vectors(store: Store, embedder: Embedder) -> bool:
     """Make sure the vector tables match ``embedder``; returns True when they were (re)built
     empty because the model changed (every turn is pending again)."""
     if not store.vec_enabled:
@@ -34,7 +39,7 @@ def prepare_vectors(store, embedder) -> bool:
     return True
 
 
-def vectors_stale(store, embedder) -> bool:
+def vectors_stale(store: Store, embedder: Embedder) -> bool:
     """Whether the stored vectors were made by another model than ``embedder``'s."""
     meta = store.recall_meta()
     return bool(meta) and meta.get("embed_model") != embedder.model_id
@@ -45,10 +50,10 @@ def embedding_text(content: str) -> str:
     return " ".join(content.split())
 
 
-def index_pending(store, embedder, *, batch: int = BATCH, max_batches: int | None = None,
+def index_pending(store: Store, embedder: Embedder, *, batch: int = BATCH, max_batches: int | None = None,
                   session_id: int | None = None, should_stop: Callable[[], bool] | None = None,
                   progress: Callable[[int, int], None] | None = None,
-                  text_of: Callable[[dict], str] | None = None) -> int:
+                  text_of: Callable[[dict[str, Any]], str] | None = None) -> int:
     """Embed turns that have no vector yet, ``batch`` at a time; returns how many were stored.
 
     Each batch is one transaction, so a stop between batches loses nothing. Runs until the
@@ -76,8 +81,8 @@ def index_pending(store, embedder, *, batch: int = BATCH, max_batches: int | Non
     return done
 
 
-def reindex(store, embedder, *, batch: int = BATCH, progress: Callable[[int, int], None] | None = None,
-            text_of: Callable[[dict], str] | None = None) -> int:
+def reindex(store: Store, embedder: Embedder, *, batch: int = BATCH, progress: Callable[[int, int], None] | None = None,
+            text_of: Callable[[dict[str, Any]], str] | None = None) -> int:
     """Drop every vector and embed all turns again with ``embedder``; returns the count."""
     if not store.vec_enabled:
         raise VectorsUnavailable("sqlite-vec is not available: vectors cannot be stored")

@@ -3,7 +3,8 @@ weighted by importance, with disagreeing hits labelled newest-first."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING
 
 from desktop_app.memory.core.recall_hits import SIGNALS, RecallHit, RecallWeights, SignalScore
 from desktop_app.memory.recall.fusion import (
@@ -18,25 +19,29 @@ from desktop_app.memory.recall.fusion import (
 from desktop_app.memory.recall.query import QueryPlan, has_cjk, mentions_time, plan_query
 from desktop_app.memory.recall.signals import bm25_signal, bookmark_signal, stage_signal, vector_signal
 
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import Embedder
+    from desktop_app.memory.store import Store
+
 Ranked = list[tuple[int, float]]
 DEFAULT_WEIGHTS = RecallWeights()
 
 
-def vectors_usable(store, embedder) -> bool:
+def vectors_usable(store: Store, embedder: Embedder | None) -> bool:
     """Vectors can be searched: sqlite-vec loaded, tables made by this embedder's model."""
     if embedder is None or not store.vec_enabled or not store.vector_tables_exist():
         return False
-    return store.recall_meta().get("embed_model") == embedder.model_id
+    return bool(store.recall_meta().get("embed_model") == embedder.model_id)
 
 
-def _embedder_covers(embedder, text: str) -> bool:
+def _embedder_covers(embedder: Embedder, text: str) -> bool:
     # An English-only model (MiniLM) turns Chinese into [UNK]s: its vector would be noise.
-    covers = getattr(embedder, "covers", None)
+    covers: Callable[[str], bool] | None = getattr(embedder, "covers", None)
     return covers(text) if covers is not None else not has_cjk(text)
 
 
-def gather_signals(store, session_id: int, query: str, *, embedder=None, weights: RecallWeights = DEFAULT_WEIGHTS,
-                   signals: Iterable[str] = SIGNALS, quantized: bool = True,
+def gather_signals(store: Store, session_id: int, query: str, *, embedder: Embedder | None = None,
+                   weights: RecallWeights = DEFAULT_WEIGHTS, signals: Iterable[str] = SIGNALS, quantized: bool = True,
                    plan: QueryPlan | None = None) -> dict[str, Ranked]:
     """Each requested signal's ranked candidate list for ``query`` (empty when unavailable)."""
     plan = plan or plan_query(query)
@@ -48,7 +53,7 @@ def gather_signals(store, session_id: int, query: str, *, embedder=None, weights
                                   min_turns=weights.min_session_for_stopwords) if not plan.is_empty else []
     if "vector" in wanted:
         out["vector"] = []
-        if vectors_usable(store, embedder) and query.strip() and _embedder_covers(embedder, query):
+        if embedder is not None and vectors_usable(store, embedder) and query.strip() and _embedder_covers(embedder, query):
             vector = embedder.embed([query])[0]
             out["vector"] = vector_signal(store, session_id, vector, limit=limit, quantized=quantized,
                                           coarse_factor=weights.coarse_factor, floor=weights.vector_floor)
@@ -61,7 +66,7 @@ def gather_signals(store, session_id: int, query: str, *, embedder=None, weights
     return out
 
 
-def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights: RecallWeights = DEFAULT_WEIGHTS,
+def fuse(store: Store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights: RecallWeights = DEFAULT_WEIGHTS,
          plan: QueryPlan | None = None, exclude: Iterable[int] = ()) -> list[RecallHit]:
     """Rank the union of ``lists`` into at most ``k`` labelled hits.
 
@@ -112,7 +117,7 @@ def fuse(store, session_id: int, lists: Mapping[str, Ranked], *, k: int, weights
     return label_conflicts(hits[:k])
 
 
-def search(store, session_id: int, query: str, *, k: int = 5, embedder=None, now: float | None = None,
+def search(store: Store, session_id: int, query: str, *, k: int = 5, embedder: Embedder | None = None, now: float | None = None,
            weights: RecallWeights | None = None, signals: Iterable[str] = SIGNALS,
            quantized: bool = True, exclude: Iterable[int] = ()) -> list[RecallHit]:
     """Hybrid search of session ``session_id`` for ``query``: at most ``k`` hits, best first.

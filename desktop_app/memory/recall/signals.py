@@ -10,10 +10,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from desktop_app.memory.recall.fusion import rrf
 from desktop_app.memory.recall.query import QueryPlan, quote
+
+if TYPE_CHECKING:
+    from desktop_app.memory.store import Store
 
 MAX_SHORT_TERMS = 4  # 1-2 character terms scanned for per query (in one pass over the turns)
 # The scan reads every row it covers: on a very long session only the newest turns are
@@ -23,7 +28,7 @@ SUBSTRING_WINDOW = 20_000
 STOPWORD_WINDOW = 10_000  # the session's own stopwords are judged on its newest turns
 
 
-def informative_words(store, session_id: int, words: list[str], *, share: float, min_turns: int,
+def informative_words(store: Store, session_id: int, words: list[str], *, share: float, min_turns: int,
                       window: int = STOPWORD_WINDOW) -> list[str]:
     """``words`` without the session's own stopwords: those in more than ``share`` of its turns
     (the speakers' names, the topic of the whole conversation). Keeps the rarest word if all
@@ -40,7 +45,7 @@ def informative_words(store, session_id: int, words: list[str], *, share: float,
     return kept or [min(words, key=lambda w: counts[w])]
 
 
-def bm25_signal(store, session_id: int, plan: QueryPlan, *, limit: int, stopword_share: float = 0.2,
+def bm25_signal(store: Store, session_id: int, plan: QueryPlan, *, limit: int, stopword_share: float = 0.2,
                 min_turns: int = 50) -> list[tuple[int, float]]:
     """Full-text ranking; several sub-queries (words, trigrams, substrings) are fused by rank."""
     if plan.substring:
@@ -50,8 +55,8 @@ def bm25_signal(store, session_id: int, plan: QueryPlan, *, limit: int, stopword
         words = informative_words(store, session_id, plan.words, share=stopword_share, min_turns=min_turns)
         lists["words"] = store.fts_messages(session_id, " OR ".join(quote(w) for w in words), limit=limit,
                                          index="words")
-    if plan.trigrams:
-        lists["trigram"] = store.fts_messages(session_id, plan.trigram_match, limit=limit, index="trigram")
+    if plan.trigrams and (match := plan.trigram_match) is not None:
+        lists["trigram"] = store.fts_messages(session_id, match, limit=limit, index="trigram")
     found = sum(len(v) for v in lists.values())
     if plan.short_terms and found < limit:
         scanned = store.substring_messages_each(session_id, plan.short_terms[:MAX_SHORT_TERMS], limit=limit,
@@ -64,7 +69,7 @@ def bm25_signal(store, session_id: int, plan: QueryPlan, *, limit: int, stopword
     return sorted(fused.items(), key=lambda kv: -kv[1])[:limit]
 
 
-def vector_signal(store, session_id: int, query_vector: np.ndarray, *, limit: int, quantized: bool = True,
+def vector_signal(store: Store, session_id: int, query_vector: np.ndarray, *, limit: int, quantized: bool = True,
                   coarse_factor: int = 8, floor: float = 0.0) -> list[tuple[int, float]]:
     """Cosine similarity ranking. ``quantized``: Hamming KNN over 1-bit vectors keeps
     ``limit * coarse_factor`` candidates, which are re-scored with their float vectors.
@@ -86,7 +91,7 @@ def vector_signal(store, session_id: int, query_vector: np.ndarray, *, limit: in
     return [(ids[i], float(sims[i])) for i in order if sims[i] >= floor]
 
 
-def bookmark_signal(store, session_id: int, plan: QueryPlan, *, limit: int, user_weight: float = 2.0,
+def bookmark_signal(store: Store, session_id: int, plan: QueryPlan, *, limit: int, user_weight: float = 2.0,
                     turns_per_page: int = 5) -> tuple[list[tuple[int, float]], list[tuple[int, float]]]:
     """Bookmarks ranked by BM25 over keywords + description (user bookmarks count
     ``user_weight`` times more), then expanded to turns: a message bookmark to its turn, a page
@@ -131,7 +136,7 @@ def bookmark_signal(store, session_id: int, plan: QueryPlan, *, limit: int, user
     return ranking, [(m, s) for m, s in ranking if m in by_user]
 
 
-def stage_signal(store, session_id: int, plan: QueryPlan, *, limit: int, stages: int = 3, pages_per_stage: int = 2,
+def stage_signal(store: Store, session_id: int, plan: QueryPlan, *, limit: int, stages: int = 3, pages_per_stage: int = 2,
                  turns_per_page: int = 5) -> list[tuple[int, float]]:
     """The summary chain: stages ranked by BM25 over their text, then inside each matched stage
     the pages whose turns hold most of the query's terms, expanded to those pages'

@@ -46,7 +46,7 @@ def is_read_only(path: Path) -> bool:
 def _open(path: Path, read_only: bool) -> Connection:
     """A connection with the registered passphrase (``memory.encryption``) already sent."""
     if not read_only:
-        conn = sqlite.connect(str(path), isolation_level=None, check_same_thread=False,
+        conn: Connection = sqlite.connect(str(path), isolation_level=None, check_same_thread=False,
                               timeout=BUSY_TIMEOUT_MS / 1000)
         apply_key(conn, path)
         return conn

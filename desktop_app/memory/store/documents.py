@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from desktop_app.memory.core.documents import Document, DocumentSection
 from desktop_app.memory.store.base import StoreBase, inserted_id
+from desktop_app.memory.store.sqlite_backend import Row
 
 _CHUNK_INDEXES = {"words": "document_chunks_words", "trigram": "document_chunks_fts"}
 _DOC_COLUMNS = ("id, name, path, content_hash, size, mtime, format, pages, chunk_count, language, session_id, "
@@ -18,7 +19,7 @@ _DOC_COLUMNS = ("id, name, path, content_hash, size, mtime, format, pages, chunk
 DOC_EMBED_KEY = "doc_embed_model"
 
 
-def _document(row) -> Document:
+def _document(row: Row) -> Document:
     return Document(**dict(row))
 
 
@@ -226,7 +227,7 @@ class DocumentQueries(StoreBase):
         return [dict(r) for r in rows]
 
     def has_document_chunks(self) -> bool:
-        return self.conn.execute("SELECT EXISTS (SELECT 1 FROM document_chunks)").fetchone()[0] == 1
+        return bool(self.conn.execute("SELECT EXISTS (SELECT 1 FROM document_chunks)").fetchone()[0] == 1)
 
     def count_pending_chunk_embeddings(self) -> int:
         return int(self.conn.execute(

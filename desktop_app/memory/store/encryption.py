@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from desktop_app.memory.store.sqlite_backend import can_encrypt, load_vec, sqlite
+from desktop_app.memory.store.sqlite_backend import Connection, can_encrypt, load_vec, sqlite
 
 PLAIN_HEADER = b"SQLite format 3\x00"
 _KEYS: dict[str, str] = {}
@@ -60,13 +60,13 @@ def key_statement(passphrase: str) -> str:
     return "PRAGMA key = '" + passphrase.replace("'", "''") + "'"
 
 
-def quiet(conn) -> None:
+def quiet(conn: Connection) -> None:
     """SQLCipher logs a wrong key to stderr itself; Paperclip says it in one line instead."""
     if can_encrypt():
         conn.execute("PRAGMA cipher_log_level = NONE")
 
 
-def apply_key(conn, path: Path | str) -> None:
+def apply_key(conn: Connection, path: Path | str) -> None:
     """Send the registered passphrase of ``path`` (if any) before anything else is read."""
     quiet(conn)
     passphrase = passphrase_for(path)

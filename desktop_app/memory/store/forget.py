@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Iterator
 
 from pydantic import BaseModel
 
@@ -74,7 +75,7 @@ def item_needles(item: MemoryItem) -> set[str]:
     return {text.strip(_EDGES) for text in found if len(text.strip(_EDGES)) >= MIN_NEEDLE}
 
 
-def redact(value, needle: str):
+def redact(value: object, needle: str) -> object:
     """``value`` (parsed JSON) with ``needle`` replaced in every string it holds (keys untouched)."""
     if isinstance(value, str):
         return value.replace(needle, REDACTED)
@@ -121,7 +122,8 @@ class ForgetQueries(StoreBase):
         return self._complete_plan(session_id, f"“{topic}”", items, matched, marks,
                                    {n for n in needles if len(n.strip()) >= MIN_NEEDLE})
 
-    def _complete_plan(self, session_id, what, items, message_ids, marks, needles) -> ForgetPlan:
+    def _complete_plan(self, session_id: int, what: str, items: dict[int, MemoryItem], message_ids: set[int],
+                       marks: list[Bookmark], needles: set[str]) -> ForgetPlan:
         """Add every turn and item that holds a needle, the replies, pages' bookmarks and traces."""
         for text in needles:
             message_ids |= self._messages_holding(text)
@@ -216,7 +218,7 @@ class ForgetQueries(StoreBase):
                 out.append((name, columns))
         return out
 
-    def _quoting_rows(self, needles: list[str]):
+    def _quoting_rows(self, needles: list[str]) -> Iterator[tuple[str, int, str, str]]:
         """(table, rowid, column, text) for every stored text that holds a needle."""
         for table, columns in self._text_columns():
             for column in columns:

@@ -7,16 +7,19 @@ Writes happen only through :func:`desktop_app.memory.write.patches.apply_patch`,
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import Self
 
 from desktop_app.memory.core.models import MemoryChange, MemoryItem
 from desktop_app.memory.store.base import StoreBase, inserted_id
+from desktop_app.memory.store.sqlite_backend import Row
 
 _ITEM_COLUMNS = "m.*, (s.kind = 'profile') AS in_profile"
 _ITEMS = "memory_items m JOIN sessions s ON s.id = m.session_id"
 
 
-def _item(row) -> MemoryItem:
+def _item(row: Row) -> MemoryItem:
     data = dict(row)
     data["scope"] = "profile" if data.pop("in_profile", 0) else "session"
     data["pinned"] = bool(data["pinned"])
@@ -24,7 +27,7 @@ def _item(row) -> MemoryItem:
     return MemoryItem(**data)
 
 
-def _change(row) -> MemoryChange:
+def _change(row: Row) -> MemoryChange:
     data = dict(row)
     data["patch"] = json.loads(data["patch"])
     return MemoryChange(**data)
@@ -49,7 +52,7 @@ class ItemQueries(StoreBase):
         return [i for i in items
                 if (statuses is None or i.status in statuses) and (kinds is None or i.kind in kinds)]
 
-    def items_from_messages(self, session_id: int, message_ids) -> list[MemoryItem]:
+    def items_from_messages(self, session_id: int, message_ids: Iterable[int]) -> list[MemoryItem]:
         """The session's items whose source is one of ``message_ids`` (a page being archived)."""
         ids = json.dumps(sorted({int(i) for i in message_ids}))
         rows = self.conn.execute(
@@ -93,11 +96,11 @@ class ItemQueries(StoreBase):
         return [int(r[0]) for r in rows]
 
     # -- the model pass's backlog ---------------------------------------------------------------
-    def add_to_backlog(self, session_id: int, message_ids) -> None:
+    def add_to_backlog(self, session_id: int, message_ids: Iterable[int]) -> None:
         self.conn.executemany("INSERT OR IGNORE INTO memory_backlog (message_id, session_id) VALUES (?, ?)",
                               [(int(m), session_id) for m in message_ids])
 
-    def remove_from_backlog(self, message_ids) -> None:
+    def remove_from_backlog(self, message_ids: Iterable[int]) -> None:
         self.conn.executemany("DELETE FROM memory_backlog WHERE message_id = ?", [(int(m),) for m in message_ids])
 
     def backlog(self, session_id: int | None = None) -> dict[int, list[int]]:
@@ -212,7 +215,7 @@ class ItemQueries(StoreBase):
             )
 
     @contextmanager
-    def dry_run(self):
+    def dry_run(self) -> Iterator[Self]:
         """Run a block whose writes are all rolled back (``paperclip context`` previews a turn)."""
         if self.conn.in_transaction:
             raise RuntimeError("dry_run cannot nest inside another transaction")

@@ -161,7 +161,7 @@ def holders(db: Path) -> list[tuple[int, str]]:
     """The other processes with ``db``'s lock file open: (pid, command line). Linux only (reads
     ``/proc``); elsewhere an empty list."""
     target = str(lock_path(db).expanduser().resolve())
-    found = []
+    found: list[tuple[int, str]] = []
     proc = Path("/proc")
     if not proc.is_dir():
         return found

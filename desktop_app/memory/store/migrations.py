@@ -7,11 +7,16 @@ with ``PRAGMA user_version = N``. Never edit a migration that has shipped: add a
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-Migration = Callable[[object], None]
+if TYPE_CHECKING:
+    from desktop_app.memory.store.sqlite_backend import Connection
 
 
-def run_script(conn, script: str) -> None:
+Migration = Callable[["Connection"], None]
+
+
+def run_script(conn: Connection, script: str) -> None:
     """Execute several statements inside the caller's transaction.
 
     ``executescript`` would COMMIT first and break the one-transaction-per-migration rule,
@@ -30,7 +35,7 @@ def run_script(conn, script: str) -> None:
         raise ValueError(f"incomplete SQL statement in migration: {buffer[:60]!r}")
 
 
-def m001_sessions_and_messages(conn) -> None:
+def m001_sessions_and_messages(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -60,7 +65,7 @@ def m001_sessions_and_messages(conn) -> None:
     )
 
 
-def m002_memory_pages_bookmarks(conn) -> None:
+def m002_memory_pages_bookmarks(conn: Connection) -> None:
     run_script(
         conn,
         """
@@ -147,7 +152,7 @@ def m002_memory_pages_bookmarks(conn) -> None:
     )
 
 
-def m003_recall_index(conn) -> None:
+def m003_recall_index(conn: Connection) -> None:
     """Full-text indexes for recall, kept in sync with ``messages`` and ``bookmarks`` by triggers.
 
     Two FTS5 indexes over turn text: ``messages_fts`` (trigram: Chinese, Japanese and Korean
@@ -213,7 +218,7 @@ def m003_recall_index(conn) -> None:
     )
 
 
-def m004_message_versions(conn) -> None:
+def m004_message_versions(conn: Connection) -> None:
     """Versions of a conversation's tail (edit a message / regenerate a reply), and the memory
     state each message was stored at, so memory written by a discarded branch can be undone.
 
@@ -248,7 +253,7 @@ def m004_message_versions(conn) -> None:
     )
 
 
-def ensure_vector_tables(conn, dim: int, *, drop: bool = False) -> None:
+def ensure_vector_tables(conn: Connection, dim: int, *, drop: bool = False) -> None:
     """Create the sqlite-vec tables for ``dim``-dimensional embeddings (needs sqlite-vec loaded).
 
     ``recall_vec`` holds the float vectors (cosine distance); ``recall_vec_bits`` their
@@ -281,7 +286,7 @@ def ensure_vector_tables(conn, dim: int, *, drop: bool = False) -> None:
     """)
 
 
-def m005_recall_rescoring(conn) -> None:
+def m005_recall_rescoring(conn: Connection) -> None:
     """A float16 copy of each turn's vector in a plain table, for re-scoring the binary coarse
     pass (vec0 point look-ups cost ~0.1 ms each), and an index that gives turn numbers and
     session sizes without reading rows. Vectors stored before have no copy: they are queued
@@ -297,7 +302,7 @@ def m005_recall_rescoring(conn) -> None:
     )
 
 
-def m006_turn_numbers(conn) -> None:
+def m006_turn_numbers(conn: Connection) -> None:
     """Per-turn work that does not grow with the session: each message keeps its turn number
     (user messages up to and including it), set when it is stored, so planning a prompt never
     re-counts the history; each session keeps its message count, kept by triggers; and an
@@ -323,7 +328,7 @@ def m006_turn_numbers(conn) -> None:
     )
 
 
-def m007_profile_scope(conn) -> None:
+def m007_profile_scope(conn: Connection) -> None:
     """Memory across sessions: one hidden session of kind ``profile`` owns the items every
     session sees (the user's name, allergies, family, lasting preferences). Chat sessions are
     kind ``chat``; session lists show only those. Deleting a chat session leaves the profile.
@@ -350,7 +355,7 @@ def m007_profile_scope(conn) -> None:
     )
 
 
-def m008_context_heads(conn) -> None:
+def m008_context_heads(conn: Connection) -> None:
     """The memory the prompt head shows, frozen at the last fold (desktop_app.memory.core.head_fold): one
     row per session, replaced at each fold; changes since then go before the input instead."""
     run_script(
@@ -368,7 +373,7 @@ def m008_context_heads(conn) -> None:
     )
 
 
-def m009_documents(conn) -> None:
+def m009_documents(conn: Connection) -> None:
     """Private documents: each file once per scope (the library, ``session_id`` NULL, or one
     session), its text sections (what ``docs show`` prints and citations are checked against)
     and its chunks, with two FTS5 indexes over heading + text (trigram for CJK, Porter words
@@ -451,7 +456,7 @@ def m009_documents(conn) -> None:
     )
 
 
-def m010_imported_turns(conn) -> None:
+def m010_imported_turns(conn: Connection) -> None:
     """Which transcript turn each imported message came from, so an import run again (after a
     kill, a full disk, or by mistake) adds only the turns still missing. The key is the turn's own
     id (``id:…``) or, without one, a hash of its role, content and time (``sha256:…``); the n-th
@@ -475,7 +480,7 @@ def m010_imported_turns(conn) -> None:
     )
 
 
-def m011_paging_advice_and_stages(conn) -> None:
+def m011_paging_advice_and_stages(conn: Connection) -> None:
     """Paging decisions prepared ahead of a page-out (desktop_app.memory.background.paging_advice): one
     row per exchange, keyed by its user message, saying whether it may leave the context
     (``evict``) or should stay a while (``keep``), and who said so (the rule cache or the model).
@@ -525,14 +530,14 @@ def m011_paging_advice_and_stages(conn) -> None:
     )
 
 
-def m012_reply_health(conn) -> None:
+def m012_reply_health(conn: Connection) -> None:
     """Why a stored reply is not fed back to the model (it copied an earlier reply, echoed the
     user or pasted the prompt's scaffolding; desktop_app.memory.reply_health). NULL: healthy. The
     user still sees and keeps the reply; only the history the model reads leaves it out."""
     run_script(conn, "ALTER TABLE messages ADD COLUMN unhealthy TEXT;")
 
 
-def ensure_document_vector_tables(conn, dim: int, *, drop: bool = False) -> None:
+def ensure_document_vector_tables(conn: Connection, dim: int, *, drop: bool = False) -> None:
     """The sqlite-vec table of document chunk vectors (cosine), like :func:`ensure_vector_tables`:
     not a numbered migration because the dimension depends on the embedding model."""
     dim = int(dim)
@@ -569,7 +574,7 @@ MIGRATIONS: list[Migration] = [
 ]
 
 
-def migrate(conn) -> int:
+def migrate(conn: Connection) -> int:
     """Apply pending migrations; return the schema version now in force."""
     current = conn.execute("PRAGMA user_version").fetchone()[0]
     if current > len(MIGRATIONS):

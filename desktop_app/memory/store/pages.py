@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -11,19 +13,20 @@ from desktop_app.memory.core.models import Bookmark, Message, Page, Summary, Sum
 from desktop_app.memory.core.records import MemoryWork, TurnLogEntry, TurnRecord
 from desktop_app.memory.store.base import StoreBase, inserted_id
 from desktop_app.memory.store.sessions import _message
+from desktop_app.memory.store.sqlite_backend import Row
 
 
-def _page(row) -> Page:
+def _page(row: Row) -> Page:
     return Page(**dict(row))
 
 
-def _bookmark(row) -> Bookmark:
+def _bookmark(row: Row | Mapping[str, Any]) -> Bookmark:
     data = dict(row)
     data["keywords"] = json.loads(data["keywords"])
     return Bookmark(**data)
 
 
-def _summary(row) -> Summary:
+def _summary(row: Row) -> Summary:
     data = dict(row)
     data["content"] = SummaryContent.model_validate_json(data["content"])
     return Summary(**data)
@@ -194,7 +197,7 @@ class PageQueries(StoreBase):
         return rows[0].record if rows else None
 
 
-def _turn_log(row) -> TurnLogEntry:
+def _turn_log(row: Row) -> TurnLogEntry:
     data = dict(row)
     try:
         record = TurnRecord.model_validate_json(data["record"])

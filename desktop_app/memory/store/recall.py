@@ -103,7 +103,7 @@ class RecallQueries(StoreBase):
     def vector_tables_exist(self) -> bool:
         row = self.conn.execute(
             "SELECT count(*) FROM sqlite_master WHERE name IN ('recall_vec', 'recall_vec_bits')").fetchone()
-        return row[0] == 2
+        return bool(row[0] == 2)
 
     def reset_vector_tables(self, dim: int, *, drop: bool = True) -> None:
         """(Re)create the vector tables for ``dim`` dimensions; ``drop`` empties them."""

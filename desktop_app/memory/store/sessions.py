@@ -9,6 +9,7 @@ from collections.abc import Iterable
 
 from desktop_app.memory.core.models import Message, Session
 from desktop_app.memory.store.base import StoreBase, inserted_id
+from desktop_app.memory.store.sqlite_backend import Row
 
 
 class SessionNotFound(LookupError):
@@ -19,11 +20,11 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _session(row) -> Session:
+def _session(row: Row) -> Session:
     return Session(**dict(row))
 
 
-def _message(row) -> Message:
+def _message(row: Row) -> Message:
     data = dict(row)
     data["stopped"] = bool(data["stopped"])
     return Message(**data)

@@ -38,7 +38,8 @@ def _sqlcipher() -> ModuleType | None:
         from sqlcipher3 import dbapi2
     except ImportError:
         return None
-    return dbapi2
+    module: ModuleType = dbapi2  # (no type information: the package ships none)
+    return module
 
 
 def _sqlean() -> ModuleType | None:
@@ -46,7 +47,8 @@ def _sqlean() -> ModuleType | None:
         import sqlean
     except ImportError:
         return None
-    return sqlean
+    module: ModuleType = sqlean  # (no type information: the package ships none)
+    return module
 
 
 def _pick() -> tuple[ModuleType, str]:
@@ -76,6 +78,7 @@ sqlite, BACKEND_NAME = _pick()
 # The connection type in annotations: sqlcipher3's and sqlean's connections have the stdlib's API.
 Connection = _stdlib_sqlite3.Connection
 Cursor = _stdlib_sqlite3.Cursor
+Row = _stdlib_sqlite3.Row
 
 
 @dataclass(frozen=True)
@@ -105,7 +108,7 @@ def backend_info() -> BackendInfo:
         conn.close()
 
 
-def load_vec(conn) -> None:
+def load_vec(conn: Connection) -> None:
     """Load sqlite-vec into ``conn`` (raises if this SQLite cannot load extensions)."""
     import sqlite_vec
 

@@ -20,6 +20,8 @@ value is stated once. :func:`resolve_ops` is pure; the job that asks the model a
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -28,7 +30,7 @@ from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, term_set
 from desktop_app.memory.write.cooperation import REVOCABLE, presented, says_changed, subject_key
 from desktop_app.memory.write.extraction import REVOKE, is_hypothetical, is_question, is_reported, negated
-from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, SetStatus
+from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.vetting import grounded, ungrounded_numbers
 from desktop_app.prompts import templates
 
@@ -49,7 +51,7 @@ def shown_values(shown: list) -> list[str]:
     return [clip(item.value, 90) for item in shown]
 
 
-def resolve_schema(shown: list) -> dict:
+def resolve_schema(shown: list[MemoryItem]) -> dict[str, Any]:
     """The reply: a copy of the changed item as shown (or "none") and its new value ('' = dropped).
     Copying one of the shown lines is easier for a small model than counting, and the enum
     keeps it to those lines."""
@@ -107,7 +109,7 @@ def resolve_messages(text: str, shown: list[MemoryItem], *, lang: str = "en") ->
     return messages
 
 
-def already_resolved(ops: list, message: Message, items: list[MemoryItem]) -> bool:
+def already_resolved(ops: list[PatchOp], message: Message, items: list[MemoryItem]) -> bool:
     """The extraction pass already replaced or revoked something stated before this message (a
     replacement it only asks about does not count: the model's pointer may settle it)."""
     earlier = {i.id for i in items if i.source_message_id is not None and i.source_message_id < message.id}
@@ -126,7 +128,7 @@ def _bare(value: str) -> str:
 class Resolution(BaseModel):
     """What the program makes of the model's answer: operations and a line saying why."""
 
-    ops: list = []
+    ops: list[PatchOp] = []
     note: str
 
 
@@ -143,7 +145,7 @@ def _restated(old: MemoryItem, value: str, text: str) -> str:
 
 
 def resolve_ops(answer: ChangeAnswer, shown: list[MemoryItem], message: Message,
-                own: list[MemoryItem], twins: list[MemoryItem] = ()) -> Resolution:
+                own: list[MemoryItem], twins: Sequence[MemoryItem] = ()) -> Resolution:
     """The patch for the model's ``answer`` about ``message`` (``shown``: the items the model saw;
     ``own``: the items this message already wrote; ``twins``: see :func:`twins_of`)."""
     position = answer.item(shown)
@@ -181,15 +183,16 @@ def resolve_ops(answer: ChangeAnswer, shown: list[MemoryItem], message: Message,
     if asking is not None and not explicit:
         # The extraction pass asked to replace this very item and the pointer agrees: two model
         # calls and the user's own change words settle it ("so pescatarian now", "还是用中文吧").
-        ops = [SetStatus(item_id=asking.id, status="active", action="confirm", reason="the change was placed twice")]
+        ops: list[PatchOp] = [SetStatus(item_id=asking.id, status="active", action="confirm",
+                                        reason="the change was placed twice")]
         ops += [SetStatus(item_id=t.id, status="superseded", action="supersede", reason=f"the same value as #{old.id}")
                 for t in twins]
         return Resolution(ops=ops, note=f"confirmed #{asking.id}: it replaces #{old.id} (placed twice)")
     asked = explicit or (old.scope == "profile" and not named)
     new_value = _restated(old, value, text)
-    ops: list = [AddItem(kind=old.kind, subject=old.subject, value=new_value, status="pending" if asked else "active",
-                         origin="model", source_message_id=message.id, source_quote=clip(text, 400),
-                         scope=old.scope, supersedes=old.id, pinned=old.pinned)]
+    ops = [AddItem(kind=old.kind, subject=old.subject, value=new_value, status="pending" if asked else "active",
+                   origin="model", source_message_id=message.id, source_quote=clip(text, 400),
+                   scope=old.scope, supersedes=old.id, pinned=old.pinned)]
     if not asked:
         # The old value stated twice by the first pass ("派对: …12个小朋友", "小朋友: 12个") goes too.
         ops += [SetStatus(item_id=twin.id, status="superseded", action="supersede",

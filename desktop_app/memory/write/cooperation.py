@@ -27,7 +27,8 @@ from desktop_app.memory.core.models import PROFILE_SUBJECTS, MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, term_set
 from desktop_app.memory.write.extraction import CHANGE, CORRECT, negated, rx
 from desktop_app.memory.write.kind_cues import settle_kind
-from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, SetStatus
+from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, PatchOp, SetStatus
+from desktop_app.memory.write.proposals import Proposal
 from desktop_app.memory.write.vetting import Vetted
 
 REVOCABLE = ("directive", "constraint", "preference", "decision")
@@ -57,7 +58,7 @@ def says_changed(quote: str) -> bool:
 class MergePlan(BaseModel):
     """The operations of one model pass, and a line for each entry saying what became of it."""
 
-    ops: list = []
+    ops: list[PatchOp] = []
     notes: list[str] = []
 
 
@@ -108,7 +109,7 @@ _ABOUT_ME = rx(r"\b(i|i'm|i've|me|my|mine)\b", r"我(?!们)|俺")
 _ABOUT_US = rx(r"\b(we|we're|our|us|the team|the group)\b", r"我们|咱们|大家|团队")
 
 
-def _scope(entry, key: str) -> str:
+def _scope(entry: Proposal, key: str) -> str:
     """The profile takes facts about the user, never task limits, decisions, goals or speculation,
     and never what a group plans ("we are 14 people"): the quote must speak of the user."""
     if entry.kind in (*SESSION_ONLY_KINDS, "constraint") or key in TASK_SUBJECTS:
@@ -209,7 +210,7 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
     return plan
 
 
-def _older(active: list[MemoryItem], replaced: set[int], message: Message, entry, key: str) -> MemoryItem | None:
+def _older(active: list[MemoryItem], replaced: set[int], message: Message, entry: Proposal, key: str) -> MemoryItem | None:
     """The earlier item an entry gives a new value for: the same subject and shape; for an
     explicit update, else the one recent item of that shape sharing a word of its subject."""
     pool = [i for i in reversed(active) if i.id not in replaced and i.source_message_id != message.id
@@ -232,7 +233,7 @@ def _named(item: MemoryItem, sentence: str) -> bool:
     return canonical_subject(sentence) == key or bool(_subject_terms(item.subject) & term_set(sentence))
 
 
-def _changed_value_of(pool: list[MemoryItem], entry) -> MemoryItem | None:
+def _changed_value_of(pool: list[MemoryItem], entry: Proposal) -> MemoryItem | None:
     """The one earlier value a quote that says "changed" gives a new number for, though the model
     named the subject differently: it counts the same thing ("30人" → "一共35人", "March 10" →
     "to March 17") or its source names a word of the quote ("the venue holds 150" → "the venue
@@ -265,7 +266,7 @@ def _coverage(vetted: list[Vetted], own: list[MemoryItem]) -> dict[int, bool]:
     return out
 
 
-def _duplicate(items: list[MemoryItem], key: str, entry, message: Message) -> bool:
+def _duplicate(items: list[MemoryItem], key: str, entry: Proposal, message: Message) -> bool:
     """The state already says this: the same subject with the same value (numbers and words),
     or the very same presented value. Rule items of this message are refined, not matched here."""
     value_terms, value_numbers = term_set(entry.value), set(numbers(entry.value))
@@ -289,7 +290,7 @@ def _same_shape(old: MemoryItem, value: str) -> bool:
     return bool(numbers(old.value.split(":", 1)[-1])) == bool(numbers(value))
 
 
-def _cancel(plan: MergePlan, entry, active: list[MemoryItem], message: Message, replaced: set[int]) -> None:
+def _cancel(plan: MergePlan, entry: Proposal, active: list[MemoryItem], message: Message, replaced: set[int]) -> None:
     words = term_set(f"{entry.subject} {entry.value} {entry.quote}")
     key = subject_key(entry.subject)
     scored = sorted(((len(words & (term_set(i.value) | _subject_terms(i.subject))) + (3 if subject_key(i.subject) == key else 0), i)

@@ -27,7 +27,7 @@ from desktop_app.lexicon import CJK
 from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, subjects_named, term_set
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
-from desktop_app.memory.write.patches import AddItem, SetStatus
+from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
 
 _SQUASH = re.compile(r"[\W_]+")
 _CJK_RUN = re.compile(f"[{CJK}]{{2,}}")
@@ -39,7 +39,7 @@ MIN_RULE_CHARS = 6  # a rule sentence this long (squashed) or longer is recognis
 class Guarded:
     """The operations that keep the invariants, and a note for each one that did not."""
 
-    ops: list = field(default_factory=list)
+    ops: list[PatchOp] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
 
@@ -112,7 +112,7 @@ def names_item(item: MemoryItem, sentence: str) -> bool:
     return bool(words - set(numbers(sentence)) & term_set(sentence))
 
 
-def guard_model_ops(ops: list, items: list[MemoryItem], message: Message) -> Guarded:
+def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Message) -> Guarded:
     """The model pass's ``ops`` for ``message`` that keep the invariants, given the state ``items``
     (active and pending). Operations of other origins pass unchanged."""
     out = Guarded()
@@ -219,12 +219,12 @@ def revocation_twins(revoked: MemoryItem, active: list[MemoryItem]) -> list[Memo
     return twins
 
 
-def revocations_reaching_twins(ops: list, items: list[MemoryItem]) -> list:
+def revocations_reaching_twins(ops: list[PatchOp], items: list[MemoryItem]) -> list[PatchOp]:
     """``ops`` with a revocation added for every twin of each revoked item (see :func:`revocation_twins`)."""
     by_id = {i.id: i for i in items}
     active = [i for i in items if i.status == "active"]
     touched = {op.item_id for op in ops if isinstance(op, SetStatus)}
-    extra = []
+    extra: list[PatchOp] = []
     for op in ops:
         if isinstance(op, SetStatus) and op.action == "revoke" and op.item_id in by_id:
             for twin in revocation_twins(by_id[op.item_id], active):

@@ -9,12 +9,16 @@ invalid patch raises :class:`PatchRejected` and changes nothing.
 from __future__ import annotations
 
 import time
-from typing import Annotated, Literal
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from desktop_app.memory.core.models import ItemStatus, MemoryKind, Scope
+from desktop_app.memory.core.models import ItemStatus, MemoryItem, MemoryKind, Scope
 from desktop_app.memory.core.safe_text import plain
+
+if TYPE_CHECKING:
+    from desktop_app.memory.store import Store
 
 # Who may overrule whom: an inferred change cannot silently replace an explicit user statement.
 ORIGIN_RANK = {"model": 1, "rule": 1, "import": 1, "user": 2, "command": 2}
@@ -98,7 +102,8 @@ class SetScope(BaseModel):
     scope: Scope
 
 
-PatchOp = Annotated[AddItem | SetStatus | SetPinned | SetDetails | SetScope, Field(discriminator="op")]
+ChangeOp = SetStatus | SetPinned | SetDetails | SetScope  # an operation on an existing item
+PatchOp = Annotated[AddItem | ChangeOp, Field(discriminator="op")]
 
 
 class MemoryPatch(BaseModel):
@@ -119,7 +124,7 @@ class PatchResult(BaseModel):
     touched_ids: list[int]
 
 
-def apply_patch(store, patch: MemoryPatch, *, now: float | None = None) -> PatchResult:
+def apply_patch(store: Store, patch: MemoryPatch, *, now: float | None = None) -> PatchResult:
     """Validate ``patch`` against the database and apply it atomically.
 
     Raises :class:`PatchRejected` when the session's ``state_version`` moved on since the patch
@@ -147,7 +152,7 @@ def apply_patch(store, patch: MemoryPatch, *, now: float | None = None) -> Patch
         raise PatchRejected(str(exc)) from None
 
 
-def _owned(store, session_id: int, item_id: int):
+def _owned(store: Store, session_id: int, item_id: int) -> MemoryItem:
     """The item, when this session may change it: its own, or one of the profile's."""
     item = store.get_item(item_id)
     if item is None or (item.session_id != session_id and item.scope != "profile"):
@@ -155,12 +160,12 @@ def _owned(store, session_id: int, item_id: int):
     return item
 
 
-def _transition(item, status: str) -> None:
+def _transition(item: MemoryItem, status: str) -> None:
     if (item.status, status) not in _TRANSITIONS:
         raise PatchRejected(f"item #{item.id} is {item.status}; it cannot become {status}")
 
 
-def _apply_add(store, session_id: int, op: AddItem, version: int, now: float) -> int:
+def _apply_add(store: Store, session_id: int, op: AddItem, version: int, now: float) -> int:
     old = None
     if op.supersedes is not None:
         old = _owned(store, session_id, op.supersedes)
@@ -189,7 +194,7 @@ def _apply_add(store, session_id: int, op: AddItem, version: int, now: float) ->
     return new_id
 
 
-def _apply_change(store, session_id: int, op, version: int, now: float) -> None:
+def _apply_change(store: Store, session_id: int, op: ChangeOp, version: int, now: float) -> None:
     item = _owned(store, session_id, op.item_id)
     if isinstance(op, SetStatus):
         _transition(item, op.status)
@@ -215,7 +220,7 @@ def _apply_change(store, session_id: int, op, version: int, now: float) -> None:
         store._log_change(session_id, version, item.id, f"scope:{op.scope}", op.model_dump(), now)
 
 
-def propose(store, session_id: int, ops: list, *, reason: str = "") -> MemoryPatch:
+def propose(store: Store, session_id: int, ops: Sequence[PatchOp], *, reason: str = "") -> MemoryPatch:
     """A patch for ``ops`` against the session's version as it is now."""
     return MemoryPatch(session_id=session_id, expected_version=store.state_version(session_id),
                        ops=ops, reason=reason)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import time
+from typing import TYPE_CHECKING, Any
 
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
@@ -20,7 +21,19 @@ from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import clip, numbers, term_set
 from desktop_app.memory.write.extraction import Candidate, extract
 from desktop_app.memory.write.integrity import revocations_reaching_twins
-from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, SetDetails, SetStatus, apply_patch, propose
+from desktop_app.memory.write.patches import (
+    ORIGIN_RANK,
+    AddItem,
+    PatchOp,
+    PatchResult,
+    SetDetails,
+    SetStatus,
+    apply_patch,
+    propose,
+)
+
+if TYPE_CHECKING:
+    from desktop_app.memory.store import Store
 
 SUPERSEDABLE_KINDS = ("fact", "constraint", "decision", "preference")
 REVOCABLE_KINDS = ("directive", "constraint", "preference", "decision")
@@ -30,7 +43,7 @@ def _norm(text: str) -> str:
     return re.sub(r"[\s，,。.!！?？；;：:\"'“”]+", "", text.lower())
 
 
-def remember_message(store, session_id: int, text: str, *, source_message_id: int | None,
+def remember_message(store: Store, session_id: int, text: str, *, source_message_id: int | None,
                      origin: str = "rule", now: float | None = None) -> list[MemoryOutcome]:
     """Extract from ``text`` and apply each candidate as its own validated patch."""
     now = time.time() if now is None else now
@@ -40,7 +53,7 @@ def remember_message(store, session_id: int, text: str, *, source_message_id: in
     return [o for o in outcomes if o.action != "ignored"]
 
 
-def _count_references(store, session_id: int, text: str, now: float) -> None:
+def _count_references(store: Store, session_id: int, text: str, now: float) -> None:
     words = term_set(text)
     if not words:
         return
@@ -50,7 +63,7 @@ def _count_references(store, session_id: int, text: str, now: float) -> None:
         store.touch_items(hits, now)
 
 
-def apply_candidate(store, session_id: int, cand: Candidate, *, source_message_id: int | None,
+def apply_candidate(store: Store, session_id: int, cand: Candidate, *, source_message_id: int | None,
                     origin: str = "rule", now: float) -> MemoryOutcome:
     """Decide what ``cand`` does given the current state, then apply it as one patch.
 
@@ -65,7 +78,7 @@ def apply_candidate(store, session_id: int, cand: Candidate, *, source_message_i
 
 
 def _new(cand: Candidate, kind: str, subject: str, value: str, *, origin: str, source_message_id: int | None,
-         status: str = "active", supersedes: int | None = None, details: dict | None = None) -> AddItem:
+         status: str = "active", supersedes: int | None = None, details: dict[str, Any] | None = None) -> AddItem:
     # Facts about the user themself (name, home, allergies, diet, job) go to the profile.
     scope = "profile" if subject in PROFILE_SUBJECTS and kind in ("fact", "preference", "directive") else None
     return AddItem(kind=kind, subject=subject, value=value, status=status, origin=origin,
@@ -73,13 +86,14 @@ def _new(cand: Candidate, kind: str, subject: str, value: str, *, origin: str, s
                    details=details or {}, scope=scope)
 
 
-def _commit(store, session_id: int, ops: list, reason: str, now: float):
+def _commit(store: Store, session_id: int, ops: list[PatchOp], reason: str, now: float) -> PatchResult:
     # A revoked rule goes with every copy of it (the same sentence filed under another label).
     ops = revocations_reaching_twins(ops, store.list_items(session_id, statuses=("active",)))
     return apply_patch(store, propose(store, session_id, ops, reason=reason), now=now)
 
 
-def _add(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
+         src: int | None, origin: str, now: float) -> MemoryOutcome:
     for item in current:
         if item.kind == cand.kind and _norm(item.value) == _norm(cand.value):
             store.touch_items([item.id], now)
@@ -117,7 +131,8 @@ def _same_subject(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | Non
     return matches[-1] if matches else None
 
 
-def _supersede(store, session_id, cand, old: MemoryItem, value: str, kind: str, origin, src, now) -> MemoryOutcome:
+def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, value: str, kind: str, origin: str,
+               src: int | None, now: float) -> MemoryOutcome:
     if ORIGIN_RANK.get(origin, 0) < ORIGIN_RANK.get(old.origin, 0):
         op = _new(cand, kind, old.subject, value, origin=origin, source_message_id=src, status="pending",
                   supersedes=old.id)
@@ -131,7 +146,8 @@ def _supersede(store, session_id, cand, old: MemoryItem, value: str, kind: str, 
                               value=clip(value, 80))
 
 
-def _correct(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+def _correct(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
+             src: int | None, origin: str, now: float) -> MemoryOutcome:
     target = _same_subject(cand.model_copy(update={"kind": "fact"}), active) if cand.subject else None
     if target is not None and numbers(cand.value) and not numbers(target.value):
         # A new number corrects the item of that subject that holds one ("budget: 4000", not "budget: Porto").
@@ -175,7 +191,8 @@ def corrected_value(old_value: str, new_value: str) -> str:
     return new_value
 
 
-def _revoke(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
+            src: int | None, origin: str, now: float) -> MemoryOutcome:
     words = term_set(cand.value)
     scored = []
     for item in active:
@@ -237,7 +254,8 @@ def confirm_ops(item: MemoryItem) -> list:
     return [SetStatus(item_id=item.id, status="active", action="confirm")]
 
 
-def _confirm(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+def _confirm(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
+             src: int | None, origin: str, now: float) -> MemoryOutcome:
     item = _latest_pending(current)
     if item is None:
         return MemoryOutcome(action="ignored")
@@ -249,7 +267,8 @@ def _confirm(store, session_id, cand, active, current, src, origin, now) -> Memo
     return MemoryOutcome.told("confirmed", "confirmed", [item.id], id=item.id)
 
 
-def _reject(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+def _reject(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
+            src: int | None, origin: str, now: float) -> MemoryOutcome:
     item = _latest_pending(current)
     if item is None:
         return MemoryOutcome(action="ignored")
@@ -258,7 +277,8 @@ def _reject(store, session_id, cand, active, current, src, origin, now) -> Memor
     return MemoryOutcome.told("rejected", "rejected", [item.id], id=item.id)
 
 
-def _step_done(store, session_id, cand, active, current, src, origin, now) -> MemoryOutcome:
+def _step_done(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
+               src: int | None, origin: str, now: float) -> MemoryOutcome:
     goal = next((i for i in active if i.kind == "goal"), None)
     if goal is None:
         return MemoryOutcome(action="ignored")
