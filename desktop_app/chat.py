@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from desktop_app.config import Settings
-from desktop_app.engine.protocol import ChatEngine, Progress, StopCheck, Variation
+from desktop_app.engine.protocol import ChatEngine, ChatMessage, Progress, StopCheck, Variation
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.models import Message, Session
 from desktop_app.memory.core.plan import ContextPlan
@@ -200,7 +200,7 @@ def _guard(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     return GuardVerdict(findings=again, first_findings=found, retried=True, first_reply=first, mode="fix"), checks
 
 
-def without_replies(messages: list[dict]) -> list[dict]:
+def without_replies(messages: list[ChatMessage]) -> list[ChatMessage]:
     """The plan's messages without the assistant's earlier replies (what a retry is shown)."""
     return [m for m in messages if m["role"] != "assistant"]
 

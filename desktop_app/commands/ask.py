@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from desktop_app.engine.kv_cache import KvCache
+    from desktop_app.engine.protocol import ChatEngine
+    from desktop_app.memory.core.models import Session
+    from desktop_app.memory.turn import TurnPipeline
 
 
 def register(subparsers):
@@ -141,14 +148,15 @@ def run(args, settings) -> int:
     return 0
 
 
-def restore_context(cache, key: str, engine, pipeline, session) -> int:
+def restore_context(cache: KvCache | None, key: str, engine: ChatEngine, pipeline: TurnPipeline, session: Session) -> int:
     """Load the session's saved context state when it matches the next prompt's head; tokens restored."""
-    from desktop_app.engine.protocol import can_warm
+    from desktop_app.engine.protocol import WarmableEngine, unwrap
     from desktop_app.memory.warming import next_prefix
 
-    if cache is None or not can_warm(engine) or not hasattr(engine.inner, "prefix_tokens"):
+    inner = unwrap(engine)  # (the lock's wrapper is not taken to read the tokens)
+    if cache is None or not isinstance(inner, WarmableEngine):
         return 0
-    prefix = engine.inner.prefix_tokens(*next_prefix(pipeline, session))
+    prefix = inner.prefix_tokens(*next_prefix(pipeline, session))
     return cache.restore(engine, key, prefix=prefix).tokens
 
 

@@ -183,9 +183,9 @@ def private_paths(settings) -> list:
     folder = [db.parent] if db.parent == paths.data_dir() else []
     candidates = [*folder, db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"),
                   db.parent / "kv", paths.config_dir(), paths.config_file(), paths.exports_dir()]
-    for folder in (db.parent / "kv", paths.exports_dir()):
-        if folder.is_dir():
-            candidates.extend(sorted(p for p in folder.iterdir() if p.is_file()))
+    for holder in (db.parent / "kv", paths.exports_dir()):
+        if holder.is_dir():
+            candidates.extend(sorted(p for p in holder.iterdir() if p.is_file()))
     return [p for p in dict.fromkeys(candidates) if p.exists()]
 
 

@@ -9,23 +9,28 @@ the engine checks between tokens: the stream ends, the partial reply is stored f
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable
 from contextlib import AbstractContextManager
+from types import FrameType
+from typing import Any
 
+# What ``signal.signal`` takes and returns: a function, SIG_DFL or SIG_IGN, or None (set outside Python).
+Handler = Callable[[int, FrameType | None], Any] | int | signal.Handlers | None
 _SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 class StopOnSignal(AbstractContextManager):
     """While active, SIGTERM/SIGHUP set :attr:`received` instead of ending the process."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.received: int | None = None
-        self._previous: dict[int, object] = {}
+        self._previous: dict[int, Handler] = {}
 
     def __call__(self) -> bool:
         """The engine's stop check."""
         return self.received is not None
 
-    def _handle(self, signum, _frame) -> None:
+    def _handle(self, signum: int, _frame: FrameType | None) -> None:
         self.received = signum
 
     def __enter__(self) -> StopOnSignal:

@@ -16,7 +16,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from desktop_app.exchange.export import EXPORT_FORMAT
-from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.core.models import MemoryItem, Message
 
 
 class ImportFormatError(ValueError):
@@ -54,7 +54,10 @@ def detect_format(path: Path | None, data: object | None = None) -> str:
     """``jsonl``, ``chatgpt`` or ``paperclip`` (``path`` None: only ``data`` decides)."""
     if path is not None and path.suffix.lower() in (".jsonl", ".ndjson"):
         return "jsonl"
-    data = read_json_file(path) if data is None else data
+    if data is None:
+        if path is None:
+            raise ImportFormatError("nothing to read: neither a file nor its data")
+        data = read_json_file(path)
     if isinstance(data, dict) and data.get("format") == EXPORT_FORMAT:
         return "paperclip"
     if isinstance(data, list) and (not data or (isinstance(data[0], dict) and "mapping" in data[0])):
@@ -248,10 +251,11 @@ def import_conversations(store, conversations: list[ImportedConversation], *, co
                     result = pipeline.import_message(session, turn["role"], turn["content"],
                                                      created_at=turn.get("time"), ext_id=turn.get("id"),
                                                      remember=conv.memory is None, stopped=bool(turn.get("stopped")))
-                    message = getattr(result, "message", result)
-                    store.mark_imported(session.id, key, message.id)
-                    if isinstance(turn.get("old_id"), int):
-                        message_ids[turn["old_id"]] = message.id
+                    message = result if isinstance(result, Message) else result.message
+                    if message is not None:  # (always: a transcript's reply has text to store)
+                        store.mark_imported(session.id, key, message.id)
+                        if isinstance(turn.get("old_id"), int):
+                            message_ids[turn["old_id"]] = message.id
                     added += 1
                 if progress:
                     progress(done, total)
@@ -364,7 +368,14 @@ def read_conversations(raw: bytes, name: str, *, path: Path | None = None, fmt: 
             if fmt == "jsonl":
                 conversations = [ImportedConversation(title=title, turns=parse_jsonl(raw, name))]
             else:
-                conversations = parse_chatgpt(data) if fmt == "chatgpt" else parse_paperclip(data)
+                if fmt == "chatgpt":
+                    if not isinstance(data, list):
+                        raise ImportFormatError("not a ChatGPT export (a list of conversations)")
+                    conversations = parse_chatgpt(data)
+                else:
+                    if not isinstance(data, dict):
+                        raise ImportFormatError("not a Paperclip export (one JSON object)")
+                    conversations = parse_paperclip(data)
                 for conv in conversations:
                     for turn in conv.turns:
                         turn["time"] = normalise_time(turn.get("time"))
