@@ -120,7 +120,7 @@ def register(subparsers):
     return parser
 
 
-def ask_all(settings, model: str, label: str, db: Path, max_tokens: int) -> list[Outcome]:
+def ask_all(settings, model: Path, label: str, db: Path, max_tokens: int) -> list[Outcome]:
     from desktop_app.chat import pipeline_for, run_turn
     from desktop_app.commands.common import load_engine
     from desktop_app.engine.errors import EngineError

@@ -54,8 +54,8 @@ def replay(scenario: Scenario, store, *, settings, counter, n_ctx: int, modes=MO
     pipeline = pipeline_for(store, settings, counter=counter, n_ctx=n_ctx)
     session = store.create_session(f"bench-{scenario.name}-{int(time.time() * 1000) % 100000}")
     probes = {p.turn: p for p in scenario.probes}
-    tokens = {m: [] for m in modes}
-    times = {m: [] for m in modes}
+    tokens: dict[str, list[int]] = {m: [] for m in modes}
+    times: dict[str, list[float]] = {m: [] for m in modes}
     scores: dict[str, dict[str, float]] = {m: {} for m in modes}
     for turn, step in enumerate(scenario.turns, start=1):
         ts = START_TIME + turn * 120

@@ -70,9 +70,12 @@ def install_corpus(folder: Path, log) -> Path:
     return root
 
 
+_STRAIGHT_QUOTES: dict[str, str | int | None] = {"”": '"', "“": '"', "’": "'", "‘": "'"}
+
+
 def normalise(text: str) -> str:
     """For span matching: lower case, straight quotes, no whitespace (PDF text breaks lines anywhere)."""
-    text = text.lower().translate(str.maketrans({"”": '"', "“": '"', "’": "'", "‘": "'"}))
+    text = text.lower().translate(str.maketrans(_STRAIGHT_QUOTES))
     return re.sub(r"\s+", "", text)
 
 
@@ -160,9 +163,9 @@ def answer_sample(store_path: Path, settings, sample, gold, names: dict[int, str
             items = result.plan.document_items()
             given = {(i.document_id, i.page or 0) for i in items}
             cited = {(by_name.get(name), page or 0) for name, page in cited_pages(reply)}
-            rows = store.chunk_rows(i.chunk_id for i in items)
+            rows = store.chunk_rows(i.chunk_id for i in items if i.chunk_id is not None)
             support = set(supporting_chunks(reply, [(i.chunk_id, rows[i.chunk_id]["text"]) for i in items
-                                                    if i.chunk_id in rows]))
+                                                    if i.chunk_id is not None and i.chunk_id in rows]))
             shown = ({(i.document_id, i.page or 0) for i in items if (i.document_id, i.page or 0) in cited}
                      or {(i.document_id, i.page or 0) for i in items if i.chunk_id in support})
             g = gold[id(item)]

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 
 HISTORY = "\n".join(f"Turn {i}: the user talked about item {i} and its price of {i * 37} euros." for i in range(40))
 PROMPT = [{"role": "system", "content": "You are a helpful assistant.\n" + HISTORY},
@@ -44,10 +45,12 @@ class BareLlama:
         self.load_seconds = time.perf_counter() - started
 
     def stream_chat(self, messages, *, max_tokens: int, temperature: float):
-        for chunk in self.llama.create_chat_completion(messages=messages, stream=True, max_tokens=max_tokens,
-                                                       temperature=temperature, top_p=self.top_p,
-                                                       repeat_penalty=self.repeat_penalty):
-            piece = chunk["choices"][0].get("delta", {}).get("content")
+        from desktop_app.engine.llama import delta_text, stream_chunks
+
+        for chunk in stream_chunks(self.llama.create_chat_completion(
+                messages=messages, stream=True, max_tokens=max_tokens, temperature=temperature, top_p=self.top_p,
+                repeat_penalty=self.repeat_penalty)):
+            piece = delta_text(chunk["choices"][0])
             if piece:
                 yield piece
 
@@ -76,7 +79,7 @@ def cold_prompt(index: int) -> list[dict]:
     return [{"role": "system", "content": f"Run {index}. " + PROMPT[0]["content"]}, PROMPT[1]]
 
 
-def measure_interleaved(runners: list[tuple[str, object, object]], runs: int, decode_tokens: int,
+def measure_interleaved(runners: list[tuple[str, object, Callable[[], object]]], runs: int, decode_tokens: int,
                         prompt_tokens: int) -> list[dict]:
     """Each run measures every runner in turn, so a slower moment of the machine (another
     process, caches, frequency) falls on all of them alike instead of on whoever ran last."""

@@ -401,6 +401,7 @@ def run(args, settings) -> int:
     rng = random.Random(args.seed)
     rows = []
     conversions = []
+    transcript: Path  # (written in the temporary folder below, before any run reads it)
     if can_encrypt():
         conversions = [lambda r: convert_beside_writer_runs(r, transcript, args.turns, max(2, args.runs // 4), rng),
                        lambda r: convert_kill_runs(r, args.turns, args.runs, rng)]

@@ -58,7 +58,7 @@ def check_case(case: dict) -> list[GuardFinding]:
 def evaluate(cases: list[dict]) -> dict:
     """Scores per language and kind; false alarms on correct replies; the misses, for reading."""
     scores: dict[tuple[str, str], Score] = defaultdict(Score)
-    clean = defaultdict(lambda: [0, 0])  # lang -> [correct replies, with any finding]
+    clean: defaultdict[str, list[int]] = defaultdict(lambda: [0, 0])  # lang -> [correct replies, with any finding]
     misses: list[dict] = []
     for case in cases:
         lang = case["lang"]

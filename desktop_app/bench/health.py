@@ -19,7 +19,9 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -70,7 +72,7 @@ def judge_final(conversation: Conversation, reply: str) -> tuple[bool, list[str]
 
 
 def judge_turn(reply: str, *, user_text: str, earlier: list[str], lang: str, memory_held: bool,
-               said: list[str] = (), notes: list[str] = ()) -> list[str]:
+               said: Sequence[str] = (), notes: Sequence[str] = ()) -> list[str]:
     """The program's verdict on one reply, with the bench's expected language."""
     from desktop_app.memory.reply_health import check_reply
 
@@ -90,7 +92,7 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
     pipeline = pipeline_for(store, local, counter=engine.counter, n_ctx=engine.n_ctx, jobs=jobs)
     verdicts: list[TurnVerdict] = []
     replies: list[str] = []
-    final = (False, [], [])
+    final: tuple[bool, list[str], list[str]] = (False, [], [])
     for number, text in enumerate(conversation.turns, start=1):
         started = time.perf_counter()
         result = run_turn(pipeline, store.get_session(session.id), engine, text, settings=local)
@@ -119,8 +121,12 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
         # The memory pass and the warm-up run while the user reads and types (``idle`` seconds), as
         # in the app: what is not done by then is postponed and goes on in the next pause.
         deadline = time.perf_counter() + idle
+
+        def idle_over(deadline: float = deadline) -> bool:
+            return time.perf_counter() > deadline
+
         jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, engine=memory_engine),
-                         should_stop=lambda deadline=deadline: time.perf_counter() > deadline)
+                         should_stop=idle_over)
     if dump is not None:
         memory = [{"kind": i.kind, "status": i.status, "scope": i.scope, "value": i.value}
                   for i in store.list_items(session.id)]
@@ -129,12 +135,13 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
     return verdicts, final
 
 
-def rejudge(path: Path, conversations: list[Conversation]) -> tuple[list[TurnVerdict], dict]:
+def rejudge(path: Path, conversations: list[Conversation],
+            ) -> tuple[list[TurnVerdict], dict[str, tuple[bool, list[str], list[str]]]]:
     """The verdicts of a ``--dump`` file judged again by the checks as they are now (so runs of
     different versions are scored by one judge)."""
     by_id = {c.id: c for c in conversations}
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    verdicts: list[TurnVerdict] = []
+    judged: list[dict[str, Any]] = []
     finals: dict[str, tuple[bool, list[str], list[str]]] = {}
     replies: dict[str, list[str]] = {}
     # Dumps from before the notes were written: the conversation's final active memory stands in.
@@ -150,12 +157,12 @@ def rejudge(path: Path, conversations: list[Conversation]) -> tuple[list[TurnVer
                               lang=conversation.language_at(number), memory_held=number > 1,
                               said=conversation.turns[: number - 1],
                               notes=row.get("notes") or final_notes.get(conversation.id, []))
-        verdicts.append({k: v for k, v in row.items() if k not in ("user", "notes")} | {"healthy": not findings,
-                                                                                       "findings": findings})
+        judged.append({k: v for k, v in row.items() if k not in ("user", "notes")} | {"healthy": not findings,
+                                                                                     "findings": findings})
         earlier.append(reply)
         if number == len(conversation.turns):
             finals[conversation.id] = judge_final(conversation, reply)
-    return [TurnVerdict.model_validate(v) for v in verdicts], finals
+    return [TurnVerdict.model_validate(v) for v in judged], finals
 
 
 def run(args, settings) -> int:
@@ -184,15 +191,15 @@ def run(args, settings) -> int:
               f"({len(finals)} finished)\n")
         print_table(summarise(verdicts, finals, {c.id: c.lang for c in conversations if c.id in judged}))
         return 0
-    updates = {"memory_model": "off"} if args.rules_only else {}
+    updates: dict[str, object] = {"memory_model": "off"} if args.rules_only else {}
     if args.no_retry:
         updates["reply_retry"] = False
     settings = settings.model_copy(update=updates)
     engine = LockedEngine(load_engine(settings, quiet=True))
     memory = sibling_for_memory(engine, settings)
     started = time.perf_counter()
-    verdicts: list[TurnVerdict] = []
-    finals: dict[str, tuple[bool, list[str], list[str]]] = {}
+    verdicts = []
+    finals = {}
     dump = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
     try:
         with tempfile.TemporaryDirectory(prefix="paperclip-bench-health-") as tmp, \

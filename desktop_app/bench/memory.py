@@ -114,9 +114,9 @@ def evaluate(cases: dict, *, engine=None, gate=None, counter, system: str, limit
             with _fresh(tmp_path, done) as store:
                 items = _run_turns(store, [case["text"]], engine=engine, gate=gate, counter=counter, result=result,
                                    case_id=case["id"])
-            cell = result.negatives.setdefault(case["lang"], [0, 0])
-            cell[0] += 1
-            cell[1] += int(any(i.status in ("active", "pending") for i in items))
+            false_memories = result.negatives.setdefault(case["lang"], [0, 0])
+            false_memories[0] += 1
+            false_memories[1] += int(any(i.status in ("active", "pending") for i in items))
             done += 1
             progress and progress(done, total)
         for case in sequences:
@@ -124,11 +124,11 @@ def evaluate(cases: dict, *, engine=None, gate=None, counter, system: str, limit
                 items = _run_turns(store, case["turns"], engine=engine, gate=gate, counter=counter, result=result,
                                    case_id=case["id"])
             active = [i for i in items if i.status == "active"]
-            cell = result.sequences.setdefault(case["lang"], [0, 0, 0])
+            tally = result.sequences.setdefault(case["lang"], [0, 0, 0])
             for raw in case["final_active"]:
-                cell[0] += 1
-                cell[1] += int(any(Expect(**{"terms": [], **raw}).matches(i) for i in active))
-            cell[2] += sum(1 for absent in case["final_absent"] for i in active if absent.lower() in i.value.lower())
+                tally[0] += 1
+                tally[1] += int(any(Expect(**{"terms": [], **raw}).matches(i) for i in active))
+            tally[2] += sum(1 for absent in case["final_absent"] for i in active if absent.lower() in i.value.lower())
             done += 1
             progress and progress(done, total)
     return result

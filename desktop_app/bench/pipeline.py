@@ -13,11 +13,18 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from pydantic import BaseModel
 
 from desktop_app.bench.scenarios import CHAT_EN, CHAT_ZH
+
+if TYPE_CHECKING:
+    from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation
+    from desktop_app.engine.scripted import ScriptedEngine
+    from desktop_app.memory.store.sqlite_backend import Connection
 
 CHECKPOINTS = (10, 100, 200)
 START = 1_700_000_000.0
@@ -131,7 +138,7 @@ class CountingConnection:
     SQLite's trace callback alone cannot tell them apart: it also fires for every trigger
     program and every FTS5 shadow-table query run on their behalf."""
 
-    def __init__(self, conn):
+    def __init__(self, conn: Connection) -> None:
         self.inner = conn
         self.statements = 0
 
@@ -150,23 +157,31 @@ class CountingConnection:
 class TimedEngine:
     """Wraps the scripted engine and keeps the time spent inside it, so the rest is the core's."""
 
-    def __init__(self, engine):
+    def __init__(self, engine: ScriptedEngine) -> None:
         self.inner = engine
         self.model_name, self.n_ctx, self.counter = engine.model_name, engine.n_ctx, engine.counter
         self.seconds = 0.0
 
-    def stream_chat(self, messages, **kwargs):
+    def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
+                    should_stop: StopCheck | None = None, progress: Progress | None = None,
+                    variation: Variation | None = None) -> Iterator[str]:
         started = time.perf_counter()
         try:
-            for piece in self.inner.stream_chat(messages, **kwargs):
+            for piece in self.inner.stream_chat(messages, max_tokens=max_tokens, temperature=temperature,
+                                                should_stop=should_stop, progress=progress, variation=variation):
                 self.seconds += time.perf_counter() - started
                 yield piece
                 started = time.perf_counter()
         finally:
             self.seconds += time.perf_counter() - started
 
-    def count_message_tokens(self, messages):
+    def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:
         return self.inner.count_message_tokens(messages)
+
+    def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256,
+                      temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict[str, Any]:
+        return self.inner.complete_json(messages, schema, max_tokens=max_tokens, temperature=temperature,
+                                        should_stop=should_stop)
 
 
 def drive(path: Path, history: int, where: str, turns: int, settings, texts: list[str], *,
@@ -198,7 +213,7 @@ def drive(path: Path, history: int, where: str, turns: int, settings, texts: lis
             nested += 1
 
         counting = CountingConnection(store.conn)
-        store.conn = counting
+        store.conn = cast("Connection", counting)  # (a stand-in: it forwards every call to the connection it counts)
         counting.set_trace_callback(count)
         pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
         per_turn: list[tuple[int, int, float]] = []

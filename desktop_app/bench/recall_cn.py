@@ -46,7 +46,8 @@ def run_memorybank(path: Path, embedder, *, log=print) -> dict:
         started = time.perf_counter()
         embedded = index_pending(store, embedder)
         index_seconds = time.perf_counter() - started
-        latencies, examples = [], []
+        latencies: list[float] = []
+        examples: list[dict[str, object]] = []
         for name, asked in probes.items():
             if name not in sessions:
                 continue
@@ -61,7 +62,7 @@ def run_memorybank(path: Path, embedder, *, log=print) -> dict:
                                      "top_hit": f"[{top.label}] {clip(top.snippet, 90)}" if top else None,
                                      "signals": sorted(top.signals) if top else []})
         # Substring queries of one and two characters (below the trigram index's reach).
-        short = {}
+        short: dict[str, int] = {}
         any_session = next(iter(sessions.values()))
         for needle in ("画", "钢琴", "图书馆"):
             short[needle] = len(search(store, any_session, needle, k=10))

@@ -86,7 +86,7 @@ def grow_session(path: Path, embedder, texts: list[str], size: int, *, log) -> i
                 text = texts[source] if index < len(texts) else f"{texts[source]} #{index // len(texts)}"
                 message = store.add_message(session.id, "user" if index % 2 == 0 else "assistant", text,
                                             created_at=1.6e9 + index * 60)
-                vector = base[index % len(base)] + rng.normal(0, 0.02, base.shape[1]).astype(np.float32)
+                vector = base[index % len(base)] + rng.normal(0, 0.02, size=(base.shape[1],)).astype(np.float32)
                 rows.append((message.id, session.id, (vector / np.linalg.norm(vector)).astype(np.float32).tobytes()))
             store.save_embeddings(rows)
         log(f"  {min(size, start + chunk)}/{size} turns ({time.perf_counter() - started:.0f}s)")
@@ -97,20 +97,20 @@ def grow_session(path: Path, embedder, texts: list[str], size: int, *, log) -> i
 def time_queries(path: Path, session_id: int, embedder, asked: list[str]) -> dict[str, dict[str, float]]:
     """p50/p95 (ms) per mode, plus how many of the float top-10 the binary pass also finds."""
     from desktop_app.bench import percentile
+    from desktop_app.memory.core.recall_hits import SIGNALS
     from desktop_app.memory.recall import search
     from desktop_app.memory.store import Store
 
     out: dict[str, dict[str, float]] = {}
     with Store(path) as store:
         for mode in MODES:
-            signals = ("bm25",) if mode == "bm25" else ("vector",) if mode.startswith("vector") else None
+            signals = ("bm25",) if mode == "bm25" else ("vector",) if mode.startswith("vector") else SIGNALS
             quantized = mode.endswith("binary")
-            kwargs = {"signals": signals} if signals else {}
-            search(store, session_id, asked[0], k=10, embedder=embedder, quantized=quantized, **kwargs)  # warm
+            search(store, session_id, asked[0], k=10, embedder=embedder, quantized=quantized, signals=signals)  # warm
             latencies = []
             for question in asked:
                 started = time.perf_counter()
-                search(store, session_id, question, k=10, embedder=embedder, quantized=quantized, **kwargs)
+                search(store, session_id, question, k=10, embedder=embedder, quantized=quantized, signals=signals)
                 latencies.append(time.perf_counter() - started)
             out[mode] = {"p50_ms": 1000 * percentile(latencies, 0.5), "p95_ms": 1000 * percentile(latencies, 0.95)}
         overlap = []

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
+from desktop_app.engine.protocol import ChatMessage
+
 
 class ScenarioTurn(BaseModel):
     user: str
@@ -153,22 +155,22 @@ def all_scenarios() -> list[Scenario]:
 SUPERSEDED_LABELS = ("superseded", "revoked", "已被", "已撤销", "已废弃")
 
 
-def segments(messages: list[dict]) -> list[str]:
+def segments(messages: list[ChatMessage]) -> list[str]:
     """Lines of the prompt, with memory notes kept on the line they annotate."""
-    out = []
+    out: list[str] = []
     for message in messages:
         text = message["content"].replace("\n[memory:", " [memory:").replace("\n[记忆：", " [记忆：")
         out += text.splitlines()
     return out
 
 
-def active_present(messages: list[dict], markers: list[str]) -> int:
+def active_present(messages: list[ChatMessage], markers: list[str]) -> int:
     """How many ``markers`` appear anywhere in the prompt."""
     text = "\n".join(m["content"] for m in messages)
     return sum(1 for marker in markers if marker in text)
 
 
-def superseded_as_current(messages: list[dict], markers: list[str]) -> int:
+def superseded_as_current(messages: list[ChatMessage], markers: list[str]) -> int:
     """How many old values appear on a line that does not mark them as superseded or revoked."""
     lines = segments(messages)
     return sum(1 for marker in markers

@@ -36,11 +36,16 @@ import time
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
 
 from desktop_app.bench.scenarios import CHAT_EN, CHAT_ZH
 from desktop_app.memory.lang.text import clip
+
+if TYPE_CHECKING:
+    from desktop_app.chat import TurnResult
+    from desktop_app.engine.kv_cache import RestoreResult
 
 CHECKPOINTS = (5, 50, 100, 150, 200)
 WINDOW = 2  # each checkpoint reports the median of turns n-2 … n+2 (single turns are noisy on a busy CPU)
@@ -258,12 +263,14 @@ def reopen(engine, db_path: Path, session_name: str, settings, tmp: Path) -> Reo
     from desktop_app.memory.warming import next_prefix
 
     cache = KvCache(tmp / "kv", 1 << 30)
-    results = {}
+    results: dict[str, tuple[TurnResult, RestoreResult | None, float, int]] = {}
     for label in ("cold", "restored", "warm"):
         copy = tmp / f"reopen-{label}.db"
         shutil.copy(db_path, copy)
         with Store(copy) as store:
             session = store.find_session(session_name)
+            if session is None:
+                raise LookupError(f"the copied database has no session {session_name!r}")
             pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
             key = KvCache.key(copy, session.id, settings.model_path)
             turns = sum(m.role == "user" for m in store.list_messages(session.id))
@@ -276,17 +283,23 @@ def reopen(engine, db_path: Path, session_name: str, settings, tmp: Path) -> Reo
             if label != "warm":
                 engine.reset_cache()  # the restart
             t0 = time.perf_counter()
-            restored = cache.restore(engine, key, prefix=engine.prefix_tokens(*next_prefix(pipeline, session))) \
+            loaded = cache.restore(engine, key, prefix=engine.prefix_tokens(*next_prefix(pipeline, session))) \
                 if label == "restored" else None
             restore_seconds = time.perf_counter() - t0
             result = run_turn(pipeline, session, engine, REOPEN_QUESTION, settings=settings)
-            results[label] = (result, restored, restore_seconds, turns)
+            results[label] = (result, loaded, restore_seconds, turns)
     cold, restored, warm = results["cold"][0], results["restored"][0], results["warm"][0]
+    loaded = results["restored"][1]
     return ReopenResult(turns=results["cold"][3], cold=cold.first_token_seconds or 0.0,
                         restored=(restored.first_token_seconds or 0.0) + results["restored"][2],
-                        restored_tokens=results["restored"][1].tokens, restore_seconds=results["restored"][2],
-                        cold_evaluated=cold.record.prefill.evaluated, restored_evaluated=restored.record.prefill.evaluated,
+                        restored_tokens=loaded.tokens if loaded is not None else 0, restore_seconds=results["restored"][2],
+                        cold_evaluated=_evaluated(cold), restored_evaluated=_evaluated(restored),
                         warm_turn=warm.first_token_seconds or 0.0)
+
+
+def _evaluated(result: TurnResult) -> int:
+    """The prompt tokens the turn's pre-fill evaluated (0 when it logged no pre-fill)."""
+    return result.record.prefill.evaluated if result.record.prefill is not None else 0
 
 
 def format_table(results: list[TtftResult]) -> str:

@@ -400,14 +400,14 @@ class LlamaEngine:
                 temperature = max(temperature, variation.min_temperature)
                 repeat_penalty = max(self.settings.repeat_penalty, variation.repeat_penalty)
                 seed, logit_bias = variation.seed, self._banned_opening(variation.avoid)
-            stream = _chunks(self._llama.create_chat_completion(
+            stream = stream_chunks(self._llama.create_chat_completion(
                 messages=_request_messages(messages), stream=True, max_tokens=max_tokens, top_p=self.settings.top_p,
                 temperature=temperature, repeat_penalty=repeat_penalty, seed=seed, logit_bias=logit_bias))
             for chunk in stream:
                 if should_stop is not None and should_stop():
                     stream.close()
                     return
-                piece = _delta_text(chunk["choices"][0])
+                piece = delta_text(chunk["choices"][0])
                 if piece:
                     self.last_completion_tokens += 1
                     yield piece
@@ -439,7 +439,7 @@ class LlamaEngine:
         self._drop_parked()  # llama.cpp's own prefix reuse clears every sequence past the match
         self.last_prompt_tokens = self.count_message_tokens(messages)
         try:
-            stream = _chunks(self._llama.create_chat_completion(
+            stream = stream_chunks(self._llama.create_chat_completion(
                 messages=_request_messages(messages), max_tokens=max_tokens, temperature=temperature, stream=True,
                 response_format={"type": "json_object", "schema": schema}))
             for chunk in stream:
@@ -447,7 +447,7 @@ class LlamaEngine:
                     stream.close()
                     raise GenerationStopped("the chat needs the model")
                 choice = chunk["choices"][0]
-                piece = _delta_text(choice)
+                piece = delta_text(choice)
                 if piece:
                     pieces.append(piece)
                 finish = choice.get("finish_reason") or finish
@@ -478,7 +478,7 @@ def _request_messages(messages: Sequence[ChatMessage]) -> list[ChatCompletionReq
     return cast("list[ChatCompletionRequestMessage]", list(messages))
 
 
-def _chunks(result: CreateChatCompletionResponse | Iterator[CreateChatCompletionStreamResponse],
+def stream_chunks(result: CreateChatCompletionResponse | Iterator[CreateChatCompletionStreamResponse],
             ) -> Generator[CreateChatCompletionStreamResponse, None, None]:
     """The stream ``create_chat_completion(stream=True)`` returns (a generator, closed on a stop);
     its signature has one return type for both modes."""
@@ -487,7 +487,7 @@ def _chunks(result: CreateChatCompletionResponse | Iterator[CreateChatCompletion
     return result
 
 
-def _delta_text(choice: ChatCompletionStreamResponseChoice) -> str | None:
+def delta_text(choice: ChatCompletionStreamResponseChoice) -> str | None:
     """The text a streamed chunk adds (None for a chunk that only sets the role or the finish)."""
     piece = choice.get("delta", {}).get("content")
     return piece if isinstance(piece, str) else None
