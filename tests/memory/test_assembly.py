@@ -132,7 +132,7 @@ def test_recalled_turns_say_who_said_them_and_on_which_day():
     assert "2025-06" not in text, "a turn from today carries no date"
     earlier = page.model_copy(update={"turns": [t.model_copy(update={"created_at": NOW - 86400 * 40}) for t in page.turns]})
     text = assemble_context(base(recalled=[earlier]), COUNTER).layers["recalled"].text
-    assert "On 2025-05-06, the user said: The budget question" in text
+    assert "On 6 May 2025, the user said: The budget question" in text
     assert (result.layers["recalled"].items[-1].type, result.layers["recalled"].items[-1].page_id) == ("page", 7)
 
 

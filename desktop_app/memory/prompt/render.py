@@ -44,6 +44,15 @@ def day(ts: float | None) -> str | None:
     return None if label == "?" else label[:10]
 
 
+def spoken_day(ts: float | None, lang: str) -> str | None:
+    """The day as people write it ("8 May 2023", "2023年5月8日"), not as a record does: a model
+    answering "when?" copies the form it was shown."""
+    if day(ts) is None:
+        return None
+    when = datetime.fromtimestamp(ts, tz=UTC)  # type: ignore[arg-type]  # day() checked it
+    return f"{when.year}年{when.month}月{when.day}日" if lang == "zh" else f"{when.day} {when:%B} {when.year}"
+
+
 def plain_value(value: str) -> str:
     """An item's value as a clause of a sentence: without the spoken opening that says nothing
     ("Oh, one thing:", "对了，") and without a trailing full stop or separator."""
@@ -83,7 +92,8 @@ def said_line(turn: TurnView, content: str, lang: str, now: float | None = None)
     t = text_for(lang)
     who = t["said_user"] if turn.role == "user" else t["said_assistant"]
     when = day(turn.created_at)
-    on = t["said_on"].format(date=when) if when and now is not None and when != day(now) else ""
+    on = t["said_on"].format(date=spoken_day(turn.created_at, lang)) if when and now is not None and \
+        when != day(now) else ""
     if on:
         who = who[:1].lower() + who[1:]
     return f"{on}{who}{content}"
