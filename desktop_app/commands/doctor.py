@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import platform
 import sys
 
@@ -9,7 +10,11 @@ import sys
 def register(subparsers):
     parser = subparsers.add_parser("doctor", help="check python, SQLite, sqlite-vec, models and GPU support")
     parser.add_argument("--json", action="store_true", help="machine-readable output")
-    parser.add_argument("--no-load", dest="no_load", action="store_true", help="skip test-loading the model")
+    # Loading is opt-in: the checks read the model's header and hash, so doctor can run beside an
+    # open chat without a second copy of the model in memory.
+    parser.add_argument("--load", action="store_true",
+                        help="also test-load the chat model (a second copy in memory beside a running chat)")
+    parser.add_argument("--no-load", dest="no_load", action="store_true", help=argparse.SUPPRESS)  # the default
     parser.add_argument("--fix", action="store_true",
                         help="make Paperclip's folders 0700 and its files 0600 where others could read them")
     parser.set_defaults(func=run)
@@ -22,6 +27,7 @@ def _check(name: str, ok: bool, detail: str, essential: bool = True) -> dict:
 
 def _model_checks(settings, load: bool) -> list[dict]:
     from desktop_app.engine.errors import ModelLoadError
+    from desktop_app.engine.gguf_info import read_gguf_info
     from desktop_app.engine.llama import check_gguf_file
     from desktop_app.manifest import known_hashes, load_manifest, sha256_of
 
@@ -37,6 +43,15 @@ def _model_checks(settings, load: bool) -> list[dict]:
         check_gguf_file(path)
     except ModelLoadError as exc:
         return [_check("chat model", False, str(exc))]
+    try:
+        info = read_gguf_info(path)
+    except ModelLoadError as exc:
+        return [_check("chat model header", False, str(exc))]
+    template = "chat template in the file" if info.has_chat_template else "no chat template (chatml fallback)"
+    checks.append(_check("chat model header", True,
+                         f"{info.name or path.stem}: {info.architecture or 'unknown architecture'}, "
+                         f"{info.quantization or 'unknown quantization'}, trained context "
+                         f"{info.context_length or 'unknown'}, {template}"))
     expected = known_hashes(load_manifest())
     if path.name in expected and path.parent == settings.model_path.parent:
         actual = sha256_of(path)
@@ -71,8 +86,9 @@ def _engine_check(settings) -> dict:
                                        f"{engine.counter.name}; {where})")
 
 
-def collect(settings, *, load: bool = True, fix: bool = False) -> list[dict]:
-    """Run every check; each is a dict with check/ok/detail/essential."""
+def collect(settings, *, load: bool = False, fix: bool = False) -> list[dict]:
+    """Run every check; each is a dict with check/ok/detail/essential. ``load`` also loads the
+    chat model (otherwise its header and sha256 are checked without loading it)."""
     from desktop_app.engine.hardware import gpu_offload_supported
     from desktop_app.memory.store.sqlite_backend import backend_info
 
@@ -222,7 +238,7 @@ def run(args, settings) -> int:
     from desktop_app.commands.common import print_json
     from desktop_app.memory.core.safe_text import plain_line
 
-    checks = collect(settings, load=not args.no_load, fix=args.fix)
+    checks = collect(settings, load=args.load, fix=args.fix)
     failed = [c for c in checks if c["essential"] and not c["ok"]]
     if args.json:
         print_json({"ok": not failed, "checks": checks})
