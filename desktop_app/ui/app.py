@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
@@ -22,6 +23,7 @@ from desktop_app.ui.i18n import current_lang, set_lang, t, translate_bindings
 from desktop_app.ui.inference import EmbedderFactory, EngineFactory, default_embedder_factory, default_engine_factory
 from desktop_app.ui.palette import PaperclipCommands
 from desktop_app.ui.screens.chat import ChatScreen
+from desktop_app.ui.screens.dialogs import Dialog
 from desktop_app.ui.shown import shown
 
 CSS_FILE = paths.assets_dir() / "paperclip.tcss"
@@ -58,9 +60,32 @@ class PaperclipApp(App[int]):
     def get_default_screen(self) -> ChatScreen:
         return self.chat
 
+    async def on_event(self, event: events.Event) -> None:
+        # Keys for a dialog that is not on the terminal yet wait for its first frame (Dialog);
+        # quitting does not.
+        screen = self.screen if self._running and self.screen_stack else None
+        if isinstance(event, events.Key) and not event.is_forwarded and isinstance(screen, Dialog) \
+                and not screen.drawn and event.key != "ctrl+q":
+            screen.hold_key(event)
+            return
+        await super().on_event(event)
+
     def on_mount(self) -> None:
         self.apply_theme(self.settings.theme)
         self._catch_hangups()
+        self._tell_unsaved_language()
+
+    def _tell_unsaved_language(self) -> None:
+        """A language given by ``--lang`` (or the environment) lasts this run only; say how to
+        keep it, so the next start and the headless commands speak it too."""
+        from desktop_app.config import ConfigError, read_config_file
+
+        try:
+            saved = read_config_file().get("lang", "en")
+        except ConfigError:
+            return
+        if self.settings.lang != saved:
+            self.notify(t("settings.lang_unsaved"), markup=False, timeout=8)
 
     def _catch_hangups(self) -> None:
         """SIGHUP (the terminal closed) and SIGTERM quit like Ctrl+Q: a streaming reply stops
@@ -99,6 +124,7 @@ class PaperclipApp(App[int]):
         from desktop_app.config import read_config_file, save_config
         from desktop_app.ui.screens.settings import MODEL_KEYS
 
+        lang_before = self.settings.lang
         self.settings = self.settings.model_copy(update=changes)
         self.chat.settings = self.settings
         stored = {**read_config_file(), **changes}
@@ -107,7 +133,8 @@ class PaperclipApp(App[int]):
             self.apply_theme(self.settings.theme)
         if "lang" in changes:
             set_lang(self.settings.lang)
-            self.notify(t("settings.restart_lang"), markup=False)
+            self.notify(t("settings.restart_lang" if self.settings.lang != lang_before else "settings.lang_saved"),
+                        markup=False)
         if "embed_model" in changes:
             self.chat.embedder = None
             self.chat.embedder_error = None

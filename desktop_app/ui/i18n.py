@@ -102,6 +102,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "chat.still_loading": ("it is still loading", "仍在加载"),
     "chat.not_sent": ("Not sent", "未发送"),
     "chat.stop_first": ("Stop the reply first (Esc) to {what}.", "请先停止回复（Esc）再{what}。"),
+    "chat.queued": ("queued — sent when this reply ends", "排队中 — 当前回复结束后发送"),
+    "chat.reply_failed": ("The reply failed: {error}", "回复失败：{error}"),
+    "chat.reply_failed_title": ("Reply failed", "回复失败"),
+    "chat.prompt_share": ("The prompt uses {share:.0%} of the context window.", "提示占用了上下文窗口的 {share:.0%}。"),
+    "note.thinking": ("thinking…", "思考中…"),
+    "note.writing": ("writing…", "生成中…"),
+    "note.stopping": ("stopping…", "正在停止…"),
+    "note.stopped": ("stopped", "已停止"),
+    "note.failed": ("failed", "失败"),
+    "note.empty": ("empty reply", "空回复"),
+    "model.not_loaded": ("Model not loaded", "模型未加载"),
+    "what.reload": ("reload the model", "重新加载模型"),
     "what.versions": ("switch versions", "切换版本"),
     "what.regenerate": ("regenerate", "重新生成"),
     "what.edit": ("edit a message", "编辑消息"),
@@ -255,12 +267,17 @@ STRINGS: dict[str, tuple[str, str]] = {
     "settings.engine": ("Server URL (empty = in-process)", "服务器地址（留空 = 本机进程）"),
     "settings.engine_model": ("Server model id", "服务器模型 ID"),
     "settings.allow_remote": ("Allow a remote server", "允许远程服务器"),
-    "settings.lang": ("Language", "语言"),
+    "settings.lang": ("Language / 语言", "语言 / Language"),
     "settings.theme": ("Theme", "主题"),
     "settings.mode": ("Default context mode", "默认上下文模式"),
     "settings.saved": ("Settings saved to {path}.", "设置已保存到 {path}。"),
     "settings.invalid": ("Invalid {field}: {error}", "{field} 无效：{error}"),
     "settings.restart_lang": ("Language changed; some labels change after a restart.", "语言已更改；部分标签重启后生效。"),
+    "settings.lang_saved": ("Language saved: later starts and the headless commands use it too.",
+                            "语言已保存：以后启动和命令行命令也会使用它。"),
+    "settings.lang_unsaved": ("This language is for this run only — F9 → Save keeps it for later starts and "
+                              "the headless commands.",
+                              "当前语言只用于本次运行 — 按 F9 再保存，以后启动和命令行命令也会使用中文。"),
     "settings.swapping": ("Loading {name}…", "正在加载 {name}…"),
     "picker.title": ("Choose a file", "选择文件"),
     "models.title": ("Choose the chat model (Enter)", "选择聊天模型（回车确认）"),
@@ -386,6 +403,18 @@ STRINGS: dict[str, tuple[str, str]] = {
     "docs.scope.session": ("session", "本会话"),
     "inspector.documents": ("Document chunks quoted (per-signal score #rank)", "引用的文档片段（各信号得分 #名次）"),
     "docs.usage": ("Usage: /doc (the panel) or /doc add PATH", "用法：/doc（打开面板）或 /doc add 路径"),
+    "docs.dest.library": ("into the library (every session)", "加入文档库（所有会话）"),
+    "docs.dest.session": ("attached to “{name}” only", "只附加到“{name}”"),
+    "docs.reading_to": ("Reading {what} — {dest}…", "正在读取 {what} — {dest}…"),
+    "docs.line.added": ("{file}: added as {name} — {pages}{chunks} chunks{extra}",
+                        "{file}：已添加为 {name} — {pages}{chunks} 个片段{extra}"),
+    "docs.line.updated": ("{file}: updated as {name} — {pages}{chunks} chunks{extra}",
+                          "{file}：已更新 {name} — {pages}{chunks} 个片段{extra}"),
+    "docs.line.pages": ("{n} pages, ", "{n} 页，"),
+    "docs.line.duplicate": ("{file}: already added as {name} (same content)", "{file}：已作为 {name} 添加过（内容相同）"),
+    "docs.line.unchanged": ("{file}: unchanged", "{file}：未改变"),
+    "docs.line.missing": ("{file}: the file is gone (kept; Del removes it)", "{file}：文件已不在（仍保留；按 Del 删除）"),
+    "docs.line.failed": ("{file}: {reason}", "{file}：{reason}"),
     "docs.no_path": ("No such file or folder: {path}", "没有这个文件或文件夹：{path}"),
     # edit / versions
     "edit.title": ("Edit your message — the reply is regenerated, the old version stays reachable",
@@ -401,6 +430,35 @@ STRINGS: dict[str, tuple[str, str]] = {
     "help.panel_keys": ("In the memory panel (F4, then Tab to it)", "在记忆面板中（F4，然后 Tab）"),
     "help.slash": ("Memory commands typed in the chat", "在输入框中使用的记忆命令"),
 }
+
+# Why a document was not read, as the document reader says it (English), and in Chinese; the
+# reader's details in brackets follow as they are.
+DOCUMENT_REASONS: dict[str, str] = {
+    "not a readable PDF": "不是可读的 PDF",
+    "not a readable DOCX": "不是可读的 DOCX",
+    "not a readable HTML file": "不是可读的 HTML 文件",
+    "encrypted PDF (password protected)": "加密的 PDF（有密码保护）",
+    "binary file, not a document": "二进制文件，不是文档",
+    "not UTF-8 or GB18030 text": "不是 UTF-8 或 GB18030 文本",
+    "unsupported file type": "不支持的文件类型",
+    "cannot be read": "无法读取",
+    "no text found": "没有找到文字",
+    "scanned pages without a text layer": "扫描页没有文字层",
+    "the reader crashed on this file": "读取器在这个文件上出错",
+    "now holds the same text as": "现在与另一个文档内容相同：",
+    "— 0 chunks": "— 0 个片段",
+    "pages without a text layer": "页没有文字层",
+}
+
+
+def document_reason(reason: str) -> str:
+    """The document reader's one-line reason in the UI language."""
+    if _lang != "zh":
+        return reason
+    for english, chinese in DOCUMENT_REASONS.items():
+        reason = reason.replace(english, chinese)
+    return reason
+
 
 SLASH_HELP: dict[str, tuple[str, str]] = {
     "/memory": ("what do you remember? (answered from memory, no model)", "你记得什么？（直接读取记忆，不调用模型）"),

@@ -131,21 +131,23 @@ async def test_rejected_input_is_kept_in_the_box_and_not_stored(settings, db_pat
     assert ui.stored_messages(db_path) == []
 
 
-async def test_sending_while_a_reply_streams_is_refused_without_losing_the_draft(settings, db_path, ui,
-                                                                                   notifications):
+async def test_sending_while_a_reply_streams_queues_the_message_until_the_reply_ends(settings, db_path, ui):
     engine = ui.HoldingEngine(LONG_REPLY, hold_after=1)
     app = ui.scripted_app(settings, engine)
     async with app.run_test(size=ui.size) as pilot:
-        app.notify = notifications
         await ui.wait_for_model(pilot)
         await pilot.press(*"first", "enter")
         await ui.wait_until(pilot, engine.held.is_set)
-        await pilot.press(*"second", "enter")
-        assert app.chat.query_one(ChatInput).text == "second"
-        assert "still being written" in notifications.text()
-        engine.release.set()
+        try:
+            await pilot.press(*"second", "enter")
+            assert app.chat.query_one(ChatInput).text == ""
+            assert [text for text, _view in app.chat.queued] == ["second"]
+        finally:
+            engine.hold_after = 10**6
+            engine.release.set()
+        await ui.wait_until(pilot, lambda: not app.chat.queued)
         await ui.wait_for_reply(pilot)
-    assert [m.content for m in ui.stored_messages(db_path) if m.role == "user"] == ["first"]
+    assert [m.content for m in ui.stored_messages(db_path) if m.role == "user"] == ["first", "second"]
 
 
 async def test_enter_sends_and_ctrl_j_adds_a_line(settings, db_path, ui):

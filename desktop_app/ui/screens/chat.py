@@ -19,7 +19,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Header
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from desktop_app.config import Settings
@@ -50,6 +50,7 @@ from desktop_app.ui.screens.tools import ToolActions
 from desktop_app.ui.widgets.chat_input import ChatInput
 from desktop_app.ui.widgets.chat_log import ChatLog, MessageView, ReplyView
 from desktop_app.ui.widgets.context_meter import ContextMeter
+from desktop_app.ui.widgets.footer import FittedFooter
 from desktop_app.ui.widgets.memory_panel import MemoryPanel
 from desktop_app.ui.widgets.model_status import ModelStatus, model_label
 from desktop_app.ui.widgets.session_list import Sidebar
@@ -113,6 +114,9 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.kv_cache = KvCache.for_settings(settings)  # the chat context's state per session, across restarts
         self.context_owner = ContextOwner()  # which session the chat context holds
         self._idle_timer = None
+        self.covered = False  # a dialog (or the palette) is over the chat
+        self.queued: list[tuple[str, MessageView]] = []  # sent while a reply streamed, oldest first
+        self.docs_session_only: dict[int, bool] = {}  # the Documents panel's scope box, per session
         translate_bindings(self)
 
     def compose(self) -> ComposeResult:
@@ -125,7 +129,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
                 yield ChatInput(id="chat-input", placeholder=t("chat.placeholder"))
             yield MemoryPanel(id="memory-panel")
         with Horizontal(id="status-bar"):
-            yield Footer()
+            yield FittedFooter()
             yield ContextMeter(id="context-meter")
 
     async def on_mount(self) -> None:
@@ -217,9 +221,24 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
             self._idle_timer.stop()
         self._idle_timer = self.set_timer(TYPING_PAUSE_SECONDS, self._resume_idle_work)
 
+    def on_screen_suspend(self) -> None:
+        """A dialog or the palette opened over the chat: background model work (warming, the
+        memory pass) gives the CPU back at its next check, so drawing the dialog and the keys
+        typed into it are not starved on a small machine; it resumes once the chat is back."""
+        self.covered = True
+        self.jobs.interrupt()
+        if self._idle_timer is not None:
+            self._idle_timer.stop()
+            self._idle_timer = None
+
+    def on_screen_resume(self) -> None:
+        if self.covered:
+            self.covered = False
+            self._idle_timer = self.set_timer(TYPING_PAUSE_SECONDS, self._resume_idle_work)
+
     def _resume_idle_work(self) -> None:
         self._idle_timer = None
-        if not self.generating:
+        if not self.generating and not self.covered:
             self.warm_draft()
             self.run_memory_jobs()
 
@@ -239,11 +258,11 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
     def on_model_load_failed(self, message: ModelLoadFailed) -> None:
         self.engine, self.model_error = None, message.error
         self.query_one(ModelStatus).show_failed(message.error)
-        self.notify(message.error, title="Model not loaded", markup=False, severity="error", timeout=10)
+        self.notify(message.error, title=t("model.not_loaded"), markup=False, severity="error", timeout=10)
 
     def action_reload_model(self) -> None:
         if self.generating:
-            self.notify("Stop the reply first (Esc), then reload the model.", markup=False, severity="warning")
+            self.notify(t("chat.stop_first", what=t("what.reload")), markup=False, severity="warning")
             return
         self.engine, self.model_error = None, None
         self.query_one(ModelStatus).show_loading(self.settings.model_path)
@@ -268,9 +287,37 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
             self.query_one(ChatInput).clear()
             self.run_slash(raw_text.strip())
             return True
+        if self.generating:
+            return await self.queue_message(raw_text)
         return await self.start_turn(raw_text)
 
-    async def start_turn(self, raw_text: str | None, *, anchor_id: int | None = None) -> bool:
+    async def queue_message(self, raw_text: str) -> bool:
+        """A message sent while a reply streams waits, shown as queued, and is sent when that
+        reply ends (finished, stopped or failed) — nothing typed is dropped or sits unexplained."""
+        try:
+            text = clean_user_text(raw_text)
+        except InputRejected as exc:
+            self.notify(str(exc), title=t("chat.not_sent"), markup=False, severity="warning")
+            return False
+        self.query_one(ChatInput).clear()
+        view = await self.query_one(ChatLog).add_user(text, queued=True)
+        self.queued.append((text, view))
+        return True
+
+    async def send_queued(self) -> None:
+        """Send the oldest queued message; one the chat cannot take now goes back into the box."""
+        if not self.queued or self.generating:
+            return
+        text, view = self.queued.pop(0)
+        if await self.start_turn(text, queued_view=view):
+            return
+        await view.remove()
+        chat_input = self.query_one(ChatInput)
+        if not chat_input.text.strip():
+            chat_input.text = text
+
+    async def start_turn(self, raw_text: str | None, *, anchor_id: int | None = None,
+                         queued_view: MessageView | None = None) -> bool:
         """Send ``raw_text`` (None: answer the stored message ``anchor_id`` again).
 
         With ``anchor_id`` every message after it becomes a stored version first (edit and
@@ -295,7 +342,11 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
             for view in list(log.query(MessageView)):
                 if view.message_id is None or view.message_id > anchor_id:
                     await view.remove()
-        if text is not None:
+        if queued_view is not None:
+            queued_view.remove_class("-queued")
+            queued_view.set_note("")
+            self._user_view = queued_view
+        elif text is not None:
             if anchor_id is None:
                 self.query_one(ChatInput).clear()
             self._user_view = await log.add_user(text)
@@ -335,9 +386,9 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         # screen never stays stuck in "generating".
         if event.worker.group == "inference" and event.state == WorkerState.ERROR and self.generating:
             self.reply_done.set()
-            self.notify(f"The reply failed: {event.worker.error}", markup=False, severity="error")
+            self.notify(t("chat.reply_failed", error=event.worker.error), markup=False, severity="error")
             if self._reply_view is not None:
-                self._reply_view.set_note("failed")
+                self._reply_view.set_note(t("note.failed"))
             self._end_reply()
 
     def on_reply_started(self, message: ReplyStarted) -> None:
@@ -348,7 +399,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.query_one(ContextMeter).show(message.prompt_tokens, message.n_ctx)
         if message.over_warning:
             share = message.prompt_tokens / message.n_ctx if message.n_ctx else 0
-            self.notify(f"The prompt uses {share:.0%} of the context window.", markup=False, severity="warning")
+            self.notify(t("chat.prompt_share", share=share), markup=False, severity="warning")
 
     async def on_reply_retrying(self, message: ReplyRetrying) -> None:
         if self._reply_view is not None:
@@ -361,7 +412,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
     async def on_reply_finished(self, message: ReplyFinished) -> None:
         if self._reply_view is not None:
             text = message.reply.content if message.reply else ""
-            note = "" if text or message.stopped else "empty reply"
+            note = "" if text or message.stopped else t("note.empty")
             await self._reply_view.finish(text, stopped=message.stopped, note=note)
             if message.reply is not None:
                 self._reply_view.message_id = message.reply.id
@@ -379,11 +430,11 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
             chat_input = self.query_one(ChatInput)
             if not chat_input.text.strip():
                 chat_input.text = message.text
-            self.notify(message.error, title="Not sent", markup=False, severity="warning")
+            self.notify(message.error, title=t("chat.not_sent"), markup=False, severity="warning")
         else:
             if self._reply_view is not None:
-                await self._reply_view.finish(None, stopped=True, note="failed")
-            self.notify(message.error, title="Reply failed", markup=False, severity="error", timeout=10)
+                await self._reply_view.finish(None, stopped=True, note=t("note.failed"))
+            self.notify(message.error, title=t("chat.reply_failed_title"), markup=False, severity="error", timeout=10)
         self._end_reply()
 
     def _end_reply(self) -> None:
@@ -393,7 +444,10 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.refresh_memory()
         if self.session is not None:
             self.query_one(ChatLog).show_versions(self.store.version_notes(self.session.id))
-        self.run_memory_jobs()
+        if self.queued:
+            self.call_later(self.send_queued)
+        else:
+            self.run_memory_jobs()
 
     def watch_generating(self, generating: bool) -> None:
         self.set_class(generating, "-generating")
@@ -409,7 +463,7 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         if self.generating and not self.stop_requested.is_set():
             self.stop_requested.set()
             if self._reply_view is not None:
-                self._reply_view.set_note("stopping…")
+                self._reply_view.set_note(t("note.stopping"))
 
     async def stop_reply_and_wait(self, timeout: float = 10.0) -> bool:
         """Stop any reply and wait until it is stored (used on quit); True when idle."""

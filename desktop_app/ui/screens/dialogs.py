@@ -1,11 +1,15 @@
-"""Small modal dialogs: ask for a name or a line, edit a text, confirm a destructive action.
+"""Modal dialogs: the :class:`Dialog` base every Paperclip modal uses, and small ones that ask
+for a name or a line, edit a text, or confirm a destructive action.
 
-Both dismiss with a value (the name, or True) or ``None``/``False`` on Esc, so callers can
-use ``push_screen(dialog, callback)`` and keep their logic in one place.
+The small ones dismiss with a value (the name, or True) or ``None``/``False`` on Esc, so callers
+can use ``push_screen(dialog, callback)`` and keep their logic in one place.
 """
 
 from __future__ import annotations
 
+from typing import TypeVar
+
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -14,8 +18,44 @@ from textual.widgets import Button, Input, Label, TextArea
 
 from desktop_app.ui.i18n import t
 
+Result = TypeVar("Result")
 
-class NameDialog(ModalScreen[str | None]):
+
+class Dialog(ModalScreen[Result]):
+    """A modal that takes no keys before its first frame has been painted.
+
+    Textual paints nothing while any widget holds the app-wide batch (a streamed Markdown reply
+    does for every write, a footer for every rebuild), and a frame computed meanwhile is dropped
+    with its dirty regions. A dialog pushed then exists but is not on the terminal, and what the
+    user types would go into it unseen. So the app holds the keys for an undrawn dialog
+    (``PaperclipApp.on_event``); the first painted frame hands them over, in order. A dropped
+    frame asks for a full repaint once the batch is over.
+    """
+
+    drawn = False
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.held_keys: list[events.Key] = []
+
+    def hold_key(self, event: events.Key) -> None:
+        self.held_keys.append(events.Key(event.key, event.character))
+
+    def _compositor_refresh(self) -> None:
+        batched = bool(self.app._batch_count)
+        super()._compositor_refresh()
+        if not self.is_current or self.drawn:
+            return
+        if batched:  # this frame went nowhere: paint the whole dialog when the batch ends
+            self.refresh()
+            return
+        self.drawn = True
+        held, self.held_keys = self.held_keys, []
+        for event in held:
+            self.app.post_message(event)
+
+
+class NameDialog(Dialog[str | None]):
     """Ask for one line (a session name by default); Enter accepts, Esc cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -58,7 +98,7 @@ class NameDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class ConfirmDialog(ModalScreen[bool]):
+class ConfirmDialog(Dialog[bool]):
     """Yes/no for something that cannot be undone; the safe answer has the (visible) focus, and
     the keys are on the buttons: ``y`` confirms, ``n`` or Esc cancels."""
 
@@ -90,7 +130,7 @@ class ConfirmDialog(ModalScreen[bool]):
         self.dismiss(False)
 
 
-class TextDialog(ModalScreen[str | None]):
+class TextDialog(Dialog[str | None]):
     """Edit a multi-line text (a message to resend); Ctrl+S saves, Esc cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save", priority=True)]

@@ -16,13 +16,26 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Label, ProgressBar
 from textual.worker import WorkerState, get_current_worker
 
 from desktop_app.memory.documents.parsers import SUPPORTED
-from desktop_app.ui.i18n import t
+from desktop_app.ui.i18n import document_reason, t
+from desktop_app.ui.screens.dialogs import Dialog
 from desktop_app.ui.shown import shown
+
+
+def outcome_line(outcome) -> str:
+    """One file's outcome (``ingest.FileOutcome``) as the status line shows it, in the UI language."""
+    file = Path(outcome.path).name
+    if outcome.status in ("added", "updated"):
+        pages = t("docs.line.pages", n=outcome.pages) if outcome.pages else ""
+        extra = f" ({document_reason(outcome.reason)})" if outcome.reason else ""
+        return t(f"docs.line.{outcome.status}", file=file, name=outcome.name, pages=pages, chunks=outcome.chunks,
+                 extra=extra)
+    if outcome.status in ("duplicate", "unchanged", "missing"):
+        return t(f"docs.line.{outcome.status}", file=file, name=outcome.name)
+    return t("docs.line.failed", file=file, reason=document_reason(outcome.reason))
 
 
 def _size(n: float) -> str:
@@ -33,7 +46,7 @@ def _size(n: float) -> str:
     return f"{n:.1f} GB"
 
 
-class DocumentsScreen(ModalScreen[None]):
+class DocumentsScreen(Dialog[None]):
     """List, add (file picker; files or folders), sync and remove documents."""
 
     BINDINGS = [Binding("escape", "close", "Close"), Binding("a", "add", "Add"), Binding("s", "sync", "Sync"),
@@ -45,10 +58,12 @@ class DocumentsScreen(ModalScreen[None]):
             self.files_done, self.files_total = files_done, files_total
             self.pages, self.chunks, self.current = pages, chunks, current
 
-    def __init__(self, settings, session, *, counter=None, add: list[Path] | None = None) -> None:
+    def __init__(self, settings, session, *, counter=None, add: list[Path] | None = None,
+                 session_only: bool = False) -> None:
         super().__init__(classes="dialog")
         self.settings = settings
         self.session = session
+        self.session_only = session_only  # the scope box, as the user last left it for this session
         self.counter = counter
         self.pending_add = add or []
         self.cancel_event = threading.Event()
@@ -59,7 +74,8 @@ class DocumentsScreen(ModalScreen[None]):
         with Vertical(classes="dialog-box dialog-wide", id="docs-box"):
             yield Label(t("docs.title"), classes="dialog-title", markup=False)
             yield DataTable(id="docs-table", cursor_type="row", zebra_stripes=True)
-            yield Checkbox(shown(t("docs.session_only", name=self.session.name)), id="docs-session-only")
+            yield Checkbox(shown(t("docs.session_only", name=self.session.name)), self.session_only,
+                           id="docs-session-only")
             yield ProgressBar(total=1, show_eta=False, id="docs-progress")
             yield Label(t("docs.hint"), id="docs-status", markup=False)
             with Horizontal(classes="dialog-buttons"):
@@ -108,14 +124,27 @@ class DocumentsScreen(ModalScreen[None]):
         self.cancel_event.clear()
         self._buttons(running=True)
         self.query_one("#docs-progress", ProgressBar).update(total=None, progress=0)
-        self.query_one("#docs-status", Label).update(t("docs.reading"))
-        scope = self.session.id if self.query_one("#docs-session-only", Checkbox).value else None
+        session_only = self.query_one("#docs-session-only", Checkbox).value
+        scope = self.session.id if session_only else None
+        if sync:
+            self.query_one("#docs-status", Label).update(t("docs.reading"))
+        else:
+            dest = t("docs.dest.session", name=shown(self.session.name)) if session_only else t("docs.dest.library")
+            what = ", ".join(shown(Path(p).name) for p in paths)
+            self.query_one("#docs-status", Label).update(t("docs.reading_to", what=what, dest=dest))
         self.ingest(paths, scope, sync)
+
+    @on(Checkbox.Changed, "#docs-session-only")
+    def _scope_changed(self, event: Checkbox.Changed) -> None:
+        self.session_only = event.value
+        self.app.chat.docs_session_only[self.session.id] = event.value  # the next /doc add uses it too
 
     def _buttons(self, *, running: bool) -> None:
         for name in ("add", "sync", "remove"):
             self.query_one(f"#docs-{name}", Button).disabled = running
         self.query_one("#docs-cancel", Button).disabled = not running
+        # The scope of a read is fixed when it starts: a box ticked meanwhile would not apply.
+        self.query_one("#docs-session-only", Checkbox).disabled = running
 
     @work(thread=True, exclusive=True, group="docs-ingest", exit_on_error=False)
     def ingest(self, paths: list[Path], scope: int | None, sync: bool):
@@ -159,13 +188,13 @@ class DocumentsScreen(ModalScreen[None]):
             return
         report = self.last_report = event.worker.result
         added = report.count("added") + report.count("updated")
-        lines = [o.line() for o in report.outcomes if o.status != "unchanged"]
+        lines = [outcome_line(o) for o in report.outcomes if o.status != "unchanged"]
         summary = t("docs.cancelled" if report.cancelled else "docs.done", added=added, failed=len(report.failed),
                     chunks=sum(o.chunks for o in report.outcomes))
         self.query_one("#docs-status", Label).update("\n".join([summary, *lines[-6:]]))
         self.query_one("#docs-progress", ProgressBar).update(total=1, progress=1)
         for failure in report.failed:
-            self.notify(failure.line(), markup=False, severity="warning", timeout=8)
+            self.notify(outcome_line(failure), markup=False, severity="warning", timeout=8)
         self.refresh_table()
         if added:
             self.app.chat.embed_documents()

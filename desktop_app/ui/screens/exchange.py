@@ -16,7 +16,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, ProgressBar, Select
 from textual.worker import get_current_worker
 
@@ -24,6 +23,7 @@ from desktop_app import paths
 from desktop_app.memory.core.models import Session
 from desktop_app.private_files import write_private_text
 from desktop_app.ui.i18n import t
+from desktop_app.ui.screens.dialogs import Dialog
 from desktop_app.ui.shown import shown
 
 FORMATS = {"markdown": ".md", "json": ".json"}
@@ -53,7 +53,7 @@ def read_conversations(path: Path):
     return read_file(path.read_bytes(), path.name, path=path, title=path.stem)
 
 
-class ExportScreen(ModalScreen[Path | None]):
+class ExportScreen(Dialog[Path | None]):
     """Choose the format and the file; dismisses with the written path. Enter in the file field
     or Ctrl+S exports (the Export button has the focus when the dialog opens)."""
 
@@ -118,7 +118,7 @@ class ExportScreen(ModalScreen[Path | None]):
         self.dismiss(None)
 
 
-class ImportScreen(ModalScreen[list | None]):
+class ImportScreen(Dialog[list | None]):
     """Pick a file, import it; the bar counts stored turns. Dismisses with ``[(session, turns)]``."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

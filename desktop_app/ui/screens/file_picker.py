@@ -13,10 +13,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, DirectoryTree, Input, Label
 
 from desktop_app.ui.i18n import t
+from desktop_app.ui.screens.dialogs import Dialog
 
 
 class FilteredTree(DirectoryTree):
@@ -31,7 +31,7 @@ class FilteredTree(DirectoryTree):
                 and (p.is_dir() or not self.suffixes or p.suffix.lower() in self.suffixes)]
 
 
-class FilePicker(ModalScreen[Path | None]):
+class FilePicker(Dialog[Path | None]):
     """Choose a file under ``start`` (a file's folder when given a file)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

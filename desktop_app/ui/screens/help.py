@@ -9,10 +9,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
 from desktop_app.ui.i18n import SLASH_HELP, current_lang, t
+from desktop_app.ui.screens.dialogs import Dialog
 
 
 def key_label(app, key: str) -> str:
@@ -58,7 +58,7 @@ def help_renderable(app) -> Group:
                  bindings_table(app, t("help.panel_keys"), panel), Text(""), slash)
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     BINDINGS = [Binding("escape,f1,q", "close", "Close")]
 
     def __init__(self) -> None:

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, OptionList, Static
+from textual.widgets import Header, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from desktop_app.memory.core.models import Session
@@ -22,6 +22,7 @@ from desktop_app.memory.recall import search
 from desktop_app.ui.i18n import t, translate_bindings
 from desktop_app.ui.shown import Text, shown
 from desktop_app.ui.widgets import turn_record
+from desktop_app.ui.widgets.footer import FittedFooter
 
 MAX_TURNS = 1000
 
@@ -84,7 +85,7 @@ class InspectorScreen(Screen):
                 yield Label("", id="inspector-heading", markup=False)
                 for part in ("bars", "warnings", "included", "excluded", "paging", "recall", "memory"):
                     yield Static("", id=f"inspector-{part}", classes="inspector-part")
-        yield Footer()
+        yield FittedFooter()
 
     def _turn_options(self) -> list[Option]:
         options = []

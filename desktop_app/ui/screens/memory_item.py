@@ -11,11 +11,11 @@ from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from desktop_app.memory.core.models import MemoryChange, MemoryItem
 from desktop_app.ui.i18n import t
+from desktop_app.ui.screens.dialogs import Dialog
 from desktop_app.ui.shown import Text
 from desktop_app.ui.widgets.memory_panel import short_time
 
@@ -61,7 +61,7 @@ def item_details(store, item: MemoryItem) -> Table:
     return table
 
 
-class MemoryItemScreen(ModalScreen[str | None]):
+class MemoryItemScreen(Dialog[str | None]):
     """Details of one item with its actions; the keys match the panel's."""
 
     BINDINGS = [

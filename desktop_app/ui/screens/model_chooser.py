@@ -10,11 +10,11 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from desktop_app.ui.i18n import t
+from desktop_app.ui.screens.dialogs import Dialog
 from desktop_app.ui.shown import Text
 
 
@@ -45,7 +45,7 @@ def model_rows(model_dirs) -> list[tuple[Text, Path | None]]:
     return rows
 
 
-class ModelChooser(ModalScreen[Path | None]):
+class ModelChooser(Dialog[Path | None]):
     """Enter picks the highlighted model; Esc cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]

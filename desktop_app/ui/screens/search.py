@@ -8,13 +8,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from desktop_app.memory.core.models import SearchHit, Session
 from desktop_app.memory.store.browse import search_terms
 from desktop_app.ui.i18n import t
+from desktop_app.ui.screens.dialogs import Dialog
 from desktop_app.ui.shown import Text
 
 SNIPPET = 90
@@ -42,7 +42,7 @@ def hit_option(hit: SearchHit, terms: list[str]) -> Option:
     return Option(prompt, id=f"m{hit.session_id}:{hit.message_id}")
 
 
-class SearchScreen(ModalScreen[tuple[int, int | None] | None]):
+class SearchScreen(Dialog[tuple[int, int | None] | None]):
     """Type to search; ↓ into the results; Enter opens the session at that message."""
 
     BINDINGS = [Binding("escape", "dismiss_none", "Close")]

@@ -9,18 +9,18 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, TextArea
 
 from desktop_app.config import CONTEXT_MODES, Settings
 from desktop_app.memory.core.models import Session
 from desktop_app.prompts import default_system_prompt
 from desktop_app.ui.i18n import t
+from desktop_app.ui.screens.dialogs import Dialog
 
 DEFAULT = "default"
 
 
-class SessionSettingsScreen(ModalScreen[dict | None]):
+class SessionSettingsScreen(Dialog[dict | None]):
     """Ctrl+S saves, Esc cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save", priority=True)]

@@ -16,16 +16,18 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select
 
 from desktop_app.config import CONTEXT_MODES, Settings
 from desktop_app.ui.i18n import t
+from desktop_app.ui.screens.dialogs import Dialog
 
 # Every key of config.toml a user may want to change (db stays a flag: moving it here would
 # switch databases under the open session).
 MODEL_KEYS = ("model", "ctx", "gpu_layers", "threads", "engine", "engine_model", "allow_remote")
-CHOICES = {"mode": CONTEXT_MODES, "lang": ("en", "zh"), "theme": ("dark", "light"), "allow_remote": ("false", "true")}
+# The language comes first, labelled in both languages: someone who cannot read the UI finds it.
+CHOICES = {"lang": ("en", "zh"), "theme": ("dark", "light"), "mode": CONTEXT_MODES, "allow_remote": ("false", "true")}
+FIRST_CHOICES = ("lang", "theme")  # above the text fields, in view without scrolling at 80×24
 TEXT_FIELDS = ("model", "ctx", "gpu_layers", "threads", "temperature", "max_tokens", "repeat_penalty", "top_p",
                "seed", "system_prompt", "embed_model", "model_dirs", "engine", "engine_model")
 OPTIONAL_TEXT = ("system_prompt", "engine", "engine_model")  # empty = unset
@@ -67,20 +69,31 @@ def form_changes(settings: Settings, raw: dict[str, str]) -> dict[str, Any]:
     return {key: getattr(checked, key) for key in raw if getattr(checked, key) != getattr(settings, key)}
 
 
-class SettingsScreen(ModalScreen[dict | None]):
+class SettingsScreen(Dialog[dict | None]):
     """Edit the global settings; Ctrl+S saves, Esc cancels."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "save", "Save", priority=True)]
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, saved_lang: str | None = None) -> None:
         super().__init__(classes="dialog")
         self.settings = settings
+        # The language the config file holds (None: not there, so every run starts in English
+        # unless told otherwise): a language given by --lang for this run is saved on Save.
+        self.saved_lang = saved_lang
+
+    def _choice(self, key: str) -> ComposeResult:
+        with Horizontal(classes="form-row"):
+            yield Label(t(f"settings.{key}"), classes="form-label", markup=False)
+            yield Select([(o, o) for o in CHOICES[key]], value=_shown(getattr(self.settings, key)), allow_blank=False,
+                         id=f"set-{key}", classes="form-input", compact=True)
 
     def compose(self) -> ComposeResult:
         s = self.settings
         with Vertical(classes="dialog-box dialog-wide", id="settings-box"):
             yield Label(t("settings.title"), classes="dialog-title", markup=False)
             with VerticalScroll(id="settings-form"):
+                for key in FIRST_CHOICES:
+                    yield from self._choice(key)
                 for key in TEXT_FIELDS:
                     value = s.model_path if key == "model" else getattr(s, key)
                     with Horizontal(classes="form-row"):
@@ -91,11 +104,9 @@ class SettingsScreen(ModalScreen[dict | None]):
                             yield Button(t("models.choose"), id="choose-model", classes="form-button", compact=True)
                         if key in ("model", "embed_model"):
                             yield Button(t("dialog.browse"), id=f"browse-{key}", classes="form-button", compact=True)
-                for key, options in CHOICES.items():
-                    with Horizontal(classes="form-row"):
-                        yield Label(t(f"settings.{key}"), classes="form-label", markup=False)
-                        yield Select([(o, o) for o in options], value=_shown(getattr(s, key)), allow_blank=False,
-                                     id=f"set-{key}", classes="form-input", compact=True)
+                for key in CHOICES:
+                    if key not in FIRST_CHOICES:
+                        yield from self._choice(key)
             with Horizontal(classes="dialog-buttons"):
                 yield Button(t("dialog.save") + " (Ctrl+S)", variant="primary", id="save")
                 yield Button(t("dialog.cancel"), id="cancel")
@@ -138,11 +149,14 @@ class SettingsScreen(ModalScreen[dict | None]):
             self.app.push_screen(FilePicker(start, (".gguf",)), chosen)
 
     def action_save(self) -> None:
+        raw = self.raw_values()
         try:
-            changes = form_changes(self.settings, self.raw_values())
+            changes = form_changes(self.settings, raw)
         except ValueError as exc:
             self.notify(str(exc), markup=False, severity="error")
             return
+        if raw["lang"] != (self.saved_lang or "en"):  # this run's --lang, not yet in the file
+            changes["lang"] = raw["lang"]
         self.dismiss(changes)
 
     def action_cancel(self) -> None:

@@ -22,9 +22,14 @@ class ToolActions:
         self.app.push_screen(HelpScreen())
 
     def action_settings(self) -> None:
+        from desktop_app.config import ConfigError, read_config_file
         from desktop_app.ui.screens.settings import SettingsScreen
 
-        self.app.push_screen(SettingsScreen(self.settings), self._settings_chosen)
+        try:
+            saved_lang = read_config_file().get("lang")
+        except ConfigError:
+            saved_lang = None
+        self.app.push_screen(SettingsScreen(self.settings, saved_lang), self._settings_chosen)
 
     def _settings_chosen(self, changes: dict | None) -> None:
         if changes:
@@ -98,7 +103,8 @@ class ToolActions:
         if self.session is not None:
             counter = self.engine.counter if self.engine is not None else None
             self.app.push_screen(DocumentsScreen(self.settings, self.store.get_session(self.session.id),
-                                                 counter=counter, add=add))
+                                                 counter=counter, add=add,
+                                                 session_only=self.docs_session_only.get(self.session.id, False)))
 
     def document_command(self, text: str) -> None:
         """``/doc`` opens the panel; ``/doc add PATH`` opens it reading PATH (a file or a folder)."""
@@ -132,7 +138,7 @@ class ToolActions:
         # the queue's runner lock still held, and nothing would run. The running one picks up what
         # was queued meanwhile; on_worker_state_changed starts another if anything is left.
         running = [w for w in self.workers if w.group == "memory-jobs" and w.is_running]
-        if len(self.jobs) and not self.generating and not running:
+        if len(self.jobs) and not self.generating and not running and not self.covered:
             self.memory_jobs_worker()
 
     def memory_engine(self):
@@ -176,7 +182,8 @@ class ToolActions:
                 self.embedder_error = one_line(exc)
         try:
             return run_memory_jobs(self.settings, self.jobs, engine=self.memory_engine(), embedder=self.embedder,
-                                   should_stop=lambda: worker.is_cancelled or self.generating, chat_engine=self.engine)
+                                   should_stop=lambda: worker.is_cancelled or self.generating or self.covered,
+                                   chat_engine=self.engine)
         except Exception as exc:
             self.embedder_error = one_line(exc)
             return []

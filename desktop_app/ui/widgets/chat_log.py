@@ -39,7 +39,7 @@ class MessageView(Vertical):
         self.set_class(stopped, "stopped")
 
     def compose(self) -> ComposeResult:
-        yield Label(self._title(), classes="message-title", markup=False)
+        yield Label(self._title(self._note), classes="message-title", markup=False)
         if self.role == "assistant":
             yield Markdown(shown(self.content), classes="message-body")
         else:
@@ -49,7 +49,7 @@ class MessageView(Vertical):
     def _title(self, note: str = "") -> str:
         title = t(f"role.{self.role}")
         if self.stopped:
-            note = note or "stopped"
+            note = note or t("note.stopped")
         parts = [title, *(x for x in (note, self.version) if x)]
         return " · ".join(parts)
 
@@ -75,11 +75,11 @@ class ReplyView(MessageView):
         self._stream = None
 
     def on_mount(self) -> None:
-        self.set_note("thinking…")
+        self.set_note(t("note.thinking"))
 
     async def append(self, text: str) -> None:
         if self._stream is None:
-            self.set_note("writing…")
+            self.set_note(t("note.writing"))
             self._stream = Markdown.get_stream(self.query_one(Markdown))
         self.content += text
         await self._stream.write(shown(text))
@@ -105,11 +105,18 @@ class ReplyView(MessageView):
         self.stopped = stopped
         self.set_class(stopped, "stopped")
         self.remove_class("streaming")
-        self.set_note(note or ("stopped" if stopped else ""))
+        self.set_note(note or (t("note.stopped") if stopped else ""))
 
 
 class ChatLog(VerticalScroll):
     """The messages of the current session; focused, a selector over them."""
+
+    DEFAULT_CSS = """
+    ChatLog .message.-queued {
+        border-left: dashed $primary;
+        color: $text-muted;
+    }
+    """
 
     BINDINGS = [
         Binding("up", "select(-1)", "Previous", show=False),
@@ -166,10 +173,14 @@ class ChatLog(VerticalScroll):
             label = f"▲ {len(self._older)} earlier messages — show more"
             await self.mount(Button(label, id="earlier", classes="earlier"), before=0)
 
-    async def add_user(self, text: str) -> MessageView:
+    async def add_user(self, text: str, *, queued: bool = False) -> MessageView:
+        """The user's message; ``queued``: sent while a reply streams, it waits for that reply."""
         for hint in self.query(".empty-hint"):
             await hint.remove()
         view = MessageView("user", text)
+        if queued:
+            view.add_class("-queued")
+            view.set_note(t("chat.queued"))
         await self.mount(view)
         self.anchor()
         return view
