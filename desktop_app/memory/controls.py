@@ -47,7 +47,7 @@ class SlashResult(BaseModel):
     command: str
     ok: bool = True
     text: str
-    data: dict | list | None = None
+    data: dict[str, Any] | list[Any] | None = None
     changed: bool = False
 
 

@@ -114,7 +114,7 @@ class WarmJob(MemoryJob):
         self.leaving = leaving  # (session id, cache key) of the session just left: saved first
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         return (self.name, self.session_id, self.stage)
 
     def prefix(self, pipeline: TurnPipeline, session: Session) -> tuple[list[ChatMessage], str]:

@@ -99,7 +99,7 @@ class PageJob(MemoryJob):
         self.page_id, self.gate = page_id, gate
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         return (self.name, self.page_id)
 
     def run(self, ctx: JobContext) -> JobOutcome:
@@ -209,7 +209,7 @@ class StageJob(PageJob):
         self.stage_id = stage_id
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         return (self.name, self.stage_id)
 
     def work(self, store: Store, engine: ChatEngine, ctx: JobContext) -> JobOutcome:

@@ -161,7 +161,7 @@ class ExtractJob(MemoryJob):
         self.notes: list[str] = []
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         return (self.name, self.session_id, tuple(self.message_ids))
 
     def run(self, ctx: JobContext) -> JobOutcome:

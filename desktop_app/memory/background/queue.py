@@ -70,7 +70,7 @@ class MemoryJob(ABC):
         self.session_id = session_id
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[object, ...]:
         """Jobs with the same key are the same work: queuing it twice keeps one."""
         return (self.name, self.session_id)
 

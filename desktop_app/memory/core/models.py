@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -85,7 +85,7 @@ class MemoryItem(BaseModel):
     source_message_id: int | None = None
     source_quote: str | None = None
     supersedes: int | None = None
-    details: dict = {}
+    details: dict[str, Any] = {}
     state_version: int
     reference_count: int = 0
     last_referenced_at: float | None = None
@@ -107,7 +107,7 @@ class MemoryChange(BaseModel):
     state_version: int
     item_id: int | None
     action: str
-    patch: dict
+    patch: dict[str, Any]
     created_at: float
 
 

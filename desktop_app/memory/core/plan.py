@@ -7,7 +7,7 @@ are defined here and nowhere else.
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -114,7 +114,7 @@ class ContextPlan(BaseModel):
         return [hit.message_id for hit in self.recall_hits()]
 
 
-def layers_json(layers: dict[str, Layer], *, with_text: bool = True) -> dict[str, dict]:
+def layers_json(layers: dict[str, Layer], *, with_text: bool = True) -> dict[str, dict[str, Any]]:
     """Layers as the ``context --json`` contract has them (docs/architecture.md):
     ``{NAME: {tokens, text, items}}`` in prompt order."""
     out = {}

@@ -99,7 +99,7 @@ def _runs(text: str, start: int, end: int, counter: TokenCounter, max_tokens: in
     return [(p, min(p + step, end)) for p in range(start, end, step)]
 
 
-def _split(text: str, start: int, end: int, pattern: re.Pattern) -> list[tuple[int, int]]:
+def _split(text: str, start: int, end: int, pattern: re.Pattern[str]) -> list[tuple[int, int]]:
     """Non-blank spans of ``text[start:end]`` between matches of ``pattern``, trimmed."""
     spans = []
     pos = start

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
@@ -194,8 +194,8 @@ def detect_language(text: str) -> str:
 
 @dataclass
 class ParsedFile:
-    sections: list[dict]
-    chunks: list[dict]
+    sections: list[dict[str, Any]]
+    chunks: list[dict[str, Any]]
     pages: int
     empty_pages: int
     language: str
@@ -206,8 +206,8 @@ def parse_and_chunk(path: Path, fmt: str, counter: TokenCounter, *, should_stop:
                     overlap_tokens: int = OVERLAP_TOKENS, limits: ReadLimits = DEFAULT_LIMITS) -> ParsedFile:
     """Read ``path`` into storable sections and chunks; checks ``should_stop`` between sections,
     and the time and text limits (``limits``), which hold for parsing and chunking together."""
-    sections: list[dict] = []
-    chunks: list[dict] = []
+    sections: list[dict[str, Any]] = []
+    chunks: list[dict[str, Any]] = []
     pages_seen: set[int] = set()
     text_pages: set[int] = set()
     sample: list[str] = []

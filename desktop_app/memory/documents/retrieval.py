@@ -80,7 +80,7 @@ def strip_mentions(text: str, documents: Sequence[Document]) -> str:
     """``text`` without the ``@name`` mentions of ``documents`` (they steer, they are not the question)."""
     keys = {_key(d.name) for d in documents}
 
-    def drop(match: re.Match) -> str:
+    def drop(match: re.Match[str]) -> str:
         name = match.group(1)
         return "" if _key(name) in keys or _key(name.rstrip(".")) in keys else match.group(0)
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict
 from desktop_app.engine.protocol import ChatMessage, TokenCounter
 from desktop_app.memory.core.documents import DocumentHit
 from desktop_app.memory.core.head_fold import HeadChange, HeadFold
-from desktop_app.memory.core.models import MemoryItem, SummaryContent
+from desktop_app.memory.core.models import MemoryItem, SummaryContent, SummaryEntry
 from desktop_app.memory.core.plan import MODES, WARN_SHARE, ContextPlan, Exclusion, Layer, LayerItem, empty_layers
 from desktop_app.memory.core.recall_hits import RecallHit
 from desktop_app.memory.core.turn_numbers import TurnView
@@ -246,7 +246,7 @@ def _cost(text: str, counter: TokenCounter) -> int:
 
 
 def _fit_summary(summary: SummaryContent | None, current_ids: set[int], lang: str, stale: frozenset[str], budget: int,
-                 counter: TokenCounter) -> tuple[str, list]:
+                 counter: TokenCounter) -> tuple[str, list[SummaryEntry]]:
     """The summary within ``budget``: the oldest topics leave first, then the last fields."""
     topics = len(summary.topics) if summary is not None else 0
     for skip in range(topics + 1):

@@ -94,7 +94,7 @@ def _claims(hit: RecallHit) -> tuple[str | None, set[str], set[str]]:
     return canonical_subject(hit.snippet), term_set(hit.snippet), set(numbers(hit.snippet))
 
 
-def _disagree(a: tuple, b: tuple) -> bool:
+def _disagree(a: tuple[str | None, set[str], set[str]], b: tuple[str | None, set[str], set[str]]) -> bool:
     """Two turns disagree when they speak of the same subject (a canonical one, or at least
     two shared content terms) and state different numbers."""
     subject_a, terms_a, nums_a = a

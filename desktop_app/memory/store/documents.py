@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from desktop_app.memory.core.documents import Document, DocumentSection
 from desktop_app.memory.store.base import StoreBase, inserted_id
@@ -69,7 +69,7 @@ class DocumentQueries(StoreBase):
             {"n": name, "sid": session_id}).fetchone()
         return row is not None
 
-    def save_document(self, fields: dict, sections: Sequence[dict], chunks: Sequence[dict], *,
+    def save_document(self, fields: dict[str, Any], sections: Sequence[dict[str, Any]], chunks: Sequence[dict[str, Any]], *,
                       replace_id: int | None = None, now: float | None = None) -> int:
         """Store a parsed document (or replace the text of ``replace_id``) in one transaction."""
         now = time.time() if now is None else now
@@ -193,7 +193,7 @@ class DocumentQueries(StoreBase):
             out[needle] = [(int(r[0]), float(r[1])) for r in rows]
         return out
 
-    def chunk_rows(self, chunk_ids: Iterable[int]) -> dict[int, dict]:
+    def chunk_rows(self, chunk_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """Chunks by id with their document's name."""
         rows = self.conn.execute(
             """SELECT c.id, c.document_id, d.name, c.page, c.heading, c.text, c.char_start, c.char_end, c.seq
@@ -219,7 +219,7 @@ class DocumentQueries(StoreBase):
         with self.transaction():
             ensure_document_vector_tables(self.conn, dim, drop=True)
 
-    def pending_chunk_embeddings(self, *, limit: int) -> list[dict]:
+    def pending_chunk_embeddings(self, *, limit: int) -> list[dict[str, Any]]:
         rows = self.conn.execute(
             """SELECT c.id, c.document_id, c.heading, c.text FROM document_chunks c
                LEFT JOIN document_embedded e ON e.chunk_id = c.id WHERE e.chunk_id IS NULL

@@ -230,7 +230,7 @@ class ForgetQueries(StoreBase):
                             yield table, rowid, column, text
 
     def _traces(self, plan: ForgetPlan) -> dict[str, int]:
-        found: dict[str, set] = {}
+        found: dict[str, set[int]] = {}
         for table, rowid, _column, _text in self._quoting_rows(plan.needles):
             found.setdefault(table, set()).add(rowid)
         return {table: len(rows) for table, rows in sorted(found.items())}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Self
+from typing import Any, Self
 
 from desktop_app.memory.core.models import MemoryChange, MemoryItem
 from desktop_app.memory.store.base import StoreBase, inserted_id
@@ -155,7 +155,7 @@ class ItemQueries(StoreBase):
 
     def _insert_item(self, session_id: int, *, kind: str, subject: str, value: str, status: str, origin: str,
                      source_message_id: int | None, source_quote: str | None, supersedes: int | None,
-                     details: dict, pinned: bool, version: int, now: float) -> int:
+                     details: dict[str, Any], pinned: bool, version: int, now: float) -> int:
         cur = self.conn.execute(
             """INSERT INTO memory_items (session_id, kind, subject, value, status, pinned, origin,
                    source_message_id, source_quote, supersedes, details, state_version, created_at, updated_at)
@@ -187,13 +187,13 @@ class ItemQueries(StoreBase):
             {"pinned": int(pinned), "v": version, "now": now, "id": item_id},
         )
 
-    def _set_item_details(self, item_id: int, details: dict, version: int, now: float) -> None:
+    def _set_item_details(self, item_id: int, details: dict[str, Any], version: int, now: float) -> None:
         self.conn.execute(
             "UPDATE memory_items SET details = :details, state_version = :v, updated_at = :now WHERE id = :id",
             {"details": json.dumps(details, ensure_ascii=False), "v": version, "now": now, "id": item_id},
         )
 
-    def _log_change(self, session_id: int, version: int, item_id: int | None, action: str, patch: dict,
+    def _log_change(self, session_id: int, version: int, item_id: int | None, action: str, patch: dict[str, Any],
                     now: float) -> None:
         self.conn.execute(
             """INSERT INTO memory_changes (session_id, state_version, item_id, action, patch, created_at)

@@ -173,7 +173,7 @@ class PageQueries(StoreBase):
         )
         return inserted_id(cur)
 
-    def add_memory_work(self, user_message_id: int, work: dict) -> None:
+    def add_memory_work(self, user_message_id: int, work: dict[str, Any]) -> None:
         """Add the cost of model memory work to the record of the turn that asked for it."""
         row = self.conn.execute("SELECT id, record FROM turn_log WHERE user_message_id = :mid ORDER BY id DESC LIMIT 1",
                                 {"mid": user_message_id}).fetchone()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -140,7 +141,7 @@ class RecallQueries(StoreBase):
             {"ids": ids}).fetchall()
         return {int(r[0]): r[1] for r in rows}
 
-    def pending_embeddings(self, *, limit: int, session_id: int | None = None) -> list[dict]:
+    def pending_embeddings(self, *, limit: int, session_id: int | None = None) -> list[dict[str, Any]]:
         """Turns that have no vector yet, oldest first (``id``, ``session_id``, ``content``,
         ``created_at``)."""
         rows = self.conn.execute(
@@ -239,7 +240,7 @@ class RecallQueries(StoreBase):
         return cur.rowcount > 0
 
     # -- hits ------------------------------------------------------------------------------
-    def recall_rows(self, message_ids: Iterable[int]) -> dict[int, dict]:
+    def recall_rows(self, message_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """Message rows for hits, with their ``turn`` number."""
         ids = json.dumps(sorted(set(int(i) for i in message_ids)))
         rows = self.conn.execute(
@@ -281,7 +282,7 @@ class RecallQueries(StoreBase):
             out[int(row["id"])] = adjacent
         return out
 
-    def candidate_rows(self, message_ids: Iterable[int]) -> dict[int, dict]:
+    def candidate_rows(self, message_ids: Iterable[int]) -> dict[int, dict[str, Any]]:
         """``created_at`` and ``content`` of candidate turns (for date and "when" boosts)."""
         ids = json.dumps(sorted(set(int(i) for i in message_ids)))
         rows = self.conn.execute(

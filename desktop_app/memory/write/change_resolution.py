@@ -46,7 +46,7 @@ _ZH_NUMERALS = re.compile(r"[一二两三四五六七八九十百千万]")
 NONE = "none"
 
 
-def shown_values(shown: list) -> list[str]:
+def shown_values(shown: list[MemoryItem]) -> list[str]:
     """How each candidate is shown to the model (and what it copies back to name one)."""
     return [clip(item.value, 90) for item in shown]
 
@@ -69,7 +69,7 @@ class ChangeAnswer(BaseModel):
     old: str
     new: str = ""
 
-    def item(self, shown: list) -> int:
+    def item(self, shown: list[MemoryItem]) -> int:
         """The 1-based position of the item named, 0 for none."""
         values = shown_values(shown)
         return values.index(self.old) + 1 if self.old in values else 0

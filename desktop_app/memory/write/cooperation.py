@@ -126,7 +126,7 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
     plan = MergePlan()
     active = [i for i in items if i.status == "active"]
     replaced: set[int] = set()
-    written: list = []  # normalised values (and subject + numbers) this pass already adds
+    written: list[object] = []  # normalised values (and subject + numbers) this pass already adds
     own = [i for i in active if i.source_message_id == message.id and i.origin in ("rule", "user")]
     coverage = _coverage(vetted, own)
     for v in vetted:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -47,7 +47,7 @@ class AddItem(BaseModel):
     source_message_id: int | None = None
     source_quote: str | None = Field(default=None, max_length=4000)
     supersedes: int | None = None
-    details: dict = {}
+    details: dict[str, Any] = {}
     pinned: bool = False
     scope: Scope | None = None  # None: the scope of what it supersedes, else the session
     # A model pass may restate a rule item *from the same message* in normal form ("budget:
@@ -90,7 +90,7 @@ class SetDetails(BaseModel):
     model_config = ConfigDict(extra="forbid")
     op: Literal["details"] = "details"
     item_id: int
-    details: dict
+    details: dict[str, Any]
 
 
 class SetScope(BaseModel):

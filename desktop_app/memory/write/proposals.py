@@ -10,7 +10,7 @@ the instructions plus examples form a stable head, so llama.cpp re-evaluates onl
 from __future__ import annotations
 
 import json
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
@@ -65,7 +65,7 @@ class ProposalError(ValueError):
     """The model's reply does not fit the template (it is retried once, then the rules stand)."""
 
 
-def parse_proposals(data: dict) -> list[Proposal]:
+def parse_proposals(data: dict[str, Any]) -> list[Proposal]:
     """The entries of a schema-constrained reply; malformed entries make the whole reply invalid."""
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         raise ProposalError("the reply has no 'items' list")
@@ -76,7 +76,7 @@ def parse_proposals(data: dict) -> list[Proposal]:
         raise ProposalError(f"entry field {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
 
 
-def _example_messages(examples: list[dict]) -> list[ChatMessage]:
+def _example_messages(examples: list[dict[str, Any]]) -> list[ChatMessage]:
     out: list[ChatMessage] = []
     for example in examples:
         out.append({"role": "user", "content": example["message"]})

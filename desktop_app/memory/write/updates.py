@@ -243,7 +243,7 @@ def _latest_pending(current: list[MemoryItem]) -> MemoryItem | None:
     return pending[-1] if pending else None
 
 
-def confirm_ops(item: MemoryItem) -> list:
+def confirm_ops(item: MemoryItem) -> list[PatchOp]:
     """Operations that confirm a pending item (a pending revocation revokes its one candidate)."""
     if item.details.get("proposal") == "revoke":
         candidates = item.details.get("candidates", [])
