@@ -33,6 +33,7 @@ run: install models
 
 test: install-test models
 	$(BIN)/ruff check desktop_app tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 doctor:
