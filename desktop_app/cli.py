@@ -38,6 +38,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--embed-model", dest="embed_model", type=Path, default=argparse.SUPPRESS,
                        help="embedding model GGUF file")
     group.add_argument("--lang", choices=("en", "zh"), default=argparse.SUPPRESS, help="UI and prompt language")
+    group.add_argument("--save-lang", dest="save_lang", action="store_true", default=argparse.SUPPRESS,
+                       help="remember --lang in the config file (later runs and headless commands use it)")
     group.add_argument("--engine", default=argparse.SUPPRESS, metavar="URL",
                        help="an OpenAI-compatible server (llama-server, Ollama, LM Studio …), e.g. http://127.0.0.1:8080/v1")
     group.add_argument("--config", type=Path, default=argparse.SUPPRESS, help="config TOML file")
@@ -109,6 +111,21 @@ def check_flags(parser: argparse.ArgumentParser, argv: list[str]) -> None:
             parser.error(f"unrecognized arguments: {token}")
 
 
+def save_lang(lang: str, config: Path | None) -> None:
+    """Write ``lang`` into the config file, keeping its other keys (``--save-lang``)."""
+    import tomli_w
+
+    from desktop_app import paths
+    from desktop_app.config import read_config_file
+    from desktop_app.private_files import write_private_text
+
+    path = config or paths.config_file()
+    data = read_config_file(path)
+    data["lang"] = lang
+    write_private_text(path, tomli_w.dumps(data))
+    print(f"paperclip: lang = \"{lang}\" saved in {path}", file=sys.stderr)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = OneLineParser(
         prog="paperclip", description="Offline assistant with a layered memory core (llama.cpp + SQLite).")
@@ -134,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = None
     try:
         settings = settings_from_args(args)
+        if getattr(args, "save_lang", False):
+            save_lang(settings.lang, getattr(args, "config", None))
         if getattr(args, "command", None) not in NO_DATABASE:
             from desktop_app.passphrase import PassphraseError, unlock
 

@@ -176,3 +176,17 @@ def test_ask_json_lists_the_memory_in_use_beside_the_guards_verdict(tmp_path, de
     assert [u["id"] for u in in_use] == [1]
     assert in_use[0]["used"] == ("8000" in data["reply"].replace(",", "") or "8k" in data["reply"].lower())
     assert data["guard"] is not None and "ok" in data["guard"]
+
+
+def test_save_lang_keeps_the_language_for_later_headless_runs(tmp_path, capsys):
+    import tomllib
+
+    from desktop_app import paths
+
+    db = tmp_path / "x.db"
+    assert main(["sessions", "--lang", "zh", "--save-lang", "--db", str(db)]) == 0
+    assert "saved" in capsys.readouterr().err
+    assert tomllib.loads(paths.config_file().read_text(encoding="utf-8"))["lang"] == "zh"
+    from desktop_app.config import load_settings
+
+    assert load_settings({}).lang == "zh"

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from desktop_app.memory.core.records import TurnRecord
 from desktop_app.ui.i18n import current_lang, t
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
+from desktop_app.ui.shown import shown
 from desktop_app.ui.widgets.chat_log import ChatLog
 from desktop_app.ui.widgets.memory_panel import MemoryPanel, load_panel_state
 
@@ -120,6 +121,11 @@ class MemoryActions:
         notices = [o.notice_in(current_lang()) for o in record.memory if o.notice] if record is not None else []
         if record is not None and record.guard is not None:  # what the guard found and a retry did not fix
             notices += [t(f"guard.{f.kind}", item=f.item, current=f.current, old=f.old) for f in record.guard.findings]
+        if record is not None and record.in_use:  # the memory this reply was given, ✓ where it used it
+            used = t("memory.in_use_join").join(f"#{u.id} {shown(u.value[:40])}{' ✓' if u.used else ''}"
+                                              for u in record.in_use[:8])
+            notices.append(t("memory.in_use", items=used, used=sum(u.used for u in record.in_use),
+                             n=len(record.in_use)))
         if notices:
             await self.query_one(ChatLog).add_note("\n".join(notices))
 

@@ -58,6 +58,10 @@ class SessionActions:
         log = self.query_one(ChatLog)
         await log.show_messages(self.store.list_messages(session.id))
         log.show_versions(self.store.version_notes(session.id))
+        rules = self.store.list_items(session.id, statuses=("active",), kinds=("directive",))
+        if rules:  # said once when the session opens: what every reply here will follow
+            listed = t("memory.rules_join").join(f"#{r.id} {shown(r.value)}" for r in rules[:6])
+            await log.add_note(t("memory.rules_in_force", rules=listed))
         self.refresh_sessions()
         self.refresh_memory()
         self.run_memory_jobs()
