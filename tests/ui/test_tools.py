@@ -248,7 +248,7 @@ async def test_sending_a_message_interrupts_background_memory_jobs_which_resume_
         for i in range(1500):  # a long backlog of turns waiting for vectors
             store.add_message(session.id, "user" if i % 2 == 0 else "assistant", f"an old turn, number {i}")
     # each batch takes a while: the background job is still running when the user sends the next message
-    embedder = SlowEmbedder("hash-8", dim=8, delay=0.05)
+    embedder = SlowEmbedder("hash-8", dim=8, delay=0.3)  # slow enough to still be running under load
     app = PaperclipApp(settings, engine_factory=lambda _s: ScriptedEngine("ok"),
                        embedder_factory=lambda _s: embedder, session_name="long")
     async with app.run_test(size=ui.size) as pilot:
