@@ -17,7 +17,8 @@ def counting_engine() -> ScriptedEngine:
 
 
 def shown(app) -> list[tuple[str, str]]:
-    return [(v.role, v.content) for v in app.chat.query_one(ChatLog).query(MessageView)]
+    return [(v.role, v.content) for v in app.chat.query_one(ChatLog).query(MessageView)
+            if not v.content.startswith(("memory in this reply", "rules in force"))]
 
 
 def title(view: MessageView) -> str:

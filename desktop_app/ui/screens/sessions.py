@@ -58,8 +58,11 @@ class SessionActions:
         log = self.query_one(ChatLog)
         await log.show_messages(self.store.list_messages(session.id))
         log.show_versions(self.store.version_notes(session.id))
-        rules = self.store.list_items(session.id, statuses=("active",), kinds=("directive",))
-        if rules:  # said once when the session opens: what every reply here will follow
+        announced: set[int] = self.__dict__.setdefault("_rules_announced", set())
+        rules = [] if session.id in announced else self.store.list_items(session.id, statuses=("active",),
+                                                                           kinds=("directive",))
+        announced.add(session.id)
+        if rules:  # said once, when the session is first opened in this run: what every reply here follows
             listed = t("memory.rules_join").join(f"#{r.id} {shown(r.value)}" for r in rules[:6])
             await log.add_note(t("memory.rules_in_force", rules=listed))
         self.refresh_sessions()
