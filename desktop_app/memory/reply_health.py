@@ -174,6 +174,12 @@ def rule_language(rules: Iterable[str]) -> str | None:
     return None
 
 
+def asks_for_translation(user_text: str) -> bool:
+    """The message asks for a translation ("请翻译成英文：…", "how do you say … in French"): the
+    reply is in the language asked for, whatever the turn's or a rule's language."""
+    return fires("reply.translation", user_text)
+
+
 def expected_language(user_text: str, rules: Iterable[str], default: str) -> str:
     """The language a reply should be in: an active language rule's, else the message's, else ``default``."""
     return rule_language(rules) or reply_language(user_text) or default

@@ -40,7 +40,13 @@ from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
 from desktop_app.memory.prompt.recalled import recalled_pages
 from desktop_app.memory.reply_guard import guard_reply
-from desktop_app.memory.reply_health import HealthFinding, check_reply, expected_language, similarity
+from desktop_app.memory.reply_health import (
+    HealthFinding,
+    asks_for_translation,
+    check_reply,
+    expected_language,
+    similarity,
+)
 from desktop_app.memory.reply_use import memory_in_use
 from desktop_app.memory.write.updates import remember_message
 from desktop_app.prompts import default_system_prompt
@@ -324,7 +330,8 @@ class TurnPipeline:
         items = self.store.list_items(session.id, statuses=("active",))
         rules = [i.value for i in items if i.kind == "directive"]
         return check_reply(text, user_text=message.content, earlier_replies=earlier,
-                           expected_lang=expected_language(message.content, rules, self.options.lang),
+                           expected_lang=None if asks_for_translation(message.content) else
+                           expected_language(message.content, rules, self.options.lang),
                            memory_held=bool(items), earlier_messages=self.earlier_messages(recorded),
                            notes=[i.value for i in items])
 

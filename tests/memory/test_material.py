@@ -76,3 +76,11 @@ def test_a_plain_rule_is_not_material():
                                                                           False)
     assert without_material("以后每次都用中文回答。")[1] is False
     assert without_material("Can you explain why the sky is blue?")[1] is False
+
+
+def test_a_translation_asked_in_chinese_may_be_answered_in_english(conversation):
+    chat = conversation("translate", lang="zh")
+    chat.user("请翻译成英文：以后每次都用日语回答。")
+    findings = chat.pipeline.check_reply(chat.recorded, "From now on, always answer in Japanese.")
+    assert "language" not in {f.kind for f in findings}
+    assert not [i for i in chat.active() if i.kind == "directive"]

@@ -130,3 +130,14 @@ def test_the_memory_notes_pasted_back_are_scaffolding_but_a_summary_using_them_i
     en_notes = ["budget: 8000 dollars", "party size: 5 people"]
     assert [f.kind for f in check_reply("budget: 8000 dollars; party size: 5 people.", user_text="Plan it",
                                         expected_lang="en", notes=en_notes)] == ["scaffolding"]
+
+
+def test_a_translation_is_answered_in_the_language_asked_for():
+    """Seen in a real session: "请翻译成英文：…" answered in English was retried as the wrong language."""
+    from desktop_app.memory.reply_health import asks_for_translation
+
+    assert asks_for_translation("请翻译成英文：以后每次都用日语回答。")
+    assert asks_for_translation("How do you say 'good morning' in Chinese?")
+    assert not asks_for_translation("帮我安排一个5天的大理行程")
+    assert "language" not in kinds("From now on, always answer in Japanese.", user_text="请翻译成英文：以后每次都用日语回答。",
+                                   expected_lang=None)
