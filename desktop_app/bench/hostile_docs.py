@@ -87,7 +87,8 @@ def docx_laughs(path: Path, levels: int = 10) -> Path:
 
 
 # -- PDF ---------------------------------------------------------------------------------------
-def _pdf(objects: list[bytes]) -> bytes:
+def pdf_bytes(objects: list[bytes], *, root: int = 1) -> bytes:
+    """A PDF file of ``objects`` (numbered from 1) with its cross-reference table; ``root`` is the catalog."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for number, body in enumerate(objects, start=1):
@@ -96,7 +97,7 @@ def _pdf(objects: list[bytes]) -> bytes:
     xref = len(out)
     out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
     out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root {root} 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
     return bytes(out)
 
 
@@ -115,7 +116,7 @@ def pdf_one_page(path: Path, content: Iterable[bytes]) -> Path:
     squeeze = zlib.compressobj(9)
     data = b"".join(squeeze.compress(block) for block in content) + squeeze.flush()
     stream = f"<< /Length {len(data)} /Filter /FlateDecode >>\nstream\n".encode() + data + b"\nendstream"
-    path.write_bytes(_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    path.write_bytes(pdf_bytes([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
                            b"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>", stream, _FONT]))
     return path
@@ -127,7 +128,7 @@ def pdf_font_bomb(path: Path, inflated: int) -> Path:
     squeeze = zlib.compressobj(9)
     cmap = b"".join(squeeze.compress(block) for block in _repeat(b"%" * 1024, inflated)) + squeeze.flush()
     content = b"BT /F1 12 Tf 72 740 Td (Hello) Tj ET"
-    path.write_bytes(_pdf([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    path.write_bytes(pdf_bytes([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
                            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] "
                            b"/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
                            _stream(content, deflate=False),
@@ -159,7 +160,7 @@ def pdf_pages(path: Path, pages: int) -> Path:
                        f"/Contents {len(objects)} 0 R >>".encode())
         kids.append(f"{len(objects)} 0 R")
     objects[1] = f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {pages} >>".encode()
-    path.write_bytes(_pdf(objects))
+    path.write_bytes(pdf_bytes(objects))
     return path
 
 
@@ -177,7 +178,7 @@ def pdf_page_tree_bomb(path: Path, fanout: int = 10, levels: int = 6) -> Path:
                    f"/F1 {leaf + 2} 0 R >> >> /Contents {leaf + 1} 0 R >>".encode())
     objects.append(_stream(b"BT /F1 12 Tf 72 740 Td (Again) Tj ET", deflate=False))
     objects.append(_FONT)
-    path.write_bytes(_pdf(objects))
+    path.write_bytes(pdf_bytes(objects))
     return path
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from desktop_app.bench.hostile_docs import pdf_bytes
+
 
 def _pdf_string(text: str) -> str:
     return "(" + text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") + ")"
@@ -43,16 +45,7 @@ def write_pdf(path: Path, pages: list[list[str]], *, outline: list[tuple[str, in
             add(f"<< /Title {_pdf_string(title)} /Parent {root} 0 R{links} /Dest [{page_ids[page]} 0 R /XYZ 0 792 0] >>")
         outline_ref = f" /Outlines {root} 0 R"
     objects[catalog - 1] = f"<< /Type /Catalog /Pages {pages_obj} 0 R{outline_ref} >>".encode()
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(f"{o:010d} 00000 n \n".encode() for o in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root {catalog} 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    path.write_bytes(bytes(out))
+    path.write_bytes(pdf_bytes(objects, root=catalog))
     return path
 
 
