@@ -25,6 +25,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+# The kind of an item from a memory that has no kinds (a peer library's free-text memories, ``bench
+# peers``): it is matched on its words alone.
+KINDLESS = "*"
+
+
 class Expect(BaseModel):
     """An item a labelled case expects: its kind (or an accepted other), scope and words."""
 
@@ -35,4 +40,5 @@ class Expect(BaseModel):
 
     def matches(self, item) -> bool:
         text = f"{item.subject} {item.value}".lower()
-        return item.kind in (self.kind, *self.alt_kinds) and all(t.lower() in text for t in self.terms)
+        kind_ok = item.kind == KINDLESS or item.kind in (self.kind, *self.alt_kinds)
+        return kind_ok and all(t.lower() in text for t in self.terms)

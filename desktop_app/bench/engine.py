@@ -101,18 +101,19 @@ def measure_interleaved(runners: list[tuple[str, object, Callable[[], object]]],
     return rows
 
 
-def start_server(path, n_ctx: int, threads: int):
-    """``python -m llama_cpp.server`` on a free loopback port; returns (process, base URL, seconds to ready)."""
+def start_server(path, n_ctx: int, threads: int, extra: tuple[str, ...] = (), wait_s: float = 120):
+    """``python -m llama_cpp.server`` on a free loopback port (``extra``: more server flags);
+    returns (process, base URL, seconds to ready)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     started = time.perf_counter()
     process = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(path), "--host", "127.0.0.1",
                                 "--port", str(port), "--n_ctx", str(n_ctx), "--n_threads", str(threads),
-                                "--n_threads_batch", str(threads)],
+                                "--n_threads_batch", str(threads), *extra],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}/v1"
-    while time.perf_counter() - started < 120:
+    while time.perf_counter() - started < wait_s:
         if process.poll() is not None:
             raise RuntimeError("llama_cpp.server exited (is llama-cpp-python[server] installed?)")
         try:
@@ -121,7 +122,7 @@ def start_server(path, n_ctx: int, threads: int):
         except OSError:
             time.sleep(0.2)
     process.kill()
-    raise RuntimeError("llama_cpp.server did not start within 120 s")
+    raise RuntimeError(f"llama_cpp.server did not start within {wait_s:.0f} s")
 
 
 def run(args, settings) -> int:

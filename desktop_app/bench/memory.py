@@ -10,6 +10,7 @@ language, false memories on negatives, superseded values left active, and the mo
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 import tempfile
@@ -84,54 +85,78 @@ def _run_turns(store, turns: list[str], *, engine, gate, counter, result: Result
 def evaluate(cases: dict, *, engine=None, gate=None, counter, system: str, limit: int | None = None,
              progress=None, groups: tuple[str, ...] = GROUPS) -> Result:
     result = Result(system=system)
+    with tempfile.TemporaryDirectory(prefix="paperclip-bench-memory-") as tmp:
+        tmp_path = Path(tmp)
+        fresh = itertools.count()
+
+        def write(turns: list[str], case_id: str) -> list:
+            with _fresh(tmp_path, next(fresh)) as store:
+                return _run_turns(store, turns, engine=engine, gate=gate, counter=counter, result=result,
+                                  case_id=case_id)
+
+        return score_cases(cases, write, result=result, limit=limit, progress=progress, groups=groups)
+
+
+def score_cases(cases: dict, write, *, result: Result, limit: int | None = None, progress=None,
+                groups: tuple[str, ...] = GROUPS) -> Result:
+    """Score a memory on the labelled cases. ``write(turns, case_id)`` runs a case's turns through a
+    fresh memory and returns the items it holds then (``id``, ``status``, ``kind``, ``scope``,
+    ``subject``, ``value``): Paperclip's store here, a peer library in ``bench peers``."""
     singles, negatives, sequences = (cases[g][:limit] if g in groups else [] for g in GROUPS)
     total = len(singles) + len(negatives) + len(sequences)
     done = 0
-    with tempfile.TemporaryDirectory(prefix="paperclip-bench-memory-") as tmp:
-        tmp_path = Path(tmp)
-        for case in singles:
-            with _fresh(tmp_path, done) as store:
-                items = _run_turns(store, [case["text"]], engine=engine, gate=gate, counter=counter, result=result,
-                                   case_id=case["id"])
-            written = [i for i in items if i.status in ("active", "pending")]
-            active = [i for i in written if i.status == "active"]
-            used: set[int] = set()
-            for raw in case["expect"]:
-                expect = Expect(**raw)
-                cell = result.singles.setdefault(f"{case['lang']}/{expect.kind}", {"expected": 0, "found": 0, "scope_ok": 0})
-                cell["expected"] += 1
-                hit = next((i for i in active if i.id not in used and expect.matches(i)), None)
-                if hit is not None:
-                    used.add(hit.id)
-                    cell["found"] += 1
-                    cell["scope_ok"] += int(expect.scope is None or hit.scope == expect.scope)
-            result.written[case["lang"]] = result.written.get(case["lang"], 0) + len(written)
-            matched = sum(1 for i in written if any(Expect(**raw).matches(i) for raw in case["expect"]))
-            result.correct[case["lang"]] = result.correct.get(case["lang"], 0) + matched
-            done += 1
-            progress and progress(done, total)
-        for case in negatives:
-            with _fresh(tmp_path, done) as store:
-                items = _run_turns(store, [case["text"]], engine=engine, gate=gate, counter=counter, result=result,
-                                   case_id=case["id"])
-            false_memories = result.negatives.setdefault(case["lang"], [0, 0])
-            false_memories[0] += 1
-            false_memories[1] += int(any(i.status in ("active", "pending") for i in items))
-            done += 1
-            progress and progress(done, total)
-        for case in sequences:
-            with _fresh(tmp_path, done) as store:
-                items = _run_turns(store, case["turns"], engine=engine, gate=gate, counter=counter, result=result,
-                                   case_id=case["id"])
-            active = [i for i in items if i.status == "active"]
-            tally = result.sequences.setdefault(case["lang"], [0, 0, 0])
-            for raw in case["final_active"]:
-                tally[0] += 1
-                tally[1] += int(any(Expect(**{"terms": [], **raw}).matches(i) for i in active))
-            tally[2] += sum(1 for absent in case["final_absent"] for i in active if absent.lower() in i.value.lower())
-            done += 1
-            progress and progress(done, total)
+    for case in singles:
+        items = write([case["text"]], case["id"])
+        written = [i for i in items if i.status in ("active", "pending")]
+        active = [i for i in written if i.status == "active"]
+        used: set = set()
+        for raw in case["expect"]:
+            expect = Expect(**raw)
+            cell = result.singles.setdefault(f"{case['lang']}/{expect.kind}", {"expected": 0, "found": 0, "scope_ok": 0})
+            cell["expected"] += 1
+            hit = next((i for i in active if i.id not in used and expect.matches(i)), None)
+            if hit is not None:
+                used.add(hit.id)
+                cell["found"] += 1
+                cell["scope_ok"] += int(expect.scope is None or hit.scope == expect.scope)
+        result.written[case["lang"]] = result.written.get(case["lang"], 0) + len(written)
+        matched = sum(1 for i in written if any(Expect(**raw).matches(i) for raw in case["expect"]))
+        result.correct[case["lang"]] = result.correct.get(case["lang"], 0) + matched
+        done += 1
+        progress and progress(done, total)
+    for case in negatives:
+        items = write([case["text"]], case["id"])
+        false_memories = result.negatives.setdefault(case["lang"], [0, 0])
+        false_memories[0] += 1
+        false_memories[1] += int(any(i.status in ("active", "pending") for i in items))
+        done += 1
+        progress and progress(done, total)
+    for case in sequences:
+        items = write(case["turns"], case["id"])
+        active = [i for i in items if i.status == "active"]
+        tally = result.sequences.setdefault(case["lang"], [0, 0, 0])
+        for raw in case["final_active"]:
+            tally[0] += 1
+            tally[1] += int(any(Expect(**{"terms": [], **raw}).matches(i) for i in active))
+        tally[2] += sum(1 for absent in case["final_absent"] for i in active if absent.lower() in i.value.lower())
+        done += 1
+        progress and progress(done, total)
     return result
+
+
+def figures(r: Result, lang: str) -> dict:
+    """The headline numbers of one system for ``lang`` ("en", "zh" or "all"): counts behind recall,
+    precision, scope, false memories on negatives and changes of mind."""
+    cells = [v for k, v in r.singles.items() if lang == "all" or k.startswith(f"{lang}/")]
+    langs = ("en", "zh") if lang == "all" else (lang,)
+    return {"found": sum(c["found"] for c in cells), "expected": sum(c["expected"] for c in cells),
+            "scope_ok": sum(c["scope_ok"] for c in cells),
+            "written": sum(r.written.get(x, 0) for x in langs), "correct": sum(r.correct.get(x, 0) for x in langs),
+            "negatives": sum(r.negatives.get(x, [0, 0])[0] for x in langs),
+            "false_memories": sum(r.negatives.get(x, [0, 0])[1] for x in langs),
+            "current_expected": sum(r.sequences.get(x, [0, 0, 0])[0] for x in langs),
+            "current_found": sum(r.sequences.get(x, [0, 0, 0])[1] for x in langs),
+            "stale_active": sum(r.sequences.get(x, [0, 0, 0])[2] for x in langs)}
 
 
 def _ratio(a: int, b: int) -> str:
@@ -155,17 +180,11 @@ def table(results: list[Result]) -> str:
               "change-of-mind: current found | superseded values left active |", "|---|---|---|---|---|---|---|---|"]
     for r in results:
         for lang in ("en", "zh", "all"):
-            cells = [v for k, v in r.singles.items() if lang == "all" or k.startswith(f"{lang}/")]
-            found, expected = sum(c["found"] for c in cells), sum(c["expected"] for c in cells)
-            scope_ok = sum(c["scope_ok"] for c in cells)
-            langs = ("en", "zh") if lang == "all" else (lang,)
-            written = sum(r.written.get(x, 0) for x in langs)
-            correct = sum(r.correct.get(x, 0) for x in langs)
-            neg = [sum(r.negatives.get(x, [0, 0])[i] for x in langs) for i in (0, 1)]
-            seq = [sum(r.sequences.get(x, [0, 0, 0])[i] for x in langs) for i in (0, 1, 2)]
-            lines.append(f"| {r.system} | {lang} | {_ratio(found, expected)} | {_ratio(correct, written)} | "
-                         f"{_ratio(scope_ok, found)} | {neg[1]}/{neg[0]} ({_ratio(neg[1], neg[0])}) | "
-                         f"{seq[1]}/{seq[0]} | {seq[2]} |")
+            f = figures(r, lang)
+            lines.append(f"| {r.system} | {lang} | {_ratio(f['found'], f['expected'])} | {_ratio(f['correct'], f['written'])} | "
+                         f"{_ratio(f['scope_ok'], f['found'])} | {f['false_memories']}/{f['negatives']} "
+                         f"({_ratio(f['false_memories'], f['negatives'])}) | "
+                         f"{f['current_found']}/{f['current_expected']} | {f['stale_active']} |")
     for r in results:
         if r.model_calls:
             lines.append(f"\n{r.system}: {r.model_calls} model passes over {r.turns} turns, "
