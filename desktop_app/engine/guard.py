@@ -29,6 +29,7 @@ from desktop_app.engine.protocol import (
     Variation,
     WarmableEngine,
     WarmResult,
+    relatedness,
 )
 
 
@@ -171,6 +172,9 @@ class LockedEmbedder:
         inner = self.inner
         with self.guard.hold():
             return inner.embed_query(text) if isinstance(inner, QueryEmbedder) else inner.embed([text])[0]
+
+    def relatedness(self, cosines: np.ndarray) -> np.ndarray:
+        return relatedness(self.inner, cosines)
 
     def covers(self, text: str) -> bool:
         inner = self.inner

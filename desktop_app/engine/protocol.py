@@ -179,3 +179,25 @@ class CoveringEmbedder(Embedder, Protocol):
     vector (an English-only model maps most of a foreign script to its unknown token)."""
 
     def covers(self, text: str) -> bool: ...
+
+
+@runtime_checkable
+class CalibratedEmbedder(Embedder, Protocol):
+    """An embedder whose cosines sit in a narrow band (E5: unrelated text about 0.76, a good
+    match 0.85): ``relatedness`` maps its cosines onto the scale recall's thresholds are set in
+    (MiniLM's: unrelated about 0.17, the nearest ten about 0.5)."""
+
+    def relatedness(self, cosines: np.ndarray) -> np.ndarray: ...
+
+
+def query_vector(embedder: Embedder, text: str) -> np.ndarray:
+    """The vector a question is searched with: E5-style models embed questions apart."""
+    if isinstance(embedder, QueryEmbedder):
+        return embedder.embed_query(text)
+    vectors: np.ndarray = embedder.embed([text])
+    return vectors[0]  # type: ignore[no-any-return]
+
+
+def relatedness(embedder: Embedder, cosines: np.ndarray) -> np.ndarray:
+    """``cosines`` on the common scale (unchanged for an embedder that needs no calibration)."""
+    return embedder.relatedness(cosines) if isinstance(embedder, CalibratedEmbedder) else cosines

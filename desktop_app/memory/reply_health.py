@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import Literal
 
 from desktop_app.lexicon import CJK, fires
+from desktop_app.memory.lang.text import script_language
 from desktop_app.prompts import LANGS, templates
 
 NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's message) is a copy
@@ -102,18 +103,9 @@ def degenerate_opening(text: str, *, user_text: str, earlier_replies: Sequence[s
 
 
 def reply_language(text: str) -> str | None:
-    """"zh" or "en" by the script of the reply's words; None when it has too few to tell."""
-    cjk = len(_CJK_CHAR.findall(text))
-    latin = len(_LATIN_WORD.findall(text))
-    units = cjk + 1.5 * latin
-    if units < 4:
-        return None
-    share = cjk / units
-    if share >= 0.5:
-        return "zh"
-    if share <= 0.2:
-        return "en"
-    return None  # mixed: neither is wrong
+    """"zh" or "en" by the script of the reply's words; None when it has too few to tell or is
+    mixed (then neither is wrong)."""
+    return script_language(text)
 
 
 @lru_cache(maxsize=1)

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from desktop_app.engine.protocol import query_vector, relatedness
 from desktop_app.memory.core.documents import Document, DocumentHit
 from desktop_app.memory.core.recall_hits import SignalScore
 from desktop_app.memory.documents.vectors import document_vectors_usable
+from desktop_app.memory.lang.text import script_language
 from desktop_app.memory.recall.fusion import normalised, rrf
 from desktop_app.memory.recall.query import has_cjk, plan_query, quote
 
@@ -34,6 +36,9 @@ WEIGHTS = {"bm25": 1.0, "vector": 0.3}
 MAX_PROMPT_CHUNKS = 4
 MIN_COVERAGE = 0.5  # share of the question's terms a chunk must hold to enter the prompt unasked
 MIN_VECTOR_SIMILARITY = 0.55
+# A question in the other language than the chunk shares no words with it and is never as close
+# (multilingual-e5 on the blind paraphrase set's zh→en / en→zh questions); the bar is lower.
+MIN_CROSS_LANGUAGE_SIMILARITY = 0.3
 _MENTION = re.compile(r"(?<![\w@])@([^\s@,;:!?，。；：！？]+)")
 
 
@@ -129,19 +134,19 @@ def vector_ranking(store: Store, query: str, document_ids: Sequence[int], embedd
     covers = getattr(embedder, "covers", None)
     if not (covers(query) if covers is not None else not has_cjk(query)):
         return []  # an English-only model's vector of Chinese text is noise
-    embed_query = getattr(embedder, "embed_query", None)  # E5-style models embed questions apart
-    vector = np.asarray(embed_query(query) if embed_query else embedder.embed([query])[0], dtype=np.float32)
+    vector = np.asarray(query_vector(embedder, query), dtype=np.float32)
     wanted = set(document_ids)
     if len(wanted) <= 3:  # a few named documents: exact scores over their chunks
         rows = store.chunk_vectors(document_ids)
         if not rows:
             return []
         matrix = np.frombuffer(b"".join(v for _, v in rows), dtype=np.float16).astype(np.float32).reshape(len(rows), -1)
-        sims = matrix @ vector
+        sims = relatedness(embedder, matrix @ vector)
         order = np.argsort(-sims)[:limit]
         return [(rows[i][0], float(sims[i])) for i in order]
-    ranked = [(cid, 1.0 - dist) for cid, doc, dist in store.knn_chunks(vector.tobytes(), k=limit * 4) if doc in wanted]
-    return ranked[:limit]
+    found = [(cid, 1.0 - dist) for cid, doc, dist in store.knn_chunks(vector.tobytes(), k=limit * 4) if doc in wanted][:limit]
+    scores = relatedness(embedder, np.asarray([s for _, s in found], dtype=np.float32))
+    return [(cid, float(s)) for (cid, _), s in zip(found, scores, strict=True)]
 
 
 def search_documents(store: Store, query: str, document_ids: Sequence[int], *, embedder: Embedder | None = None, k: int = 5,
@@ -176,10 +181,17 @@ def search_documents(store: Store, query: str, document_ids: Sequence[int], *, e
     return hits
 
 
-def has_evidence(hit: DocumentHit) -> bool:
-    """Whether an unasked-for chunk is related enough to enter the prompt."""
+def has_evidence(hit: DocumentHit, asked_in: str | None = None) -> bool:
+    """Whether an unasked-for chunk is related enough to enter the prompt (``asked_in``: the
+    question's language, when known; a chunk in the other one needs a less close vector)."""
+    if hit.coverage >= MIN_COVERAGE:
+        return True
     vector = hit.signals.get("vector")
-    return hit.coverage >= MIN_COVERAGE or (vector is not None and vector.score >= MIN_VECTOR_SIMILARITY)
+    if vector is None:
+        return False
+    written_in = script_language(hit.text)
+    across = asked_in is not None and written_in is not None and written_in != asked_in
+    return vector.score >= (MIN_CROSS_LANGUAGE_SIMILARITY if across else MIN_VECTOR_SIMILARITY)
 
 
 def document_hits_for_prompt(store: Store, session_id: int | None, user_text: str, *, counter: TokenCounter, budget_tokens: int,
@@ -206,8 +218,9 @@ def document_hits_for_prompt(store: Store, session_id: int | None, user_text: st
         hits = [DocumentHit(chunk_id=cid, document_id=r["document_id"], document=r["name"], page=r["page"],
                             heading=r["heading"], text=r["text"]) for cid, r in sorted(rows.items())]
     picked, used = [], 0
+    asked_in = script_language(query)
     for hit in hits:
-        if not (named or has_evidence(hit)):
+        if not (named or has_evidence(hit, asked_in)):
             continue
         cost = counter.count(hit.text) + counter.count(hit.label) + 6
         if used + cost > budget_tokens:

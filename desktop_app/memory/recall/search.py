@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
+from desktop_app.engine.protocol import query_vector, relatedness
 from desktop_app.memory.core.recall_hits import SIGNALS, RecallHit, RecallWeights, SignalScore
 from desktop_app.memory.recall.fusion import (
     boost,
@@ -54,9 +55,9 @@ def gather_signals(store: Store, session_id: int, query: str, *, embedder: Embed
     if "vector" in wanted:
         out["vector"] = []
         if embedder is not None and vectors_usable(store, embedder) and query.strip() and _embedder_covers(embedder, query):
-            vector = embedder.embed([query])[0]
-            out["vector"] = vector_signal(store, session_id, vector, limit=limit, quantized=quantized,
-                                          coarse_factor=weights.coarse_factor, floor=weights.vector_floor)
+            out["vector"] = vector_signal(store, session_id, query_vector(embedder, query), limit=limit,
+                                          quantized=quantized, coarse_factor=weights.coarse_factor,
+                                          floor=weights.vector_floor, relate=lambda s: relatedness(embedder, s))
     if "bookmark" in wanted:
         out["bookmark"], out["user_bookmark"] = (
             bookmark_signal(store, session_id, plan, limit=limit, user_weight=weights.user_bookmark_score)

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -70,15 +71,19 @@ def bm25_signal(store: Store, session_id: int, plan: QueryPlan, *, limit: int, s
 
 
 def vector_signal(store: Store, session_id: int, query_vector: np.ndarray, *, limit: int, quantized: bool = True,
-                  coarse_factor: int = 8, floor: float = 0.0) -> list[tuple[int, float]]:
+                  coarse_factor: int = 8, floor: float = 0.0,
+                  relate: Callable[[np.ndarray], np.ndarray] | None = None) -> list[tuple[int, float]]:
     """Cosine similarity ranking. ``quantized``: Hamming KNN over 1-bit vectors keeps
     ``limit * coarse_factor`` candidates, which are re-scored with their float vectors.
-    Turns less similar than ``floor`` are dropped: nearest is not the same as related."""
+    ``relate`` puts cosines on the common scale (an E5 model's narrow band); turns less
+    related than ``floor`` are dropped: nearest is not the same as related."""
     query = np.asarray(query_vector, dtype=np.float32)
     blob = query.tobytes()
+    scale = relate or (lambda s: s)
     if not quantized:
-        ranked = [(mid, 1.0 - dist) for mid, dist in store.knn_messages(session_id, blob, k=limit)]
-        return [(mid, sim) for mid, sim in ranked if sim >= floor]
+        found = store.knn_messages(session_id, blob, k=limit)
+        scores = scale(np.asarray([1.0 - dist for _, dist in found], dtype=np.float32))
+        return [(mid, float(sim)) for (mid, _), sim in zip(found, scores, strict=True) if sim >= floor]
     coarse = store.knn_messages_binary(session_id, blob, k=limit * coarse_factor)
     if not coarse:
         return []
@@ -86,7 +91,7 @@ def vector_signal(store: Store, session_id: int, query_vector: np.ndarray, *, li
     ids = [mid for mid, _ in coarse if mid in vectors]
     matrix = np.frombuffer(b"".join(vectors[i] for i in ids), dtype=np.float16).astype(np.float32)
     matrix = matrix.reshape(len(ids), -1)
-    sims = matrix @ query
+    sims = scale(matrix @ query)
     order = np.argsort(-sims)[:limit]
     return [(ids[i], float(sims[i])) for i in order if sims[i] >= floor]
 
