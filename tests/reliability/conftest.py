@@ -28,8 +28,9 @@ class Ran:
 def cli(isolated_home):
     """``cli(*args, stdin=b"...", umask=0o022)``: run ``python -m desktop_app`` as a script would.
 
-    No models are installed for it (an empty models folder): imports then skip the embedding
-    pass quietly, which keeps these tests to seconds. Tests that need a model pass ``--model``."""
+    No models are installed for it (an empty models folder) and embedding is off (the default
+    embedder ships with the package): imports skip the embedding pass quietly, which keeps these
+    tests to seconds. Tests that need a model pass ``--model`` (or ``env``)."""
     no_models = isolated_home.parent / "no-models"
     no_models.mkdir(exist_ok=True)
 
@@ -38,7 +39,8 @@ def cli(isolated_home):
         preexec = (lambda: os.umask(umask)) if umask is not None else None
         done = subprocess.run([sys.executable, "-m", "desktop_app", *map(str, args)], input=stdin,
                               capture_output=True, timeout=timeout, preexec_fn=preexec,
-                              env={**os.environ, "PAPERCLIP_MODELS_DIR": str(no_models), **(env or {})})
+                              env={**os.environ, "PAPERCLIP_MODELS_DIR": str(no_models),
+                                   "PAPERCLIP_EMBED_MODEL": "off", **(env or {})})
         return Ran(done.returncode, done.stdout.decode("utf-8", "replace"), done.stderr.decode("utf-8", "replace"))
 
     return run

@@ -19,7 +19,7 @@ TINY = paths.REPO_ROOT / "models" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 def _ask(db, isolated_home) -> subprocess.Popen:
     (isolated_home.parent / "no-models").mkdir(exist_ok=True)
-    env = {**os.environ, "PAPERCLIP_MODELS_DIR": str(isolated_home.parent / "no-models")}
+    env = {**os.environ, "PAPERCLIP_MODELS_DIR": str(isolated_home.parent / "no-models"), "PAPERCLIP_EMBED_MODEL": "off"}
     return subprocess.Popen(
         [sys.executable, "-m", "desktop_app", "ask", "Write a long story about a lighthouse keeper.", "--db", str(db),
          "--session", "s", "--model", str(TINY), "--ctx", "1024", "--max-tokens", "2000", "--temperature", "0.8",

@@ -69,7 +69,8 @@ def test_a_long_import_reports_progress_on_a_terminal(tmp_path, isolated_home):
     leader, follower = pty.openpty()
     process = subprocess.Popen([sys.executable, "-m", "desktop_app", "import", str(transcript), "--session", "long",
                                 "--memory-model", "off"], stdout=subprocess.PIPE, stderr=follower,
-                               env={**os.environ, "PAPERCLIP_MODELS_DIR": str(tmp_path / "none")})
+                               env={**os.environ, "PAPERCLIP_MODELS_DIR": str(tmp_path / "none"),
+                                    "PAPERCLIP_EMBED_MODEL": "off"})
     os.close(follower)
     seen = b""
     while True:

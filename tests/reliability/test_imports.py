@@ -127,7 +127,7 @@ def test_a_chatgpt_export_imported_twice_keeps_one_session(cli, tmp_path):
 
 
 def _import_process(db, path, isolated_home):
-    env = {**os.environ, "PAPERCLIP_MODELS_DIR": str(isolated_home.parent / "no-models")}
+    env = {**os.environ, "PAPERCLIP_MODELS_DIR": str(isolated_home.parent / "no-models"), "PAPERCLIP_EMBED_MODEL": "off"}
     (isolated_home.parent / "no-models").mkdir(exist_ok=True)
     return subprocess.Popen([sys.executable, "-m", "desktop_app", "import", str(path), "--db", str(db),
                              "--session", "s"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)

@@ -17,7 +17,8 @@ BACKENDS = {"sqlean": "sqlean", "sqlcipher": "sqlcipher3"}
 def test_the_core_works_on_each_backend(backend, tmp_path, isolated_home):
     if importlib.util.find_spec(BACKENDS[backend]) is None:
         pytest.skip(f"{BACKENDS[backend]} is not installed")
-    env = {**os.environ, "PAPERCLIP_SQLITE": backend, "PAPERCLIP_MODELS_DIR": str(tmp_path / "no-models")}
+    env = {**os.environ, "PAPERCLIP_SQLITE": backend, "PAPERCLIP_MODELS_DIR": str(tmp_path / "no-models"),
+           "PAPERCLIP_EMBED_MODEL": "off"}
     transcript = tmp_path / "t.jsonl"
     transcript.write_text(json.dumps({"role": "user", "content": "我们的预算是五千元，地点在京都。"}) + "\n", encoding="utf-8")
 
