@@ -45,6 +45,7 @@ def read_message(value: str | None) -> str:
 def run(args, settings) -> int:
     from desktop_app.chat import InputRejected, clean_user_text, pipeline_for, run_turn
     from desktop_app.commands.common import CommandError, load_engine, open_store, print_json, resolve_session
+    from desktop_app.commands.recall import embedder_for_recall
     from desktop_app.commands.stop_signals import StopOnSignal
     from desktop_app.engine.errors import EngineError
     from desktop_app.engine.guard import LockedEngine, locked_embedder
@@ -75,7 +76,7 @@ def run(args, settings) -> int:
         if getattr(args, "mode", None):  # --mode for this turn only; /mode sets the session's
             session = session.model_copy(update={"mode": args.mode})
         engine = LockedEngine(load_engine(settings, quiet=args.json))
-        embedder = locked_embedder(_embedder_for_recall(store, settings, quiet=args.json))
+        embedder = locked_embedder(embedder_for_recall(store, settings, quiet=args.json))
         jobs = JobQueue()
         pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, embedder=embedder,
                                 jobs=jobs)
@@ -236,15 +237,6 @@ def finish_memory_jobs(store, jobs, pipeline, session, *, engine, embedder, quie
     if not quiet:
         done = sum(o.status == "done" for o in outcomes)
         print(f" {done} job(s) in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-
-
-def _embedder_for_recall(store, settings, *, quiet: bool):
-    """Load the embedding model for prompt-time recall (None without vectors or the model)."""
-    if not store.vec_enabled:
-        return None
-    from desktop_app.commands.recall import load_optional_embedder
-
-    return load_optional_embedder(settings, log=None if quiet else (lambda line: print(line, file=sys.stderr)))
 
 
 def memory_line(in_use) -> str:

@@ -58,9 +58,9 @@ def run(args, settings) -> int:
     with open_store(settings) as store:
         session = resolve_session(store, args)
         # The embedder too, so the recalled layer is the one a turn would get (vectors included).
-        from desktop_app.commands.ask import _embedder_for_recall
+        from desktop_app.commands.recall import embedder_for_recall
 
-        embedder = _embedder_for_recall(store, settings, quiet=args.json)
+        embedder = embedder_for_recall(store, settings, quiet=args.json)
         pipeline = pipeline_for(store, settings, counter=counter, n_ctx=n_ctx, embedder=embedder)
         try:
             plan, recorded = pipeline.preview(session, args.message, mode=getattr(args, "mode", None))

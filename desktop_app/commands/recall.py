@@ -54,6 +54,14 @@ def register(subparsers):
     return [recall, reindex, bookmarks, listing, add, edit, remove]
 
 
+def embedder_for_recall(store, settings, *, quiet: bool):
+    """The embedding model for prompt-time recall (None without vectors or the model), loaded
+    the same way by a turn (`ask`) and by its preview (`context`)."""
+    if not store.vec_enabled:
+        return None
+    return load_optional_embedder(settings, log=None if quiet else (lambda line: print(line, file=sys.stderr)))
+
+
 def load_optional_embedder(settings, *, log=None):
     """The embedding model, or None (with a note) when the default one is not installed.
     An explicitly chosen ``--embed-model`` that cannot be loaded is an error."""

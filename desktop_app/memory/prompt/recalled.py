@@ -29,6 +29,7 @@ MIN_VECTOR_ONLY_SIMILARITY = 0.5
 # person's conversation, 0.38 (en→zh) and 0.88 (zh→en) bring one or two turns, from 0.00 / 0.19.
 MIN_CROSS_LANGUAGE_SIMILARITY = 0.25
 MAX_CROSS_LANGUAGE_ONLY = 2  # of the hits only that lower bar lets in, the best this many
+LEXICAL_SIGNALS = frozenset({"bm25", "bookmark", "user_bookmark", "stage"})  # evidence in words
 
 
 def recall_for_prompt(store: Store, session_id: int, user_text: str, *, embedder: Embedder | None = None, budget_tokens: int,
@@ -88,7 +89,7 @@ def _close_vector(hit: RecallHit, asked_in: str | None) -> bool:
 
 def _across_only(hit: RecallHit, asked_in: str | None) -> bool:
     """Only the cross-language bar lets this hit in (no words shared, not close by itself)."""
-    if {"bm25", "bookmark", "user_bookmark", "stage"} & set(hit.signals):
+    if LEXICAL_SIGNALS & set(hit.signals):
         return False
     vector = hit.signals.get("vector")
     return vector is not None and vector.score < MIN_VECTOR_ONLY_SIMILARITY and _close_vector(hit, asked_in)
@@ -107,7 +108,7 @@ def _weak_match(hit: RecallHit, words: list[str], asked_in: str | None = None) -
 
 
 def _has_evidence(hit: RecallHit, asked_in: str | None = None) -> bool:
-    if {"bm25", "bookmark", "user_bookmark", "stage"} & set(hit.signals):
+    if LEXICAL_SIGNALS & set(hit.signals):
         return True
     return _close_vector(hit, asked_in)
 
