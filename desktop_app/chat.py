@@ -13,11 +13,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from desktop_app.config import Settings
-from desktop_app.engine.protocol import ChatEngine, ChatMessage, Progress, StopCheck, Variation
+from desktop_app.engine.errors import ModelLoadError
+from desktop_app.engine.protocol import ChatEngine, ChatMessage, Progress, ScratchEngine, StopCheck, Variation, unwrap
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.models import Message, Session
 from desktop_app.memory.core.plan import ContextPlan
 from desktop_app.memory.core.records import GuardVerdict, PrefillLog, ReplyHealth, TurnRecord
+from desktop_app.memory.documents.translation import translate_question
 from desktop_app.memory.prompt.render import guard_note
 from desktop_app.memory.reply_health import (
     WORTH_RETRY,
@@ -117,11 +119,13 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     and its opening ruled out; ``on_retry(reason)`` tells the caller to clear what it showed. A
     reply still degenerate after that is kept for the user and left out of the model's history."""
     session = recorded.session
-    plan = pipeline.plan(recorded)
+    asked = time.perf_counter()  # the first token is timed from here: recall and translation count
+    translation = translate_input(pipeline, recorded, engine, settings, should_stop)
+    plan = pipeline.plan(recorded, translation=translation)
     if on_plan:
         on_plan(plan, recorded)
     started = time.perf_counter()
-    streamed = _Streamed()
+    streamed = _Streamed(started=asked)
     earlier = pipeline.earlier_replies(recorded) if settings.reply_retry else []
     said = pipeline.earlier_messages(recorded) if settings.reply_retry else []
 
@@ -169,6 +173,23 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     gen_seconds = elapsed - (streamed.first_token or 0.0)
     return TurnResult(recorded, reply.message if reply else None, streamed.stopped, plan, record, streamed.first_token,
                       gen_seconds, len(streamed.pieces))
+
+
+def translate_input(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, settings: Settings,
+                    should_stop: StopCheck | None = None) -> str | None:
+    """The input in the language of a document in scope that is written in the other one, by
+    the chat model on its scratch context (``memory.documents.translation``); None when no
+    document needs it, ``translate_questions`` is off, or the model wrote nothing usable."""
+    target = pipeline.translation_target(recorded) if settings.translate_questions else None
+    if target is None:
+        return None
+    inner = unwrap(engine)
+    try:
+        side = inner.scratch() if isinstance(inner, ScratchEngine) else engine
+    except ModelLoadError:  # no memory for a second context: search without a translation
+        return None
+    return translate_question(engine if side is inner else side, recorded.message.content, target,
+                              should_stop=should_stop)
 
 
 def _guard(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, plan: ContextPlan, settings: Settings,

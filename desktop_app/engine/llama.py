@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     )
 
 GGUF_MAGIC = b"GGUF"
+SCRATCH_CTX = 512  # the one-off context (LlamaEngine.scratch): a question and its translation
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ class LlamaEngine:
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelLoadError(f"could not load {self.model_path.name}: {str(exc).splitlines()[0]}") from None
         self.load_seconds = time.perf_counter() - started
+        self._scratch: LlamaEngine | None = None
         self._llama.verbose = False  # its later prints (save_state on quit) would reach the shell
         metadata = self._llama.metadata or {}
         # The file name says what the user chose (the GGUF's general.name is often a training tag).
@@ -462,6 +464,16 @@ class LlamaEngine:
         for the memory pass (it runs while the user reads and types, so it may be slower and better)."""
         settings = replace(self.settings, n_ctx=min(n_ctx, self.n_ctx) or n_ctx, n_threads=self.n_threads)
         return LlamaEngine(model_path or self.model_path, settings)
+
+    def scratch(self) -> LlamaEngine:
+        """A small second context on the same weights for a one-off call during a turn (the
+        question's translation), so it does not evict the chat's evaluated prefix; made on first
+        use and kept. On a GPU this context itself (its pre-fill is fast; no second copy in VRAM)."""
+        if self.settings.n_gpu_layers:
+            return self
+        if self._scratch is None:
+            self._scratch = self.sibling(n_ctx=SCRATCH_CTX)
+        return self._scratch
 
     def reset_cache(self) -> None:
         """Forget the evaluated prefix (the next call pre-fills from scratch)."""

@@ -130,6 +130,13 @@ class StatefulEngine(WarmableEngine, Protocol):
 
 
 @runtime_checkable
+class ScratchEngine(ChatEngine, Protocol):
+    """An engine with a second, small context for one-off calls during a turn (llama.cpp)."""
+
+    def scratch(self) -> ChatEngine: ...
+
+
+@runtime_checkable
 class WrappedEngine(Protocol):
     """An engine behind a wrapper (``LockedEngine``'s lock, a benchmark's timer) that reaches
     the loaded model as ``inner``."""

@@ -34,7 +34,8 @@ from desktop_app.memory.core.records import (
     TurnRecord,
 )
 from desktop_app.memory.core.turn_numbers import item_turns, turn_views
-from desktop_app.memory.documents.retrieval import document_hits_for_prompt
+from desktop_app.memory.documents.retrieval import document_hits_for_prompt, documents_in_scope
+from desktop_app.memory.documents.translation import translation_target
 from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
@@ -200,12 +201,24 @@ class TurnPipeline:
         return RecordedInput(session=session, message=last[0], memory=[], fresh=False)
 
     # -- stage 2 -------------------------------------------------------------------------
-    def plan(self, recorded: RecordedInput, *, mode: str | None = None, now: float | None = None) -> ContextPlan:
-        """The prompt for the recorded input within budget; reads the store, writes nothing."""
-        return assemble_context(self.assembly_input(recorded, mode=mode, now=now), self.counter)
+    def plan(self, recorded: RecordedInput, *, mode: str | None = None, now: float | None = None,
+             translation: str | None = None) -> ContextPlan:
+        """The prompt for the recorded input within budget; reads the store, writes nothing.
+        ``translation``: the input in the language of documents in scope (searched too)."""
+        return assemble_context(self.assembly_input(recorded, mode=mode, now=now, translation=translation),
+                                self.counter)
+
+    def translation_target(self, recorded: RecordedInput) -> str | None:
+        """The language a translation of the input would search documents in ("en"/"zh"), or
+        None when no document in scope is written in another language than the input."""
+        if self.mode(recorded.session) not in ("layered", "retrieval"):
+            return None
+        text = recorded.message.content
+        documents, _ = documents_in_scope(self.store, recorded.session.id, text, self.documents_only)
+        return translation_target(text, documents)
 
     def assembly_input(self, recorded: RecordedInput, *, mode: str | None = None,
-                       now: float | None = None) -> AssemblyInput:
+                       now: float | None = None, translation: str | None = None) -> AssemblyInput:
         """Everything the pure assembler needs, read from the store in a fixed number of queries."""
         store, session, message = self.store, recorded.session, recorded.message
         mode = self.mode(session, mode)
@@ -229,7 +242,7 @@ class TurnPipeline:
             # so neither the rules nor the model's memory pass read it.
             documents = document_hits_for_prompt(store, session.id, message.content, counter=self.counter,
                                                  budget_tokens=max(256, self.n_ctx // 3), embedder=self.embedder,
-                                                 only=self.documents_only)
+                                                 only=self.documents_only, translation=translation)
         return AssemblyInput(
             mode=mode, lang=self.options.lang, system_prompt=self.system_prompt(session), input_text=message.content,
             input_id=message.id, n_ctx=self.n_ctx, state_version=store.state_version(session.id), items=items,

@@ -22,3 +22,14 @@ def test_span_matching_ignores_line_breaks_quotes_and_case():
     page = normalise("Warning ”/etc/ssh/sshd_not_to_be_run”\nmust not be present if one wishes")
     assert normalise("sshd_not_to_be_run” must not be present") in page
     assert normalise("假设 vfat 文件系统 使用 CP437") in normalise("mount(8) 假设 vfat 文件系统\n使用 CP437.")
+
+
+def test_the_cross_language_sets_ask_each_way_in_the_other_language():
+    from desktop_app.bench.docs import QUESTION_SETS, direction
+
+    for name in ("paraphrase", "cross"):
+        data = load_questions(name)
+        assert set(QUESTION_SETS) >= {name} and {q["doc"] for q in data["questions"]} <= set(data["documents"])
+        ways = Counter(direction(q) for q in data["questions"])
+        assert ways["zh→en"] >= 20 and ways["en→zh"] >= 20, ways
+        assert all(q["span"].strip() and q["pages"] for q in data["questions"])

@@ -58,9 +58,12 @@ class DocumentHit(BaseModel):
     page: int | None = None
     heading: str | None = None
     text: str
-    signals: dict[str, SignalScore] = Field(default_factory=dict, description="bm25 / vector")
+    signals: dict[str, SignalScore] = Field(
+        default_factory=dict, description="bm25 / vector, and bm25:translated / vector:translated for the question's "
+                                          "translation into the document's language")
     fused: float = 0.0
     coverage: float = Field(0.0, description="share of the question's terms found in the chunk")
+    translated_coverage: float = Field(0.0, description="share of the translated question's terms found in it")
 
     @property
     def label(self) -> str:
