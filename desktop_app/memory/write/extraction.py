@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import LANGS, cue
+from desktop_app.lexicon import LANGS, cue, first_match
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, topic_subject
 
 
@@ -56,21 +56,12 @@ LIMIT = rx(r"预算", r"不超过", r"不能超过", r"最多", r"至少", r"上
             r"\bby (monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d)")
 DATE = rx(r"\d{1,2}月\d{1,2}[日号]", r"\d{4}-\d{2}-\d{2}", r"周[一二三四五六日天]",
            r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b")
-FACT_PATTERNS: tuple[tuple[re.Pattern[str], str | None], ...] = (
-    (re.compile(r"我叫\s*(?P<value>[^\s，,。！!]+)"), "name"),
-    (re.compile(r"\bmy name is\s+(?P<value>[A-Z][\w\-]*( [A-Z][\w\-]*)?)", re.I), "name"),
-    (re.compile(r"我住在\s*(?P<value>[^，,。！!]+)"), "location"),
-    (re.compile(r"\bi live in\s+(?P<value>[^,.!]+)", re.I), "location"),
-    (re.compile(r"\bi(?: am|'m)? allergic to\s+(?P<value>[^,.!]+)", re.I), "allergy"),
-    (re.compile(r"我对(?P<value>[^，,。！!]{1,12})过敏"), "allergy"),
-    (re.compile(r"\bi(?: am|'m) (?P<value>vegetarian|vegan|pescatarian|diabetic|pregnant)\b", re.I), "diet"),
-    (re.compile(r"我(是|吃)(?P<value>素食者|素|纯素)"), "diet"),
-    (re.compile(r"\bi (?:am|'m) an? (?P<value>[\w\- ]{2,40})", re.I), "occupation"),
-    (re.compile(r"我是一名\s*(?P<value>[^，,。！!]+)"), "occupation"),
-    (re.compile(r"我的(?P<subject>[^，,。！!是为]{1,12})(是|为)(?P<value>[^，,。！!]+)"), None),
-    (re.compile(r"\bmy (?P<subject>[a-z][a-z \-]{1,30}?) (is|are) (?P<value>[^,.!]+)", re.I), None),
-    (re.compile(r"(?P<subject>[^，,。！!]{1,12}?)(应该是|是|为)(?P<value>[^，,。！!]*\d[^，,。！!]*)"), None),
-    (re.compile(r"\b(?:the |our )?(?P<subject>[a-z][a-z \-]{1,30}?) (?:is|are) (?P<value>[^,.!]*\d[^,.!]*)", re.I), None),
+# Facts the user states (patterns in the lexicon's ``fact.*``): a fixed subject ("我叫…", "I live in …"),
+# else the subject the sentence names ("my X is Y", "X is <number>"). The first that matches wins;
+# Chinese is tried before English, as when these were written here.
+FACT_CUES: tuple[tuple[str, str | None], ...] = (
+    ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"), ("fact.diet", "diet"),
+    ("fact.occupation", "occupation"), ("fact.my_subject", None), ("fact.numbered_subject", None),
 )
 PREFERENCE = rx(r"我(更|最|很|挺|比较|特别)?喜欢", r"我偏好", r"我倾向", r"我更想", r"\bi (really )?(prefer|like|love)\b", r"\bi'd rather\b")
 DECISION = rx(r"决定", r"就按", r"选定", r"定了", r"我们用", r"采用", r"就用", r"let's go with", r"we'll go with",
@@ -303,8 +294,8 @@ def classify(sentence: str) -> Candidate | None:
                          quote=quote)
     if canonical and _COPULA.search(body):
         return Candidate(action="add", kind="fact", subject=canonical, value=body, quote=quote, canonical=True)
-    for pattern, fixed in FACT_PATTERNS:
-        match = pattern.search(body)
+    for name, fixed in FACT_CUES:
+        match = first_match(name, body, ("zh", "en"))
         if match:
             raw_subject = fixed or match.groupdict().get("subject") or ""
             subject = fixed or canonical_subject(raw_subject) or canonical or f"fact:{raw_subject.strip().lower()}"

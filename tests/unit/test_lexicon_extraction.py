@@ -1,0 +1,66 @@
+"""The language knowledge of rule-based extraction lives in the lexicon (``fact.*``): each cue
+exists in both languages, fires where it should and only there, and extraction still reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app import lexicon
+from desktop_app.memory.write.extraction import FACT_CUES, classify
+
+MIGRATED = [name for name, _ in FACT_CUES]
+
+
+@pytest.mark.parametrize("name", MIGRATED)
+def test_every_migrated_cue_is_in_both_languages(name):
+    for lang in lexicon.LANGS:
+        assert lexicon.each_pattern(name, lang), f"{name} has no pattern in {lang}"
+        assert lexicon.cue(name, lang) is not None
+
+
+@pytest.mark.parametrize("name, lang, text, group, value", [
+    ("fact.name", "zh", "我叫小明，来自上海", "value", "小明"),
+    ("fact.name", "en", "Hi, my name is Ann Lee.", "value", "Ann Lee"),
+    ("fact.location", "zh", "我住在北京海淀区。", "value", "北京海淀区"),
+    ("fact.location", "en", "I live in Paris, near the river.", "value", "Paris"),
+    ("fact.allergy", "zh", "我对花生过敏", "value", "花生"),
+    ("fact.allergy", "en", "I'm allergic to shellfish.", "value", "shellfish"),
+    ("fact.diet", "zh", "我吃素", "value", "素"),
+    ("fact.diet", "en", "I'm vegetarian", "value", "vegetarian"),
+    ("fact.occupation", "zh", "我是一名护士", "value", "护士"),
+    ("fact.occupation", "en", "I am a nurse", "value", "nurse"),
+    ("fact.my_subject", "zh", "我的生日是五月三号", "subject", "生日"),
+    ("fact.my_subject", "en", "My favourite colour is green.", "subject", "favourite colour"),
+    ("fact.numbered_subject", "zh", "预算应该是5000元", "subject", "预算"),
+    ("fact.numbered_subject", "en", "The team size is 12 people", "subject", "team size"),
+])
+def test_fact_cues_fire_and_name_their_group(name, lang, text, group, value):
+    found = lexicon.first_match(name, text, (lang,))
+    assert found is not None
+    assert found.group(group).strip() == value
+    assert lexicon.fires(name, text, (lang,))
+
+
+@pytest.mark.parametrize("name, lang, text", [
+    ("fact.name", "en", "The name of the hotel is unknown."),
+    ("fact.allergy", "zh", "花生很好吃"),
+    ("fact.allergy", "en", "I love peanuts."),
+    ("fact.diet", "en", "I'm hungry"),
+    ("fact.diet", "zh", "我是学生"),
+    ("fact.numbered_subject", "en", "The weather is nice"),
+    ("fact.numbered_subject", "zh", "天气很好"),
+])
+def test_fact_cues_stay_quiet_elsewhere(name, lang, text):
+    assert lexicon.first_match(name, text, (lang,)) is None
+    assert not lexicon.fires(name, text, (lang,))
+
+
+@pytest.mark.parametrize("sentence, subject", [
+    ("我对花生过敏", "allergy"),
+    ("I'm vegetarian", "diet"),
+    ("我叫小明", "name"),
+    ("I live in Paris", "location"),
+])
+def test_extraction_reads_the_fact_cues(sentence, subject):
+    candidate = classify(sentence)
+    assert candidate is not None and candidate.kind == "fact" and candidate.subject == subject
