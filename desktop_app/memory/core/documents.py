@@ -64,6 +64,7 @@ class DocumentHit(BaseModel):
     fused: float = 0.0
     coverage: float = Field(0.0, description="share of the question's terms found in the chunk")
     translated_coverage: float = Field(0.0, description="share of the translated question's terms found in it")
+    translated_into: str | None = Field(None, description="the translation's language (en, zh), when there was one")
 
     @property
     def label(self) -> str:
