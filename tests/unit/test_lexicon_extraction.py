@@ -1,4 +1,5 @@
-"""The language knowledge of rule-based extraction lives in the lexicon (``fact.*``): each cue
+"""The language knowledge of rule-based extraction lives in the lexicon (``fact.*``,
+``polarity.negation``): each cue
 exists in both languages, fires where it should and only there, and extraction still reads it."""
 
 from __future__ import annotations
@@ -6,16 +7,15 @@ from __future__ import annotations
 import pytest
 
 from desktop_app import lexicon
-from desktop_app.memory.write.extraction import FACT_CUES, classify
+from desktop_app.memory.write.extraction import FACT_CUES, classify, negated
 
-MIGRATED = [name for name, _ in FACT_CUES]
+MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
 def test_every_migrated_cue_is_in_both_languages(name):
     for lang in lexicon.LANGS:
-        assert lexicon.each_pattern(name, lang), f"{name} has no pattern in {lang}"
-        assert lexicon.cue(name, lang) is not None
+        assert lexicon.cue(name, lang) is not None, f"{name} is empty in {lang}"
 
 
 @pytest.mark.parametrize("name, lang, text, group, value", [
@@ -64,3 +64,18 @@ def test_fact_cues_stay_quiet_elsewhere(name, lang, text):
 def test_extraction_reads_the_fact_cues(sentence, subject):
     candidate = classify(sentence)
     assert candidate is not None and candidate.kind == "fact" and candidate.subject == subject
+
+
+@pytest.mark.parametrize("lang, text, says_no", [
+    ("en", "I don't eat pork", True),
+    ("en", "no猪肉 please", True),  # ASCII word edges: a CJK letter next to "no" does not hide it
+    ("en", "We are no longer going to Rome", True),
+    ("en", "I eat pork", False),
+    ("en", "Let's meet at noon in Knottingley", False),  # "no" inside a word is not a no
+    ("zh", "我不吃猪肉", True),
+    ("zh", "别放香菜", True),
+    ("zh", "我吃猪肉", False),
+])
+def test_negation_fires_per_language(lang, text, says_no):
+    assert lexicon.fires("polarity.negation", text, (lang,)) is says_no
+    assert negated(text) is says_no

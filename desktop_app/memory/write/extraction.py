@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import LANGS, cue, first_match
+from desktop_app.lexicon import LANGS, cue, fires, first_match
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, topic_subject
 
 
@@ -127,15 +127,12 @@ USES_VALUE = rx(r"\b(within|under|inside|according to|based on|in line with|fits
                  r"(usual |normal )?(budget|limit|plan|deadline|schedule|preferences?|requirements?|constraints?|style|"
                  r"taste)\b",
                  r"(按|按照|根据|照|在|符合)(我|我们)?(的)?(平时的)?(预算|口味|要求|计划|偏好|习惯|时间)")
-# ASCII word edges, not ``\b``: a model writes "no猪肉", where a CJK letter would hide the "no".
-_NEGATION_EN = re.compile(r"(?<![A-Za-z])(not|no|never|without|avoid|none|nothing|nor|anymore)(?![A-Za-z])|n't(?![A-Za-z])",
-                          re.I)
-_NEGATION_ZH = re.compile(r"不|别|没|无|勿|禁|忌|免")
 
 
 def negated(text: str) -> bool:
-    """Whether ``text`` says no (a value that drops the "not" says the opposite)."""
-    return bool(_NEGATION_EN.search(text) or _NEGATION_ZH.search(text))
+    """Whether ``text`` says no (a value that drops the "not" says the opposite): the lexicon's
+    ``polarity.negation``, in either language."""
+    return fires("polarity.negation", text)
 
 
 def is_hypothetical(sentence: str) -> bool:
