@@ -128,7 +128,8 @@ def test_the_default_model_translates_on_its_scratch_context_and_the_english_pag
     engine = LockedEngine(real_engine)
     local = settings.model_copy(update={"memory_model": "off", "max_tokens": 24, "temperature": 0.0})
     pipeline = pipeline_for(store, local, counter=engine.counter, n_ctx=engine.n_ctx, embedder=embedder)
-    result = run_turn(pipeline, store.session_named("lease"), engine, "如果我想提前解除租约，要提前几个月书面通知房东？", settings=local)
+    question = "如果我想提前解除租约，要提前几个月书面通知房东？"
+    result = run_turn(pipeline, store.session_named("lease"), engine, question, settings=local)
     assert real_engine._scratch is not None, "the translation ran on the scratch context"
     assert "two months" in result.plan.layers["recalled"].text
     assert result.reply is not None and result.reply.content.strip()
