@@ -1,5 +1,5 @@
 """The language knowledge of rule-based extraction lives in the lexicon (``fact.*``,
-``polarity.negation``): each cue
+``polarity.negation``, ``small_talk.*``): each cue
 exists in both languages, fires where it should and only there, and extraction still reads it."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from desktop_app import lexicon
-from desktop_app.memory.write.extraction import FACT_CUES, classify, negated
+from desktop_app.memory.write.extraction import FACT_CUES, classify, is_small_talk, negated
 
-MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation"]
+MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.ack", "small_talk.laughter"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -79,3 +79,30 @@ def test_extraction_reads_the_fact_cues(sentence, subject):
 def test_negation_fires_per_language(lang, text, says_no):
     assert lexicon.fires("polarity.negation", text, (lang,)) is says_no
     assert negated(text) is says_no
+
+
+@pytest.mark.parametrize("name, lang, text, fires", [
+    ("small_talk.ack", "en", "Thanks, sounds good!", True),
+    ("small_talk.ack", "en", "thanksss", True),  # no word edges: still thanks
+    ("small_talk.ack", "en", "The hotel is on Main Street", False),
+    ("small_talk.ack", "zh", "谢谢，辛苦了", True),
+    ("small_talk.ack", "zh", "预算是5000元", False),
+    ("small_talk.laughter", "en", "hahaha lol", True),
+    ("small_talk.laughter", "en", "I booked a room", False),
+    ("small_talk.laughter", "zh", "哈哈哈哈", True),
+    ("small_talk.laughter", "zh", "我们去北京", False),
+])
+def test_small_talk_cues_fire_per_language(name, lang, text, fires):
+    assert lexicon.fires(name, text, (lang,)) is fires
+
+
+@pytest.mark.parametrize("text, small", [
+    ("Thanks, sounds good!", True),
+    ("hahaha thanks!", True),
+    ("哈哈哈，谢谢！太好了", True),
+    ("谢谢 thanks 😂", True),
+    ("Thanks! My budget is 5000 dollars.", False),
+    ("哈哈，我的预算是5000元", False),
+])
+def test_small_talk_reads_the_lexicon(text, small):
+    assert is_small_talk(text) is small

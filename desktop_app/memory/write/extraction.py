@@ -8,6 +8,7 @@ pending or are dropped, and :mod:`desktop_app.memory.write.patches` validates wh
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel
@@ -354,9 +355,17 @@ _GREETING = ("hi", "hello", "hey", "thanks", "thank you", "ok", "okay", "cool", 
              "good night", "bye", "你好", "谢谢", "好的", "嗯", "哈哈", "早上好", "晚安", "再见", "收到", "明白")
 
 
-_ACKS = re.compile(r"^((thanks|thank you|great|perfect|nice( one)?|cool|awesome|ok(ay)?|got it|sounds good|that's "
-                   r"(perfect|great|fine)|谢谢|辛苦了|好的|收到|明白|太好了|不错)[，,。.!！~\s]*)+", re.I)
-_LAUGHTER = re.compile(r"^(哈+|呵+|嘿+|嘻+|(ha)+|(he)+|lol|lmao|😂|🤣|[!！。.,，~～\s])+")
+def _alternatives(name: str, langs: tuple[str, ...]) -> str:
+    """Concept ``name`` in ``langs`` as one alternation, to sit inside a larger pattern."""
+    return "|".join(p.pattern for lang in langs if (p := cue(name, lang)) is not None)
+
+
+@lru_cache(maxsize=1)
+def _small_talk() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """Acknowledgements and laughter that open a message (``small_talk.*``), each repeated."""
+    acks = re.compile(rf"^(({_alternatives('small_talk.ack', LANGS)})[，,。.!！~\s]*)+", re.I)
+    laughter = re.compile(rf"^({_alternatives('small_talk.laughter', ('zh', 'en'))}|😂|🤣|[!！。.,，~～\s])+")
+    return acks, laughter
 
 
 def is_small_talk(text: str) -> bool:
@@ -364,5 +373,6 @@ def is_small_talk(text: str) -> bool:
     body = text.strip().lower().strip(" .!！。~～?？")
     if len(body) < 4 or body in _GREETING or AFFIRM.match(body) or DENY.match(body):
         return True
-    rest = _ACKS.sub("", _LAUGHTER.sub("", body)).strip(" ，,。.!！~")
+    acks, laughter = _small_talk()
+    rest = acks.sub("", laughter.sub("", body)).strip(" ，,。.!！~")
     return len(rest) < 4 or rest in _GREETING or rest.startswith(("太好笑", "笑死", "so funny"))
