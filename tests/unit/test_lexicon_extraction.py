@@ -9,7 +9,8 @@ import pytest
 from desktop_app import lexicon
 from desktop_app.memory.write.extraction import FACT_CUES, classify, is_small_talk, negated
 
-MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.ack", "small_talk.laughter"]
+MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.ack", "small_talk.laughter",
+                                              "small_talk.greeting", "small_talk.amused"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -105,4 +106,32 @@ def test_small_talk_cues_fire_per_language(name, lang, text, fires):
     ("哈哈，我的预算是5000元", False),
 ])
 def test_small_talk_reads_the_lexicon(text, small):
+    assert is_small_talk(text) is small
+
+
+@pytest.mark.parametrize("name, lang, text, fires", [
+    ("small_talk.greeting", "en", "good morning", True),
+    ("small_talk.greeting", "en", "Thank you", True),
+    ("small_talk.greeting", "en", "The hotel is in Paris", False),
+    ("small_talk.greeting", "zh", "早上好", True),
+    ("small_talk.greeting", "zh", "预算是5000元", False),
+    ("small_talk.amused", "en", "so funnyyy", True),  # no word edges: still amused
+    ("small_talk.amused", "en", "The show was boring", False),
+    ("small_talk.amused", "zh", "笑死我了", True),
+    ("small_talk.amused", "zh", "我们去北京", False),
+])
+def test_greeting_and_amused_cues_fire_per_language(name, lang, text, fires):
+    assert lexicon.fires(name, text, (lang,)) is fires
+
+
+@pytest.mark.parametrize("text, small", [
+    ("Good night!", True),  # a greeting, the whole message
+    ("晚安。", True),
+    ("hahaha so funny, I can't stop", True),  # amused, at the start of what is left
+    ("哈哈哈，太好笑了，我要分享给朋友", True),
+    ("Good night, and my budget is 5000 dollars", False),
+    ("I said it was so funny, my budget is 5000", False),  # "so funny" not at the start
+    ("这个笑话笑死了，我的预算是5000元", False),
+])
+def test_small_talk_reads_greetings_and_amusement_from_the_lexicon(text, small):
     assert is_small_talk(text) is small

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import LANGS, cue, fires, first_match
+from desktop_app.lexicon import LANGS, cue, fires, first_match, lexicon
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, topic_subject
 
 
@@ -351,28 +351,32 @@ def describe(candidate: Candidate) -> str:
     return f"{candidate.action} {candidate.kind} [{candidate.subject}] {clip(candidate.value, 60)}"
 
 
-_GREETING = ("hi", "hello", "hey", "thanks", "thank you", "ok", "okay", "cool", "great", "nice", "good morning",
-             "good night", "bye", "你好", "谢谢", "好的", "嗯", "哈哈", "早上好", "晚安", "再见", "收到", "明白")
-
-
 def _alternatives(name: str, langs: tuple[str, ...]) -> str:
     """Concept ``name`` in ``langs`` as one alternation, to sit inside a larger pattern."""
     return "|".join(p.pattern for lang in langs if (p := cue(name, lang)) is not None)
 
 
 @lru_cache(maxsize=1)
-def _small_talk() -> tuple[re.Pattern[str], re.Pattern[str]]:
-    """Acknowledgements and laughter that open a message (``small_talk.*``), each repeated."""
+def _small_talk() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    """Acknowledgements and laughter that open a message (``small_talk.*``), each repeated, and
+    what is left when it only says the user is amused (``small_talk.amused``, at its start)."""
     acks = re.compile(rf"^(({_alternatives('small_talk.ack', LANGS)})[，,。.!！~\s]*)+", re.I)
     laughter = re.compile(rf"^({_alternatives('small_talk.laughter', ('zh', 'en'))}|😂|🤣|[!！。.,，~～\s])+")
-    return acks, laughter
+    amused = re.compile(_alternatives("small_talk.amused", ("zh", "en")))
+    return acks, laughter, amused
+
+
+@lru_cache(maxsize=1)
+def _greetings() -> frozenset[str]:
+    """Whole messages that only greet or thank (``small_talk.greeting``), lower-cased."""
+    return frozenset(word.lower() for lang in LANGS for word in lexicon(lang)["small_talk"]["greeting"]["words"])
 
 
 def is_small_talk(text: str) -> bool:
     """Greetings, acknowledgements, laughter: nothing to remember, nothing to keep in view."""
     body = text.strip().lower().strip(" .!！。~～?？")
-    if len(body) < 4 or body in _GREETING or AFFIRM.match(body) or DENY.match(body):
+    if len(body) < 4 or body in _greetings() or AFFIRM.match(body) or DENY.match(body):
         return True
-    acks, laughter = _small_talk()
+    acks, laughter, amused = _small_talk()
     rest = acks.sub("", laughter.sub("", body)).strip(" ，,。.!！~")
-    return len(rest) < 4 or rest in _GREETING or rest.startswith(("太好笑", "笑死", "so funny"))
+    return len(rest) < 4 or rest in _greetings() or amused.match(rest) is not None
