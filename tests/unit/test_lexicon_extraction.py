@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 
 from desktop_app import lexicon
-from desktop_app.memory.write.extraction import FACT_CUES, classify, is_small_talk, negated
+from desktop_app.memory.write.extraction import FACT_CUES, SPECULATION, STEP_DONE, classify, is_small_talk, negated
 
 MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.ack", "small_talk.laughter",
-                                              "small_talk.greeting", "small_talk.amused"]
+                                              "small_talk.greeting", "small_talk.amused", "goal.step_done",
+                                              "mood.speculation"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -135,3 +136,35 @@ def test_greeting_and_amused_cues_fire_per_language(name, lang, text, fires):
 ])
 def test_small_talk_reads_greetings_and_amusement_from_the_lexicon(text, small):
     assert is_small_talk(text) is small
+
+
+@pytest.mark.parametrize("name, lang, text, fires", [
+    ("goal.step_done", "en", "I finished the slides", True),
+    ("goal.step_done", "en", "The draft is done.", True),
+    ("goal.step_done", "en", "The slides are unfinished", False),  # a word inside a word is not the word
+    ("goal.step_done", "zh", "PPT做完了", True),
+    ("goal.step_done", "zh", "我们明天做PPT", False),
+    ("mood.speculation", "en", "Maybe Rome, not sure yet", True),
+    ("mood.speculation", "en", "Could be Rome", True),
+    ("mood.speculation", "en", "It depends on whether the flights are cheap", True),
+    ("mood.speculation", "en", "We are going to Rome", False),
+    ("mood.speculation", "en", "I'm at the mighty river", False),
+    ("mood.speculation", "zh", "还没决定去哪", True),
+    ("mood.speculation", "zh", "我们去罗马", False),
+])
+def test_step_done_and_speculation_cues_fire_per_language(name, lang, text, fires):
+    assert lexicon.fires(name, text, (lang,)) is fires
+
+
+@pytest.mark.parametrize("text, step_done, speculation", [
+    ("I finished the slides", True, False),
+    ("PPT已完成", True, False),
+    ("Maybe Rome", False, True),
+    ("Could be Rome", False, True),
+    ("It could be Rome", False, False),  # "could be" speculates only at the start
+    ("Rome\ncould be nice", False, False),  # … of the sentence, not of a line
+    ("也许去罗马", False, True),
+])
+def test_extraction_reads_step_done_and_speculation(text, step_done, speculation):
+    assert (STEP_DONE.search(text) is not None) is step_done
+    assert (SPECULATION.search(text) is not None) is speculation

@@ -33,6 +33,11 @@ def rx(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(patterns), re.IGNORECASE)
 
 
+def _alternatives(name: str, langs: tuple[str, ...]) -> str:
+    """Concept ``name`` in ``langs`` as one alternation, to sit inside a larger pattern."""
+    return "|".join(p.pattern for lang in langs if (p := cue(name, lang)) is not None)
+
+
 
 REVOKE = rx(r"取消", r"不用再", r"不必再", r"不再需要", r"之前那条(规则|要求)?", r"忘掉", r"忘记(那条|这条|之前)",
              r"作废", r"撤销", r"\bstop\b", r"\bno longer\b", r"forget (the|that|this|my)\b.{0,40}\b(rule|instruction)s?\b", r"\bdrop (the|that)\b.{0,40}\brule\b",
@@ -70,15 +75,10 @@ DECISION = rx(r"决定", r"就按", r"选定", r"定了", r"我们用", r"采用
 GOAL = rx(r"目标是", r"任务是", r"我们要做", r"我想(要)?(做|写|规划|设计|开发)", r"帮我(规划|写|做|设计|制定|准备|整理)",
            r"\bmy goal is\b", r"\bthe task is\b", r"\bour goal is\b", r"\bhelp me (plan|write|build|design|prepare)\b",
            r"\bi want to (build|write|plan|create|design|prepare)\b", r"\blet's (plan|build|write)\b")
-STEP_DONE = rx(r"完成了", r"已完成", r"搞定了", r"做完了", r"\bdone with\b", r"\bfinished\b", r"\bcompleted\b",
-                r"\bis done\b")
-SPECULATION = rx(r"可能", r"也许", r"或许", r"大概", r"不确定", r"还没(决定|定)", r"待定", r"要不要", r"是否",
-                  r"\bmaybe\b", r"\bperhaps\b", r"\bprobably\b", r"\bnot sure\b", r"\bundecided\b", r"\btbd\b",
-                  r"\bmight\b", r"\bwhether\b", r"\bwondering\b", r"\btorn between\b", r"\bleaning (toward|towards)\b",
-                  r"\btempting\b", r"\bhaven't (decided|figured out|made up)\b", r"\bnothing's (decided|settled)\b",
-                  r"\bnot (decided|settled) yet\b", r"\bup in the air\b", r"\bstill deciding\b", r"^could be\b",
-                  r"\bdepends (on )?(who|what|whether|how|if)\b", r"说不定", r"没想好", r"两说", r"没谱", r"纠结", r"犹豫",
-                  r"拿不准", r"看情况", r"还在考虑")
+# A step of the goal done, and speculation (the lexicon's ``goal.step_done``, ``mood.speculation``):
+# case-insensitive, ``^`` the start of the sentence only.
+STEP_DONE = rx(_alternatives("goal.step_done", ("zh", "en")))
+SPECULATION = rx(_alternatives("mood.speculation", ("zh", "en")))
 AFFIRM = rx(r"^(是的?|对|确认|好的?|可以|没错|yes|yep|confirm(ed)?|ok(ay)?|sure|correct)[。.!！]?$")
 DENY = rx(r"^(不是?|不要|否|算了|no|nope|reject|don't)[。.!！]?$")
 
@@ -349,11 +349,6 @@ def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
 def describe(candidate: Candidate) -> str:
     """One line for logs and notices."""
     return f"{candidate.action} {candidate.kind} [{candidate.subject}] {clip(candidate.value, 60)}"
-
-
-def _alternatives(name: str, langs: tuple[str, ...]) -> str:
-    """Concept ``name`` in ``langs`` as one alternation, to sit inside a larger pattern."""
-    return "|".join(p.pattern for lang in langs if (p := cue(name, lang)) is not None)
 
 
 @lru_cache(maxsize=1)
