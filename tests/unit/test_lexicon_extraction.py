@@ -7,11 +7,19 @@ from __future__ import annotations
 import pytest
 
 from desktop_app import lexicon
-from desktop_app.memory.write.extraction import FACT_CUES, SPECULATION, STEP_DONE, classify, is_small_talk, negated
+from desktop_app.memory.write.extraction import (
+    FACT_CUES,
+    SPECULATION,
+    STEP_DONE,
+    classify,
+    extract,
+    is_small_talk,
+    negated,
+)
 
 MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.ack", "small_talk.laughter",
                                               "small_talk.greeting", "small_talk.amused", "goal.step_done",
-                                              "mood.speculation"]
+                                              "mood.speculation", "answer.affirm", "answer.deny"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -168,3 +176,37 @@ def test_step_done_and_speculation_cues_fire_per_language(name, lang, text, fire
 def test_extraction_reads_step_done_and_speculation(text, step_done, speculation):
     assert (STEP_DONE.search(text) is not None) is step_done
     assert (SPECULATION.search(text) is not None) is speculation
+
+
+@pytest.mark.parametrize("name, lang, text, fires", [
+    ("answer.affirm", "en", "yes", True),
+    ("answer.affirm", "en", "Okay", True),
+    ("answer.affirm", "en", "yesterday", False),  # a word inside a word is not the word
+    ("answer.affirm", "zh", "是的", True),
+    ("answer.affirm", "zh", "我们去罗马", False),
+    ("answer.deny", "en", "nope", True),
+    ("answer.deny", "en", "noon", False),
+    ("answer.deny", "zh", "算了", True),
+    ("answer.deny", "zh", "我们去罗马", False),
+])
+def test_answer_cues_fire_per_language(name, lang, text, fires):
+    assert lexicon.fires(name, text, (lang,)) is fires
+
+
+@pytest.mark.parametrize("text, action", [
+    ("Yes.", "confirm"),
+    ("okay!", "confirm"),
+    ("好的。", "confirm"),
+    ("是的", "confirm"),
+    ("Nope", "reject"),
+    ("don't!", "reject"),
+    ("不是", "reject"),
+    ("算了！", "reject"),
+])
+def test_a_whole_yes_or_no_confirms_or_rejects(text, action):
+    assert [c.action for c in extract(text)] == [action]
+
+
+@pytest.mark.parametrize("text", ["yes please, my budget is 5000", "yes!!", "No, the budget is 5000", "不是5000，是6000"])
+def test_yes_or_no_inside_a_longer_message_is_no_answer(text):
+    assert all(c.action not in ("confirm", "reject") for c in extract(text))

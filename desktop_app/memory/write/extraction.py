@@ -79,8 +79,9 @@ GOAL = rx(r"目标是", r"任务是", r"我们要做", r"我想(要)?(做|写|�
 # case-insensitive, ``^`` the start of the sentence only.
 STEP_DONE = rx(_alternatives("goal.step_done", ("zh", "en")))
 SPECULATION = rx(_alternatives("mood.speculation", ("zh", "en")))
-AFFIRM = rx(r"^(是的?|对|确认|好的?|可以|没错|yes|yep|confirm(ed)?|ok(ay)?|sure|correct)[。.!！]?$")
-DENY = rx(r"^(不是?|不要|否|算了|no|nope|reject|don't)[。.!！]?$")
+# A whole message that only says yes or no (``answer.affirm``, ``answer.deny``), one final mark at most.
+AFFIRM = rx(rf"^({_alternatives('answer.affirm', ('zh', 'en'))})[。.!！]?$")
+DENY = rx(rf"^({_alternatives('answer.deny', ('zh', 'en'))})[。.!！]?$")
 
 _COPULA = re.compile(r"是|为|：|:|\bis\b|\bare\b|\bwill be\b", re.IGNORECASE)
 _TRIM = " ，,。.!！?？；;：:\"'“”"
