@@ -304,6 +304,10 @@ def _target_session(store, conv: ImportedConversation, first_key: str, session_n
     return store.create_session(unique_session_name(store, title))
 
 
+# A JSON Lines turn's time: "time", or the names other tools write it under.
+TIME_KEYS = ("time", "created_at", "timestamp")
+
+
 def parse_jsonl(raw: bytes, name: str) -> list[dict]:
     """Validate every JSON Lines turn; raise ``ImportFormatError`` naming the first bad line."""
     from desktop_app.memory.turn import MAX_INPUT_CHARS
@@ -334,10 +338,11 @@ def parse_jsonl(raw: bytes, name: str) -> list[dict]:
             raise ImportFormatError(f"{where}: 'content' must be a non-empty string")
         if len(content) > MAX_INPUT_CHARS:
             raise ImportFormatError(f"{where}: message longer than {MAX_INPUT_CHARS:,} characters")
+        key = next((k for k in TIME_KEYS if item.get(k) is not None), "time")
         try:
-            when = normalise_time(item.get("time"))
+            when = normalise_time(item.get(key))
         except ImportFormatError as exc:
-            raise ImportFormatError(f"{where}: {exc}") from None
+            raise ImportFormatError(f"{where}: {str(exc).replace(repr('time'), repr(key), 1)}") from None
         ext_id = item.get("id")
         turns.append({"role": role, "content": content, "id": None if ext_id is None else str(ext_id),
                       "time": when})

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from desktop_app.cli import main
 
 CHATGPT_EXPORT = [
@@ -193,3 +195,19 @@ def test_markdown_export_lists_memory_values_with_their_pins_not_internal_keys(t
     memory = capsys.readouterr().out.split("## Memory", 1)[1]
     assert f"#{rule.id} {rule.value} (★ pinned)" in memory
     assert all(i.subject not in memory for i in items if ":" in i.subject), "no internal subject keys"
+
+
+def test_a_json_lines_time_may_be_named_created_at_or_timestamp():
+    from desktop_app.exchange.importers import ImportFormatError, parse_jsonl
+
+    raw = "\n".join(json.dumps(turn, ensure_ascii=False) for turn in [
+        {"role": "user", "content": "Budget is 8000.", "created_at": "2026-03-01T09:00:00Z"},
+        {"role": "assistant", "content": "Noted.", "timestamp": 1772355660},
+        {"role": "user", "content": "没有时间的一行"}]).encode()
+    times = [turn["time"] for turn in parse_jsonl(raw, "t.jsonl")]
+    assert times[0] == 1772355600.0
+    assert times[1] == 1772355660.0
+    assert times[2] is None
+    bad = json.dumps({"role": "user", "content": "x", "created_at": "yesterday"}).encode()
+    with pytest.raises(ImportFormatError, match=r"^t\.jsonl:1: 'created_at' must be"):
+        parse_jsonl(bad, "t.jsonl")
