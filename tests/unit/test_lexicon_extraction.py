@@ -13,13 +13,16 @@ from desktop_app.memory.write.extraction import (
     STEP_DONE,
     classify,
     extract,
+    is_hypothetical,
+    is_question,
     is_small_talk,
     negated,
 )
 
 MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.ack", "small_talk.laughter",
                                               "small_talk.greeting", "small_talk.amused", "goal.step_done",
-                                              "mood.speculation", "answer.affirm", "answer.deny"]
+                                              "mood.speculation", "answer.affirm", "answer.deny", "mood.question",
+                                              "mood.hypothetical"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -210,3 +213,48 @@ def test_a_whole_yes_or_no_confirms_or_rejects(text, action):
 @pytest.mark.parametrize("text", ["yes please, my budget is 5000", "yes!!", "No, the budget is 5000", "不是5000，是6000"])
 def test_yes_or_no_inside_a_longer_message_is_no_answer(text):
     assert all(c.action not in ("confirm", "reject") for c in extract(text))
+
+
+@pytest.mark.parametrize("name, lang, text, fires", [
+    ("mood.question", "en", "What is the budget", True),
+    ("mood.question", "en", "Whatever works for you", False),  # the whole word opens the sentence
+    ("mood.question", "en", "The budget is 5000", False),
+    ("mood.question", "zh", "预算是多少", True),
+    ("mood.question", "zh", "你去北京吗", True),
+    ("mood.question", "zh", "预算是5000元", False),
+    ("mood.hypothetical", "en", "If I had more time, I would go", True),
+    ("mood.hypothetical", "en", "I wish we had a car", True),
+    ("mood.hypothetical", "en", "It would be great if it rained", True),
+    ("mood.hypothetical", "en", "The budget is 5000", False),
+    ("mood.hypothetical", "zh", "如果明天下雨", True),
+    ("mood.hypothetical", "zh", "明天下雨的话，我们不去", True),
+    ("mood.hypothetical", "zh", "音乐的话，我喜欢爵士", False),  # names a topic, supposes nothing
+])
+def test_question_and_hypothetical_cues_fire_per_language(name, lang, text, fires):
+    assert lexicon.fires(name, text, (lang,)) is fires
+
+
+@pytest.mark.parametrize("text, question", [
+    ("What is the budget", True),
+    ("预算是多少", True),
+    ("你去北京吗", True),
+    ("The budget is 5000", False),
+    ("So what is the budget", False),  # the interrogative opens the sentence …
+    ("Fine\nwhat is the budget", False),  # … not a line
+    ("预算是5000元", False),
+])
+def test_extraction_reads_the_question_cues(text, question):
+    assert is_question(text) is question
+
+
+@pytest.mark.parametrize("text, hypothetical", [
+    ("If I had more time, I would go to Rome", True),
+    ("Suppose the budget is 5000", True),
+    ("要是有车就好了", True),
+    ("如果明天下雨，我们就不去", True),
+    ("The budget is 5000", False),
+    ("Fine\nif so, the budget is 5000", False),  # "if" opens the sentence, not a line
+    ("音乐的话，我喜欢爵士", False),
+])
+def test_extraction_reads_the_hypothetical_cues(text, hypothetical):
+    assert is_hypothetical(text) is hypothetical

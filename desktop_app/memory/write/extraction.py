@@ -88,9 +88,8 @@ _TRIM = " ，,。.!！?？；;：:\"'“”"
 
 
 # Questions ask about memory; they never write it ("what is the budget?", "预算是多少？").
-QUESTION = rx(r"^(what|when|where|who|whom|which|how|why|is|are|was|were|do|does|did|can|could|should|will|"
-               r"would|have|has)\b", r"(吗|呢|么)$", r"多少", r"什么", r"几(个|天|点|号|月)", r"怎么", r"哪(里|儿|个|些)?",
-               r"是不是", r"有没有")
+# (The lexicon's ``mood.question``: ``^`` and ``$`` the start and end of the sentence only.)
+QUESTION = rx(_alternatives("mood.question", ("en", "zh")))
 
 
 # A revocation phrased as a question must name what it revokes ("can you stop answering in English?").
@@ -98,10 +97,9 @@ _ADDRESSES_RULE = rx(r"规则|要求|回答|回复|用(中|英)文", r"\brule\b"
                       r"\bdoing that\b", r"\b(english|chinese)\b")
 
 
-HYPOTHETICAL = rx(r"^(if|suppose|imagine|assuming|what if)\b", r"\bif (i|we) (had|were|could)\b", r"\bi wish\b",
-                   r"\bwould (be|have)\b.*\bif\b", r"^(假如|如果|要是|假设|万一|倘若|设想)", r"就好了",
-                   # "明天下雨的话，…" supposes; "音乐的话，" / "住酒店的话，" only names a topic (≤ 3 characters).
-                   r"[\u4e00-\u9fff]{4,}的话[，,]")
+# Hypotheticals suppose, they state nothing (the lexicon's ``mood.hypothetical``; ``^`` the start of
+# the sentence only).
+HYPOTHETICAL = rx(_alternatives("mood.hypothetical", ("en", "zh")))
 # Words the user passes on from someone else, or pasted material: never the user's own rule.
 REPORTED = rx(r"\b(said|says|told (me|us)|wrote|writes|asked|mentioned|claims?)\b\s*[,:]?\s*[\"“‘]",
                r"\b(said|says|told (me|us)|wrote|writes)\b\s*[,:]?\s*'(?=\w)",
