@@ -8,7 +8,9 @@ import pytest
 
 from desktop_app import lexicon
 from desktop_app.memory.write.extraction import (
+    CORRECT,
     FACT_CUES,
+    REVOKE,
     SPECULATION,
     STEP_DONE,
     classify,
@@ -22,7 +24,7 @@ from desktop_app.memory.write.extraction import (
 MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.ack", "small_talk.laughter",
                                               "small_talk.greeting", "small_talk.amused", "goal.step_done",
                                               "mood.speculation", "answer.affirm", "answer.deny", "mood.question",
-                                              "mood.hypothetical"]
+                                              "mood.hypothetical", "intent.revoke", "intent.correct"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -258,3 +260,49 @@ def test_extraction_reads_the_question_cues(text, question):
 ])
 def test_extraction_reads_the_hypothetical_cues(text, hypothetical):
     assert is_hypothetical(text) is hypothetical
+
+
+@pytest.mark.parametrize("name, lang, text, fires", [
+    ("intent.revoke", "en", "Stop using emoji", True),
+    ("intent.revoke", "en", "Never mind the rule about bullets", True),
+    ("intent.revoke", "en", "Forget my instructions about the tone", True),
+    ("intent.revoke", "en", "You don't need to answer in English anymore", True),
+    ("intent.revoke", "en", "The stopwatch is broken", False),  # a word inside a word is not the word
+    ("intent.revoke", "en", "The budget is 5000", False),
+    ("intent.revoke", "zh", "取消之前那条规则", True),
+    ("intent.revoke", "zh", "忘记那条", True),
+    ("intent.revoke", "zh", "预算是5000元", False),
+    ("intent.correct", "en", "Actually, the budget is 6000", True),
+    ("intent.correct", "en", "Not Rome but Paris", True),
+    ("intent.correct", "en", "That's wrongheaded", True),  # no word edges: "that's wrong" is written as is
+    ("intent.correct", "en", "It is factually true", False),
+    ("intent.correct", "zh", "不对，预算是6000", True),
+    ("intent.correct", "zh", "应该是6000", True),
+    ("intent.correct", "zh", "我觉得不对", False),  # "不对" corrects at the start only
+])
+def test_revoke_and_correct_cues_fire_per_language(name, lang, text, fires):
+    assert lexicon.fires(name, text, (lang,)) is fires
+
+
+@pytest.mark.parametrize("text, revoke, correct", [
+    ("Stop using emoji", True, False),
+    ("不用再用英文回答了", True, False),
+    ("Actually, the budget is 6000", False, True),
+    ("不对，预算是6000", False, True),
+    ("好的\n不对", False, False),  # "不对" opens the sentence, not a line
+    ("The stopwatch is broken", False, False),
+])
+def test_extraction_reads_the_revoke_and_correct_cues(text, revoke, correct):
+    assert (REVOKE.search(text) is not None) is revoke
+    assert (CORRECT.search(text) is not None) is correct
+
+
+@pytest.mark.parametrize("sentence, action", [
+    ("Stop using emoji", "revoke"),
+    ("取消之前那条规则", "revoke"),
+    ("Actually, the budget is 6000", "correct"),
+    ("不对，预算是6000", "correct"),
+])
+def test_a_revocation_or_correction_is_classified_so(sentence, action):
+    candidate = classify(sentence)
+    assert candidate is not None and candidate.action == action

@@ -39,12 +39,10 @@ def _alternatives(name: str, langs: tuple[str, ...]) -> str:
 
 
 
-REVOKE = rx(r"取消", r"不用再", r"不必再", r"不再需要", r"之前那条(规则|要求)?", r"忘掉", r"忘记(那条|这条|之前)",
-             r"作废", r"撤销", r"\bstop\b", r"\bno longer\b", r"forget (the|that|this|my)\b.{0,40}\b(rule|instruction)s?\b", r"\bdrop (the|that)\b.{0,40}\brule\b",
-             r"\bcancel\b", r"never mind", r"scratch that", r"drop the (rule|requirement)",
-             r"(don't|do not) need to .* anymore", r"\bno need to\b")
-CORRECT = rx(r"^不对", r"^错了", r"应该是", r"更正", r"纠正", r"\bactually\b", r"\bcorrection\b",
-              r"\bi meant\b", r"that's wrong", r"\bnot\b.*\bbut\b")
+# A revocation and a correction (the lexicon's ``intent.revoke``, ``intent.correct``): case-insensitive,
+# ``^`` the start of the sentence only.
+REVOKE = rx(_alternatives("intent.revoke", ("zh", "en")))
+CORRECT = rx(_alternatives("intent.correct", ("zh", "en")))
 CHANGE = rx(r"改成", r"改为", r"换成", r"调整为", r"调整到", r"变成", r"提高到", r"降到", r"延到", r"提前到",
              r"change (it|that|this)? ?to\b", r"\bchanged? .* to\b", r"\bswitch(ed)? to\b", r"\bmove(d)? .* to\b",
              r"\bincrease(d)? .* to\b", r"\braise(d)? .* to\b", r"\bcut .* to\b", r"\bnow\b.*\binstead\b")
