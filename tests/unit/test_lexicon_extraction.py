@@ -10,8 +10,10 @@ from desktop_app import lexicon
 from desktop_app.memory.write.extraction import (
     CORRECT,
     FACT_CUES,
+    PROHIBIT,
     REVOKE,
     SPECULATION,
+    STANDING,
     STEP_DONE,
     classify,
     extract,
@@ -24,7 +26,8 @@ from desktop_app.memory.write.extraction import (
 MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.ack", "small_talk.laughter",
                                               "small_talk.greeting", "small_talk.amused", "goal.step_done",
                                               "mood.speculation", "answer.affirm", "answer.deny", "mood.question",
-                                              "mood.hypothetical", "intent.revoke", "intent.correct"]
+                                              "mood.hypothetical", "intent.revoke", "intent.correct",
+                                              "rule.standing", "rule.prohibit"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -306,3 +309,47 @@ def test_extraction_reads_the_revoke_and_correct_cues(text, revoke, correct):
 def test_a_revocation_or_correction_is_classified_so(sentence, action):
     candidate = classify(sentence)
     assert candidate is not None and candidate.action == action
+
+
+@pytest.mark.parametrize("name, lang, text, fires", [
+    ("rule.standing", "en", "From now on, answer in English", True),
+    ("rule.standing", "en", "Always reply briefly", True),
+    ("rule.standing", "en", "Going forward, use bullets", True),
+    ("rule.standing", "en", "The light is always-on", True),  # "-" is a word edge
+    ("rule.standing", "en", "Nevertheless, the budget is 5000", False),  # a word inside a word is not the word
+    ("rule.standing", "zh", "以后都用中文回答", True),
+    ("rule.standing", "zh", "预算是5000元", False),
+    ("rule.prohibit", "en", "Never use emoji", True),
+    ("rule.prohibit", "en", "Don't use bullets", True),
+    ("rule.prohibit", "en", "I bought a donut", False),
+    ("rule.prohibit", "zh", "别再用表情符号", True),
+    ("rule.prohibit", "zh", "不要放香菜", True),
+    ("rule.prohibit", "zh", "这个特别好吃", False),  # "别" inside "特别" forbids nothing
+    ("rule.prohibit", "zh", "我们去北京", False),
+])
+def test_standing_and_prohibit_cues_fire_per_language(name, lang, text, fires):
+    assert lexicon.fires(name, text, (lang,)) is fires
+
+
+@pytest.mark.parametrize("text, standing, prohibit", [
+    ("From now on, answer in English", True, False),
+    ("以后都用中文回答", True, False),
+    ("Never use emoji in replies", True, True),
+    ("别再用表情符号", False, True),
+    ("这个特别好吃", False, False),
+    ("The budget is 5000", False, False),
+])
+def test_extraction_reads_the_standing_and_prohibit_cues(text, standing, prohibit):
+    assert (STANDING.search(text) is not None) is standing
+    assert (PROHIBIT.search(text) is not None) is prohibit
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    ("From now on, answer in English", "directive"),
+    ("以后都用中文回答", "directive"),
+    ("I don't eat pork", "constraint"),
+    ("不要放香菜", "constraint"),
+])
+def test_a_standing_rule_or_prohibition_is_classified_so(sentence, kind):
+    candidate = classify(sentence)
+    assert candidate is not None and candidate.action == "add" and candidate.kind == kind

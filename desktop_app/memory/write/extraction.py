@@ -46,10 +46,9 @@ CORRECT = rx(_alternatives("intent.correct", ("zh", "en")))
 CHANGE = rx(r"改成", r"改为", r"换成", r"调整为", r"调整到", r"变成", r"提高到", r"降到", r"延到", r"提前到",
              r"change (it|that|this)? ?to\b", r"\bchanged? .* to\b", r"\bswitch(ed)? to\b", r"\bmove(d)? .* to\b",
              r"\bincrease(d)? .* to\b", r"\braise(d)? .* to\b", r"\bcut .* to\b", r"\bnow\b.*\binstead\b")
-STANDING = rx(r"以后", r"今后", r"每次", r"从现在开始", r"从现在起", r"请始终", r"始终", r"一直", r"总是", r"永远",
-               r"from now on", r"\balways\b", r"every time", r"going forward", r"\bwhenever\b", r"\bnever\b")
-PROHIBIT = rx(r"不要", r"不许", r"不准", r"不得", r"禁止", r"(?<![特区分告离类性级个识辨])别(再)?", r"绝不", r"千万不能", r"不能",
-               r"\bnever\b", r"\bdon't\b", r"\bdo not\b", r"\bmust not\b", r"\bmustn't\b", r"\bforbidden\b")
+# A standing rule and a prohibition (the lexicon's ``rule.standing``, ``rule.prohibit``), case-insensitive.
+STANDING = rx(_alternatives("rule.standing", ("zh", "en")))
+PROHIBIT = rx(_alternatives("rule.prohibit", ("zh", "en")))
 REPLY_BEHAVIOUR = rx(r"回答", r"回复", r"答复", r"用(中文|英文|英语)", r"称呼我", r"语气", r"输出", r"格式",
                       r"\banswer", r"\brepl(y|ies)", r"\brespond", r"\bwrite (in|to me)", r"\bcall me\b",
                       r"\buse (chinese|english)", r"\bin (chinese|english)\b", r"\bformat\b", r"\btone\b",
