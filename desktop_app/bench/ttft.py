@@ -80,7 +80,7 @@ class TtftResult(BaseModel):
     worst: float = 0.0  # the slowest first token of the run
     overflow_turn: int | None = None  # the turn whose prompt no longer fitted the window (full mode)
     overflow: str = ""
-    per_turn: list[tuple[float, int]] = []  # (TTFT seconds, tokens evaluated) of every turn, for --json
+    per_turn: list[tuple[float, int, int]] = []  # (TTFT seconds, tokens evaluated, recalled archive tokens) per turn
 
 
 class ReopenResult(BaseModel):
@@ -254,7 +254,7 @@ def drive(engine, store, settings, mode: str, turns: int, *, think: float = 0.0,
                       recalled_tokens=statistics.mean([r for r in recalled if r]) if any(recalled) else 0.0,
                       seconds=elapsed,
                       worst=max(ttft) if ttft else 0.0, overflow_turn=overflow_turn, overflow=overflow,
-                      per_turn=list(zip(ttft, evaluated, strict=True)))
+                      per_turn=list(zip(ttft, evaluated, recalled, strict=True)))
 
 
 def _deadline(seconds: float):
