@@ -10,7 +10,9 @@ from desktop_app import lexicon
 from desktop_app.memory.write.extraction import (
     CORRECT,
     FACT_CUES,
+    LIMIT,
     PROHIBIT,
+    REPLY_BEHAVIOUR,
     REVOKE,
     SPECULATION,
     STANDING,
@@ -27,7 +29,7 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "small_talk.greeting", "small_talk.amused", "goal.step_done",
                                               "mood.speculation", "answer.affirm", "answer.deny", "mood.question",
                                               "mood.hypothetical", "intent.revoke", "intent.correct",
-                                              "rule.standing", "rule.prohibit"]
+                                              "rule.standing", "rule.prohibit", "rule.reply", "rule.limit"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -353,3 +355,49 @@ def test_extraction_reads_the_standing_and_prohibit_cues(text, standing, prohibi
 def test_a_standing_rule_or_prohibition_is_classified_so(sentence, kind):
     candidate = classify(sentence)
     assert candidate is not None and candidate.action == "add" and candidate.kind == kind
+
+
+@pytest.mark.parametrize("name, lang, text, fires", [
+    ("rule.reply", "en", "Always reply in English", True),
+    ("rule.reply", "en", "Keep answers short", True),  # a word edge at the start only: "answers" is an answer
+    ("rule.reply", "en", "Call me Ann", True),
+    ("rule.reply", "en", "Use bullets", True),
+    ("rule.reply", "en", "The stone is heavy", False),  # a word inside a word is not the word
+    ("rule.reply", "en", "Rewrite the draft", False),
+    ("rule.reply", "zh", "以后都用英文回答", True),
+    ("rule.reply", "zh", "用中文", True),
+    ("rule.reply", "zh", "我们去北京", False),
+    ("rule.limit", "en", "My budget is at most 5000 dollars", True),
+    ("rule.limit", "en", "Finish it by Friday", True),
+    ("rule.limit", "en", "The maximum is 12 people", True),
+    ("rule.limit", "en", "I bought a minimal lamp", False),
+    ("rule.limit", "en", "The bypass is closed", False),
+    ("rule.limit", "zh", "预算不超过5000元", True),
+    ("rule.limit", "zh", "周五之前完成", True),
+    ("rule.limit", "zh", "我们去北京", False),
+])
+def test_reply_and_limit_cues_fire_per_language(name, lang, text, fires):
+    assert lexicon.fires(name, text, (lang,)) is fires
+
+
+@pytest.mark.parametrize("text, reply, limit", [
+    ("Always reply in English", True, False),
+    ("以后都用英文回答", True, False),
+    ("My budget is at most 5000 dollars", False, True),
+    ("预算不超过5000元", False, True),
+    ("The bypass is closed", False, False),
+])
+def test_extraction_reads_the_reply_and_limit_cues(text, reply, limit):
+    assert (REPLY_BEHAVIOUR.search(text) is not None) is reply
+    assert (LIMIT.search(text) is not None) is limit
+
+
+@pytest.mark.parametrize("sentence, kind, subject", [
+    ("Always reply in English", "directive", "language"),
+    ("以后都用英文回答", "directive", "language"),
+    ("My budget is at most 5000 dollars", "constraint", "budget"),
+    ("预算不超过5000元", "constraint", "budget"),
+])
+def test_a_reply_rule_or_limit_is_classified_so(sentence, kind, subject):
+    candidate = classify(sentence)
+    assert candidate is not None and (candidate.kind, candidate.subject) == (kind, subject)

@@ -49,14 +49,9 @@ CHANGE = rx(r"改成", r"改为", r"换成", r"调整为", r"调整到", r"变�
 # A standing rule and a prohibition (the lexicon's ``rule.standing``, ``rule.prohibit``), case-insensitive.
 STANDING = rx(_alternatives("rule.standing", ("zh", "en")))
 PROHIBIT = rx(_alternatives("rule.prohibit", ("zh", "en")))
-REPLY_BEHAVIOUR = rx(r"回答", r"回复", r"答复", r"用(中文|英文|英语)", r"称呼我", r"语气", r"输出", r"格式",
-                      r"\banswer", r"\brepl(y|ies)", r"\brespond", r"\bwrite (in|to me)", r"\bcall me\b",
-                      r"\buse (chinese|english)", r"\bin (chinese|english)\b", r"\bformat\b", r"\btone\b",
-                      r"\bemoji", r"\bexplain", r"\bbullet")
-LIMIT = rx(r"预算", r"不超过", r"不能超过", r"最多", r"至少", r"上限", r"下限", r"以内", r"以下", r"截止", r"之前(完成|交)",
-            r"期限", r"\bbudget\b", r"\blimit\b", r"\bat most\b", r"\bat least\b", r"\bno more than\b",
-            r"\bmax(imum)?\b", r"\bmin(imum)?\b", r"\bunder\b", r"\bwithin\b", r"\bdeadline\b", r"\bdue\b",
-            r"\bby (monday|tuesday|wednesday|thursday|friday|saturday|sunday|\d)")
+# A rule about the reply and a limit (the lexicon's ``rule.reply``, ``rule.limit``), case-insensitive.
+REPLY_BEHAVIOUR = rx(_alternatives("rule.reply", ("zh", "en")))
+LIMIT = rx(_alternatives("rule.limit", ("zh", "en")))
 DATE = rx(r"\d{1,2}月\d{1,2}[日号]", r"\d{4}-\d{2}-\d{2}", r"周[一二三四五六日天]",
            r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b")
 # Facts the user states (patterns in the lexicon's ``fact.*``): a fixed subject ("我叫…", "I live in …"),
