@@ -9,8 +9,11 @@ import pytest
 from desktop_app import lexicon
 from desktop_app.memory.write.extraction import (
     CORRECT,
+    DECISION,
     FACT_CUES,
+    GOAL,
     LIMIT,
+    PREFERENCE,
     PROHIBIT,
     REPLY_BEHAVIOUR,
     REVOKE,
@@ -29,7 +32,8 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "small_talk.greeting", "small_talk.amused", "goal.step_done",
                                               "mood.speculation", "answer.affirm", "answer.deny", "mood.question",
                                               "mood.hypothetical", "intent.revoke", "intent.correct",
-                                              "rule.standing", "rule.prohibit", "rule.reply", "rule.limit"]
+                                              "rule.standing", "rule.prohibit", "rule.reply", "rule.limit",
+                                              "kind.preference", "kind.decision", "kind.goal"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -401,3 +405,55 @@ def test_extraction_reads_the_reply_and_limit_cues(text, reply, limit):
 def test_a_reply_rule_or_limit_is_classified_so(sentence, kind, subject):
     candidate = classify(sentence)
     assert candidate is not None and (candidate.kind, candidate.subject) == (kind, subject)
+
+
+@pytest.mark.parametrize("name, lang, text, fires", [
+    ("kind.preference", "en", "I really prefer window seats", True),
+    ("kind.preference", "en", "I'd rather fly", True),
+    ("kind.preference", "en", "I likely will come", False),  # a word inside a word is not the word
+    ("kind.preference", "zh", "我更喜欢靠窗的座位", True),
+    ("kind.preference", "zh", "我倾向坐火车", True),
+    ("kind.preference", "zh", "他喜欢猫", False),  # the user's own liking only
+    ("kind.decision", "en", "Let's go with Rome", True),
+    ("kind.decision", "en", "We'll use Python", True),
+    ("kind.decision", "en", "We will use Python", True),
+    ("kind.decision", "en", "We are undecided to a point", False),
+    ("kind.decision", "zh", "我们决定去罗马", True),
+    ("kind.decision", "zh", "我们去北京", False),
+    ("kind.goal", "en", "My goal is to finish the report", True),
+    ("kind.goal", "en", "Help me plan a trip", True),
+    ("kind.goal", "en", "Help me planet", False),
+    ("kind.goal", "zh", "帮我规划一下行程", True),
+    ("kind.goal", "zh", "我想写一本书", True),
+    ("kind.goal", "zh", "我们去北京", False),
+])
+def test_preference_decision_and_goal_cues_fire_per_language(name, lang, text, fires):
+    assert lexicon.fires(name, text, (lang,)) is fires
+
+
+@pytest.mark.parametrize("text, preference, decision, goal", [
+    ("I really prefer window seats", True, False, False),
+    ("我更喜欢靠窗的座位", True, False, False),
+    ("Let's go with Rome", False, True, False),
+    ("就用这个方案", False, True, False),
+    ("Help me plan a trip to Rome", False, False, True),
+    ("帮我规划一下行程", False, False, True),
+    ("The planet is big", False, False, False),
+])
+def test_extraction_reads_the_preference_decision_and_goal_cues(text, preference, decision, goal):
+    assert (PREFERENCE.search(text) is not None) is preference
+    assert (DECISION.search(text) is not None) is decision
+    assert (GOAL.search(text) is not None) is goal
+
+
+@pytest.mark.parametrize("sentence, kind", [
+    ("I'd rather fly", "preference"),
+    ("我倾向坐火车", "preference"),
+    ("Let's go with Rome", "decision"),
+    ("我们决定去罗马", "decision"),
+    ("My goal is to finish the report", "goal"),
+    ("我想写一本书", "goal"),
+])
+def test_a_preference_decision_or_goal_is_classified_so(sentence, kind):
+    candidate = classify(sentence)
+    assert candidate is not None and candidate.action == "add" and candidate.kind == kind

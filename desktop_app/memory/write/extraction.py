@@ -61,12 +61,11 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"), ("fact.diet", "diet"),
     ("fact.occupation", "occupation"), ("fact.my_subject", None), ("fact.numbered_subject", None),
 )
-PREFERENCE = rx(r"我(更|最|很|挺|比较|特别)?喜欢", r"我偏好", r"我倾向", r"我更想", r"\bi (really )?(prefer|like|love)\b", r"\bi'd rather\b")
-DECISION = rx(r"决定", r"就按", r"选定", r"定了", r"我们用", r"采用", r"就用", r"let's go with", r"we'll go with",
-               r"\bwe decided\b", r"\bdecided to\b", r"\bwe(?:'ll| will) use\b", r"\blet's use\b")
-GOAL = rx(r"目标是", r"任务是", r"我们要做", r"我想(要)?(做|写|规划|设计|开发)", r"帮我(规划|写|做|设计|制定|准备|整理)",
-           r"\bmy goal is\b", r"\bthe task is\b", r"\bour goal is\b", r"\bhelp me (plan|write|build|design|prepare)\b",
-           r"\bi want to (build|write|plan|create|design|prepare)\b", r"\blet's (plan|build|write)\b")
+# A preference, a decision and the goal (the lexicon's ``kind.preference``, ``kind.decision``,
+# ``kind.goal``), case-insensitive.
+PREFERENCE = rx(_alternatives("kind.preference", ("zh", "en")))
+DECISION = rx(_alternatives("kind.decision", ("zh", "en")))
+GOAL = rx(_alternatives("kind.goal", ("zh", "en")))
 # A step of the goal done, and speculation (the lexicon's ``goal.step_done``, ``mood.speculation``):
 # case-insensitive, ``^`` the start of the sentence only.
 STEP_DONE = rx(_alternatives("goal.step_done", ("zh", "en")))
