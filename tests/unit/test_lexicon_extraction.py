@@ -1,6 +1,7 @@
 """The language knowledge of rule-based extraction lives in the lexicon (``fact.*``,
-``polarity.negation``, ``small_talk.*``): each cue
-exists in both languages, fires where it should and only there, and extraction still reads it."""
+``polarity.*``, ``small_talk.*``, ``goal.*``, ``mood.*``, ``answer.*``, ``intent.*``, ``rule.*``,
+``kind.*``): each cue exists in both languages, fires where it should and only there, and
+extraction still reads it."""
 
 from __future__ import annotations
 
