@@ -106,7 +106,8 @@ def test_negation_fires_per_language(lang, text, says_no):
     assert negated(text) is says_no
 
 
-@pytest.mark.parametrize("name, lang, text, fires", [
+# Sentence → whether a cue fires, per language: one table that grows with each miss.
+CUE_CASES = [
     ("small_talk.ack", "en", "Thanks, sounds good!", True),
     ("small_talk.ack", "en", "thanksss", True),  # no word edges: still thanks
     ("small_talk.ack", "en", "The hotel is on Main Street", False),
@@ -116,8 +117,119 @@ def test_negation_fires_per_language(lang, text, says_no):
     ("small_talk.laughter", "en", "I booked a room", False),
     ("small_talk.laughter", "zh", "哈哈哈哈", True),
     ("small_talk.laughter", "zh", "我们去北京", False),
-])
-def test_small_talk_cues_fire_per_language(name, lang, text, fires):
+    ("small_talk.greeting", "en", "good morning", True),
+    ("small_talk.greeting", "en", "Thank you", True),
+    ("small_talk.greeting", "en", "The hotel is in Paris", False),
+    ("small_talk.greeting", "zh", "早上好", True),
+    ("small_talk.greeting", "zh", "预算是5000元", False),
+    ("small_talk.amused", "en", "so funnyyy", True),  # no word edges: still amused
+    ("small_talk.amused", "en", "The show was boring", False),
+    ("small_talk.amused", "zh", "笑死我了", True),
+    ("small_talk.amused", "zh", "我们去北京", False),
+    ("goal.step_done", "en", "I finished the slides", True),
+    ("goal.step_done", "en", "The draft is done.", True),
+    ("goal.step_done", "en", "The slides are unfinished", False),  # a word inside a word is not the word
+    ("goal.step_done", "zh", "PPT做完了", True),
+    ("goal.step_done", "zh", "我们明天做PPT", False),
+    ("mood.speculation", "en", "Maybe Rome, not sure yet", True),
+    ("mood.speculation", "en", "Could be Rome", True),
+    ("mood.speculation", "en", "It depends on whether the flights are cheap", True),
+    ("mood.speculation", "en", "We are going to Rome", False),
+    ("mood.speculation", "en", "I'm at the mighty river", False),
+    ("mood.speculation", "zh", "还没决定去哪", True),
+    ("mood.speculation", "zh", "我们去罗马", False),
+    ("answer.affirm", "en", "yes", True),
+    ("answer.affirm", "en", "Okay", True),
+    ("answer.affirm", "en", "yesterday", False),  # a word inside a word is not the word
+    ("answer.affirm", "zh", "是的", True),
+    ("answer.affirm", "zh", "我们去罗马", False),
+    ("answer.deny", "en", "nope", True),
+    ("answer.deny", "en", "noon", False),
+    ("answer.deny", "zh", "算了", True),
+    ("answer.deny", "zh", "我们去罗马", False),
+    ("mood.question", "en", "What is the budget", True),
+    ("mood.question", "en", "Whatever works for you", False),  # the whole word opens the sentence
+    ("mood.question", "en", "The budget is 5000", False),
+    ("mood.question", "zh", "预算是多少", True),
+    ("mood.question", "zh", "你去北京吗", True),
+    ("mood.question", "zh", "预算是5000元", False),
+    ("mood.hypothetical", "en", "If I had more time, I would go", True),
+    ("mood.hypothetical", "en", "I wish we had a car", True),
+    ("mood.hypothetical", "en", "It would be great if it rained", True),
+    ("mood.hypothetical", "en", "The budget is 5000", False),
+    ("mood.hypothetical", "zh", "如果明天下雨", True),
+    ("mood.hypothetical", "zh", "明天下雨的话，我们不去", True),
+    ("mood.hypothetical", "zh", "音乐的话，我喜欢爵士", False),  # names a topic, supposes nothing
+    ("intent.revoke", "en", "Stop using emoji", True),
+    ("intent.revoke", "en", "Never mind the rule about bullets", True),
+    ("intent.revoke", "en", "Forget my instructions about the tone", True),
+    ("intent.revoke", "en", "You don't need to answer in English anymore", True),
+    ("intent.revoke", "en", "The stopwatch is broken", False),  # a word inside a word is not the word
+    ("intent.revoke", "en", "The budget is 5000", False),
+    ("intent.revoke", "zh", "取消之前那条规则", True),
+    ("intent.revoke", "zh", "忘记那条", True),
+    ("intent.revoke", "zh", "预算是5000元", False),
+    ("intent.correct", "en", "Actually, the budget is 6000", True),
+    ("intent.correct", "en", "Not Rome but Paris", True),
+    ("intent.correct", "en", "That's wrongheaded", True),  # no word edges: "that's wrong" is written as is
+    ("intent.correct", "en", "It is factually true", False),
+    ("intent.correct", "zh", "不对，预算是6000", True),
+    ("intent.correct", "zh", "应该是6000", True),
+    ("intent.correct", "zh", "我觉得不对", False),  # "不对" corrects at the start only
+    ("rule.standing", "en", "From now on, answer in English", True),
+    ("rule.standing", "en", "Always reply briefly", True),
+    ("rule.standing", "en", "Going forward, use bullets", True),
+    ("rule.standing", "en", "The light is always-on", True),  # "-" is a word edge
+    ("rule.standing", "en", "Nevertheless, the budget is 5000", False),  # a word inside a word is not the word
+    ("rule.standing", "zh", "以后都用中文回答", True),
+    ("rule.standing", "zh", "预算是5000元", False),
+    ("rule.prohibit", "en", "Never use emoji", True),
+    ("rule.prohibit", "en", "Don't use bullets", True),
+    ("rule.prohibit", "en", "I bought a donut", False),
+    ("rule.prohibit", "zh", "别再用表情符号", True),
+    ("rule.prohibit", "zh", "不要放香菜", True),
+    ("rule.prohibit", "zh", "这个特别好吃", False),  # "别" inside "特别" forbids nothing
+    ("rule.prohibit", "zh", "我们去北京", False),
+    ("rule.reply", "en", "Always reply in English", True),
+    ("rule.reply", "en", "Keep answers short", True),  # a word edge at the start only: "answers" is an answer
+    ("rule.reply", "en", "Call me Ann", True),
+    ("rule.reply", "en", "Use bullets", True),
+    ("rule.reply", "en", "The stone is heavy", False),  # a word inside a word is not the word
+    ("rule.reply", "en", "Rewrite the draft", False),
+    ("rule.reply", "zh", "以后都用英文回答", True),
+    ("rule.reply", "zh", "用中文", True),
+    ("rule.reply", "zh", "我们去北京", False),
+    ("rule.limit", "en", "My budget is at most 5000 dollars", True),
+    ("rule.limit", "en", "Finish it by Friday", True),
+    ("rule.limit", "en", "The maximum is 12 people", True),
+    ("rule.limit", "en", "I bought a minimal lamp", False),
+    ("rule.limit", "en", "The bypass is closed", False),
+    ("rule.limit", "zh", "预算不超过5000元", True),
+    ("rule.limit", "zh", "周五之前完成", True),
+    ("rule.limit", "zh", "我们去北京", False),
+    ("kind.preference", "en", "I really prefer window seats", True),
+    ("kind.preference", "en", "I'd rather fly", True),
+    ("kind.preference", "en", "I likely will come", False),  # a word inside a word is not the word
+    ("kind.preference", "zh", "我更喜欢靠窗的座位", True),
+    ("kind.preference", "zh", "我倾向坐火车", True),
+    ("kind.preference", "zh", "他喜欢猫", False),  # the user's own liking only
+    ("kind.decision", "en", "Let's go with Rome", True),
+    ("kind.decision", "en", "We'll use Python", True),
+    ("kind.decision", "en", "We will use Python", True),
+    ("kind.decision", "en", "We are undecided to a point", False),
+    ("kind.decision", "zh", "我们决定去罗马", True),
+    ("kind.decision", "zh", "我们去北京", False),
+    ("kind.goal", "en", "My goal is to finish the report", True),
+    ("kind.goal", "en", "Help me plan a trip", True),
+    ("kind.goal", "en", "Help me planet", False),
+    ("kind.goal", "zh", "帮我规划一下行程", True),
+    ("kind.goal", "zh", "我想写一本书", True),
+    ("kind.goal", "zh", "我们去北京", False),
+]
+
+
+@pytest.mark.parametrize("name, lang, text, fires", CUE_CASES)
+def test_each_cue_fires_where_it_should_and_only_there(name, lang, text, fires):
     assert lexicon.fires(name, text, (lang,)) is fires
 
 
@@ -133,21 +245,6 @@ def test_small_talk_reads_the_lexicon(text, small):
     assert is_small_talk(text) is small
 
 
-@pytest.mark.parametrize("name, lang, text, fires", [
-    ("small_talk.greeting", "en", "good morning", True),
-    ("small_talk.greeting", "en", "Thank you", True),
-    ("small_talk.greeting", "en", "The hotel is in Paris", False),
-    ("small_talk.greeting", "zh", "早上好", True),
-    ("small_talk.greeting", "zh", "预算是5000元", False),
-    ("small_talk.amused", "en", "so funnyyy", True),  # no word edges: still amused
-    ("small_talk.amused", "en", "The show was boring", False),
-    ("small_talk.amused", "zh", "笑死我了", True),
-    ("small_talk.amused", "zh", "我们去北京", False),
-])
-def test_greeting_and_amused_cues_fire_per_language(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
-
-
 @pytest.mark.parametrize("text, small", [
     ("Good night!", True),  # a greeting, the whole message
     ("晚安。", True),
@@ -161,51 +258,83 @@ def test_small_talk_reads_greetings_and_amusement_from_the_lexicon(text, small):
     assert is_small_talk(text) is small
 
 
-@pytest.mark.parametrize("name, lang, text, fires", [
-    ("goal.step_done", "en", "I finished the slides", True),
-    ("goal.step_done", "en", "The draft is done.", True),
-    ("goal.step_done", "en", "The slides are unfinished", False),  # a word inside a word is not the word
-    ("goal.step_done", "zh", "PPT做完了", True),
-    ("goal.step_done", "zh", "我们明天做PPT", False),
-    ("mood.speculation", "en", "Maybe Rome, not sure yet", True),
-    ("mood.speculation", "en", "Could be Rome", True),
-    ("mood.speculation", "en", "It depends on whether the flights are cheap", True),
-    ("mood.speculation", "en", "We are going to Rome", False),
-    ("mood.speculation", "en", "I'm at the mighty river", False),
-    ("mood.speculation", "zh", "还没决定去哪", True),
-    ("mood.speculation", "zh", "我们去罗马", False),
-])
-def test_step_done_and_speculation_cues_fire_per_language(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
+# Extraction's compiled patterns read the lexicon: a pattern, a sentence, whether it matches.
+PATTERN_CASES = [
+    (STEP_DONE, "I finished the slides", True),
+    (SPECULATION, "I finished the slides", False),
+    (STEP_DONE, "PPT已完成", True),
+    (SPECULATION, "PPT已完成", False),
+    (STEP_DONE, "Maybe Rome", False),
+    (SPECULATION, "Maybe Rome", True),
+    (STEP_DONE, "Could be Rome", False),
+    (SPECULATION, "Could be Rome", True),
+    (STEP_DONE, "It could be Rome", False),
+    (SPECULATION, "It could be Rome", False),  # "could be" speculates only at the start
+    (STEP_DONE, "Rome\ncould be nice", False),
+    (SPECULATION, "Rome\ncould be nice", False),  # … of the sentence, not of a line
+    (STEP_DONE, "也许去罗马", False),
+    (SPECULATION, "也许去罗马", True),
+    (REVOKE, "Stop using emoji", True),
+    (CORRECT, "Stop using emoji", False),
+    (REVOKE, "不用再用英文回答了", True),
+    (CORRECT, "不用再用英文回答了", False),
+    (REVOKE, "Actually, the budget is 6000", False),
+    (CORRECT, "Actually, the budget is 6000", True),
+    (REVOKE, "不对，预算是6000", False),
+    (CORRECT, "不对，预算是6000", True),
+    (REVOKE, "好的\n不对", False),
+    (CORRECT, "好的\n不对", False),  # "不对" opens the sentence, not a line
+    (REVOKE, "The stopwatch is broken", False),
+    (CORRECT, "The stopwatch is broken", False),
+    (STANDING, "From now on, answer in English", True),
+    (PROHIBIT, "From now on, answer in English", False),
+    (STANDING, "以后都用中文回答", True),
+    (PROHIBIT, "以后都用中文回答", False),
+    (STANDING, "Never use emoji in replies", True),
+    (PROHIBIT, "Never use emoji in replies", True),
+    (STANDING, "别再用表情符号", False),
+    (PROHIBIT, "别再用表情符号", True),
+    (STANDING, "这个特别好吃", False),
+    (PROHIBIT, "这个特别好吃", False),
+    (STANDING, "The budget is 5000", False),
+    (PROHIBIT, "The budget is 5000", False),
+    (REPLY_BEHAVIOUR, "Always reply in English", True),
+    (LIMIT, "Always reply in English", False),
+    (REPLY_BEHAVIOUR, "以后都用英文回答", True),
+    (LIMIT, "以后都用英文回答", False),
+    (REPLY_BEHAVIOUR, "My budget is at most 5000 dollars", False),
+    (LIMIT, "My budget is at most 5000 dollars", True),
+    (REPLY_BEHAVIOUR, "预算不超过5000元", False),
+    (LIMIT, "预算不超过5000元", True),
+    (REPLY_BEHAVIOUR, "The bypass is closed", False),
+    (LIMIT, "The bypass is closed", False),
+    (PREFERENCE, "I really prefer window seats", True),
+    (DECISION, "I really prefer window seats", False),
+    (GOAL, "I really prefer window seats", False),
+    (PREFERENCE, "我更喜欢靠窗的座位", True),
+    (DECISION, "我更喜欢靠窗的座位", False),
+    (GOAL, "我更喜欢靠窗的座位", False),
+    (PREFERENCE, "Let's go with Rome", False),
+    (DECISION, "Let's go with Rome", True),
+    (GOAL, "Let's go with Rome", False),
+    (PREFERENCE, "就用这个方案", False),
+    (DECISION, "就用这个方案", True),
+    (GOAL, "就用这个方案", False),
+    (PREFERENCE, "Help me plan a trip to Rome", False),
+    (DECISION, "Help me plan a trip to Rome", False),
+    (GOAL, "Help me plan a trip to Rome", True),
+    (PREFERENCE, "帮我规划一下行程", False),
+    (DECISION, "帮我规划一下行程", False),
+    (GOAL, "帮我规划一下行程", True),
+    (PREFERENCE, "The planet is big", False),
+    (DECISION, "The planet is big", False),
+    (GOAL, "The planet is big", False),
+]
 
 
-@pytest.mark.parametrize("text, step_done, speculation", [
-    ("I finished the slides", True, False),
-    ("PPT已完成", True, False),
-    ("Maybe Rome", False, True),
-    ("Could be Rome", False, True),
-    ("It could be Rome", False, False),  # "could be" speculates only at the start
-    ("Rome\ncould be nice", False, False),  # … of the sentence, not of a line
-    ("也许去罗马", False, True),
-])
-def test_extraction_reads_step_done_and_speculation(text, step_done, speculation):
-    assert (STEP_DONE.search(text) is not None) is step_done
-    assert (SPECULATION.search(text) is not None) is speculation
-
-
-@pytest.mark.parametrize("name, lang, text, fires", [
-    ("answer.affirm", "en", "yes", True),
-    ("answer.affirm", "en", "Okay", True),
-    ("answer.affirm", "en", "yesterday", False),  # a word inside a word is not the word
-    ("answer.affirm", "zh", "是的", True),
-    ("answer.affirm", "zh", "我们去罗马", False),
-    ("answer.deny", "en", "nope", True),
-    ("answer.deny", "en", "noon", False),
-    ("answer.deny", "zh", "算了", True),
-    ("answer.deny", "zh", "我们去罗马", False),
-])
-def test_answer_cues_fire_per_language(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
+@pytest.mark.parametrize("pattern, text, fires", PATTERN_CASES)
+def test_extraction_patterns_read_the_lexicon(pattern, text, fires):
+    assert (pattern.search(text) is not None) is fires
 
 
 @pytest.mark.parametrize("text, action", [
@@ -225,25 +354,6 @@ def test_a_whole_yes_or_no_confirms_or_rejects(text, action):
 @pytest.mark.parametrize("text", ["yes please, my budget is 5000", "yes!!", "No, the budget is 5000", "不是5000，是6000"])
 def test_yes_or_no_inside_a_longer_message_is_no_answer(text):
     assert all(c.action not in ("confirm", "reject") for c in extract(text))
-
-
-@pytest.mark.parametrize("name, lang, text, fires", [
-    ("mood.question", "en", "What is the budget", True),
-    ("mood.question", "en", "Whatever works for you", False),  # the whole word opens the sentence
-    ("mood.question", "en", "The budget is 5000", False),
-    ("mood.question", "zh", "预算是多少", True),
-    ("mood.question", "zh", "你去北京吗", True),
-    ("mood.question", "zh", "预算是5000元", False),
-    ("mood.hypothetical", "en", "If I had more time, I would go", True),
-    ("mood.hypothetical", "en", "I wish we had a car", True),
-    ("mood.hypothetical", "en", "It would be great if it rained", True),
-    ("mood.hypothetical", "en", "The budget is 5000", False),
-    ("mood.hypothetical", "zh", "如果明天下雨", True),
-    ("mood.hypothetical", "zh", "明天下雨的话，我们不去", True),
-    ("mood.hypothetical", "zh", "音乐的话，我喜欢爵士", False),  # names a topic, supposes nothing
-])
-def test_question_and_hypothetical_cues_fire_per_language(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
 
 
 @pytest.mark.parametrize("text, question", [
@@ -272,41 +382,6 @@ def test_extraction_reads_the_hypothetical_cues(text, hypothetical):
     assert is_hypothetical(text) is hypothetical
 
 
-@pytest.mark.parametrize("name, lang, text, fires", [
-    ("intent.revoke", "en", "Stop using emoji", True),
-    ("intent.revoke", "en", "Never mind the rule about bullets", True),
-    ("intent.revoke", "en", "Forget my instructions about the tone", True),
-    ("intent.revoke", "en", "You don't need to answer in English anymore", True),
-    ("intent.revoke", "en", "The stopwatch is broken", False),  # a word inside a word is not the word
-    ("intent.revoke", "en", "The budget is 5000", False),
-    ("intent.revoke", "zh", "取消之前那条规则", True),
-    ("intent.revoke", "zh", "忘记那条", True),
-    ("intent.revoke", "zh", "预算是5000元", False),
-    ("intent.correct", "en", "Actually, the budget is 6000", True),
-    ("intent.correct", "en", "Not Rome but Paris", True),
-    ("intent.correct", "en", "That's wrongheaded", True),  # no word edges: "that's wrong" is written as is
-    ("intent.correct", "en", "It is factually true", False),
-    ("intent.correct", "zh", "不对，预算是6000", True),
-    ("intent.correct", "zh", "应该是6000", True),
-    ("intent.correct", "zh", "我觉得不对", False),  # "不对" corrects at the start only
-])
-def test_revoke_and_correct_cues_fire_per_language(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
-
-
-@pytest.mark.parametrize("text, revoke, correct", [
-    ("Stop using emoji", True, False),
-    ("不用再用英文回答了", True, False),
-    ("Actually, the budget is 6000", False, True),
-    ("不对，预算是6000", False, True),
-    ("好的\n不对", False, False),  # "不对" opens the sentence, not a line
-    ("The stopwatch is broken", False, False),
-])
-def test_extraction_reads_the_revoke_and_correct_cues(text, revoke, correct):
-    assert (REVOKE.search(text) is not None) is revoke
-    assert (CORRECT.search(text) is not None) is correct
-
-
 @pytest.mark.parametrize("sentence, action", [
     ("Stop using emoji", "revoke"),
     ("取消之前那条规则", "revoke"),
@@ -316,39 +391,6 @@ def test_extraction_reads_the_revoke_and_correct_cues(text, revoke, correct):
 def test_a_revocation_or_correction_is_classified_so(sentence, action):
     candidate = classify(sentence)
     assert candidate is not None and candidate.action == action
-
-
-@pytest.mark.parametrize("name, lang, text, fires", [
-    ("rule.standing", "en", "From now on, answer in English", True),
-    ("rule.standing", "en", "Always reply briefly", True),
-    ("rule.standing", "en", "Going forward, use bullets", True),
-    ("rule.standing", "en", "The light is always-on", True),  # "-" is a word edge
-    ("rule.standing", "en", "Nevertheless, the budget is 5000", False),  # a word inside a word is not the word
-    ("rule.standing", "zh", "以后都用中文回答", True),
-    ("rule.standing", "zh", "预算是5000元", False),
-    ("rule.prohibit", "en", "Never use emoji", True),
-    ("rule.prohibit", "en", "Don't use bullets", True),
-    ("rule.prohibit", "en", "I bought a donut", False),
-    ("rule.prohibit", "zh", "别再用表情符号", True),
-    ("rule.prohibit", "zh", "不要放香菜", True),
-    ("rule.prohibit", "zh", "这个特别好吃", False),  # "别" inside "特别" forbids nothing
-    ("rule.prohibit", "zh", "我们去北京", False),
-])
-def test_standing_and_prohibit_cues_fire_per_language(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
-
-
-@pytest.mark.parametrize("text, standing, prohibit", [
-    ("From now on, answer in English", True, False),
-    ("以后都用中文回答", True, False),
-    ("Never use emoji in replies", True, True),
-    ("别再用表情符号", False, True),
-    ("这个特别好吃", False, False),
-    ("The budget is 5000", False, False),
-])
-def test_extraction_reads_the_standing_and_prohibit_cues(text, standing, prohibit):
-    assert (STANDING.search(text) is not None) is standing
-    assert (PROHIBIT.search(text) is not None) is prohibit
 
 
 @pytest.mark.parametrize("sentence, kind", [
@@ -362,41 +404,6 @@ def test_a_standing_rule_or_prohibition_is_classified_so(sentence, kind):
     assert candidate is not None and candidate.action == "add" and candidate.kind == kind
 
 
-@pytest.mark.parametrize("name, lang, text, fires", [
-    ("rule.reply", "en", "Always reply in English", True),
-    ("rule.reply", "en", "Keep answers short", True),  # a word edge at the start only: "answers" is an answer
-    ("rule.reply", "en", "Call me Ann", True),
-    ("rule.reply", "en", "Use bullets", True),
-    ("rule.reply", "en", "The stone is heavy", False),  # a word inside a word is not the word
-    ("rule.reply", "en", "Rewrite the draft", False),
-    ("rule.reply", "zh", "以后都用英文回答", True),
-    ("rule.reply", "zh", "用中文", True),
-    ("rule.reply", "zh", "我们去北京", False),
-    ("rule.limit", "en", "My budget is at most 5000 dollars", True),
-    ("rule.limit", "en", "Finish it by Friday", True),
-    ("rule.limit", "en", "The maximum is 12 people", True),
-    ("rule.limit", "en", "I bought a minimal lamp", False),
-    ("rule.limit", "en", "The bypass is closed", False),
-    ("rule.limit", "zh", "预算不超过5000元", True),
-    ("rule.limit", "zh", "周五之前完成", True),
-    ("rule.limit", "zh", "我们去北京", False),
-])
-def test_reply_and_limit_cues_fire_per_language(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
-
-
-@pytest.mark.parametrize("text, reply, limit", [
-    ("Always reply in English", True, False),
-    ("以后都用英文回答", True, False),
-    ("My budget is at most 5000 dollars", False, True),
-    ("预算不超过5000元", False, True),
-    ("The bypass is closed", False, False),
-])
-def test_extraction_reads_the_reply_and_limit_cues(text, reply, limit):
-    assert (REPLY_BEHAVIOUR.search(text) is not None) is reply
-    assert (LIMIT.search(text) is not None) is limit
-
-
 @pytest.mark.parametrize("sentence, kind, subject", [
     ("Always reply in English", "directive", "language"),
     ("以后都用英文回答", "directive", "language"),
@@ -406,45 +413,6 @@ def test_extraction_reads_the_reply_and_limit_cues(text, reply, limit):
 def test_a_reply_rule_or_limit_is_classified_so(sentence, kind, subject):
     candidate = classify(sentence)
     assert candidate is not None and (candidate.kind, candidate.subject) == (kind, subject)
-
-
-@pytest.mark.parametrize("name, lang, text, fires", [
-    ("kind.preference", "en", "I really prefer window seats", True),
-    ("kind.preference", "en", "I'd rather fly", True),
-    ("kind.preference", "en", "I likely will come", False),  # a word inside a word is not the word
-    ("kind.preference", "zh", "我更喜欢靠窗的座位", True),
-    ("kind.preference", "zh", "我倾向坐火车", True),
-    ("kind.preference", "zh", "他喜欢猫", False),  # the user's own liking only
-    ("kind.decision", "en", "Let's go with Rome", True),
-    ("kind.decision", "en", "We'll use Python", True),
-    ("kind.decision", "en", "We will use Python", True),
-    ("kind.decision", "en", "We are undecided to a point", False),
-    ("kind.decision", "zh", "我们决定去罗马", True),
-    ("kind.decision", "zh", "我们去北京", False),
-    ("kind.goal", "en", "My goal is to finish the report", True),
-    ("kind.goal", "en", "Help me plan a trip", True),
-    ("kind.goal", "en", "Help me planet", False),
-    ("kind.goal", "zh", "帮我规划一下行程", True),
-    ("kind.goal", "zh", "我想写一本书", True),
-    ("kind.goal", "zh", "我们去北京", False),
-])
-def test_preference_decision_and_goal_cues_fire_per_language(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
-
-
-@pytest.mark.parametrize("text, preference, decision, goal", [
-    ("I really prefer window seats", True, False, False),
-    ("我更喜欢靠窗的座位", True, False, False),
-    ("Let's go with Rome", False, True, False),
-    ("就用这个方案", False, True, False),
-    ("Help me plan a trip to Rome", False, False, True),
-    ("帮我规划一下行程", False, False, True),
-    ("The planet is big", False, False, False),
-])
-def test_extraction_reads_the_preference_decision_and_goal_cues(text, preference, decision, goal):
-    assert (PREFERENCE.search(text) is not None) is preference
-    assert (DECISION.search(text) is not None) is decision
-    assert (GOAL.search(text) is not None) is goal
 
 
 @pytest.mark.parametrize("sentence, kind", [
