@@ -1,6 +1,6 @@
 """The language knowledge of rule-based extraction lives in the lexicon (``fact.*``,
 ``polarity.*``, ``small_talk.*``, ``goal.*``, ``mood.*``, ``answer.*``, ``intent.*``, ``rule.*``,
-``kind.*``): each cue exists in both languages, fires where it should and only there, and
+``kind.*``, ``speech.*``, ``request.*``): each cue exists in both languages, fires where it should and only there, and
 extraction still reads it."""
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ from desktop_app.memory.write.extraction import (
     LIMIT,
     PREFERENCE,
     PROHIBIT,
+    RELAYED,
     REPLY_BEHAVIOUR,
+    REPORTED,
+    REQUEST,
     REVOKE,
     SPECULATION,
     STANDING,
@@ -34,7 +37,8 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "mood.speculation", "answer.affirm", "answer.deny", "mood.question",
                                               "mood.hypothetical", "intent.revoke", "intent.correct",
                                               "rule.standing", "rule.prohibit", "rule.reply", "rule.limit",
-                                              "kind.preference", "kind.decision", "kind.goal"]
+                                              "kind.preference", "kind.decision", "kind.goal", "speech.reported",
+                                              "speech.common", "speech.relayed", "request.ask"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -225,6 +229,31 @@ CUE_CASES = [
     ("kind.goal", "zh", "帮我规划一下行程", True),
     ("kind.goal", "zh", "我想写一本书", True),
     ("kind.goal", "zh", "我们去北京", False),
+    ("speech.reported", "en", 'She said: "always reply in English"', True),
+    ("speech.reported", "en", "he said 'no emoji'", True),
+    ("speech.reported", "en", "My mother keeps saying I should rest", True),
+    ("speech.reported", "en", "The threads are loose", False),  # a word inside a word is not the word
+    ("speech.reported", "en", "She said no", False),  # no quotation mark
+    ("speech.reported", "zh", "他说：“以后用中文”", True),
+    ("speech.reported", "zh", "邮件里说不要迟到", True),
+    ("speech.reported", "zh", "他说以后用中文", False),
+    ("speech.common", "en", "Everyone says so", True),
+    ("speech.common", "en", "Everyone says sooo", False),
+    ("speech.common", "zh", "我妈常说要早睡", True),
+    ("speech.common", "zh", "我们去北京", False),
+    ("speech.relayed", "en", "My boss told me to answer in English", True),
+    ("speech.relayed", "en", "The sign said no diving", True),
+    ("speech.relayed", "en", "I think the sign said no diving", False),  # "the … said" opens the sentence
+    ("speech.relayed", "en", "I said no", False),
+    ("speech.relayed", "zh", "老板说要加班", True),
+    ("speech.relayed", "zh", "我觉得老板说得对", False),  # at the start only
+    ("request.ask", "en", "Can you plan it within my budget?", True),
+    ("request.ask", "en", "Please write it", True),
+    ("request.ask", "en", "pleased to meet you", False),
+    ("request.ask", "en", "Bookings are closed", False),
+    ("request.ask", "en", "I will book it", False),  # at the start only
+    ("request.ask", "zh", "请按我的预算规划", True),
+    ("request.ask", "zh", "我想请你帮忙", False),  # at the start only
 ]
 
 
@@ -329,6 +358,29 @@ PATTERN_CASES = [
     (PREFERENCE, "The planet is big", False),
     (DECISION, "The planet is big", False),
     (GOAL, "The planet is big", False),
+    (REPORTED, 'She said: "always reply in English"', True),
+    (RELAYED, 'She said: "always reply in English"', True),
+    (REQUEST, 'She said: "always reply in English"', False),
+    (REPORTED, "Everyone says so", True),
+    (RELAYED, "Everyone says so", False),
+    (REQUEST, "Everyone says so", False),
+    (REPORTED, "这话谁信", True),
+    (RELAYED, "这话谁信", False),
+    (REQUEST, "这话谁信", False),
+    (REPORTED, "My boss told me to answer in English", False),
+    (RELAYED, "My boss told me to answer in English", True),
+    (REQUEST, "My boss told me to answer in English", False),
+    (REPORTED, "老板说要加班", False),
+    (RELAYED, "老板说要加班", True),
+    (REQUEST, "老板说要加班", False),
+    (REPORTED, "Can you plan it within my budget?", False),
+    (RELAYED, "Can you plan it within my budget?", False),
+    (REQUEST, "Can you plan it within my budget?", True),
+    (REQUEST, "OK\nplease write it", False),  # "please" opens the sentence, not a line
+    (RELAYED, "OK\nthe sign said no", False),
+    (REPORTED, "帮我写一封邮件", False),
+    (RELAYED, "帮我写一封邮件", False),
+    (REQUEST, "帮我写一封邮件", True),
 ]
 
 
