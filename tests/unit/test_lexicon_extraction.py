@@ -1,6 +1,7 @@
 """The language knowledge of rule-based extraction lives in the lexicon (``fact.*``,
 ``polarity.*``, ``small_talk.*``, ``goal.*``, ``mood.*``, ``answer.*``, ``intent.*``, ``rule.*``,
-``kind.*``, ``speech.*``, ``request.*``): each cue exists in both languages, fires where it should and only there, and
+``kind.*``, ``speech.*``, ``request.*``,
+``time.*``): each cue exists in both languages, fires where it should and only there, and
 extraction still reads it."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import pytest
 from desktop_app import lexicon
 from desktop_app.memory.write.extraction import (
     CORRECT,
+    DATE,
     DECISION,
     FACT_CUES,
     GOAL,
@@ -24,6 +26,7 @@ from desktop_app.memory.write.extraction import (
     SPECULATION,
     STANDING,
     STEP_DONE,
+    USES_VALUE,
     classify,
     extract,
     is_hypothetical,
@@ -38,7 +41,8 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "mood.hypothetical", "intent.revoke", "intent.correct",
                                               "rule.standing", "rule.prohibit", "rule.reply", "rule.limit",
                                               "kind.preference", "kind.decision", "kind.goal", "speech.reported",
-                                              "speech.common", "speech.relayed", "request.ask"]
+                                              "speech.common", "speech.relayed", "request.ask",
+                                              "time.date", "request.uses_value"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -254,6 +258,19 @@ CUE_CASES = [
     ("request.ask", "en", "I will book it", False),  # at the start only
     ("request.ask", "zh", "请按我的预算规划", True),
     ("request.ask", "zh", "我想请你帮忙", False),  # at the start only
+    ("time.date", "en", "The meeting is on Sept. 12", True),
+    ("time.date", "en", "Due 2025-06-01", True),
+    ("time.date", "en", "Dismay 3 times", False),  # a word inside a word is not the word
+    ("time.date", "en", "We meet in May", False),
+    ("time.date", "zh", "5月3日之前完成", True),
+    ("time.date", "zh", "周五开会", True),
+    ("time.date", "zh", "周末去爬山", False),
+    ("request.uses_value", "en", "Plan it within my usual budget", True),
+    ("request.uses_value", "en", "Pick one that fits our style", True),
+    ("request.uses_value", "en", "It is within their budget", False),
+    ("request.uses_value", "en", "Within my budgetary rules", False),
+    ("request.uses_value", "zh", "按我的预算推荐几家酒店", True),
+    ("request.uses_value", "zh", "我的预算是5000元", False),
 ]
 
 
@@ -381,6 +398,16 @@ PATTERN_CASES = [
     (REPORTED, "帮我写一封邮件", False),
     (RELAYED, "帮我写一封邮件", False),
     (REQUEST, "帮我写一封邮件", True),
+    (DATE, "Finish it by May 3", True),
+    (USES_VALUE, "Finish it by May 3", False),
+    (DATE, "5月3日之前完成", True),
+    (USES_VALUE, "5月3日之前完成", False),
+    (DATE, "Plan it within my budget", False),
+    (USES_VALUE, "Plan it within my budget", True),
+    (DATE, "按我的预算推荐几家酒店", False),
+    (USES_VALUE, "按我的预算推荐几家酒店", True),
+    (DATE, "The dismay 3 times over", False),
+    (USES_VALUE, "The dismay 3 times over", False),
 ]
 
 

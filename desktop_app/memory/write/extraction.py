@@ -52,8 +52,8 @@ PROHIBIT = rx(_alternatives("rule.prohibit", ("zh", "en")))
 # A rule about the reply and a limit (the lexicon's ``rule.reply``, ``rule.limit``), case-insensitive.
 REPLY_BEHAVIOUR = rx(_alternatives("rule.reply", ("zh", "en")))
 LIMIT = rx(_alternatives("rule.limit", ("zh", "en")))
-DATE = rx(r"\d{1,2}月\d{1,2}[日号]", r"\d{4}-\d{2}-\d{2}", r"周[一二三四五六日天]",
-           r"\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b")
+# A date (the lexicon's ``time.date``).
+DATE = rx(_alternatives("time.date", ("zh", "en")))
 # Facts the user states (patterns in the lexicon's ``fact.*``): a fixed subject ("我叫…", "I live in …"),
 # else the subject the sentence names ("my X is Y", "X is <number>"). The first that matches wins;
 # Chinese is tried before English, as when these were written here.
@@ -107,10 +107,8 @@ _PASTED = re.compile(r"(?im)^\s*>.*$")
 # (the lexicon's ``request.ask``, at the start of the sentence) …
 REQUEST = rx(_alternatives("request.ask", ("en", "zh")))
 # … that only *uses* a stored value: "plan it within my budget", "按我的预算推荐几家酒店".
-USES_VALUE = rx(r"\b(within|under|inside|according to|based on|in line with|fits?|fitting|for|using|in) (my|our|the) "
-                 r"(usual |normal )?(budget|limit|plan|deadline|schedule|preferences?|requirements?|constraints?|style|"
-                 r"taste)\b",
-                 r"(按|按照|根据|照|在|符合)(我|我们)?(的)?(平时的)?(预算|口味|要求|计划|偏好|习惯|时间)")
+# (The lexicon's ``request.uses_value``.)
+USES_VALUE = rx(_alternatives("request.uses_value", ("en", "zh")))
 
 
 def negated(text: str) -> bool:
