@@ -1,8 +1,7 @@
 """The language knowledge of rule-based extraction lives in the lexicon (``fact.*``,
 ``polarity.*``, ``small_talk.*``, ``goal.*``, ``mood.*``, ``answer.*``, ``intent.*``, ``rule.*``,
-``kind.*``, ``speech.*``, ``request.*``,
-``time.*``): each cue exists in both languages, fires where it should and only there, and
-extraction still reads it."""
+``kind.*``, ``speech.*``, ``request.*``, ``time.*``, ``address.*``): each cue exists in both
+languages, fires where it should and only there, and extraction still reads it."""
 
 from __future__ import annotations
 
@@ -10,6 +9,9 @@ import pytest
 
 from desktop_app import lexicon
 from desktop_app.memory.write.extraction import (
+    _ASKS,
+    _IMPERATIVE,
+    _PERSONAL,
     CORRECT,
     DATE,
     DECISION,
@@ -42,7 +44,8 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "rule.standing", "rule.prohibit", "rule.reply", "rule.limit",
                                               "kind.preference", "kind.decision", "kind.goal", "speech.reported",
                                               "speech.common", "speech.relayed", "request.ask",
-                                              "time.date", "request.uses_value"]
+                                              "time.date", "request.uses_value",
+                                              "request.task", "address.personal", "mood.imperative"]
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -271,6 +274,23 @@ CUE_CASES = [
     ("request.uses_value", "en", "Within my budgetary rules", False),
     ("request.uses_value", "zh", "按我的预算推荐几家酒店", True),
     ("request.uses_value", "zh", "我的预算是5000元", False),
+    ("request.task", "en", "Could you draft a reply", True),
+    ("request.task", "en", "The room is drafty", False),  # a word inside a word is not the word
+    ("request.task", "zh", "按预算推荐几家酒店", True),
+    ("request.task", "zh", "预算是5000元", False),
+    ("address.personal", "en", "Our budget is 5000", True),
+    ("address.personal", "en", "Traffic is always terrible", False),
+    ("address.personal", "en", "The minefield is closed", False),  # "mine" inside a word is no "mine"
+    ("address.personal", "zh", "请用中文", True),
+    ("address.personal", "zh", "交通总是很堵", False),
+    ("mood.imperative", "en", "Always reply briefly", True),
+    ("mood.imperative", "en", "Make sure to add sources", True),
+    ("mood.imperative", "en", "Traffic is always terrible", False),  # at the start only
+    ("mood.imperative", "en", "Note the time", False),  # "no" inside a word is no "no"
+    ("mood.imperative", "zh", "以后用中文", True),
+    ("mood.imperative", "zh", "算了，还是用英文", True),
+    ("mood.imperative", "zh", "全部用中文写", True),
+    ("mood.imperative", "zh", "交通总是很堵", False),
 ]
 
 
@@ -408,6 +428,22 @@ PATTERN_CASES = [
     (USES_VALUE, "按我的预算推荐几家酒店", True),
     (DATE, "The dismay 3 times over", False),
     (USES_VALUE, "The dismay 3 times over", False),
+    (_IMPERATIVE, "Always reply briefly", True),
+    (_PERSONAL, "Always reply briefly", False),
+    (_ASKS, "Always reply briefly", False),
+    (_IMPERATIVE, "Please list our options", True),
+    (_PERSONAL, "Please list our options", True),
+    (_ASKS, "Please list our options", True),
+    (_IMPERATIVE, "OK\nalways reply briefly", False),  # an imperative opens the sentence, not a line
+    (_IMPERATIVE, "把它换成蓝色", True),
+    (_PERSONAL, "把它换成蓝色", False),
+    (_ASKS, "把它换成蓝色", False),
+    (_IMPERATIVE, "帮我推荐一家酒店", False),
+    (_PERSONAL, "帮我推荐一家酒店", True),
+    (_ASKS, "帮我推荐一家酒店", True),
+    (_IMPERATIVE, "Traffic is always terrible", False),
+    (_PERSONAL, "Traffic is always terrible", False),
+    (_ASKS, "Traffic is always terrible", False),
 ]
 
 
@@ -505,3 +541,4 @@ def test_a_reply_rule_or_limit_is_classified_so(sentence, kind, subject):
 def test_a_preference_decision_or_goal_is_classified_so(sentence, kind):
     candidate = classify(sentence)
     assert candidate is not None and candidate.action == "add" and candidate.kind == kind
+

@@ -140,15 +140,14 @@ def is_reported(sentence: str, message: str = "", *, kind: str = "directive") ->
     return handed_over and bool(squashed) and squashed in message and squashed not in kept
 
 
-_ASKS = rx(r"推荐|帮我|给我|写|列|找|整理|安排|规划|\b(draft|write|plan|recommend|suggest|find|list|make)\b")
+# A request for something to be made (the lexicon's ``request.task``).
+_ASKS = rx(_alternatives("request.task", ("zh", "en")))
 # A standing rule is addressed to the assistant or about the user's own world; "traffic is
 # always terrible" is a remark about the world, not a rule.
-_PERSONAL = rx(r"\b(i|me|my|mine|we|us|our|you|your|please)\b", r"我|你|您|咱|请")
-_IMPERATIVE = rx(r"^(always|never|don't|do not|please|write|use|keep|answer|reply|respond|stop|avoid|include|add|give|"
-                  r"make|put|sign|call|format|start|end|be|try|skip|send|say|speak|explain|list|show|from now on|"
-                  r"going forward|every time|whenever|no|switch|change|stick|let's|make sure|only|cut|drop|limit|mention)\b",
-                  r"^(以后|今后|每次|从现在|一律|所有|别|不要|不许|禁止|记得|务必)",
-                  r"^(算了[，,]?)?(还是|改用|换成|就用)", r"(都|全部|统一|一律)(用|要|写|改|按)|换成|改成")
+# (Personal words: the lexicon's ``address.personal``; an imperative opening: ``mood.imperative``,
+# ``^`` the start of the sentence only.)
+_PERSONAL = rx(_alternatives("address.personal", ("en", "zh")))
+_IMPERATIVE = rx(_alternatives("mood.imperative", ("en", "zh")))
 
 
 def addressed(sentence: str) -> bool:
