@@ -185,11 +185,12 @@ def translate_input(pipeline: TurnPipeline, recorded: RecordedInput, engine: Cha
         return None
     inner = unwrap(engine)
     try:
-        side = inner.scratch() if isinstance(inner, ScratchEngine) else engine
+        scratch = inner.scratch() if isinstance(inner, ScratchEngine) else inner
     except ModelLoadError:  # no memory for a second context: search without a translation
         return None
-    return translate_question(engine if side is inner else side, recorded.message.content, target,
-                              should_stop=should_stop)
+    # The chat's own context (no scratch, or a GPU's) is used through its wrapper, lock included.
+    side = engine if scratch is inner else scratch
+    return translate_question(side, recorded.message.content, target, should_stop=should_stop)
 
 
 def _guard(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, plan: ContextPlan, settings: Settings,

@@ -336,15 +336,9 @@ def format_table(results: list[TtftResult]) -> str:
     return "\n".join(lines)
 
 
-def chat_embedder(store, settings):
-    """The embedder the chat would load with ``settings`` (None: off, or no vectors in this build)."""
-    from desktop_app.commands.recall import embedder_for_recall
-
-    return embedder_for_recall(store, settings, quiet=False)
-
-
 def run(args, settings) -> int:
     from desktop_app.commands.common import CommandError, load_engine, print_json
+    from desktop_app.commands.recall import embedder_for_recall
     from desktop_app.engine.embedder import chosen_embedder
     from desktop_app.memory.store import Store
 
@@ -361,7 +355,7 @@ def run(args, settings) -> int:
     names = [n.strip() for n in (args.embedders or "").split(",") if n.strip()] or [chosen_embedder(settings)]
     with tempfile.TemporaryDirectory() as tmp, Store(getattr(args, "db", None) or Path(tmp) / "ttft.db") as store:
         for name in names:
-            embedder = chat_embedder(store, settings.model_copy(update={"embed_model": name}))
+            embedder = embedder_for_recall(store, settings.model_copy(update={"embed_model": name}), quiet=False)
             label = "off" if embedder is None else name
             for mode in modes:
                 results.append(drive(engine, store, settings, mode, args.turns, think=args.think,

@@ -167,7 +167,7 @@ def search_documents(store: Store, query: str, document_ids: Sequence[int], *, e
                      translation_weight: float = 1.0) -> list[DocumentHit]:
     """The best ``k`` chunks of ``document_ids`` for ``query``, with per-signal scores.
 
-    ``translation``: the question in the documents' language (``chat.translate``); it is
+    ``translation``: the question in the documents' language (``chat.translate_input``); it is
     searched too, its rankings weighed ``translation_weight`` times the question's
     (:func:`translation_weight`), its signals named ``bm25:translated`` and ``vector:translated``."""
     if not document_ids or not query.strip():
@@ -190,17 +190,18 @@ def search_documents(store: Store, query: str, document_ids: Sequence[int], *, e
     ranks = {name: {cid: (rank, score) for rank, (cid, score) in enumerate(ranked, start=1)}
              for name, ranked in lists.items()}
     terms, translated_terms = query_terms(query), query_terms(translation) if translation else []
+    translated_into = script_language(translation) if translation else None
     hits = []
     for chunk_id in best:
         row = rows.get(chunk_id)
         if row is None:
             continue
+        body = f"{row['heading'] or ''}\n{row['text']}"
         hits.append(DocumentHit(
             chunk_id=chunk_id, document_id=row["document_id"], document=row["name"], page=row["page"],
             heading=row["heading"], text=row["text"], fused=round(scores[chunk_id], 4),
-            coverage=round(coverage(terms, f"{row['heading'] or ''}\n{row['text']}"), 3),
-            translated_coverage=round(coverage(translated_terms, f"{row['heading'] or ''}\n{row['text']}"), 3),
-            translated_into=script_language(translation) if translation else None,
+            coverage=round(coverage(terms, body), 3), translated_coverage=round(coverage(translated_terms, body), 3),
+            translated_into=translated_into,
             signals={name: SignalScore(score=round(ranks[name][chunk_id][1], 4), rank=ranks[name][chunk_id][0])
                      for name in lists if chunk_id in ranks[name]}))
     return hits
@@ -246,7 +247,8 @@ def document_hits_for_prompt(store: Store, session_id: int | None, user_text: st
         return []
     documents, named = documents_in_scope(store, session_id, user_text, only)
     if among is not None:
-        documents = [d for d in documents if d.id in set(among)]
+        wanted = set(among)
+        documents = [d for d in documents if d.id in wanted]
     if not documents:
         return []
     query = strip_mentions(user_text, documents) or user_text
