@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 
-from desktop_app.lexicon import CJK, LANGS, cue, fires, first_match, lexicon
+from desktop_app.lexicon import CJK, LANGS, cue, fires, first_match
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
+from desktop_app.memory.lang.amounts import Amount, amounts
 from desktop_app.memory.lang.text import split_sentences, term_set
 from desktop_app.memory.reply_health import reply_language, rule_language
 
@@ -29,106 +28,10 @@ from desktop_app.memory.reply_health import reply_language, rule_language
 MAX_DAY = 31
 MAX_NAMED_TERMS = 8
 HISTORY_WINDOW = 24  # characters either side of an old value where a history word ("was", "原来") counts
-# "measure" (metres, kilograms, minutes …) only keeps a number from being read as a bare amount.
-UNITS = ("money", "people", "days", "measure")
 _LIST_LINE = re.compile(r"(?m)^\s*(?:[-*•·]|\d+[.)、]|[（(]?\d+[)）])\s+\S")
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
 _YEAR = range(1900, 2101)
-
-
-@dataclass(frozen=True)
-class Amount:
-    """A number in a text, normalised ("5k", "3.5万", "三万五" → 5000, 35000), with what it counts."""
-
-    value: float
-    start: int
-    end: int
-    unit: str | None  # "money", "people", "days" or None
-
-
-@lru_cache(maxsize=1)
-def _scales() -> dict[str, float]:
-    """Multipliers written after a number, from every lexicon ("k", "thousand", "万")."""
-    return {k.lower(): float(v) for lang in LANGS for k, v in lexicon(lang)["number"]["scale"].items()}
-
-
-@lru_cache(maxsize=1)
-def _arabic() -> re.Pattern[str]:
-    """A number in digits ("5,000", "3.5"), with the multiplier after it, if any; a digit glued to a
-    Chinese character still counts ("预算8000元")."""
-    scales = "|".join(sorted((re.escape(k) for k in _scales()), key=len, reverse=True))
-    # Not a piece of a phone number or code ("555-0300", "(212) 555", "6282 9260"): digits joined
-    # by a dash or a space.
-    return re.compile(rf"(?<![0-9A-Za-z.,\-])(?<!\d\)\s)(?<!\d\s)(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?![-‐]\d)"
-                      rf"(?:\s*({scales})(?![A-Za-z]))?", re.IGNORECASE)
-
-
-@lru_cache(maxsize=1)
-def _chinese_numeral() -> re.Pattern[str]:
-    table = lexicon("zh")["number"]
-    chars = "".join([*table["digits"], *table["units"]])
-    digits = "".join(table["digits"])
-    return re.compile(f"(?:[{digits}]|十)[{chars}]+|[{digits}](?=[个位人元块天])")
-
-
-def chinese_value(text: str) -> float | None:
-    """The value of a Chinese numeral ("三万五" 35000, "两千" 2000, "十二" 12); None if it is none."""
-    table = lexicon("zh")["number"]
-    digits, units = table["digits"], table["units"]
-    total, section, digit, last_unit = 0, 0, None, None
-    for ch in text:
-        if ch in digits:
-            digit = digits[ch]
-        elif ch in units:
-            unit = units[ch]
-            if unit >= 10000:
-                total = (total + section + (digit or 0)) * unit
-                section, digit = 0, None
-            else:
-                section += (1 if digit is None else digit) * unit
-                digit = None
-            last_unit = unit
-        else:
-            return None
-    if digit is not None:  # "三万五": a trailing digit counts one place below the last unit
-        section += digit * (last_unit // 10 if last_unit and last_unit >= 10 and last_unit != 10 else 1)
-    value = total + section
-    return float(value) if value else None
-
-
-def amounts(text: str) -> list[Amount]:
-    """Every number in ``text`` with its value and unit, in order."""
-    found: list[Amount] = []
-    scales = _scales()
-    for m in _arabic().finditer(text):
-        raw = m.group(1).replace(",", "")
-        scale = (m.group(2) or "").lower()
-        if scale == "m" and text[max(0, m.start() - 2):m.start()].rstrip()[-1:] not in tuple("$€£¥￥"):
-            # "3,454 m" is a height; "$2m" is money.
-            found.append(Amount(float(raw), m.start(), m.end(), "measure"))
-            continue
-        value = float(raw) * scales.get(scale, 1.0)
-        found.append(Amount(value, m.start(), m.end(), _unit(text, m.start(), m.end())))
-    for m in _chinese_numeral().finditer(text):
-        numeral = chinese_value(m.group(0))
-        if numeral is not None and not any(a.start <= m.start() < a.end for a in found):
-            found.append(Amount(numeral, m.start(), m.end(), _unit(text, m.start(), m.end())))
-    return sorted(found, key=lambda a: a.start)
-
-
-def _unit(text: str, start: int, end: int) -> str | None:
-    after = text[end:end + 14].lstrip()
-    offset = end + (len(text[end:end + 14]) - len(after))
-    for unit in UNITS:
-        for lang in LANGS:
-            pattern = cue(f"unit.{unit}", lang)
-            if pattern is not None and pattern.match(text, offset):
-                return unit
-    before = text[max(0, start - 2):start].rstrip()
-    if before and before[-1] in "$€£¥￥":
-        return "money"
-    return None
 
 
 def _unit_of_item(item: MemoryItem, amount: Amount) -> str | None:

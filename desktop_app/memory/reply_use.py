@@ -11,8 +11,8 @@ from collections.abc import Mapping
 
 from desktop_app.memory.core.plan import Layer
 from desktop_app.memory.core.records import ItemUse
+from desktop_app.memory.lang.amounts import amounts
 from desktop_app.memory.lang.text import term_set
-from desktop_app.memory.reply_guard import amounts
 
 # The layers whose items are memory the model was given (the rest are turns, pages and documents),
 # and which of their item types are a current item: the head's anchors and state, what changed

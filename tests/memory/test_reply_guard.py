@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.memory.core.models import MemoryItem
-from desktop_app.memory.reply_guard import amounts, chinese_value, guard_reply
+from desktop_app.memory.lang.amounts import amounts, chinese_value
+from desktop_app.memory.reply_guard import guard_reply
 
 
 def item(id_: int, value: str, *, kind: str = "constraint", subject: str = "", status: str = "active",

@@ -91,6 +91,29 @@ def test_a_bare_correction_fixes_the_latest_number(conversation):
     assert budget.value == "预算不超过6000元"
 
 
+@pytest.mark.parametrize("lang, budget, head_count, kept", [
+    ("en", "Budget is about €5,000 total, including flights.", "Actually my mum wants to come too, so make that 5 people.",
+     "5,000"),
+    ("zh", "预算不超过5000元。", "不对，应该是5个人。", "5000元"),
+])
+def test_a_bare_correction_never_changes_a_number_that_counts_something_else(conversation, lang, budget, head_count,
+                                                                            kept):
+    chat = conversation(lang=lang)
+    chat.say(budget)
+    chat.say(head_count)
+    values = [i.value for i in chat.store.list_items(chat.sid, statuses=("active",))]
+    assert any(kept in v for v in values), values
+    assert not chat.store.list_items(chat.sid, statuses=("superseded",))
+
+
+def test_a_bare_correction_still_fixes_a_number_of_the_same_unit(conversation):
+    chat = conversation()
+    chat.say("Keep the trip under 2000 dollars.")
+    chat.say("Actually, make that 2500 dollars.")
+    values = [i.value for i in chat.store.list_items(chat.sid, statuses=("active",))]
+    assert any("2500" in v for v in values) and not any("2000" in v for v in values), values
+
+
 def test_the_goal_tracks_completed_steps_and_is_anchored(conversation):
     chat = conversation()
     chat.say("Help me plan a product launch event.")

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
+from desktop_app.memory.lang.amounts import amounts
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import clip, numbers, term_set
 from desktop_app.memory.write.extraction import Candidate, extract
@@ -169,10 +170,21 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
 
 
 def _latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | None:
+    """The item a correction that names no subject corrects: the latest one holding a number when
+    the correction gives one ("make that 2200"), but never one counting something else: "make
+    that 5 people" does not correct a budget of €5,000 (nothing is corrected then)."""
     pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS]
     if numbers(value):
         pool = [i for i in pool if numbers(i.value)] or pool
+        counts = _units(value)
+        if counts:
+            pool = [i for i in pool if not (theirs := _units(i.value)) or counts & theirs]
     return max(pool, key=lambda i: (i.updated_at, i.id)) if pool else None
+
+
+def _units(text: str) -> set[str]:
+    """What the numbers of ``text`` count (money, people, days, a measure), where it says."""
+    return {a.unit for a in amounts(text) if a.unit}
 
 
 def _by_words(active: list[MemoryItem], subject_words: str) -> MemoryItem | None:
