@@ -16,12 +16,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from desktop_app.lexicon import CJK, LANGS, cue, fires, first_match
+from desktop_app.lexicon import CJK, LANGS, cue, fires, first_match, lexicon
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.lang.amounts import Amount, amounts
 from desktop_app.memory.lang.text import split_sentences, term_set
+from desktop_app.memory.prompt.render import plain_value
 from desktop_app.memory.reply_health import reply_language, rule_language
+from desktop_app.prompts import guard_text
 
 # A value compared as words holds no amount (a number up to a day of the month may be a date) and
 # only a few words of its own ("Rome", "vegetarian", "国庆去三亚"), not a whole sentence.
@@ -279,15 +281,55 @@ def _opposite(rule: MemoryItem) -> MemoryItem:
     return rule.model_copy(update={"value": ""})
 
 
+# What a summary of "everything I asked for" must name: the current values (not the rules on the
+# reply, the goal itself or what is still undecided).
+RECAP_KINDS = ("fact", "constraint", "decision", "preference")
+MAX_RECAP = 8  # values named in one correction
+RECAP_SHARE = 0.5  # of a wordy value's terms (or Chinese characters) that make it mentioned
+
+
+def _mentioned(item: MemoryItem, reply: str, said: list[Amount]) -> bool:
+    """``reply`` names ``item``'s value: one of its amounts, else half of its words (Chinese: of
+    its characters, as a summary rewords "我妈一点辣都不能吃" into "妈妈不吃辣")."""
+    value = plain_value(item.value)
+    own = [a.value for a in amounts(value) if a.value]
+    if own:
+        return any(abs(a.value - v) < 1e-9 for v in own for a in said) or any(
+            re.search(rf"\b{re.escape(word)}\b", reply, re.IGNORECASE)
+            for lang in LANGS for word, n in lexicon(lang)["number"].get("spelled", {}).items() if n in own)
+    words = {t for t in term_set(value) if not _CJK_CHAR.match(t)}
+    chars = set(_CJK_CHAR.findall(value))
+    shares = []
+    if words:
+        shares.append(len(words & term_set(reply)) / len(words))
+    if chars:
+        shares.append(len(chars & set(_CJK_CHAR.findall(reply))) / len(chars))
+    return not shares or max(shares) >= RECAP_SHARE
+
+
+def _omitted(reply: str, found: list[Amount], active: Sequence[MemoryItem], user_text: str,
+             lang: str) -> list[GuardFinding]:
+    """A reply to "summarise everything and give me the final plan" that leaves current values out."""
+    if not user_text or not fires("request.recap", user_text):
+        return []
+    left = [i for i in active if i.kind in RECAP_KINDS and not _mentioned(i, reply, found)][:MAX_RECAP]
+    if not left:
+        return []
+    values = guard_text(lang)["join"].join(plain_value(i.value) for i in left)
+    return [GuardFinding(kind="omitted", item=left[0].id, detail=f"leaves out {len(left)}: {values}", current=values)]
+
+
 def guard_reply(reply: str, *, active: Sequence[MemoryItem], history: Iterable[MemoryItem] = (), lang: str = "en",
-                finished: bool = True) -> list[GuardFinding]:
+                finished: bool = True, user_text: str = "") -> list[GuardFinding]:
     """What in ``reply`` disagrees with memory: ``active`` items (current values and rules),
     ``history`` (superseded and revoked items), ``lang`` the turn's language, ``finished`` False
-    when generation stopped at the length limit."""
+    when generation stopped at the length limit, ``user_text`` the message it answers (a request
+    to sum everything up must name every current value)."""
     past = list(history)
     found = amounts(reply)
     findings = [*_superseded(reply, found, active, past), *_limits(reply, found, active, past),
-                *_directives(reply, active), *_revoked(reply, active, past, lang)]
+                *_directives(reply, active), *_revoked(reply, active, past, lang),
+                *_omitted(reply, found, active, user_text, lang)]
     if not finished:
         findings.append(GuardFinding(kind="cut_off", item=None, detail="stopped at the length limit"))
     return findings

@@ -355,7 +355,8 @@ class TurnPipeline:
         rules = [i.value for i in items if i.kind == "directive" and i.status == "active"]
         lang = expected_language(user_text, rules, self.options.lang) if user_text else self.options.lang
         return guard_reply(text, active=[i for i in items if i.status == "active"],
-                           history=[i for i in items if i.status != "active"], lang=lang, finished=finished)
+                           history=[i for i in items if i.status != "active"], lang=lang, finished=finished,
+                           user_text=user_text)
 
     # -- stage 4 -------------------------------------------------------------------------
     def log(self, recorded: RecordedInput, plan: ContextPlan, reply: RecordedReply | None, *,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.engine.scripted import ScriptedEngine
 
@@ -53,3 +55,23 @@ def test_off_runs_no_guard(store, settings):
     engine = ScriptedEngine("With the 5000 dollar budget, book the small hall.")
     result = turn(store, settings, engine, "Which hall should we book?", guard="off")
     assert result.record.guard is None
+
+
+@pytest.mark.parametrize("lang, rule, ask, note_words", [
+    ("en", "The budget must stay under 5000 dollars.", "Okay, summarise all my constraints and give me the final plan.",
+     ["name each of these", "5000 dollars"]),
+    ("zh", "预算不超过5000元。", "好，把我所有要求总结一下，给我最终方案", ["逐一写出", "5000元"]),
+])
+def test_a_summary_that_leaves_a_current_value_out_is_asked_for_again(store, settings, lang, rule, ask, note_words):
+    replies = ["OK.", "Final plan: book the small hall. 最终方案：订小厅。",
+           "Final plan: the small hall, within 5000 dollars. 最终方案：小厅，预算5000元以内。"]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, rule, lang=lang)
+    result = turn(store, settings, engine, ask, lang=lang)
+    guard = result.record.guard
+    assert guard is not None and guard.retried
+    assert [f.kind for f in guard.first_findings] == ["omitted"]
+    assert guard.findings == []
+    note = engine.calls[-1][-1]["content"]
+    for word in note_words:
+        assert word in note

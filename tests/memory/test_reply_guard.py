@@ -166,3 +166,40 @@ def test_a_value_reworded_around_the_same_amount_is_not_a_replaced_name():
              item(3, "预算: 12000元了，年终奖发下来了", subject="预算", supersedes=2)]
     assert kinds("住宿可以选古城里的客栈，旅行第一天先去洱海。", items, "zh") == []
     assert kinds("按8000元的预算安排。", items, "zh") == [("superseded", 1), ("superseded", 2)]
+
+
+RECAP_EN = [item(1, "total budget €6,500", subject="budget"), item(2, "5 people", kind="fact", subject="travellers"),
+            item(3, "Mia has a tree nut allergy", kind="fact", subject="allergy"),
+            item(4, "conclusion first, then the details", kind="directive", subject="reply style")]
+RECAP_ZH = [item(1, "预算2.5万", subject="预算"), item(2, "一共5个人", kind="fact", subject="人数"),
+            item(3, "我妈一点辣都不能吃", kind="fact", subject="饮食"),
+            item(4, "先说结论再说细节", kind="directive", subject="回复")]
+
+
+def omitted(reply: str, items: list[MemoryItem], user_text: str, lang: str) -> list[str]:
+    found = guard_reply(reply, active=items, lang=lang, user_text=user_text)
+    return [f.current for f in found if f.kind == "omitted"]
+
+
+@pytest.mark.parametrize("lang, items, ask, reply, missing", [
+    ("en", RECAP_EN, "Okay, summarise all my constraints and give me the final plan.",
+     "Final plan: a week in Lisbon for the five of you, staying in Baixa.", ["total budget €6,500; Mia has a tree nut allergy"]),
+    ("en", RECAP_EN, "Sum up all constraints + final plan pls",
+     "Budget €6,500 for 5 people; Mia's tree nut allergy means no cashews.", []),
+    ("zh", RECAP_ZH, "好，把我所有要求总结一下，给我最终方案",
+     "最终方案：5个人去大理，住古城附近。", ["预算2.5万；我妈一点辣都不能吃"]),
+    ("zh", RECAP_ZH, "总结一下我们所有要求 给最终方案",
+     "预算25000元，一共五个人；妈妈不能吃辣，点菜要清淡。", []),
+])
+def test_a_summary_of_everything_must_name_every_current_value(lang, items, ask, reply, missing):
+    assert omitted(reply, items, ask, lang) == missing
+
+
+@pytest.mark.parametrize("lang, items, ask", [
+    ("en", RECAP_EN, "Which neighbourhoods are good to stay in with kids?"),
+    ("en", RECAP_EN, "Summarize this email for me: hi all, the meeting moved."),
+    ("zh", RECAP_ZH, "总结一下这封邮件：各位同事，会议改期了。"),
+    ("zh", RECAP_ZH, "大理和丽江选一个还是都去？"),
+])
+def test_only_a_request_to_sum_everything_up_asks_for_every_value(lang, items, ask):
+    assert omitted("Stay in Baixa. 住古城。", items, ask, lang) == []
