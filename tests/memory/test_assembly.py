@@ -126,7 +126,7 @@ def test_recalled_turns_say_who_said_them_and_on_which_day():
         TurnView(id=5, role="user", content="The budget question came up with the caterer.", tokens=10, turn=3,
                  created_at=NOW),
         TurnView(id=6, role="assistant", content="Noted.", tokens=2, turn=3, created_at=NOW)])
-    result = assemble_context(base(recalled=[page]), COUNTER)
+    result = assemble_context(base(recalled=[page], input_text="What did you say about the budget?"), COUNTER)
     text = result.layers["recalled"].text
     assert "The user said: The budget question" in text and "You replied: Noted." in text
     assert "2025-06" not in text, "a turn from today carries no date"
@@ -134,6 +134,24 @@ def test_recalled_turns_say_who_said_them_and_on_which_day():
     text = assemble_context(base(recalled=[earlier]), COUNTER).layers["recalled"].text
     assert "On 6 May 2025, the user said: The budget question" in text
     assert (result.layers["recalled"].items[-1].type, result.layers["recalled"].items[-1].page_id) == ("page", 7)
+
+
+@pytest.mark.parametrize("ask, replies_shown", [
+    ("What is the budget now?", False), ("Which caterer did you suggest for the budget?", True),
+    ("预算现在是多少？", False), ("你之前推荐的预算方案是什么？", True),
+])
+def test_the_models_own_replies_are_recalled_only_when_asked_about(ask, replies_shown):
+    page = RecalledPage(page_id=7, score=3.0, turns=[
+        TurnView(id=5, role="user", content="The budget question came up with the caterer. 预算问题。", tokens=10,
+                 turn=3, created_at=NOW),
+        TurnView(id=6, role="assistant", content="With 5000 dollars, try Rossi's. 预算可以找罗西。", tokens=9, turn=3,
+                 created_at=NOW)])
+    text = assemble_context(base(recalled=[page], input_text=ask), COUNTER).layers["recalled"].text
+    assert "budget question came up" in text
+    assert ("Rossi" in text) is replies_shown
+    imported = page.model_copy(update={"turns": [page.turns[0], page.turns[1].model_copy(update={"imported": True})]})
+    assert "Rossi" in assemble_context(base(recalled=[imported], input_text=ask), COUNTER).layers["recalled"].text, \
+        "an imported reply is someone's words: recalled like the user's"
 
 
 def test_recalled_pages_read_oldest_first_unless_the_context_holds_an_order():

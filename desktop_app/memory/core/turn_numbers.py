@@ -20,7 +20,7 @@ def turn_views(messages: Iterable[Message], counter: TokenCounter | None = None)
     """User and assistant messages as :class:`TurnView` (token counts filled in when missing)."""
     return [TurnView(id=m.id, role=m.role, content=m.content, turn=m.turn_number, created_at=m.created_at,
                      page_id=m.page_id, tokens=m.token_count or (counter.count(m.content) if counter else 0),
-                     unhealthy=bool(m.unhealthy))
+                     unhealthy=bool(m.unhealthy), imported=m.ext_id is not None)
             for m in messages if m.role in ("user", "assistant")]
 
 
@@ -41,3 +41,4 @@ class TurnView(BaseModel):
     created_at: float
     page_id: int | None = None
     unhealthy: bool = False  # a degenerate reply: the user keeps it, the model's history leaves it out
+    imported: bool = False  # brought in from another conversation (not this model's own reply)

@@ -16,6 +16,7 @@ import re
 from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import ChatMessage, TokenCounter
+from desktop_app.lexicon import fires
 from desktop_app.memory.core.documents import DocumentHit
 from desktop_app.memory.core.head_fold import HeadChange, HeadFold
 from desktop_app.memory.core.models import MemoryItem, SummaryContent, SummaryEntry
@@ -377,6 +378,7 @@ def _recalled(inp: AssemblyInput, room: int, counter: TokenCounter, excluded: li
               t: dict[str, str]) -> Layer:
     words = term_set(inp.input_text)
     state_question = STATE_QUESTION.search(inp.input_text) is not None
+    replies_asked = fires("recall.asks_reply", inp.input_text)
     if state_question:
         order = {kind: n for n, kind in enumerate(STATE_KINDS)}
         live = [i for i in inp.items if i.status == "active" and i.kind in order]
@@ -415,6 +417,11 @@ def _recalled(inp: AssemblyInput, room: int, counter: TokenCounter, excluded: li
         if len(turns) < len(page.turns):
             excluded.append(Exclusion(layer="recalled", id=page.page_id, reason="turn states a superseded or revoked item",
                                       score=page.score))
+        # This model's own earlier replies come back only when the input asks about them ("the
+        # hotel you suggested"): a small model copies a reply it is shown, with the values it got
+        # wrong; what the user said is the record. (Imported replies are someone's words: kept.)
+        if not replies_asked:
+            turns = [tv for tv in turns if tv.role == "user" or tv.imported]
         if not turns:
             continue
         for with_partners in (True, False):  # the matching turns with their replies, else alone
@@ -479,7 +486,7 @@ def _matching_turns(turns: list[TurnView], words: set[str], with_partners: bool 
     keep = set(hits)
     for i in hits if with_partners else ():
         partner = i + 1 if turns[i].role == "user" else i - 1
-        if 0 <= partner < len(turns):
+        if 0 <= partner < len(turns) and turns[partner].role != turns[i].role:
             keep.add(partner)
     return [turns[i] for i in sorted(keep)] or turns[:2]
 
