@@ -35,6 +35,7 @@ SHORT_REPLY = 160  # characters: a refusal or a promise this short is all the re
 
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 _KINDS = "directive|fact|constraint|preference|decision|goal|open_question"
 # The prompt's structure, whatever its wording: an item id before a kind, a placeholder, kinds in brackets, clock stamps,
 # quotation delimiters of documents, a state version, the old key marker.
@@ -191,7 +192,8 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     findings: list[HealthFinding] = []
     text = reply.strip()
     squashed = _squash(text)
-    if len(_CJK_CHAR.findall(text)) < 2 and len(_LATIN_WORD.findall(text)) < 2:
+    # A number is a word of an answer ("July 14", "5 people"): only a reply of fewer than two is empty.
+    if len(_CJK_CHAR.findall(text)) < 2 and len(_LATIN_WORD.findall(text)) + len(_NUMBER.findall(text)) < 2:
         return [HealthFinding("empty", "no words")]
     if len(squashed) >= MIN_COPY_CHARS:
         for n, earlier in enumerate(reversed(list(earlier_replies)), start=1):

@@ -110,6 +110,12 @@ def test_an_empty_reply_is_found_and_is_not_degenerate():
     findings = check_reply("  …  ", user_text="hi")
     assert [f.kind for f in findings] == ["empty"]
     assert not degenerate(findings)
+    assert [f.kind for f in check_reply("OK", user_text="hi")] == ["empty"]
+
+
+@pytest.mark.parametrize("reply", ["July 14", "14 July.", "5 people", "10月1号"])
+def test_a_short_answer_with_a_number_is_an_answer(reply):
+    assert "empty" not in [f.kind for f in check_reply(reply, user_text="What was the flight date I said again?")]
 
 
 @pytest.mark.parametrize("reply", ["I'm sorry, but I can't assist with that.", "抱歉，我无法协助完成这个请求。"])
