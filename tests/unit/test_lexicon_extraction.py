@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app import lexicon
+from desktop_app.memory.write.change_resolution import _LET_GO, _MISTAKEN, _MOVED, _ZH_NUMERALS, _counted, mentions_change
 from desktop_app.memory.write.extraction import (
     _ADDRESSES_RULE,
     _ARTICLE,
@@ -55,10 +56,11 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "time.date", "request.uses_value",
                                               "request.task", "address.personal", "mood.imperative",
                                               "change.value", "change.split", "change.lead", "change.subject_lead",
-                                              "fact.copula", "address.rule"]
+                                              "fact.copula", "address.rule", "change.let_go", "change.mistaken",
+                                              "change.moved"]
 # Concepts one language has no words for (Chinese has no articles, and its changes divide at
 # ``change.split``): the entry exists in both, empty in the other.
-ONE_LANGUAGE = {"change.verb": "en", "change.article": "en"}
+ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": "zh"}
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -344,6 +346,27 @@ CUE_CASES = [
     ("address.rule", "en", "Can you stop the music?", False),
     ("address.rule", "zh", "可以不用英文回答吗？", True),
     ("address.rule", "zh", "可以停一下吗？", False),
+    ("change.let_go", "en", "Switch back to English", True),
+    ("change.let_go", "en", "Emojis are fine again", True),
+    ("change.let_go", "en", "I don't need it anymore", True),
+    ("change.let_go", "en", "Go back home", False),
+    ("change.let_go", "zh", "正常写就行", True),
+    ("change.let_go", "zh", "还是用中文吧", True),
+    ("change.let_go", "zh", "用中文写", False),
+    ("change.mistaken", "en", "I got that wrong", True),
+    ("change.mistaken", "en", "I mixed up the dates", True),
+    ("change.mistaken", "en", "My mistakes", True),  # a word edge at the start only
+    ("change.mistaken", "en", "Nothing went wrongly", False),  # a word inside a word is not the word
+    ("change.mistaken", "zh", "之前搞错了", True),
+    ("change.mistaken", "zh", "预算是5000", False),
+    ("change.moved", "en", "Stretch it to 2500", True),
+    ("change.moved", "en", "Bumped it up to 3000", True),
+    ("change.moved", "en", "Setup to 5", False),
+    ("change.moved", "zh", "现在72.5了", True),
+    ("change.moved", "zh", "体重72.5", False),
+    ("number.numerals", "zh", "三室两厅", True),
+    ("number.numerals", "zh", "零", False),  # zero counts nothing, as when written in the code
+    ("number.numerals", "en", "three rooms", False),  # empty in English
 ]
 
 
@@ -522,6 +545,17 @@ PATTERN_CASES = [
     (_ARTICLE, "the budget", True),
     (_ARTICLE, "budget", False),
     (_ARTICLE, "theme", False),  # a space follows
+    (_LET_GO, "Emojis are fine again", True),
+    (_LET_GO, "正常写就行", True),
+    (_LET_GO, "The fine print", False),
+    (_MISTAKEN, "I got that wrong", True),
+    (_MISTAKEN, "之前搞错了", True),
+    (_MISTAKEN, "Nothing went wrongly", False),
+    (_MOVED, "Stretch it to 2500", True),
+    (_MOVED, "现在72.5了", True),
+    (_MOVED, "Go to bed", False),
+    (_ZH_NUMERALS, "三室两厅", True),
+    (_ZH_NUMERALS, "3 rooms", False),
 ]
 
 
@@ -596,6 +630,23 @@ def test_a_change_divides_into_what_changes_and_its_new_value(sentence, subject,
     candidate = classify(sentence)
     assert candidate is not None and candidate.action == "correct"
     assert (candidate.subject, candidate.value) == (subject, value)
+
+
+@pytest.mark.parametrize("text, changes", [
+    ("We got a bonus, so 2800 is okay now", True),
+    ("Stretch it to 2500", True),
+    ("之前搞错了，是三室", True),
+    ("正常写就行", True),
+    ("My mistake?", False),  # a question says nothing changed
+    ("The budget is 5000", False),
+])
+def test_change_resolution_reads_the_change_cues(text, changes):
+    assert mentions_change(text) is changes
+
+
+def test_chinese_numerals_count_as_numbers():
+    assert _counted("三室两厅 12") == {"三", "两", "12"}
+    assert _counted("零〇亿") == set()
 
 
 @pytest.mark.parametrize("sentence, revokes", [
