@@ -9,6 +9,7 @@ import pytest
 
 from desktop_app import lexicon
 from desktop_app.memory.write.change_resolution import _LET_GO, _MISTAKEN, _MOVED, _ZH_NUMERALS, _counted, mentions_change
+from desktop_app.memory.write.cooperation import CHANGED, says_changed
 from desktop_app.memory.write.extraction import (
     _ADDRESSES_RULE,
     _ARTICLE,
@@ -57,7 +58,7 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "request.task", "address.personal", "mood.imperative",
                                               "change.value", "change.split", "change.lead", "change.subject_lead",
                                               "fact.copula", "address.rule", "change.let_go", "change.mistaken",
-                                              "change.moved"]
+                                              "change.moved", "change.said"]
 # Concepts one language has no words for (Chinese has no articles, and its changes divide at
 # ``change.split``): the entry exists in both, empty in the other.
 ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": "zh"}
@@ -367,6 +368,12 @@ CUE_CASES = [
     ("number.numerals", "zh", "三室两厅", True),
     ("number.numerals", "zh", "零", False),  # zero counts nothing, as when written in the code
     ("number.numerals", "en", "three rooms", False),  # empty in English
+    ("change.said", "en", "So 9 of us now", True),
+    ("change.said", "en", "The venue can only take 120", True),
+    ("change.said", "en", "Nowhere to park", False),  # a word inside a word is not the word
+    ("change.said", "zh", "一共35人", True),
+    ("change.said", "zh", "最后定在周五", True),
+    ("change.said", "zh", "我们有30人", False),
 ]
 
 
@@ -556,6 +563,9 @@ PATTERN_CASES = [
     (_MOVED, "Go to bed", False),
     (_ZH_NUMERALS, "三室两厅", True),
     (_ZH_NUMERALS, "3 rooms", False),
+    (CHANGED, "So 9 of us now", True),
+    (CHANGED, "一共35人", True),
+    (CHANGED, "Totally fine, 5 people", False),
 ]
 
 
@@ -642,6 +652,17 @@ def test_a_change_divides_into_what_changes_and_its_new_value(sentence, subject,
 ])
 def test_change_resolution_reads_the_change_cues(text, changes):
     assert mentions_change(text) is changes
+
+
+@pytest.mark.parametrize("quote, changed", [
+    ("So 9 of us now", True),
+    ("一共35人", True),
+    ("moved it to 11:40", True),  # change.value, read by extraction
+    ("Totally fine, 5 people", False),
+    ("我们有30人", False),
+])
+def test_cooperation_reads_the_words_that_say_a_value_changed(quote, changed):
+    assert says_changed(quote) is changed
 
 
 def test_chinese_numerals_count_as_numbers():

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, term_set
-from desktop_app.memory.write.extraction import CHANGE, CORRECT, negated, rx
+from desktop_app.memory.write.extraction import CHANGE, CORRECT, _alternatives, negated, rx
 from desktop_app.memory.write.kind_cues import settle_kind
 from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.proposals import Proposal
@@ -36,10 +36,11 @@ SESSION_ONLY_KINDS = ("decision", "goal", "open_question")
 _NORM = re.compile(r"[\s，,。.!！?？；;：:\"'“”]+")
 
 
-# Words in the quote itself that say a value changed ("so 9 of us now", "一共35人", "moved it to 11:40").
-CHANGED = rx(r"\b(now|instead|anymore|after all|on second thought|on reflection|turns out|pushed|moved|bumped|"
-             r"dropped out|joining|in total|altogether|total|back to|only take|can only)\b",
-             r"一共|总共|最后是|最后定|现在是|改到|提到|其实|延误|推迟|提前|来不了|加了|少了|还是")
+# Words in the quote itself that say a value changed ("so 9 of us now", "一共35人", "moved it to 11:40"):
+# the lexicon's ``change.said``, case-insensitive.
+CHANGED = rx(_alternatives("change.said", ("en", "zh")))
+# A number and what it counts: a word in Latin letters or one Chinese character (the basic block only,
+# narrower than ``lexicon.CJK``; letters, not words of a language).
 _UNIT = re.compile(r"(\d+(?:[.,:]\d+)*)\s*([A-Za-z]+|[\u4e00-\u9fff])")
 
 
