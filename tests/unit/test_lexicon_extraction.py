@@ -1,7 +1,8 @@
-"""The language knowledge of rule-based extraction lives in the lexicon (``fact.*``,
-``polarity.*``, ``small_talk.*``, ``goal.*``, ``mood.*``, ``answer.*``, ``intent.*``, ``rule.*``,
-``kind.*``, ``speech.*``, ``request.*``, ``time.*``, ``address.*``, ``change.*``): each cue exists in
-both languages, fires where it should and only there, and extraction still reads it."""
+"""The language knowledge of rule-based extraction, of change resolution and of merging the
+model's pass lives in the lexicon (``fact.*``, ``polarity.*``, ``small_talk.*``, ``goal.*``,
+``mood.*``, ``answer.*``, ``intent.*``, ``rule.*``, ``kind.*``, ``speech.*``, ``request.*``,
+``time.*``, ``address.*``, ``change.*``, ``number.numerals``, ``unit.not_counted``): each cue exists
+in both languages, fires where it should and only there, and the code still reads it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 
 from desktop_app import lexicon
 from desktop_app.memory.write.change_resolution import _LET_GO, _MISTAKEN, _MOVED, _ZH_NUMERALS, _counted, mentions_change
-from desktop_app.memory.write.cooperation import CHANGED, says_changed
+from desktop_app.memory.write.cooperation import _ABOUT_ME, _ABOUT_US, CHANGED, _units, says_changed
 from desktop_app.memory.write.extraction import (
     _ADDRESSES_RULE,
     _ARTICLE,
@@ -58,10 +59,10 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "request.task", "address.personal", "mood.imperative",
                                               "change.value", "change.split", "change.lead", "change.subject_lead",
                                               "fact.copula", "address.rule", "change.let_go", "change.mistaken",
-                                              "change.moved", "change.said"]
+                                              "change.moved", "change.said", "address.me", "address.us"]
 # Concepts one language has no words for (Chinese has no articles, and its changes divide at
 # ``change.split``): the entry exists in both, empty in the other.
-ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": "zh"}
+ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": "zh", "unit.not_counted": "en"}
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -374,6 +375,18 @@ CUE_CASES = [
     ("change.said", "zh", "一共35人", True),
     ("change.said", "zh", "最后定在周五", True),
     ("change.said", "zh", "我们有30人", False),
+    ("address.me", "en", "I'm vegetarian", True),
+    ("address.me", "en", "The team is vegetarian", False),
+    ("address.me", "en", "Imagine that", False),  # a word inside a word is not the word
+    ("address.me", "zh", "我吃素", True),
+    ("address.me", "zh", "我们吃素", False),  # "我" inside "我们" is the group
+    ("address.us", "en", "We are 14 people", True),
+    ("address.us", "en", "Wear a hat", False),
+    ("address.us", "zh", "我们一共14人", True),
+    ("address.us", "zh", "我吃素", False),
+    ("unit.not_counted", "en", "from 3 to 5", True),
+    ("unit.not_counted", "en", "150 guests", False),
+    ("unit.not_counted", "zh", "35人", False),  # empty in Chinese
 ]
 
 
@@ -566,6 +579,10 @@ PATTERN_CASES = [
     (CHANGED, "So 9 of us now", True),
     (CHANGED, "一共35人", True),
     (CHANGED, "Totally fine, 5 people", False),
+    (_ABOUT_ME, "I'm vegetarian", True),
+    (_ABOUT_US, "I'm vegetarian", False),
+    (_ABOUT_ME, "我们一共14人", False),
+    (_ABOUT_US, "我们一共14人", True),
 ]
 
 
@@ -663,6 +680,10 @@ def test_change_resolution_reads_the_change_cues(text, changes):
 ])
 def test_cooperation_reads_the_words_that_say_a_value_changed(quote, changed):
     assert says_changed(quote) is changed
+
+
+def test_words_beside_a_number_that_count_nothing_are_no_unit():
+    assert _units("3 to 5 guests, 10 am, 35人") == {"guests", "人"}
 
 
 def test_chinese_numerals_count_as_numbers():
