@@ -1,17 +1,28 @@
-"""The language knowledge of rule-based extraction lives in the lexicon (``fact.*``,
-``polarity.*``, ``small_talk.*``, ``goal.*``, ``mood.*``, ``answer.*``, ``intent.*``, ``rule.*``,
-``kind.*``, ``speech.*``, ``request.*``, ``time.*``, ``address.*``): each cue exists in both
-languages, fires where it should and only there, and extraction still reads it."""
+"""The language knowledge of rule-based extraction, of change resolution and of merging the
+model's pass lives in the lexicon (``fact.*``, ``polarity.*``, ``small_talk.*``, ``goal.*``,
+``mood.*``, ``answer.*``, ``intent.*``, ``rule.*``, ``kind.*``, ``speech.*``, ``request.*``,
+``time.*``, ``address.*``, ``change.*``, ``number.numerals``, ``unit.not_counted``): each cue exists
+in both languages, fires where it should and only there, and the code still reads it."""
 
 from __future__ import annotations
 
 import pytest
 
 from desktop_app import lexicon
+from desktop_app.memory.write.change_resolution import _LET_GO, _MISTAKEN, _MOVED, _ZH_NUMERALS, _counted, mentions_change
+from desktop_app.memory.write.cooperation import _ABOUT_ME, _ABOUT_US, CHANGED, _units, says_changed
 from desktop_app.memory.write.extraction import (
+    _ADDRESSES_RULE,
+    _ARTICLE,
     _ASKS,
+    _CHANGE_LEAD,
+    _CHANGE_SPLIT,
+    _COPULA,
+    _EN_CHANGE,
     _IMPERATIVE,
     _PERSONAL,
+    _SUBJECT_LEAD,
+    CHANGE,
     CORRECT,
     DATE,
     DECISION,
@@ -45,13 +56,25 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "kind.preference", "kind.decision", "kind.goal", "speech.reported",
                                               "speech.common", "speech.relayed", "request.ask",
                                               "time.date", "request.uses_value",
-                                              "request.task", "address.personal", "mood.imperative"]
+                                              "request.task", "address.personal", "mood.imperative",
+                                              "change.value", "change.split", "change.lead", "change.subject_lead",
+                                              "fact.copula", "address.rule", "change.let_go", "change.mistaken",
+                                              "change.moved", "change.said", "address.me", "address.us"]
+# Concepts one language has no words for (Chinese has no articles, and its changes divide at
+# ``change.split``): the entry exists in both, empty in the other.
+ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": "zh", "unit.not_counted": "en"}
 
 
 @pytest.mark.parametrize("name", MIGRATED)
 def test_every_migrated_cue_is_in_both_languages(name):
     for lang in lexicon.LANGS:
         assert lexicon.cue(name, lang) is not None, f"{name} is empty in {lang}"
+
+
+@pytest.mark.parametrize("name, only", ONE_LANGUAGE.items())
+def test_a_one_language_cue_is_empty_in_the_other(name, only):
+    for lang in lexicon.LANGS:
+        assert (lexicon.cue(name, lang) is not None) is (lang == only)
 
 
 @pytest.mark.parametrize("name, lang, text, group, value", [
@@ -291,6 +314,79 @@ CUE_CASES = [
     ("mood.imperative", "zh", "算了，还是用英文", True),
     ("mood.imperative", "zh", "全部用中文写", True),
     ("mood.imperative", "zh", "交通总是很堵", False),
+    ("change.value", "en", "Change it to 8000", True),
+    ("change.value", "en", "Now we go with Rome instead", True),
+    ("change.value", "en", "The budget is 8000", False),
+    ("change.value", "zh", "预算改成8000", True),
+    ("change.value", "zh", "预算是8000", False),
+    ("change.split", "en", "The budget is 6000", True),
+    ("change.split", "en", "It should be 5", True),
+    ("change.split", "en", "Listen to this", False),  # a word inside a word is not the word
+    ("change.split", "zh", "预算应该是6000", True),
+    ("change.split", "zh", "预算不变", False),
+    ("change.verb", "en", "Set the budget to 6000", True),
+    ("change.verb", "en", "I set off early", False),
+    ("change.verb", "zh", "把预算改成6000", False),  # empty in Chinese
+    ("change.lead", "en", "Actually, 6000", True),
+    ("change.lead", "en", "Sorry, 6000", True),
+    ("change.lead", "en", "The budget is 6000", False),
+    ("change.lead", "zh", "不对，6000", True),
+    ("change.lead", "zh", "预算是6000", False),
+    ("change.subject_lead", "en", "Let's make it 6000", True),
+    ("change.subject_lead", "en", "Budget 6000", False),
+    ("change.subject_lead", "zh", "把预算改成6000", True),
+    ("change.subject_lead", "zh", "预算改成6000", False),
+    ("change.article", "en", "The budget", True),
+    ("change.article", "en", "A budget", False),
+    ("change.article", "zh", "预算", False),  # empty in Chinese
+    ("fact.copula", "en", "The budget is 5000", True),
+    ("fact.copula", "en", "This island", False),  # a word inside a word is not the word
+    ("fact.copula", "zh", "预算是5000", True),
+    ("fact.copula", "zh", "预算5000", False),
+    ("address.rule", "en", "Can you stop answering in English?", True),
+    ("address.rule", "en", "Stop doing that?", True),
+    ("address.rule", "en", "Can you stop the music?", False),
+    ("address.rule", "zh", "可以不用英文回答吗？", True),
+    ("address.rule", "zh", "可以停一下吗？", False),
+    ("change.let_go", "en", "Switch back to English", True),
+    ("change.let_go", "en", "Emojis are fine again", True),
+    ("change.let_go", "en", "I don't need it anymore", True),
+    ("change.let_go", "en", "Go back home", False),
+    ("change.let_go", "zh", "正常写就行", True),
+    ("change.let_go", "zh", "还是用中文吧", True),
+    ("change.let_go", "zh", "用中文写", False),
+    ("change.mistaken", "en", "I got that wrong", True),
+    ("change.mistaken", "en", "I mixed up the dates", True),
+    ("change.mistaken", "en", "My mistakes", True),  # a word edge at the start only
+    ("change.mistaken", "en", "Nothing went wrongly", False),  # a word inside a word is not the word
+    ("change.mistaken", "zh", "之前搞错了", True),
+    ("change.mistaken", "zh", "预算是5000", False),
+    ("change.moved", "en", "Stretch it to 2500", True),
+    ("change.moved", "en", "Bumped it up to 3000", True),
+    ("change.moved", "en", "Setup to 5", False),
+    ("change.moved", "zh", "现在72.5了", True),
+    ("change.moved", "zh", "体重72.5", False),
+    ("number.numerals", "zh", "三室两厅", True),
+    ("number.numerals", "zh", "零", False),  # zero counts nothing, as when written in the code
+    ("number.numerals", "en", "three rooms", False),  # empty in English
+    ("change.said", "en", "So 9 of us now", True),
+    ("change.said", "en", "The venue can only take 120", True),
+    ("change.said", "en", "Nowhere to park", False),  # a word inside a word is not the word
+    ("change.said", "zh", "一共35人", True),
+    ("change.said", "zh", "最后定在周五", True),
+    ("change.said", "zh", "我们有30人", False),
+    ("address.me", "en", "I'm vegetarian", True),
+    ("address.me", "en", "The team is vegetarian", False),
+    ("address.me", "en", "Imagine that", False),  # a word inside a word is not the word
+    ("address.me", "zh", "我吃素", True),
+    ("address.me", "zh", "我们吃素", False),  # "我" inside "我们" is the group
+    ("address.us", "en", "We are 14 people", True),
+    ("address.us", "en", "Wear a hat", False),
+    ("address.us", "zh", "我们一共14人", True),
+    ("address.us", "zh", "我吃素", False),
+    ("unit.not_counted", "en", "from 3 to 5", True),
+    ("unit.not_counted", "en", "150 guests", False),
+    ("unit.not_counted", "zh", "35人", False),  # empty in Chinese
 ]
 
 
@@ -444,6 +540,49 @@ PATTERN_CASES = [
     (_IMPERATIVE, "Traffic is always terrible", False),
     (_PERSONAL, "Traffic is always terrible", False),
     (_ASKS, "Traffic is always terrible", False),
+    (CHANGE, "Change it to 8000", True),
+    (CHANGE, "预算改成8000", True),
+    (CHANGE, "The budget is 8000", False),
+    (_CHANGE_SPLIT, "The budget is 8000", True),
+    (_CHANGE_SPLIT, "预算应该是8000", True),
+    (_CHANGE_SPLIT, "预算8000", False),
+    (_EN_CHANGE, "Set the budget to 6000", True),
+    (_EN_CHANGE, "Set the budget to 6000\nok", False),  # the value runs to the end of the sentence
+    (_EN_CHANGE, "把预算改成6000", False),
+    (_COPULA, "The budget is 5000", True),
+    (_COPULA, "预算为5000", True),
+    (_COPULA, "预算：5000", True),  # a colon, in either width
+    (_COPULA, "This island", False),
+    (_ADDRESSES_RULE, "Can you stop answering in English?", True),
+    (_ADDRESSES_RULE, "可以不用英文回答吗？", True),
+    (_ADDRESSES_RULE, "Can you stop the music?", False),
+    (_CHANGE_LEAD, "Actually, the budget is 6000", True),
+    (_CHANGE_LEAD, "不对，预算是6000", True),
+    (_CHANGE_LEAD, "The budget is actually 6000", False),  # at the start only
+    (_SUBJECT_LEAD, "Please make it 6000", True),
+    (_SUBJECT_LEAD, "把预算改成6000", True),
+    (_SUBJECT_LEAD, "预算改成6000", False),
+    (_ARTICLE, "the budget", True),
+    (_ARTICLE, "budget", False),
+    (_ARTICLE, "theme", False),  # a space follows
+    (_LET_GO, "Emojis are fine again", True),
+    (_LET_GO, "正常写就行", True),
+    (_LET_GO, "The fine print", False),
+    (_MISTAKEN, "I got that wrong", True),
+    (_MISTAKEN, "之前搞错了", True),
+    (_MISTAKEN, "Nothing went wrongly", False),
+    (_MOVED, "Stretch it to 2500", True),
+    (_MOVED, "现在72.5了", True),
+    (_MOVED, "Go to bed", False),
+    (_ZH_NUMERALS, "三室两厅", True),
+    (_ZH_NUMERALS, "3 rooms", False),
+    (CHANGED, "So 9 of us now", True),
+    (CHANGED, "一共35人", True),
+    (CHANGED, "Totally fine, 5 people", False),
+    (_ABOUT_ME, "I'm vegetarian", True),
+    (_ABOUT_US, "I'm vegetarian", False),
+    (_ABOUT_ME, "我们一共14人", False),
+    (_ABOUT_US, "我们一共14人", True),
 ]
 
 
@@ -506,6 +645,60 @@ def test_extraction_reads_the_hypothetical_cues(text, hypothetical):
 def test_a_revocation_or_correction_is_classified_so(sentence, action):
     candidate = classify(sentence)
     assert candidate is not None and candidate.action == action
+
+
+@pytest.mark.parametrize("sentence, subject, value", [
+    ("Actually, the budget is 6000", "budget", "budget: 6000"),
+    ("不对，预算应该是6000", "budget", "预算: 6000"),
+    ("把预算改成8000", "budget", "预算: 8000"),
+    ("Let's change the venue to the park", "fact:venue", "venue: the park"),
+])
+def test_a_change_divides_into_what_changes_and_its_new_value(sentence, subject, value):
+    candidate = classify(sentence)
+    assert candidate is not None and candidate.action == "correct"
+    assert (candidate.subject, candidate.value) == (subject, value)
+
+
+@pytest.mark.parametrize("text, changes", [
+    ("We got a bonus, so 2800 is okay now", True),
+    ("Stretch it to 2500", True),
+    ("之前搞错了，是三室", True),
+    ("正常写就行", True),
+    ("My mistake?", False),  # a question says nothing changed
+    ("The budget is 5000", False),
+])
+def test_change_resolution_reads_the_change_cues(text, changes):
+    assert mentions_change(text) is changes
+
+
+@pytest.mark.parametrize("quote, changed", [
+    ("So 9 of us now", True),
+    ("一共35人", True),
+    ("moved it to 11:40", True),  # change.value, read by extraction
+    ("Totally fine, 5 people", False),
+    ("我们有30人", False),
+])
+def test_cooperation_reads_the_words_that_say_a_value_changed(quote, changed):
+    assert says_changed(quote) is changed
+
+
+def test_words_beside_a_number_that_count_nothing_are_no_unit():
+    assert _units("3 to 5 guests, 10 am, 35人") == {"guests", "人"}
+
+
+def test_chinese_numerals_count_as_numbers():
+    assert _counted("三室两厅 12") == {"三", "两", "12"}
+    assert _counted("零〇亿") == set()
+
+
+@pytest.mark.parametrize("sentence, revokes", [
+    ("Can you stop answering in English?", True),  # a question that names the rule it revokes
+    ("取消之前那条规则吗？", True),
+    ("Can you stop the music?", False),
+])
+def test_a_revocation_asked_as_a_question_names_what_it_revokes(sentence, revokes):
+    candidate = classify(sentence)
+    assert (candidate is not None and candidate.action == "revoke") is revokes
 
 
 @pytest.mark.parametrize("sentence, kind", [

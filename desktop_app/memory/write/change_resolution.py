@@ -29,7 +29,7 @@ from desktop_app.engine.protocol import ChatMessage
 from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, term_set
 from desktop_app.memory.write.cooperation import REVOCABLE, presented, says_changed, subject_key
-from desktop_app.memory.write.extraction import REVOKE, is_hypothetical, is_question, is_reported, negated
+from desktop_app.memory.write.extraction import REVOKE, _alternatives, is_hypothetical, is_question, is_reported, negated, rx
 from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.vetting import grounded, ungrounded_numbers
 from desktop_app.prompts import templates
@@ -37,10 +37,11 @@ from desktop_app.prompts import templates
 MAX_CANDIDATES = 8
 RESOLVE_MAX_TOKENS = 48
 CHANGEABLE = ("fact", "constraint", "directive", "preference", "decision")
-# "Switch … back to", "go ahead, … fine again", "正常写就行": a standing rule let go of.
-_LET_GO = re.compile(r"\bback to\b|\b(fine|okay|ok) again\b|\bno longer\b|\bany ?more\b|就行|就好|算了|还是|不用|不必|别再",
-                     re.IGNORECASE)
-_ZH_NUMERALS = re.compile(r"[一二两三四五六七八九十百千万]")
+# "Switch … back to", "go ahead, … fine again", "正常写就行": a standing rule let go of (the lexicon's
+# ``change.let_go``), case-insensitive.
+_LET_GO = rx(_alternatives("change.let_go", ("en", "zh")))
+# Letters that write a number ("三室"): the lexicon's ``number.numerals``.
+_ZH_NUMERALS = re.compile(_alternatives("number.numerals", ("zh", "en")))
 
 
 NONE = "none"
@@ -75,10 +76,11 @@ class ChangeAnswer(BaseModel):
         return values.index(self.old) + 1 if self.old in values else 0
 
 
-# "之前搞错了", "I got that wrong": what was said before is corrected.
-_MISTAKEN = re.compile(r"搞错|弄错|记错|说错|写错|\bwrong\b|\bmistake|\bmixed up\b", re.IGNORECASE)
-# A value moved without the words the extraction rules know ("stretch it to $2500", "现在72.5了").
-_MOVED = re.compile(r"\b(stretch|extend|raise|lower|bump|up|down)(ed|s)?\b.{0,20}\bto\b|现在|如今|后来|最后", re.IGNORECASE)
+# "之前搞错了", "I got that wrong": what was said before is corrected (the lexicon's ``change.mistaken``).
+_MISTAKEN = rx(_alternatives("change.mistaken", ("zh", "en")))
+# A value moved without the words the extraction rules know ("stretch it to $2500", "现在72.5了"; the
+# lexicon's ``change.moved``).
+_MOVED = rx(_alternatives("change.moved", ("en", "zh")))
 
 
 def mentions_change(text: str) -> bool:

@@ -23,9 +23,10 @@ import re
 
 from pydantic import BaseModel
 
+from desktop_app.lexicon import LANGS, lexicon
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, term_set
-from desktop_app.memory.write.extraction import CHANGE, CORRECT, negated, rx
+from desktop_app.memory.write.extraction import CHANGE, CORRECT, _alternatives, negated, rx
 from desktop_app.memory.write.kind_cues import settle_kind
 from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.proposals import Proposal
@@ -36,18 +37,21 @@ SESSION_ONLY_KINDS = ("decision", "goal", "open_question")
 _NORM = re.compile(r"[\s，,。.!！?？；;：:\"'“”]+")
 
 
-# Words in the quote itself that say a value changed ("so 9 of us now", "一共35人", "moved it to 11:40").
-CHANGED = rx(r"\b(now|instead|anymore|after all|on second thought|on reflection|turns out|pushed|moved|bumped|"
-             r"dropped out|joining|in total|altogether|total|back to|only take|can only)\b",
-             r"一共|总共|最后是|最后定|现在是|改到|提到|其实|延误|推迟|提前|来不了|加了|少了|还是")
+# Words in the quote itself that say a value changed ("so 9 of us now", "一共35人", "moved it to 11:40"):
+# the lexicon's ``change.said``, case-insensitive.
+CHANGED = rx(_alternatives("change.said", ("en", "zh")))
+# A number and what it counts: a word in Latin letters or one Chinese character (the basic block only,
+# narrower than ``lexicon.CJK``; letters, not words of a language).
 _UNIT = re.compile(r"(\d+(?:[.,:]\d+)*)\s*([A-Za-z]+|[\u4e00-\u9fff])")
+# Words beside a number that count nothing ("3 to 5", "10 am"): the lexicon's ``unit.not_counted``.
+_NOT_UNITS = frozenset(word.lower() for lang in LANGS for word in lexicon(lang)["unit"]["not_counted"]["words"])
 
 
 def _units(text: str) -> set[str]:
     """What the numbers of ``text`` count ("35人" → 人, "150 guests" → guests, "March 10" → march)."""
     found = {m.group(2).lower() for m in _UNIT.finditer(text)}
     found |= {m.group(1).lower() for m in re.finditer(r"([A-Za-z]+)\s+\d", text)}
-    return found - {"am", "pm", "of", "to", "and", "or", "is", "for"}
+    return found - _NOT_UNITS
 
 
 def says_changed(quote: str) -> bool:
@@ -105,8 +109,10 @@ def _overlaps(item: MemoryItem, quote: str) -> bool:
 TASK_SUBJECTS = ("budget", "deadline", "length", "format", "audience")
 
 
-_ABOUT_ME = rx(r"\b(i|i'm|i've|me|my|mine)\b", r"我(?!们)|俺")
-_ABOUT_US = rx(r"\b(we|we're|our|us|the team|the group)\b", r"我们|咱们|大家|团队")
+# Words about the user alone, and about a group the user is part of (the lexicon's ``address.me``,
+# ``address.us``), case-insensitive.
+_ABOUT_ME = rx(_alternatives("address.me", ("en", "zh")))
+_ABOUT_US = rx(_alternatives("address.us", ("en", "zh")))
 
 
 def _scope(entry: Proposal, key: str) -> str:

@@ -43,9 +43,8 @@ def _alternatives(name: str, langs: tuple[str, ...]) -> str:
 # ``^`` the start of the sentence only.
 REVOKE = rx(_alternatives("intent.revoke", ("zh", "en")))
 CORRECT = rx(_alternatives("intent.correct", ("zh", "en")))
-CHANGE = rx(r"改成", r"改为", r"换成", r"调整为", r"调整到", r"变成", r"提高到", r"降到", r"延到", r"提前到",
-             r"change (it|that|this)? ?to\b", r"\bchanged? .* to\b", r"\bswitch(ed)? to\b", r"\bmove(d)? .* to\b",
-             r"\bincrease(d)? .* to\b", r"\braise(d)? .* to\b", r"\bcut .* to\b", r"\bnow\b.*\binstead\b")
+# A change of a value (the lexicon's ``change.value``), case-insensitive.
+CHANGE = rx(_alternatives("change.value", ("zh", "en")))
 # A standing rule and a prohibition (the lexicon's ``rule.standing``, ``rule.prohibit``), case-insensitive.
 STANDING = rx(_alternatives("rule.standing", ("zh", "en")))
 PROHIBIT = rx(_alternatives("rule.prohibit", ("zh", "en")))
@@ -74,7 +73,8 @@ SPECULATION = rx(_alternatives("mood.speculation", ("zh", "en")))
 AFFIRM = rx(rf"^({_alternatives('answer.affirm', ('zh', 'en'))})[。.!！]?$")
 DENY = rx(rf"^({_alternatives('answer.deny', ('zh', 'en'))})[。.!！]?$")
 
-_COPULA = re.compile(r"是|为|：|:|\bis\b|\bare\b|\bwill be\b", re.IGNORECASE)
+# A word that joins a subject to its value (the lexicon's ``fact.copula``), or a colon (no language's).
+_COPULA = rx(_alternatives("fact.copula", ("zh", "en")), "：|:")
 _TRIM = " ，,。.!！?？；;：:\"'“”"
 
 
@@ -84,8 +84,8 @@ QUESTION = rx(_alternatives("mood.question", ("en", "zh")))
 
 
 # A revocation phrased as a question must name what it revokes ("can you stop answering in English?").
-_ADDRESSES_RULE = rx(r"规则|要求|回答|回复|用(中|英)文", r"\brule\b", r"\binstruction\b", r"\b(answer|reply|respond)",
-                      r"\bdoing that\b", r"\b(english|chinese)\b")
+# (The lexicon's ``address.rule``.)
+_ADDRESSES_RULE = rx(_alternatives("address.rule", ("zh", "en")))
 
 
 # Hypotheticals suppose, they state nothing (the lexicon's ``mood.hypothetical``; ``^`` the start of
@@ -295,20 +295,23 @@ def _hard(kind: str, body: str, quote: str, canonical: str | None, prefix: str |
                      canonical=canonical is not None and not prefix)
 
 
-_CHANGE_SPLIT = re.compile(
-    r"(改成|改为|换成|调整为|调整到|变成|提高到|降到|延到|提前到|应该是|\bchange(?:d)?(?: it| that| this)? to\b|"
-    r"\bswitch(?:ed)? to\b|\bmove(?:d)? .* to\b|\bincrease(?:d)? .* to\b|\braise(?:d)? .* to\b|\bcut .* to\b|"
-    r"\bis\b|\bshould be\b|是)", re.IGNORECASE)
-
-
-_EN_CHANGE = re.compile(
-    r"\b(?:change|set|switch|move|increase|raise|cut|reduce|update|bump|push|extend)(?:d)?\s+(?:the\s+|my\s+|our\s+)?"
-    r"(?P<subject>[\w\- ]{2,40}?)\s+to\s+(?P<value>.+)$", re.IGNORECASE)
+# Where a change divides into what changes and its new value (the lexicon's ``change.split``; the
+# group is the dividing words, for ``split``).
+_CHANGE_SPLIT = re.compile(f"({_alternatives('change.split', ('zh', 'en'))})", re.IGNORECASE)
+# A verb of change naming what changes and its new value (the lexicon's ``change.verb``, English
+# only, kept as written: its groups ``subject`` and ``value``; ``$`` the end of the sentence only).
+_EN_CHANGE = re.compile("|".join(lexicon("en")["change"]["verb"]["patterns"]), re.IGNORECASE)
+# What is taken off a change before it divides, at its start: an opening correction (the lexicon's
+# ``change.lead``), then the words before what changes (``change.subject_lead``) and its article
+# (``change.article``).
+_CHANGE_LEAD = re.compile(f"^({_alternatives('change.lead', ('zh', 'en'))})[，,:：\\s]*", re.IGNORECASE)
+_SUBJECT_LEAD = re.compile(f"^({_alternatives('change.subject_lead', ('zh', 'en'))})\\s*", re.IGNORECASE)
+_ARTICLE = re.compile(f"^({_alternatives('change.article', ('en', 'zh'))})\\s+", re.IGNORECASE)
 
 
 def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
     """Split a change/correction into (subject, presented value), e.g. ('budget', '预算: 8000元')."""
-    cleaned = re.sub(r"^(不对|错了|更正|纠正|actually|correction|sorry)[，,:：\s]*", "", body, flags=re.I)
+    cleaned = _CHANGE_LEAD.sub("", body)
     verb = _EN_CHANGE.search(cleaned)
     if verb:
         left, right = verb.group("subject").strip(_TRIM), verb.group("value").strip(_TRIM)
@@ -316,9 +319,9 @@ def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
         return subject, f"{left}: {right}"
     parts = _CHANGE_SPLIT.split(cleaned, maxsplit=1)
     if len(parts) >= 3:
-        left = re.sub(r"^(把|将|请把|请将|let's|please|we)\s*", "", parts[0].strip(_TRIM), flags=re.I)
+        left = _SUBJECT_LEAD.sub("", parts[0].strip(_TRIM))
         right = parts[2].strip(_TRIM)
-        left = re.sub(r"^(the|our|my)\s+", "", left, flags=re.I)
+        left = _ARTICLE.sub("", left)
         if right:
             label = left or canonical or "value"
             subject = canonical or (f"fact:{left.lower()}" if left else "")
