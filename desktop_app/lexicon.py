@@ -68,6 +68,12 @@ def cue(name: str, lang: str) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE | re.MULTILINE) if parts else None
 
 
+def alternatives(name: str, langs: tuple[str, ...] = LANGS) -> str:
+    """Concept ``name`` in ``langs`` as one alternation, to sit inside a larger pattern that the
+    caller compiles with its own flags (``cue`` compiles case-insensitive and multi-line)."""
+    return "|".join(p.pattern for lang in langs if (p := cue(name, lang)) is not None)
+
+
 def fires(name: str, text: str, langs: tuple[str, ...] = LANGS) -> bool:
     """Whether concept ``name`` matches ``text`` in any of ``langs``."""
     for lang in langs:
