@@ -1,14 +1,26 @@
 """The language knowledge of vetting (``rule.evidence``, ``request.remember``, ``address.kin``,
 ``address.anchor``, ``mood.generalising``, ``mood.opinion``, ``small_talk.opener``,
 ``small_talk.chatter``, ``polarity.negator*``, ``clause.break``, ``subject.generic``,
-``number.words``) lives in the lexicon: each cue exists in both languages (or says why not),
-fires where it should and only there, and vetting still reads it."""
+``number.words``) and of recall's queries (``question.frame``, ``question.when``,
+``reference.earlier``, ``time.month``, ``time.year``, ``time.calendar_date``, ``time.month_day``,
+``time.mention``) lives in the lexicon: each cue exists in both languages (or says why not),
+fires where it should and only there, and vetting and recall still read it."""
 
 from __future__ import annotations
+
+import datetime
 
 import pytest
 
 from desktop_app import lexicon
+from desktop_app.memory.recall.query import (
+    QUESTION_WORDS,
+    ZH_QUESTION_PHRASES,
+    is_page_fault,
+    mentions_time,
+    plan_query,
+    query_dates,
+)
 from desktop_app.memory.write.proposals import Proposal
 from desktop_app.memory.write.vetting import (
     _CHAT_OPENER,
@@ -27,9 +39,11 @@ from desktop_app.memory.write.vetting import (
 )
 
 MIGRATED = ["rule.evidence", "request.remember", "address.kin", "address.anchor", "mood.generalising", "mood.opinion",
-            "small_talk.opener", "small_talk.chatter", "polarity.negator", "clause.break", "subject.generic"]
+            "small_talk.opener", "small_talk.chatter", "polarity.negator", "clause.break", "subject.generic",
+            "question.frame", "question.when", "reference.earlier", "time.mention"]
 # Cues that only one language has: the other's entry is there and empty (said so in the lexicon).
-ONE_LANGUAGE = {"polarity.negator_after": "en"}
+ONE_LANGUAGE = {"polarity.negator_after": "en", "time.month": "en", "time.year": "en", "time.calendar_date": "zh",
+                "time.month_day": "zh"}
 
 
 @pytest.mark.parametrize("name", MIGRATED)
@@ -103,6 +117,36 @@ CUE_CASES = [
     ("subject.generic", "en", "budget", False),
     ("subject.generic", "zh", "规则", True),
     ("subject.generic", "zh", "预算", False),
+    ("question.frame", "en", "what", True),
+    ("question.frame", "en", "whatever", False),
+    ("question.frame", "zh", "你还记得那家店吗", True),
+    ("question.frame", "zh", "那家店在北京", False),
+    ("question.when", "en", "When did we go to Rome?", True),
+    ("question.when", "en", "What date is the party?", True),
+    ("question.when", "en", "We went there when it rained", False),  # at the start only
+    ("question.when", "en", "Whenever you like", False),
+    ("question.when", "zh", "我们什么时候去的罗马？", True),
+    ("question.when", "zh", "我们去了罗马", False),
+    ("reference.earlier", "en", "As you said, the budget is 5000", True),
+    ("reference.earlier", "en", "What was that file called?", True),
+    ("reference.earlier", "en", "The earliest train leaves at six", False),  # a word inside a word is not the word
+    ("reference.earlier", "zh", "你刚才说的那家店", True),
+    ("reference.earlier", "zh", "推荐一家店", False),
+    ("time.month", "en", "We met in August", True),
+    ("time.month", "en", "We may meet", True),  # "may" is a month too; the date forms need a day or a year
+    ("time.month", "en", "We met at the mayor's office", False),
+    ("time.year", "en", "We moved there in 2019", True),
+    ("time.year", "en", "Room 2019", False),
+    ("time.calendar_date", "zh", "2023年5月7日", True),
+    ("time.calendar_date", "zh", "五月七日", False),  # numerals in digits only
+    ("time.month_day", "zh", "5月7号见", True),
+    ("time.month_day", "zh", "2023年5月", False),
+    ("time.mention", "en", "I went to the support group yesterday", True),
+    ("time.mention", "en", "See you next Friday", True),
+    ("time.mention", "en", "I like painting sunsets", False),
+    ("time.mention", "zh", "我上周去了博物馆", True),
+    ("time.mention", "zh", "5月去北京", True),
+    ("time.mention", "zh", "我喜欢画画", False),
 ]
 
 
@@ -218,3 +262,40 @@ def test_negators_read_the_lexicon(quote, value, drops):
 def test_generic_subject_is_replaced():
     proposal = Proposal(quote="Let's fly into Lisbon", subject="decision", value="fly into Lisbon", kind="decision")
     assert specific(proposal).subject != "decision"
+
+
+def test_recall_reads_question_frames_from_the_lexicon():
+    assert {"what", "when", "ever"} <= QUESTION_WORDS
+    assert ZH_QUESTION_PHRASES[0] == "它的名字是"  # longest first
+    assert ZH_QUESTION_PHRASES.index("我曾经") < ZH_QUESTION_PHRASES.index("曾经")
+    plan = plan_query("What did I tell you about my dentist?")
+    assert "what" not in plan.words and "dentist" in plan.words
+    assert not any("曾经" in t for t in plan_query("我曾经去过哪个城市").trigrams)
+
+
+@pytest.mark.parametrize("text, fault", [
+    ("You said the budget was 5000", True),
+    ("我们上次说的那家店", True),
+    ("Book a table for two", False),
+    ("订一张两人桌", False),
+])
+def test_page_faults_read_the_lexicon(text, fault):
+    assert is_page_fault(text) is fault
+
+
+@pytest.mark.parametrize("text, month", [
+    ("on May 7, 2023", 5), ("7th of August, 2023", 8), ("in December 2022", 12), ("2023年5月7日", 5),
+])
+def test_dates_read_the_months_from_the_lexicon(text, month):
+    (start, _), *_ = query_dates(text)
+    assert datetime.datetime.fromtimestamp(start, datetime.UTC).month == month
+
+
+def test_year_month_day_and_asks_when_read_the_lexicon():
+    assert query_dates("since 1999")  # time.year
+    assert plan_query("我们5月7号见过吗").month_days == [(5, 7)]
+    assert plan_query("2023年5月7号").month_days == []  # with a year it is a date, not a month and day
+    assert plan_query("When did Ann move?").asks_when
+    assert plan_query("安什么时候搬家的？").asks_when
+    assert not plan_query("Ann moved to Rome").asks_when
+    assert mentions_time("我上周去了博物馆") and mentions_time("back in March") and not mentions_time("I like sunsets")
