@@ -15,9 +15,16 @@ from functools import lru_cache
 from desktop_app import paths
 
 LANGS = ("en", "zh")
-# One definition of "a CJK character" for the whole program (the unified ideographs, extension A
-# and the compatibility block: what Chinese text is written in).
-CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# The Unicode ranges of East Asian scripts, defined here once, for character classes (f"[{CJK}]");
+# no other module spells a range.
+# Han characters: the unified ideographs, extension A and the compatibility block (what Chinese text
+# is written in). ``CJK`` is the program's one definition of "a CJK character".
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK = HAN
+KANA = "\u3040-\u30ff"  # hiragana and katakana
+HANGUL = "\uac00-\ud7af"  # Hangul syllables
+FULLWIDTH = "\uff00-\uffef"  # halfwidth and fullwidth forms (full-width punctuation, letters and digits)
+EAST_ASIAN = HAN + KANA + HANGUL  # the letters of Chinese, Japanese and Korean
 
 
 class LexiconMissing(RuntimeError):

@@ -12,11 +12,10 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from desktop_app.lexicon import alternatives, each_pattern, fires, lexicon
+from desktop_app.lexicon import EAST_ASIAN, alternatives, each_pattern, fires, lexicon
 from desktop_app.memory.lang.text import EN_STOPWORDS, ZH_STOPCHARS
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
-_CJK_RUN = re.compile(f"[{_CJK}]+")
+_CJK_RUN = re.compile(f"[{EAST_ASIAN}]+")
 _WORD = re.compile(r"[^\W_]+(?:['’][a-z]+)?", re.UNICODE)
 # Words that ask, not tell: they never help find the answer turn (the lexicon's English ``question.frame``).
 QUESTION_WORDS = frozenset(lexicon("en")["question"]["frame"]["words"])
