@@ -15,9 +15,16 @@ from functools import lru_cache
 from desktop_app import paths
 
 LANGS = ("en", "zh")
-# One definition of "a CJK character" for the whole program (the unified ideographs, extension A
-# and the compatibility block: what Chinese text is written in).
-CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+# The Unicode ranges of East Asian scripts, defined here once, for character classes (f"[{CJK}]");
+# no other module spells a range.
+# Han characters: the unified ideographs, extension A and the compatibility block (what Chinese text
+# is written in). ``CJK`` is the program's one definition of "a CJK character".
+HAN = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK = HAN
+KANA = "\u3040-\u30ff"  # hiragana and katakana
+HANGUL = "\uac00-\ud7af"  # Hangul syllables
+FULLWIDTH = "\uff00-\uffef"  # halfwidth and fullwidth forms (full-width punctuation, letters and digits)
+EAST_ASIAN = HAN + KANA + HANGUL  # the letters of Chinese, Japanese and Korean
 
 
 class LexiconMissing(RuntimeError):
@@ -66,6 +73,12 @@ def cue(name: str, lang: str) -> re.Pattern[str] | None:
     # Joined, a group name may repeat: the joined form matches only (``each_pattern`` keeps the names).
     parts = [_word(w) for w in entry.get("words", [])] + [_NAMED_GROUP.sub("(?:", p) for p in entry.get("patterns", [])]
     return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE | re.MULTILINE) if parts else None
+
+
+def alternatives(name: str, langs: tuple[str, ...] = LANGS) -> str:
+    """Concept ``name`` in ``langs`` as one alternation, to sit inside a larger pattern that the
+    caller compiles with its own flags (``cue`` compiles case-insensitive and multi-line)."""
+    return "|".join(p.pattern for lang in langs if (p := cue(name, lang)) is not None)
 
 
 def fires(name: str, text: str, langs: tuple[str, ...] = LANGS) -> bool:

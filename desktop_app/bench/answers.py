@@ -15,8 +15,10 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-CJK = re.compile(r"[\u4e00-\u9fff]")
-LETTERS = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+from desktop_app import lexicon
+
+CJK = re.compile(f"[{lexicon.CJK}]")
+LETTERS = re.compile(f"[A-Za-z{lexicon.CJK}]")
 NAME_BUDGET = {"type": "object", "properties": {"name": {"type": "string"}, "budget": {"type": "integer"}},
                "required": ["name", "budget"]}
 PERSON = {"type": "object", "properties": {"name": {"type": "string"}, "age": {"type": "integer"},

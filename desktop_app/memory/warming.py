@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from desktop_app.engine.errors import ContextFullError
 from desktop_app.engine.prefix import common_prefix
 from desktop_app.engine.protocol import ChatMessage, Progress, can_warm
+from desktop_app.lexicon import CJK, FULLWIDTH, KANA
 from desktop_app.memory.background.queue import JobContext, JobOutcome, MemoryJob
 from desktop_app.memory.core.models import Session
 from desktop_app.memory.core.plan import ContextPlan
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 
 PLACEHOLDER = "…"  # the next input, unknown yet: it only ends the prefix
 MIN_DRAFT_CHARS = 6  # a shorter draft recalls little worth evaluating ahead
-CJK_END = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff\uff00-\uffef]$")
+CJK_END = re.compile(f"[{CJK}{KANA}{FULLWIDTH}]$")
 
 
 @dataclass

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel, Field, ValidationError
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ServerError
+from desktop_app.lexicon import CJK
 from desktop_app.memory.background.queue import JobContext, JobOutcome, MemoryJob
 from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.core.records import MemoryWork
@@ -57,7 +58,7 @@ SUMMARY_SCHEMA = {
 }
 VAGUE = re.compile(r"用户(表示|说|提到|认为|称)|对方(表示|说)|\bthe user (mentioned|said|stated|indicated|noted)\b|"
                    r"\buser (mentioned|said|stated)\b", re.IGNORECASE)
-_CJK = re.compile(r"[\u4e00-\u9fff]")
+_CJK = re.compile(f"[{CJK}]")
 
 
 def _page_text(messages: list[Message], limit: int = PAGE_CHARS) -> str:

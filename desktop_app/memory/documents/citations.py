@@ -7,11 +7,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from desktop_app.lexicon import CJK
 from desktop_app.memory.lang.text import EN_STOPWORDS
 
 _CITED = re.compile(r"\[?doc:\s*([^,\]\n]+?)\s*(?:,\s*p\.?\s*(\d+))?\s*(?:§[^\]\n]*)?\]")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]{2,}|\d+(?:[.,]\d+)*")
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]+")
+_CJK = re.compile(f"[{CJK}]+")
 
 
 def cited_pages(reply: str) -> list[tuple[str, int | None]]:

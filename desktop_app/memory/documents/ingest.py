@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel
 
+from desktop_app.lexicon import EAST_ASIAN
 from desktop_app.memory.documents.chunking import MAX_CHUNK_TOKENS, OVERLAP_TOKENS, chunk_sections
 from desktop_app.memory.documents.parsers import (
     DEFAULT_LIMITS,
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from desktop_app.memory.store import Store
 
 Status = Literal["added", "updated", "unchanged", "duplicate", "failed", "missing"]
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\u3040-\u30ff\uac00-\ud7af]")
+_CJK = re.compile(f"[{EAST_ASIAN}]")
 _LATIN = re.compile(r"[A-Za-z]")
 
 

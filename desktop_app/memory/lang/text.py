@@ -14,7 +14,7 @@ from desktop_app.lexicon import CJK
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:[.,]\d+)*")
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+_CJK_RUN = re.compile(f"[{CJK}]+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")

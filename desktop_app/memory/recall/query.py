@@ -12,31 +12,24 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+from desktop_app.lexicon import EAST_ASIAN, alternatives, each_pattern, fires, lexicon
 from desktop_app.memory.lang.text import EN_STOPWORDS, ZH_STOPCHARS
 
-_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
-_CJK_RUN = re.compile(f"[{_CJK}]+")
+_CJK_RUN = re.compile(f"[{EAST_ASIAN}]+")
 _WORD = re.compile(r"[^\W_]+(?:['’][a-z]+)?", re.UNICODE)
-# Words that ask, not tell: they never help find the answer turn.
-QUESTION_WORDS = frozenset(["what", "when", "where", "which", "who", "whom", "whose", "why", "how", "does", "did", "do", "is", "are", "was", "were", "has", "have", "had", "ever", "kind", "type", "sort", "name", "names", "list", "many", "much", "long", "often", "recently", "yet", "still"])
+# Words that ask, not tell: they never help find the answer turn (the lexicon's English ``question.frame``).
+QUESTION_WORDS = frozenset(lexicon("en")["question"]["frame"]["words"])
 
-# Chinese question frames: like QUESTION_WORDS they ask, and their trigrams ("我曾经", "的名字是")
-# would match every turn that asks or remembers something. Longest first.
-ZH_QUESTION_PHRASES = tuple(sorted(["我曾经", "你曾经", "我们曾经", "曾经", "你还记得", "还记得", "记得吗", "你记得", "我当时", "当时", "它的名字是", "名字是", "叫什么名字", "叫什么", "是什么", "是哪些", "是哪个", "是哪里", "是谁", "有哪些", "哪些", "哪个", "哪里", "哪儿", "什么", "多少", "多久", "怎么样", "怎么", "为什么", "吗", "呢", "和你", "跟你", "给你", "对你", "向你", "你说过", "提到过", "分享过", "推荐过", "告诉过", "说过", "提过"], key=len, reverse=True))
+# Chinese question frames (the lexicon's Chinese ``question.frame``): like QUESTION_WORDS they ask, and
+# their trigrams ("我曾经", "的名字是") would match every turn that asks or remembers something. Longest first.
+ZH_QUESTION_PHRASES = tuple(sorted(lexicon("zh")["question"]["frame"]["words"], key=len, reverse=True))
 _ZH_FRAME = re.compile("|".join(re.escape(p) for p in ZH_QUESTION_PHRASES))
-
-# "Page faults": the input points back at something outside the window.
-PAGE_FAULT_MARKERS_ZH = ("刚才", "之前", "上次", "以前", "那个文件", "那份", "那个", "你说过", "你说的", "我说过",
-                         "我们说过", "提到过", "提过", "前面", "早些时候", "还记得", "记得吗", "原来的", "当时")
-PAGE_FAULT_MARKERS_EN = ("earlier", "last time", "that file", "you said", "you told",
-                         "i said", "i told", "i mentioned", "we discussed", "we talked", "as discussed",
-                         "remember", "previously", "the other day", "back when", "that document", "mentioned")
-_EN_MARKER = re.compile(r"\b(" + "|".join(re.escape(m) for m in PAGE_FAULT_MARKERS_EN) + r")\b", re.IGNORECASE)
 
 
 def is_page_fault(text: str) -> bool:
-    """Whether ``text`` refers back to earlier conversation ("刚才", "that file", "you said" …)."""
-    return any(marker in text for marker in PAGE_FAULT_MARKERS_ZH) or bool(_EN_MARKER.search(text))
+    """Whether ``text`` refers back to earlier conversation ("刚才", "that file", "you said" …): the
+    lexicon's ``reference.earlier``, a "page fault" (the input points outside the window)."""
+    return fires("reference.earlier", text, ("zh", "en"))
 
 
 def has_cjk(text: str) -> bool:
@@ -77,18 +70,25 @@ class QueryPlan:
         return not (self.words or self.trigrams or self.short_terms or self.substring)
 
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december")
+def _as_written(name: str, lang: str) -> re.Pattern[str]:
+    """Concept ``name``'s one pattern in ``lang``, compiled as written (its groups are read by number)."""
+    (pattern,) = each_pattern(name, lang)
+    return re.compile(pattern.pattern)
+
+
+# Month names, January first (the lexicon's ``time.month``), and the English date forms made of them.
+_MONTHS = tuple(lexicon("en")["time"]["month"]["words"])
 _MONTH = "|".join(_MONTHS)
 _MONTH_DAY_YEAR = re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b")
 _DAY_MONTH_YEAR = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH}),?\s+(\d{{4}})\b")
 _MONTH_YEAR = re.compile(rf"\b({_MONTH}),?\s+(?:of\s+)?(\d{{4}})\b")
-_YEAR = re.compile(r"\b(?:in|during|of|since)\s+((?:19|20)\d\d)\b")
+_YEAR = _as_written("time.year", "en")
 _ISO_DATE = re.compile(r"\b((?:19|20)\d\d)-(\d\d)-(\d\d)\b")
-_ZH_DATE = re.compile(r"(?:((?:19|20)\d\d)年)?(\d{1,2})月(?:(\d{1,2})[日号])?")
-_ZH_MONTH_DAY = re.compile(r"(?<![年\d])(\d{1,2})月(\d{1,2})[日号]")
-_ASKS_WHEN = re.compile(r"^\s*(when|what (?:date|day|year|month|time)|how long ago|since when)\b"
-                        r"|什么时候|哪天|哪一天|几号|几月|哪年|何时", re.IGNORECASE)
+# Chinese dates (the lexicon's ``time.calendar_date``, ``time.month_day``) and a question that asks
+# for a time (``question.when``).
+_ZH_DATE = _as_written("time.calendar_date", "zh")
+_ZH_MONTH_DAY = _as_written("time.month_day", "zh")
+_ASKS_WHEN = re.compile(alternatives("question.when", ("en", "zh")), re.IGNORECASE)
 
 
 def _day(year: int, month: int, day: int) -> tuple[float, float] | None:
@@ -165,12 +165,10 @@ def plan_query(text: str, *, extra_stopwords: frozenset[str] = frozenset()) -> Q
                      asks_when=bool(_ASKS_WHEN.search(text)))
 
 
-# Turns that place something in time: what a "when" question is usually answered by.
-_TEMPORAL = re.compile(
-    r"\b(yesterday|today|tomorrow|tonight|ago|recently|since|weekend|weeks?|months?|years?|"
-    r"(?:last|next|this) (?:week|month|year|weekend|night|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
-    r"(?:19|20)\d\d|" + _MONTH + r")\b|昨天|今天|明天|上周|下周|上个月|下个月|去年|明年|前天|后天|最近|周末|\d+月|\d+号|\d+日",
-    re.IGNORECASE)
+# Turns that place something in time: what a "when" question is usually answered by (the lexicon's
+# ``time.mention``, a year, a month's name).
+_TEMPORAL = re.compile("|".join([alternatives("time.mention", ("en",)), r"\b(?:19|20)\d\d\b", alternatives("time.month", ("en",)),
+                                 alternatives("time.mention", ("zh",))]), re.IGNORECASE)
 
 
 def mentions_time(text: str) -> bool:

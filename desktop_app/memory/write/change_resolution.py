@@ -26,10 +26,11 @@ from typing import Any
 from pydantic import BaseModel
 
 from desktop_app.engine.protocol import ChatMessage
+from desktop_app.lexicon import alternatives
 from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, term_set
 from desktop_app.memory.write.cooperation import REVOCABLE, presented, says_changed, subject_key
-from desktop_app.memory.write.extraction import REVOKE, _alternatives, is_hypothetical, is_question, is_reported, negated, rx
+from desktop_app.memory.write.extraction import REVOKE, is_hypothetical, is_question, is_reported, negated, rx
 from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.vetting import grounded, ungrounded_numbers
 from desktop_app.prompts import templates
@@ -39,9 +40,9 @@ RESOLVE_MAX_TOKENS = 48
 CHANGEABLE = ("fact", "constraint", "directive", "preference", "decision")
 # "Switch … back to", "go ahead, … fine again", "正常写就行": a standing rule let go of (the lexicon's
 # ``change.let_go``), case-insensitive.
-_LET_GO = rx(_alternatives("change.let_go", ("en", "zh")))
+_LET_GO = rx(alternatives("change.let_go", ("en", "zh")))
 # Letters that write a number ("三室"): the lexicon's ``number.numerals``.
-_ZH_NUMERALS = re.compile(_alternatives("number.numerals", ("zh", "en")))
+_ZH_NUMERALS = re.compile(alternatives("number.numerals", ("zh", "en")))
 
 
 NONE = "none"
@@ -77,10 +78,10 @@ class ChangeAnswer(BaseModel):
 
 
 # "之前搞错了", "I got that wrong": what was said before is corrected (the lexicon's ``change.mistaken``).
-_MISTAKEN = rx(_alternatives("change.mistaken", ("zh", "en")))
+_MISTAKEN = rx(alternatives("change.mistaken", ("zh", "en")))
 # A value moved without the words the extraction rules know ("stretch it to $2500", "现在72.5了"; the
 # lexicon's ``change.moved``).
-_MOVED = rx(_alternatives("change.moved", ("en", "zh")))
+_MOVED = rx(alternatives("change.moved", ("en", "zh")))
 
 
 def mentions_change(text: str) -> bool:

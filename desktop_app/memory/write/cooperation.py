@@ -23,10 +23,10 @@ import re
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import LANGS, lexicon
+from desktop_app.lexicon import CJK, LANGS, alternatives, lexicon
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, term_set
-from desktop_app.memory.write.extraction import CHANGE, CORRECT, _alternatives, negated, rx
+from desktop_app.memory.write.extraction import CHANGE, CORRECT, negated, rx
 from desktop_app.memory.write.kind_cues import settle_kind
 from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.proposals import Proposal
@@ -39,10 +39,9 @@ _NORM = re.compile(r"[\s，,。.!！?？；;：:\"'“”]+")
 
 # Words in the quote itself that say a value changed ("so 9 of us now", "一共35人", "moved it to 11:40"):
 # the lexicon's ``change.said``, case-insensitive.
-CHANGED = rx(_alternatives("change.said", ("en", "zh")))
-# A number and what it counts: a word in Latin letters or one Chinese character (the basic block only,
-# narrower than ``lexicon.CJK``; letters, not words of a language).
-_UNIT = re.compile(r"(\d+(?:[.,:]\d+)*)\s*([A-Za-z]+|[\u4e00-\u9fff])")
+CHANGED = rx(alternatives("change.said", ("en", "zh")))
+# A number and what it counts: a word in Latin letters or one Chinese character.
+_UNIT = re.compile(rf"(\d+(?:[.,:]\d+)*)\s*([A-Za-z]+|[{CJK}])")
 # Words beside a number that count nothing ("3 to 5", "10 am"): the lexicon's ``unit.not_counted``.
 _NOT_UNITS = frozenset(word.lower() for lang in LANGS for word in lexicon(lang)["unit"]["not_counted"]["words"])
 
@@ -111,8 +110,8 @@ TASK_SUBJECTS = ("budget", "deadline", "length", "format", "audience")
 
 # Words about the user alone, and about a group the user is part of (the lexicon's ``address.me``,
 # ``address.us``), case-insensitive.
-_ABOUT_ME = rx(_alternatives("address.me", ("en", "zh")))
-_ABOUT_US = rx(_alternatives("address.us", ("en", "zh")))
+_ABOUT_ME = rx(alternatives("address.me", ("en", "zh")))
+_ABOUT_US = rx(alternatives("address.us", ("en", "zh")))
 
 
 def _scope(entry: Proposal, key: str) -> str:

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import LANGS, cue, fires, first_match, lexicon
+from desktop_app.lexicon import LANGS, alternatives, cue, fires, first_match, lexicon
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, topic_subject
 
 
@@ -33,26 +33,21 @@ def rx(*patterns: str) -> re.Pattern[str]:
     return re.compile("|".join(patterns), re.IGNORECASE)
 
 
-def _alternatives(name: str, langs: tuple[str, ...]) -> str:
-    """Concept ``name`` in ``langs`` as one alternation, to sit inside a larger pattern."""
-    return "|".join(p.pattern for lang in langs if (p := cue(name, lang)) is not None)
-
-
 
 # A revocation and a correction (the lexicon's ``intent.revoke``, ``intent.correct``): case-insensitive,
 # ``^`` the start of the sentence only.
-REVOKE = rx(_alternatives("intent.revoke", ("zh", "en")))
-CORRECT = rx(_alternatives("intent.correct", ("zh", "en")))
+REVOKE = rx(alternatives("intent.revoke", ("zh", "en")))
+CORRECT = rx(alternatives("intent.correct", ("zh", "en")))
 # A change of a value (the lexicon's ``change.value``), case-insensitive.
-CHANGE = rx(_alternatives("change.value", ("zh", "en")))
+CHANGE = rx(alternatives("change.value", ("zh", "en")))
 # A standing rule and a prohibition (the lexicon's ``rule.standing``, ``rule.prohibit``), case-insensitive.
-STANDING = rx(_alternatives("rule.standing", ("zh", "en")))
-PROHIBIT = rx(_alternatives("rule.prohibit", ("zh", "en")))
+STANDING = rx(alternatives("rule.standing", ("zh", "en")))
+PROHIBIT = rx(alternatives("rule.prohibit", ("zh", "en")))
 # A rule about the reply and a limit (the lexicon's ``rule.reply``, ``rule.limit``), case-insensitive.
-REPLY_BEHAVIOUR = rx(_alternatives("rule.reply", ("zh", "en")))
-LIMIT = rx(_alternatives("rule.limit", ("zh", "en")))
+REPLY_BEHAVIOUR = rx(alternatives("rule.reply", ("zh", "en")))
+LIMIT = rx(alternatives("rule.limit", ("zh", "en")))
 # A date (the lexicon's ``time.date``).
-DATE = rx(_alternatives("time.date", ("zh", "en")))
+DATE = rx(alternatives("time.date", ("zh", "en")))
 # Facts the user states (patterns in the lexicon's ``fact.*``): a fixed subject ("我叫…", "I live in …"),
 # else the subject the sentence names ("my X is Y", "X is <number>"). The first that matches wins;
 # Chinese is tried before English, as when these were written here.
@@ -62,42 +57,42 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
 )
 # A preference, a decision and the goal (the lexicon's ``kind.preference``, ``kind.decision``,
 # ``kind.goal``), case-insensitive.
-PREFERENCE = rx(_alternatives("kind.preference", ("zh", "en")))
-DECISION = rx(_alternatives("kind.decision", ("zh", "en")))
-GOAL = rx(_alternatives("kind.goal", ("zh", "en")))
+PREFERENCE = rx(alternatives("kind.preference", ("zh", "en")))
+DECISION = rx(alternatives("kind.decision", ("zh", "en")))
+GOAL = rx(alternatives("kind.goal", ("zh", "en")))
 # A step of the goal done, and speculation (the lexicon's ``goal.step_done``, ``mood.speculation``):
 # case-insensitive, ``^`` the start of the sentence only.
-STEP_DONE = rx(_alternatives("goal.step_done", ("zh", "en")))
-SPECULATION = rx(_alternatives("mood.speculation", ("zh", "en")))
+STEP_DONE = rx(alternatives("goal.step_done", ("zh", "en")))
+SPECULATION = rx(alternatives("mood.speculation", ("zh", "en")))
 # A whole message that only says yes or no (``answer.affirm``, ``answer.deny``), one final mark at most.
-AFFIRM = rx(rf"^({_alternatives('answer.affirm', ('zh', 'en'))})[。.!！]?$")
-DENY = rx(rf"^({_alternatives('answer.deny', ('zh', 'en'))})[。.!！]?$")
+AFFIRM = rx(rf"^({alternatives('answer.affirm', ('zh', 'en'))})[。.!！]?$")
+DENY = rx(rf"^({alternatives('answer.deny', ('zh', 'en'))})[。.!！]?$")
 
 # A word that joins a subject to its value (the lexicon's ``fact.copula``), or a colon (no language's).
-_COPULA = rx(_alternatives("fact.copula", ("zh", "en")), "：|:")
+_COPULA = rx(alternatives("fact.copula", ("zh", "en")), "：|:")
 _TRIM = " ，,。.!！?？；;：:\"'“”"
 
 
 # Questions ask about memory; they never write it ("what is the budget?", "预算是多少？").
 # (The lexicon's ``mood.question``: ``^`` and ``$`` the start and end of the sentence only.)
-QUESTION = rx(_alternatives("mood.question", ("en", "zh")))
+QUESTION = rx(alternatives("mood.question", ("en", "zh")))
 
 
 # A revocation phrased as a question must name what it revokes ("can you stop answering in English?").
 # (The lexicon's ``address.rule``.)
-_ADDRESSES_RULE = rx(_alternatives("address.rule", ("zh", "en")))
+_ADDRESSES_RULE = rx(alternatives("address.rule", ("zh", "en")))
 
 
 # Hypotheticals suppose, they state nothing (the lexicon's ``mood.hypothetical``; ``^`` the start of
 # the sentence only).
-HYPOTHETICAL = rx(_alternatives("mood.hypothetical", ("en", "zh")))
+HYPOTHETICAL = rx(alternatives("mood.hypothetical", ("en", "zh")))
 # Words the user passes on from someone else, or pasted material: never the user's own rule (the
 # lexicon's ``speech.reported``, then what everyone says, ``speech.common``).
-REPORTED = rx(_alternatives("speech.reported", ("en", "zh")), _alternatives("speech.common", ("zh", "en")))
+REPORTED = rx(alternatives("speech.reported", ("en", "zh")), alternatives("speech.common", ("zh", "en")))
 # Relayed without quoting ("the sign said no diving", "my boss told me to …"): someone else's
 # rule, never the user's — though the facts it relays ("they told me the venue takes 120") count.
 # (The lexicon's ``speech.relayed``; ``^`` the start of the sentence only.)
-RELAYED = rx(_alternatives("speech.relayed", ("en", "zh")))
+RELAYED = rx(alternatives("speech.relayed", ("en", "zh")))
 # Quoted passages, in any quotation marks (defined once: a second definition used to replace
 # this one, so a rule in single quotes was taken for the user's own). An ASCII apostrophe counts
 # only outside words (not "I'm … don't").
@@ -105,10 +100,10 @@ _QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』|‘[
 _PASTED = re.compile(r"(?im)^\s*>.*$")
 # Requests: ask the assistant to do something now, not state a value …
 # (the lexicon's ``request.ask``, at the start of the sentence) …
-REQUEST = rx(_alternatives("request.ask", ("en", "zh")))
+REQUEST = rx(alternatives("request.ask", ("en", "zh")))
 # … that only *uses* a stored value: "plan it within my budget", "按我的预算推荐几家酒店".
 # (The lexicon's ``request.uses_value``.)
-USES_VALUE = rx(_alternatives("request.uses_value", ("en", "zh")))
+USES_VALUE = rx(alternatives("request.uses_value", ("en", "zh")))
 
 
 def negated(text: str) -> bool:
@@ -141,13 +136,13 @@ def is_reported(sentence: str, message: str = "", *, kind: str = "directive") ->
 
 
 # A request for something to be made (the lexicon's ``request.task``).
-_ASKS = rx(_alternatives("request.task", ("zh", "en")))
+_ASKS = rx(alternatives("request.task", ("zh", "en")))
 # A standing rule is addressed to the assistant or about the user's own world; "traffic is
 # always terrible" is a remark about the world, not a rule.
 # (Personal words: the lexicon's ``address.personal``; an imperative opening: ``mood.imperative``,
 # ``^`` the start of the sentence only.)
-_PERSONAL = rx(_alternatives("address.personal", ("en", "zh")))
-_IMPERATIVE = rx(_alternatives("mood.imperative", ("en", "zh")))
+_PERSONAL = rx(alternatives("address.personal", ("en", "zh")))
+_IMPERATIVE = rx(alternatives("mood.imperative", ("en", "zh")))
 
 
 def addressed(sentence: str) -> bool:
@@ -297,16 +292,16 @@ def _hard(kind: str, body: str, quote: str, canonical: str | None, prefix: str |
 
 # Where a change divides into what changes and its new value (the lexicon's ``change.split``; the
 # group is the dividing words, for ``split``).
-_CHANGE_SPLIT = re.compile(f"({_alternatives('change.split', ('zh', 'en'))})", re.IGNORECASE)
+_CHANGE_SPLIT = re.compile(f"({alternatives('change.split', ('zh', 'en'))})", re.IGNORECASE)
 # A verb of change naming what changes and its new value (the lexicon's ``change.verb``, English
 # only, kept as written: its groups ``subject`` and ``value``; ``$`` the end of the sentence only).
 _EN_CHANGE = re.compile("|".join(lexicon("en")["change"]["verb"]["patterns"]), re.IGNORECASE)
 # What is taken off a change before it divides, at its start: an opening correction (the lexicon's
 # ``change.lead``), then the words before what changes (``change.subject_lead``) and its article
 # (``change.article``).
-_CHANGE_LEAD = re.compile(f"^({_alternatives('change.lead', ('zh', 'en'))})[，,:：\\s]*", re.IGNORECASE)
-_SUBJECT_LEAD = re.compile(f"^({_alternatives('change.subject_lead', ('zh', 'en'))})\\s*", re.IGNORECASE)
-_ARTICLE = re.compile(f"^({_alternatives('change.article', ('en', 'zh'))})\\s+", re.IGNORECASE)
+_CHANGE_LEAD = re.compile(f"^({alternatives('change.lead', ('zh', 'en'))})[，,:：\\s]*", re.IGNORECASE)
+_SUBJECT_LEAD = re.compile(f"^({alternatives('change.subject_lead', ('zh', 'en'))})\\s*", re.IGNORECASE)
+_ARTICLE = re.compile(f"^({alternatives('change.article', ('en', 'zh'))})\\s+", re.IGNORECASE)
 
 
 def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
@@ -338,9 +333,9 @@ def describe(candidate: Candidate) -> str:
 def _small_talk() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     """Acknowledgements and laughter that open a message (``small_talk.*``), each repeated, and
     what is left when it only says the user is amused (``small_talk.amused``, at its start)."""
-    acks = re.compile(rf"^(({_alternatives('small_talk.ack', LANGS)})[，,。.!！~\s]*)+", re.I)
-    laughter = re.compile(rf"^({_alternatives('small_talk.laughter', ('zh', 'en'))}|😂|🤣|[!！。.,，~～\s])+")
-    amused = re.compile(_alternatives("small_talk.amused", ("zh", "en")))
+    acks = re.compile(rf"^(({alternatives('small_talk.ack', LANGS)})[，,。.!！~\s]*)+", re.I)
+    laughter = re.compile(rf"^({alternatives('small_talk.laughter', ('zh', 'en'))}|😂|🤣|[!！。.,，~～\s])+")
+    amused = re.compile(alternatives("small_talk.amused", ("zh", "en")))
     return acks, laughter, amused
 
 

@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from desktop_app.lexicon import LANGS, alternatives, lexicon
 from desktop_app.memory.lang.text import canonical_subject, keywords, numbers, split_sentences, term_set, terms
 from desktop_app.memory.write.extraction import (
     PROHIBIT,
@@ -35,15 +36,11 @@ from desktop_app.memory.write.proposals import Proposal
 _VALUE_CHARS = 120
 _SPAN_NOISE = re.compile(r"[\s\"'“”‘’「」『』《》（）()\[\]]+")
 _EDGE_PUNCT = "，,。.!！?？；;：:、 "
-# A rule about how to reply or behave that holds beyond this message (beyond STANDING/PROHIBIT).
-_RULE_EVIDENCE = re.compile(
-    r"\bevery\b|\beach\b|\ball\b|\bany\b|\bwhenever\b|\bkeep\b|\bstick to\b|\bonly\b|\bby default\b|\baddress me\b|"
-    r"\bsign (off|as)\b|\bcall me\b|\bformat\b|\buse\b|\bwrite\b|\bput\b|\bgive me\b|\bskip\b|\bavoid\b|"
-    r"每|所有|一律|都|总|一直|默认|称呼|叫我|只用|只要|先.+再|统一|格式|用.+写|别|不要|避免|省略",
-    re.IGNORECASE)
-# A Chinese numeral word in a quote stands for the digit in a value ("两只猫" → "2只猫").
-_ZH_DIGITS = {"一": "1", "二": "2", "两": "2", "三": "3", "四": "4", "五": "5", "六": "6", "七": "7", "八": "8",
-              "九": "9", "十": "10"}
+# A rule about how to reply or behave that holds beyond this message (beyond STANDING/PROHIBIT):
+# the lexicon's ``rule.evidence``, case-insensitive.
+_RULE_EVIDENCE = re.compile(alternatives("rule.evidence", ("en", "zh")), re.IGNORECASE)
+# A numeral word in a quote stands for the digit in a value ("两只猫" → "2只猫"): the lexicon's ``number.words``.
+_NUMBER_WORDS = {word: str(n) for lang in LANGS for word, n in lexicon(lang)["number"]["words"].items()}
 
 Verdict = Literal["accept", "pending", "drop"]
 
@@ -67,28 +64,26 @@ def quote_span(quote: str, message: str) -> bool:
     return len(needle) >= 2 and needle in _squash(message)
 
 
-# "Remember that …", "just so you know …": a request that carries what to remember.
-_REMEMBER = re.compile(r"\bremember\b|\bnote that\b|\bkeep in mind\b|\bjust so you know\b|\bfyi\b|记住|记一下|记得|备注",
-                       re.IGNORECASE)
+# "Remember that …", "just so you know …": a request that carries what to remember (``request.remember``).
+_REMEMBER = re.compile(alternatives("request.remember", ("en", "zh")), re.IGNORECASE)
 
 
-# The user's own people: "Grandma never eats pork" is about the user's world, not the world.
-_KIN = re.compile(r"\b(grand(ma|pa|mother|father)|mom|mum|dad|mother|father|son|daughter|kids?|children|wife|husband|"
-                  r"partner|brother|sister|boss|team)\b|爸|妈|爷|奶|姥|孩子|儿子|女儿|老婆|老公|哥|姐|弟|妹|团队",
-                  re.IGNORECASE)
+# The user's own people: "Grandma never eats pork" is about the user's world, not the world (``address.kin``).
+_KIN = re.compile(alternatives("address.kin", ("en", "zh")), re.IGNORECASE)
 
 
-# How things usually are: with no personal word, a remark about the world ("北京的冬天一般都挺干的").
-_GENERALLY = re.compile(r"\b(usually|generally|typically|in general|tend to)\b|一般|通常|往往|普遍", re.IGNORECASE)
+# How things usually are: with no personal word, a remark about the world ("北京的冬天一般都挺干的";
+# ``mood.generalising``).
+_GENERALLY = re.compile(alternatives("mood.generalising", ("en", "zh")), re.IGNORECASE)
 
 
-# Greetings, thanks and laughter that open a sentence ("haha ok that's fair", "早啊，今天天气不错").
-_CHAT_OPENER = re.compile(r"^(ha(ha)+|he(he)+|lol|thanks|thank you|thx|ok(ay)?|cool|nice|great|good (morning|night)|morning|"
-                          r"hi|hey|hello|哈+|嘿+|谢谢|多谢|好的|嗯+|早啊|早上好|早安|晚安|你好|嗨)(?![A-Za-z])", re.IGNORECASE)
-# Hedges and intensifiers of an opinion about the world ("prices have gone up so much", "北京的冬天真的太干了").
-_OPINION = re.compile(r"\b(such a|so much|so many|everyone|everybody|nobody|people)\b|真的|太.{0,6}了|好像|肯定|特别|大家|人们|"
-                      r"年轻人|现在的", re.IGNORECASE)
-_ANCHOR = re.compile(r"\b(i|i'm|i've|i'd|me|my|mine|we|we're|we've|our|us|you|your)\b|我|咱|你|您", re.IGNORECASE)
+# Greetings, thanks and laughter that open a sentence ("haha ok that's fair", "早啊，今天天气不错";
+# ``small_talk.opener``), not followed by a letter.
+_CHAT_OPENER = re.compile(rf"^({alternatives('small_talk.opener', ('en', 'zh'))})(?![A-Za-z])", re.IGNORECASE)
+# Hedges and intensifiers of an opinion about the world ("prices have gone up so much", "北京的冬天真的太干了";
+# ``mood.opinion``), and the words that tie a sentence to the user (``address.anchor``).
+_OPINION = re.compile(alternatives("mood.opinion", ("en", "zh")), re.IGNORECASE)
+_ANCHOR = re.compile(alternatives("address.anchor", ("en", "zh")), re.IGNORECASE)
 
 
 def _cued(sentence: str) -> bool:
@@ -147,7 +142,7 @@ def _sentence_of(quote: str, message: str) -> str:
 
 def _quote_numbers(quote: str) -> set[str]:
     found = set(numbers(quote))
-    found |= {digit for word, digit in _ZH_DIGITS.items() if word in quote}
+    found |= {digit for word, digit in _NUMBER_WORDS.items() if word in quote}
     return found
 
 
@@ -170,8 +165,10 @@ def grounded(value: str, quote: str, subject: str) -> bool:
     return hits * 2 >= len(value_terms)
 
 
-_NEGATOR_EN = r"(?:not|never|no|without|n't|no longer)"
-_NEGATOR_ZH = r"[不别没无勿]"
+# A negation before a value word, and one after it (the lexicon's ``polarity.negator``, ``polarity.negator_after``).
+_NEGATOR_EN = f"(?:{alternatives('polarity.negator', ('en',))})"
+_NEGATOR_ZH = f"(?:{alternatives('polarity.negator', ('zh',))})"
+_NEGATOR_AFTER = f"(?:{alternatives('polarity.negator_after', ('en', 'zh'))})"
 
 
 def drops_negation(proposal: Proposal, sentence: str) -> bool:
@@ -187,12 +184,13 @@ def drops_negation(proposal: Proposal, sentence: str) -> bool:
         word = re.escape(term)
         if re.search(rf"\b{_NEGATOR_EN}\s+(?:\w+\s+){{0,2}}{word}", proposal.quote, re.IGNORECASE) or \
                 re.search(rf"{_NEGATOR_ZH}.{{0,2}}{word}", proposal.quote) or \
-                re.search(rf"{word}\s+(?:\w+\s+){{0,2}}(?:anymore|any more|no longer)\b", proposal.quote, re.IGNORECASE):
+                re.search(rf"{word}\s+(?:\w+\s+){{0,2}}{_NEGATOR_AFTER}\b", proposal.quote, re.IGNORECASE):
             return True
     return False
 
 
-_CLAUSE_BREAK = re.compile(r"[，,；;:：—–]|\s-\s|\bso\b|\bbut\b|\band\b|所以|但是|不过|而且")
+# Punctuation, a spaced dash, or a conjunction (``clause.break``; as written, not case-insensitive).
+_CLAUSE_BREAK = re.compile(r"[，,；;:：—–]|\s-\s|" + alternatives("clause.break", ("en", "zh")))
 
 
 def _negated_beside(quote: str, sentence: str) -> bool:
@@ -206,7 +204,8 @@ def _negated_beside(quote: str, sentence: str) -> bool:
     return negated(" ".join(before.split()[-3:]) + " " + before[-3:]) or negated(after)
 
 
-_CHATTER = re.compile(r"^(thank(s| you)|haha+|hehe+|lol|nice|great|cool|ok(ay)?|谢谢|哈哈+|好的|辛苦了?)$", re.I)
+# Chatter as a whole value or subject ("thank you", "哈哈哈"; ``small_talk.chatter``).
+_CHATTER = re.compile(rf"^({alternatives('small_talk.chatter', ('en', 'zh'))})$", re.IGNORECASE)
 
 
 def _says_nothing(proposal: Proposal) -> bool:
@@ -223,12 +222,8 @@ def _says_nothing(proposal: Proposal) -> bool:
 
 
 # Subjects that name a kind or nothing at all: as a key they would make every decision replace
-# the last one ("decision: skip Porto" superseding "decision: fly into Lisbon").
-GENERIC_SUBJECTS = frozenset([
-    "directive", "fact", "constraint", "preference", "decision", "goal", "open question", "open_question",
-    "question", "rule", "rules", "note", "notes", "info", "information", "detail", "details", "thing", "things",
-    "plan", "request", "user", "topic", "item", "choice", "time", "this", "that", "it", "memory", "update",
-    "决定", "规则", "事实", "偏好", "目标", "问题", "备注", "计划", "信息", "事情", "要求", "约束", "选择", "用户", "更新"])
+# the last one ("decision: skip Porto" superseding "decision: fly into Lisbon"; ``subject.generic``).
+GENERIC_SUBJECTS = frozenset(word for lang in LANGS for word in lexicon(lang)["subject"]["generic"]["words"])
 
 
 def specific(proposal: Proposal) -> Proposal:
