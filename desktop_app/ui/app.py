@@ -55,7 +55,8 @@ class PaperclipApp(App[int]):
         # keeps Textual's own labels.
         if settings.lang != "en":
             translate_bindings(self)
-            self.COMMAND_PALETTE_DISPLAY = t("bind.command_palette")
+            # Textual declares it a ClassVar but reads it through the instance: set for this app only.
+            self.COMMAND_PALETTE_DISPLAY = t("bind.command_palette")  # type: ignore[misc]
 
     def get_default_screen(self) -> ChatScreen:
         return self.chat
@@ -152,7 +153,8 @@ class PaperclipApp(App[int]):
         """Textual's palette, with its placeholder and keys in the UI language."""
         from textual.command import CommandPalette
 
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        # is_open takes App[object], and App is invariant in its return type (this is an App[int]).
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]
             palette = CommandPalette(id="--command-palette", placeholder=t("palette.placeholder"))
             if current_lang() != "en":
                 translate_bindings(palette)

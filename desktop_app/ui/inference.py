@@ -112,8 +112,12 @@ def generate_reply(settings: Settings, engine: ChatEngine, session_id: int, text
         def started(plan, recorded) -> None:
             post(ReplyStarted(session_id, recorded.message, plan.total_tokens, plan.n_ctx, plan.over_warning))
 
-        on_token = lambda piece: post(TokenReceived(session_id, piece))  # noqa: E731
-        on_retry = lambda reason: post(ReplyRetrying(session_id, reason))  # noqa: E731
+        def on_token(piece: str) -> None:
+            post(TokenReceived(session_id, piece))
+
+        def on_retry(reason: str) -> None:
+            post(ReplyRetrying(session_id, reason))
+
         if text is None:
             result = regenerate_turn(pipeline, session, engine, settings=settings, should_stop=should_stop,
                                      on_token=on_token, on_plan=started, on_prefill=reading, on_retry=on_retry)

@@ -14,15 +14,14 @@ from typing import Any
 from textual.worker import Worker, WorkerState
 
 from desktop_app.ui.i18n import t
+from desktop_app.ui.screens.host import ChatHost
 
 Job = Callable[[Any], Any]
 Done = Callable[[Any], Any]
 
 
-class StoreJobs:
+class StoreJobs(ChatHost):
     """Mixin for the chat screen: ``run_store_job`` plus the worker-state hook that finishes it."""
-
-    settings: Any
 
     def _job_callbacks(self) -> dict[Worker, Done | None]:
         if not hasattr(self, "_jobs"):
@@ -59,6 +58,7 @@ class StoreJobs:
             jobs.pop(event.worker)
             from desktop_app.ui.inference import one_line
 
+            assert event.worker.error is not None  # set in the ERROR state
             self.notify(t("job.failed", error=one_line(event.worker.error)), markup=False, severity="error",
                         timeout=10)
         elif event.state == WorkerState.CANCELLED:

@@ -11,10 +11,11 @@ from __future__ import annotations
 from desktop_app.memory.turn import remember_input
 from desktop_app.ui.i18n import t
 from desktop_app.ui.screens.dialogs import TextDialog
+from desktop_app.ui.screens.host import ChatHost
 from desktop_app.ui.widgets.chat_log import ChatLog
 
 
-class BranchActions:
+class BranchActions(ChatHost):
     """Expects the chat screen's ``store``, ``session``, ``generating``, ``start_turn`` and ``run_store_job``."""
 
     def action_select_messages(self) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -19,6 +20,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import var
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Header
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -54,6 +56,9 @@ from desktop_app.ui.widgets.footer import FittedFooter
 from desktop_app.ui.widgets.memory_panel import MemoryPanel
 from desktop_app.ui.widgets.model_status import ModelStatus, model_label
 from desktop_app.ui.widgets.session_list import Sidebar
+
+if TYPE_CHECKING:
+    from desktop_app.engine.guard import LockedEmbedder
 
 TYPING_PAUSE_SECONDS = 0.8  # idle work (type-ahead first) resumes after this long without a keystroke
 MAX_DRAFT_CHARS = 4000  # a long paste is recalled on when sent, not while it sits in the box
@@ -108,12 +113,12 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
         self.reply_done.set()
         self._reply_view: ReplyView | None = None
         self._user_view: MessageView | None = None
-        self.embedder = None  # a LockedEmbedder, loaded by the jobs worker on first use
+        self.embedder: LockedEmbedder | None = None  # loaded by the jobs worker on first use
         self.embedder_error: str | None = None
         self.jobs = JobQueue()  # background memory work, run while the chat is idle
         self.kv_cache = KvCache.for_settings(settings)  # the chat context's state per session, across restarts
         self.context_owner = ContextOwner()  # which session the chat context holds
-        self._idle_timer = None
+        self._idle_timer: Timer | None = None
         self.covered = False  # a dialog (or the palette) is over the chat
         self.queued: list[tuple[str, MessageView]] = []  # sent while a reply streamed, oldest first
         self.docs_session_only: dict[int, bool] = {}  # the Documents panel's scope box, per session

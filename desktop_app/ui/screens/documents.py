@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -23,6 +24,11 @@ from desktop_app.memory.documents.parsers import SUPPORTED
 from desktop_app.ui.i18n import document_reason, t
 from desktop_app.ui.screens.dialogs import Dialog
 from desktop_app.ui.shown import shown
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from desktop_app.ui.app import PaperclipApp
 
 
 def outcome_line(outcome) -> str:
@@ -48,6 +54,9 @@ def _size(n: float) -> str:
 
 class DocumentsScreen(Dialog[None]):
     """List, add (file picker; files or folders), sync and remove documents."""
+
+    if TYPE_CHECKING:
+        app = getters.app(PaperclipApp)  # the app it runs in (for the type checker)
 
     BINDINGS = [Binding("escape", "close", "Close"), Binding("a", "add", "Add"), Binding("s", "sync", "Sync"),
                 Binding("delete", "remove", "Remove")]
@@ -108,9 +117,13 @@ class DocumentsScreen(Dialog[None]):
 
         if self.running:
             return
+
+        def picked(path: Path | None) -> None:
+            if path:
+                self.start_ingest([path])
+
         self.app.push_screen(FilePicker(Path.home(), tuple(s for s in SUPPORTED if s), title=t("docs.pick"),
-                                        allow_folders=True),
-                             lambda path: path and self.start_ingest([path]))
+                                        allow_folders=True), picked)
 
     def action_sync(self) -> None:
         if not self.running:
@@ -205,6 +218,7 @@ class DocumentsScreen(Dialog[None]):
         if self.running or not table.row_count:
             return
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+        assert key is not None  # every row is added with its document id as the key
         document = self.app.chat.store.get_document(int(key))
         if document is None:
             return
@@ -231,4 +245,5 @@ class DocumentsScreen(Dialog[None]):
         event.stop()
         actions = {"docs-add": self.action_add, "docs-sync": self.action_sync, "docs-remove": self.action_remove,
                    "docs-cancel": self.action_cancel_ingest, "docs-close": self.action_close}
+        assert event.button.id is not None  # every button here has an id
         actions[event.button.id]()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -25,6 +26,11 @@ from desktop_app.private_files import write_private_text
 from desktop_app.ui.i18n import t
 from desktop_app.ui.screens.dialogs import Dialog
 from desktop_app.ui.shown import shown
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from desktop_app.ui.app import PaperclipApp
 
 FORMATS = {"markdown": ".md", "json": ".json"}
 
@@ -56,6 +62,9 @@ def read_conversations(path: Path):
 class ExportScreen(Dialog[Path | None]):
     """Choose the format and the file; dismisses with the written path. Enter in the file field
     or Ctrl+S exports (the Export button has the focus when the dialog opens)."""
+
+    if TYPE_CHECKING:
+        app = getters.app(PaperclipApp)  # the app it runs in (for the type checker)
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "export", "Export", priority=True)]
 
@@ -121,6 +130,9 @@ class ExportScreen(Dialog[Path | None]):
 class ImportScreen(Dialog[list | None]):
     """Pick a file, import it; the bar counts stored turns. Dismisses with ``[(session, turns)]``."""
 
+    if TYPE_CHECKING:
+        app = getters.app(PaperclipApp)  # the app it runs in (for the type checker)
+
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     class Progressed(Message):
@@ -157,8 +169,12 @@ class ImportScreen(Dialog[list | None]):
 
             field = self.query_one("#import-path", Input)
             start = Path(field.value).expanduser() if field.value.strip() else Path.home()
-            self.app.push_screen(FilePicker(start, (".json", ".jsonl", ".ndjson")),
-                                 lambda path: path and setattr(field, "value", str(path)))
+
+            def picked(path: Path | None) -> None:
+                if path:
+                    field.value = str(path)
+
+            self.app.push_screen(FilePicker(start, (".json", ".jsonl", ".ndjson")), picked)
         else:
             self.action_cancel()
 

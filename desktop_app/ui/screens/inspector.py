@@ -7,6 +7,8 @@ the turn wrote. Records come from ``turn_log`` (one per turn), so past turns ope
 
 from __future__ import annotations
 
+from rich.console import Group
+from rich.table import Table
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -123,14 +125,15 @@ class InspectorScreen(Screen):
         record = row.record
         heading.update(f"{t('inspector.turn', n=number)} · {record.mode or row.mode} · "
                        f"{record.total_tokens}/{record.n_ctx} tokens · {record.counter}")
-        parts = {"bars": turn_record.layer_bars(record), "warnings": turn_record.warnings(record),
-                 "included": turn_record.included(record),
-                 "excluded": turn_record.excluded(record, history_at(self.items, row.created_at)),
-                 "paging": turn_record.paging(record),
-                 # Records from before recall was logged have no "recall" part: recompute it for them.
-                 "recall": turn_record.recall_hits(record, None if "recall" in record.model_fields_set else
-                                                   recompute_recall(self.store, self.session.id, row)),
-                 "memory": turn_record.new_memory(record)}
+        parts: dict[str, Table | Text | Group] = {
+            "bars": turn_record.layer_bars(record), "warnings": turn_record.warnings(record),
+            "included": turn_record.included(record),
+            "excluded": turn_record.excluded(record, history_at(self.items, row.created_at)),
+            "paging": turn_record.paging(record),
+            # Records from before recall was logged have no "recall" part: recompute it for them.
+            "recall": turn_record.recall_hits(record, None if "recall" in record.model_fields_set else
+                                              recompute_recall(self.store, self.session.id, row)),
+            "memory": turn_record.new_memory(record)}
         for name, renderable in parts.items():
             part = self.query_one(f"#inspector-{name}", Static)
             part.update(renderable)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from desktop_app.memory.core.records import TurnRecord
 from desktop_app.ui.i18n import current_lang, t
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
+from desktop_app.ui.screens.host import ChatHost
 from desktop_app.ui.shown import shown
 from desktop_app.ui.widgets.chat_log import ChatLog
 from desktop_app.ui.widgets.memory_panel import MemoryPanel, load_panel_state
@@ -33,7 +34,7 @@ def describe_plan(plan: ForgetPlan) -> str:
     return describe(plan, current_lang())
 
 
-class MemoryActions:
+class MemoryActions(ChatHost):
     """Expects the chat screen's ``store``, ``session``, ``generating`` and ``run_store_job``."""
 
     # -- the panel ---------------------------------------------------------------------------
@@ -105,11 +106,15 @@ class MemoryActions:
         elif action in COMMAND_OF:
             self.memory_command(COMMAND_OF[action], str(item.id))
         elif action == "correct":
+            def corrected(value: str | None) -> None:
+                if value:
+                    self.memory_command("correct", f"{item.id} {value}")
+
             self.app.push_screen(
                 NameDialog(t("memory.correct_title", id=item.id, kind=t(f"kind.{item.kind}")), item.value,
                            placeholder=item.value,
                            empty_error=t("memory.correct_title", id=item.id, kind=t(f"kind.{item.kind}"))),
-                lambda value: value and self.memory_command("correct", f"{item.id} {value}"))
+                corrected)
         elif action == "forget":
             session_id = self.session.id
             self.plan_forget(lambda store: _forget_plan(store, store.get_session(session_id), str(item.id)))
@@ -134,7 +139,7 @@ class MemoryActions:
         from desktop_app.memory.controls import SLASH_COMMANDS
 
         match = re.match(r"^/(\w+)", text.strip())
-        return bool(match) and match.group(1).lower() in SLASH_COMMANDS
+        return match is not None and match.group(1).lower() in SLASH_COMMANDS
 
     def run_slash(self, text: str) -> None:
         """A slash command typed in the chat: answered from memory, shown, never sent to the model.
@@ -164,6 +169,7 @@ class MemoryActions:
         self._memory_job(job, echo=None)
 
     def _memory_job(self, job, *, echo: str | None) -> None:
+        assert self.session is not None  # its callers run with a session open
         session_id = self.session.id
 
         async def done(result) -> None:
@@ -196,8 +202,12 @@ class MemoryActions:
             if plan.empty:
                 self.notify(t("memory.nothing_matches", topic=plan.what), markup=False, severity="warning")
                 return
-            self.app.push_screen(ConfirmDialog(describe_plan(plan), t("forget.button")),
-                                 lambda yes: yes and self._forget(plan))
+
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self._forget(plan)
+
+            self.app.push_screen(ConfirmDialog(describe_plan(plan), t("forget.button")), confirmed)
 
         self.run_store_job(planner, planned, group="memory")
 

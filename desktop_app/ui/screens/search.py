@@ -4,10 +4,13 @@ phrases match too). Picking a result dismisses with ``(session_id, message_id | 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.timer import Timer
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
@@ -16,6 +19,11 @@ from desktop_app.memory.store.browse import search_terms
 from desktop_app.ui.i18n import t
 from desktop_app.ui.screens.dialogs import Dialog
 from desktop_app.ui.shown import Text
+
+if TYPE_CHECKING:
+    from textual import getters
+
+    from desktop_app.ui.app import PaperclipApp
 
 SNIPPET = 90
 DEBOUNCE = 0.15
@@ -45,13 +53,16 @@ def hit_option(hit: SearchHit, terms: list[str]) -> Option:
 class SearchScreen(Dialog[tuple[int, int | None] | None]):
     """Type to search; ↓ into the results; Enter opens the session at that message."""
 
+    if TYPE_CHECKING:
+        app = getters.app(PaperclipApp)  # the app it runs in (for the type checker)
+
     BINDINGS = [Binding("escape", "dismiss_none", "Close")]
 
     def __init__(self, sessions: list[Session]) -> None:
         super().__init__(classes="dialog")
         self.sessions = sessions
         self.results: list[SearchHit] = []
-        self._timer = None
+        self._timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box dialog-wide", id="search-box"):

@@ -9,28 +9,19 @@ current session.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from desktop_app.memory.core.models import Session
 from desktop_app.memory.store.sessions import SessionNotFound
 from desktop_app.ui.i18n import t
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
+from desktop_app.ui.screens.host import ChatHost
 from desktop_app.ui.shown import shown
 from desktop_app.ui.widgets.chat_input import ChatInput
 from desktop_app.ui.widgets.chat_log import ChatLog
 from desktop_app.ui.widgets.session_list import SessionList, Sidebar
 
-if TYPE_CHECKING:
-    from desktop_app.memory.store import Store
 
-
-class SessionActions:
+class SessionActions(ChatHost):
     """Expects ``store``, ``session``, ``session_name`` and ``generating`` on the screen."""
-
-    store: Store
-    session: Session | None
-    session_name: str | None
-    generating: bool
 
     def open_initial_session(self) -> None:
         """``--session NAME`` (created when missing), else the most recent, else 'default'."""

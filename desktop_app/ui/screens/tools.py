@@ -10,10 +10,11 @@ from textual import work
 from textual.worker import get_current_worker
 
 from desktop_app.ui.i18n import t
+from desktop_app.ui.screens.host import ChatHost
 from desktop_app.ui.widgets.chat_log import ChatLog
 
 
-class ToolActions:
+class ToolActions(ChatHost):
     """Expects the chat screen's ``store``, ``settings``, ``session`` and session helpers."""
 
     def action_help(self) -> None:

@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message as TextualMessage
 from textual.widgets import Button, Label, Markdown, Static
+from textual.widgets.markdown import MarkdownStream
 
 from desktop_app.memory.core.models import Message
 from desktop_app.ui.i18n import t
@@ -72,7 +73,7 @@ class ReplyView(MessageView):
     def __init__(self) -> None:
         super().__init__("assistant")
         self.add_class("streaming")
-        self._stream = None
+        self._stream: MarkdownStream | None = None
 
     def on_mount(self) -> None:
         self.set_note(t("note.thinking"))

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.timer import Timer
 from textual.widgets import Label, LoadingIndicator
 
 from desktop_app.ui.i18n import t
@@ -43,7 +44,7 @@ class ModelStatus(Horizontal):
         super().__init__(**kwargs)
         self._loading_since: float | None = None
         self._loading_text = ""
-        self._timer = None
+        self._timer: Timer | None = None
         self.detail = ""
         self._usage = ""
 

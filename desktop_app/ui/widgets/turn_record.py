@@ -171,8 +171,8 @@ def recall_hits(record: TurnRecord, recomputed: list[RecallHit] | None = None) -
 
 def document_chunks(record: TurnRecord) -> Table | None:
     """The document chunks quoted in the prompt, with their citation and per-signal scores."""
-    items = [i for i in (record.layers.get("recalled").items if record.layers.get("recalled") else [])
-             if i.type == "doc"]
+    recalled = record.layers.get("recalled")
+    items = [i for i in (recalled.items if recalled else []) if i.type == "doc"]
     if not items:
         return None
     signals = sorted({name for item in items for name in (item.signals or {})})
