@@ -24,6 +24,10 @@ NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's m
 MIN_COPY_CHARS = 12  # shorter replies ("OK!", "好的") may repeat without being a loop
 # The user's own message back, though, is an echo from a few characters on ("手冲咖啡怎么做？" is 8).
 MIN_ECHO_CHARS = 5
+# A reply of a word or two with no number ("One thing.", "好的。") answers nothing a user wrote at
+# length: fewer words than this (Chinese: characters) to a message at least this long is empty.
+FEW_WORDS, FEW_CJK = 4, 6
+LONG_MESSAGE_WORDS, LONG_MESSAGE_CJK = 10, 20
 SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "empty", "promise"]
 # What makes a reply degenerate: it must not be fed back, and the chat asks once more. (A small
 # model's refusal of an ordinary request is a loop too: it refuses again once it has seen itself do it.)
@@ -193,8 +197,13 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     text = reply.strip()
     squashed = _squash(text)
     # A number is a word of an answer ("July 14", "5 people"): only a reply of fewer than two is empty.
-    if len(_CJK_CHAR.findall(text)) < 2 and len(_LATIN_WORD.findall(text)) + len(_NUMBER.findall(text)) < 2:
+    cjk, words, numbers = len(_CJK_CHAR.findall(text)), len(_LATIN_WORD.findall(text)), len(_NUMBER.findall(text))
+    if cjk < 2 and words + numbers < 2:
         return [HealthFinding("empty", "no words")]
+    asked_cjk, asked_words = len(_CJK_CHAR.findall(user_text)), len(_LATIN_WORD.findall(user_text))
+    if not numbers and cjk < FEW_CJK and words < FEW_WORDS \
+            and (asked_cjk >= LONG_MESSAGE_CJK or asked_words >= LONG_MESSAGE_WORDS):
+        return [HealthFinding("empty", "a word or two for a long message")]
     if len(squashed) >= MIN_COPY_CHARS:
         for n, earlier in enumerate(reversed(list(earlier_replies)), start=1):
             score = similarity(text, earlier)

@@ -66,7 +66,8 @@ def test_a_retry_avoids_the_replies_a_first_attempt_stopped_early_was_copying(st
 def test_a_near_copy_of_an_earlier_reply_is_degenerate_and_a_short_repeat_is_not():
     first = "请提供您的旅行计划，我将帮助您安排和执行。"
     findings = check_reply(first + "！", user_text="预算改成12000", earlier_replies=["第一天去古城。", first])
-    assert "copy" in {f.kind for f in findings} and degenerate(findings)
+    assert "copy" in {f.kind for f in findings}
+    assert degenerate(findings)
     assert not degenerate(check_reply("好的！", user_text="谢谢", earlier_replies=["好的！"]))
     fresh = "Day 1: Lisbon old town; day 2: Sintra by train; day 3: the coast at Cascais."
     assert "copy" not in kinds(fresh, user_text="plan 3 days", earlier_replies=["Porto is lovely in May."])
@@ -113,6 +114,19 @@ def test_an_empty_reply_is_found_and_is_not_degenerate():
     assert [f.kind for f in check_reply("OK", user_text="hi")] == ["empty"]
 
 
+@pytest.mark.parametrize("reply, user_text", [
+    ("One thing.", "Our younger one, Mia, has a tree nut allergy. Is eating out in Portugal going to be a nightmare?"),
+    ("好的。", "还有我妈一点辣都不能吃，吃饭的时候要注意，你帮我看看哪些菜可以点"),
+])
+def test_a_word_or_two_for_a_long_message_is_empty(reply, user_text):
+    assert [f.kind for f in check_reply(reply, user_text=user_text)] == ["empty"]
+
+
+@pytest.mark.parametrize("reply, user_text", [("You are welcome!", "haha thanks"), ("好的。", "谢谢"), ("Yes, sure.", "ok?")])
+def test_a_short_reply_to_a_short_message_is_an_answer(reply, user_text):
+    assert "empty" not in [f.kind for f in check_reply(reply, user_text=user_text)]
+
+
 @pytest.mark.parametrize("reply", ["July 14", "14 July.", "5 people", "10月1号"])
 def test_a_short_answer_with_a_number_is_an_answer(reply):
     assert "empty" not in [f.kind for f in check_reply(reply, user_text="What was the flight date I said again?")]
@@ -121,7 +135,8 @@ def test_a_short_answer_with_a_number_is_an_answer(reply):
 @pytest.mark.parametrize("reply", ["I'm sorry, but I can't assist with that.", "抱歉，我无法协助完成这个请求。"])
 def test_a_short_refusal_of_an_ordinary_request_is_degenerate(reply):
     findings = check_reply(reply, user_text="There'll be 4 of us, flying out July 14.")
-    assert [f.kind for f in findings] == ["refusal"] and degenerate(findings)
+    assert [f.kind for f in findings] == ["refusal"]
+    assert degenerate(findings)
 
 
 def test_the_memory_notes_pasted_back_are_scaffolding_but_a_summary_using_them_is_not():
