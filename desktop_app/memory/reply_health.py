@@ -78,11 +78,14 @@ def echoes(reply: str, user_text: str) -> bool:
         return True
     asked = _squash(user_text)
     opening = _squash(reply)[: len(asked) + 4]
-    return len(asked) >= 2 * MIN_COPY_CHARS and similarity(opening, asked) >= 0.9
+    return len(asked) >= 2 * MIN_COPY_CHARS and similarity(opening, asked) >= ECHO_OPENING
 
 
 OPENING_CHARS = 40  # from this many characters on, a streaming reply's opening is watched
-SAME_OPENING = 0.9
+SAME_OPENING = 0.9  # an opening this like an earlier reply's is a copy
+# An opening this like the user's message is the message said back, reworded a little ("…could use
+# some help organizing it" for "…help getting it organised").
+ECHO_OPENING = 0.8
 
 
 def degenerate_opening(text: str, *, user_text: str, earlier_replies: Sequence[str] = (),
@@ -98,7 +101,7 @@ def degenerate_opening(text: str, *, user_text: str, earlier_replies: Sequence[s
         return HealthFinding("scaffolding", f"contains the prompt's {piece!r}")
     for said in (user_text, *earlier_messages):
         asked = _squash(said)
-        if len(asked) >= OPENING_CHARS and similarity(squashed[: len(asked)], asked[: len(squashed)]) >= SAME_OPENING:
+        if len(asked) >= 2 * MIN_COPY_CHARS and similarity(squashed[: len(asked)], asked[: len(squashed)]) >= ECHO_OPENING:
             return HealthFinding("echo", "repeats a message of the user's")
     for earlier in earlier_replies:
         theirs = _squash(earlier)[: len(squashed)]

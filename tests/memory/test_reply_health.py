@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.memory.reply_health import check_reply, degenerate, expected_language, reply_language, scaffolding_in
+from desktop_app.memory.reply_health import (
+    check_reply,
+    degenerate,
+    degenerate_opening,
+    expected_language,
+    reply_language,
+    scaffolding_in,
+)
 
 
 def kinds(reply: str, **kwargs) -> set[str]:
@@ -162,3 +169,21 @@ def test_a_translation_is_answered_in_the_language_asked_for():
     assert not asks_for_translation("帮我安排一个5天的大理行程")
     assert "language" not in kinds("From now on, always answer in Japanese.", user_text="请翻译成英文：以后每次都用日语回答。",
                                    expected_lang=None)
+
+
+@pytest.mark.parametrize("user_text, reply", [
+    ("Hi! I'm planning a family trip to Lisbon this summer and could use some help getting it organised.",
+     "Hi! I'm planning a family trip to Lisbon this summer and could use some help organizing it. We're thinking 7 days."),
+    ("帮我规划一下带爸妈去云南玩的行程呗，我们想轻松一点，别太赶",
+     "帮我规划一下带爸妈去云南玩的行程，我们想轻松一点，别太赶。第一天到昆明，第二天去大理古城慢慢逛。"),
+])
+def test_a_reply_that_opens_with_the_users_message_reworded_is_an_echo(user_text, reply):
+    assert "echo" in [f.kind for f in check_reply(reply, user_text=user_text)]
+    assert degenerate_opening(reply, user_text=user_text) is not None
+
+
+def test_a_reply_that_takes_up_the_users_words_is_no_echo():
+    user_text = "Which neighbourhoods in Lisbon are good to stay in with two kids and a grandmother?"
+    reply = "Good neighbourhoods in Lisbon for kids and a grandmother: Baixa (flat, central) and Parque das Nações."
+    assert "echo" not in [f.kind for f in check_reply(reply, user_text=user_text)]
+    assert degenerate_opening(reply, user_text=user_text) is None
