@@ -26,24 +26,33 @@ def test_add_list_show_remove(tmp_path, capsys, contract_pdf):
     (folder / "broken.pdf").write_bytes(b"%PDF-1.4 nope")
     code, out, err = _run(capsys, "docs", "add", str(contract_pdf), str(folder), "--db", db)
     assert code == 1, "a failed file makes the exit code non-zero"
-    assert "contract.pdf: added as contract — 2 pages" in out and "brief.docx: added as brief" in out
+    assert "contract.pdf: added as contract — 2 pages" in out
+    assert "brief.docx: added as brief" in out
     assert [line for line in err.splitlines() if line.startswith("broken.pdf")][0].startswith(
         "broken.pdf: not a readable PDF")
     assert "Traceback" not in err
     code, out, _ = _run(capsys, "docs", "list", "--json", "--db", db)
     listed = {d["name"]: d for d in json.loads(out)}
-    assert set(listed) == {"brief", "contract"} and listed["contract"]["pages"] == 2
-    assert listed["brief"]["format"] == "docx" and listed["brief"]["scope"] == "library"
+    assert set(listed) == {"brief", "contract"}
+    assert listed["contract"]["pages"] == 2
+    assert listed["brief"]["format"] == "docx"
+    assert listed["brief"]["scope"] == "library"
     code, out, _ = _run(capsys, "docs", "show", "contract", "--page", "2", "--db", db)
-    assert code == 0 and "4,200 euros" in out and "Acme" not in out
+    assert code == 0
+    assert "4,200 euros" in out
+    assert "Acme" not in out
     code, _, err = _run(capsys, "docs", "show", "contract", "--page", "5", "--db", db)
-    assert code == 1 and err.strip() == "paperclip: contract has pages 1–2; there is no page 5"
+    assert code == 1
+    assert err.strip() == "paperclip: contract has pages 1–2; there is no page 5"
     code, _, err = _run(capsys, "docs", "show", "brief", "--page", "1", "--db", db)
-    assert code == 1 and "has no pages" in err
+    assert code == 1
+    assert "has no pages" in err
     code, out, _ = _run(capsys, "docs", "remove", "contract", "--yes", "--db", db)
-    assert code == 0 and out.startswith("removed contract: ")
+    assert code == 0
+    assert out.startswith("removed contract: ")
     code, _, err = _run(capsys, "docs", "remove", "contract", "--yes", "--db", db)
-    assert code == 1 and err.strip() == "paperclip: 'contract' is not a document here (documents: brief)"
+    assert code == 1
+    assert err.strip() == "paperclip: 'contract' is not a document here (documents: brief)"
 
 
 def test_add_twice_and_sync(tmp_path, capsys):
@@ -52,13 +61,16 @@ def test_add_twice_and_sync(tmp_path, capsys):
     notes.write_text("# A\nfirst version\n", encoding="utf-8")
     assert _run(capsys, "docs", "add", str(notes), "--db", db)[0] == 0
     code, out, _ = _run(capsys, "docs", "add", str(notes), "--db", db)
-    assert code == 0 and out.strip() == "notes.md: unchanged"
+    assert code == 0
+    assert out.strip() == "notes.md: unchanged"
     notes.write_text("# A\nsecond version, longer\n", encoding="utf-8")
     os.utime(notes, (1_900_000_000, 1_900_000_000))
     code, out, _ = _run(capsys, "docs", "sync", "--db", db)
-    assert code == 0 and "notes.md: updated as notes" in out
+    assert code == 0
+    assert "notes.md: updated as notes" in out
     code, out, _ = _run(capsys, "docs", "show", "notes", "--db", db)
-    assert "second version" in out and "first version" not in out
+    assert "second version" in out
+    assert "first version" not in out
 
 
 def test_session_scope(tmp_path, capsys):

@@ -40,17 +40,22 @@ def test_names_and_text_reach_the_terminal_without_escapes_and_with_invisibles_s
         "show missing": _run(capsys, "docs", "show", "nothing", "--db", db),
     }
     for what, (_code, out, err) in outputs.items():
-        assert not _has_escape(out) and not _has_escape(err), (what, out, err)
-        assert "\u202e" not in out + err and "\u200b" not in out + err, (what, out, err)
+        assert not _has_escape(out), (what, out, err)
+        assert not _has_escape(err), (what, out, err)
+        assert "\u202e" not in out + err, (what, out, err)
+        assert "\u200b" not in out + err, (what, out, err)
     assert outputs["add"][0] == 0
     assert "<U+202E>gnp.md: added as evil" in outputs["add"][1]
     shown = outputs["show"][1]
-    assert "§ Budget plan" in shown and "ac<U+200B>count <U+202E>LIVE<U+202C>" in shown
+    assert "§ Budget plan" in shown
+    assert "ac<U+200B>count <U+202E>LIVE<U+202C>" in shown
     assert "<U+202E>gnp" in outputs["list"][1]
     # The database keeps the verbatim text; --json carries it, escaped by JSON itself.
     code, out, _ = _run(capsys, "docs", "show", "evil", "--json", "--db", db)
     sections = json.loads(out)["sections"]
-    assert OSC52 in sections[0]["text"] and "\u200b" in sections[0]["text"] and "\x1b" not in out
+    assert OSC52 in sections[0]["text"]
+    assert "\u200b" in sections[0]["text"]
+    assert "\x1b" not in out
 
 
 def test_a_name_that_is_not_utf8_does_not_stop_the_batch(tmp_path, capsys):
@@ -64,7 +69,9 @@ def test_a_name_that_is_not_utf8_does_not_stop_the_batch(tmp_path, capsys):
     except OSError:
         pytest.skip("this file system refuses names that are not UTF-8")
     code, out, err = _run(capsys, "docs", "add", str(folder), "--no-vectors", "--db", str(tmp_path / "x.db"))
-    assert code == 1 and "Traceback" not in err and "unexpected error" not in err
+    assert code == 1
+    assert "Traceback" not in err
+    assert "unexpected error" not in err
     assert out.count(": added as memo") == 5
     assert "r\\xe9sum\\xe9.txt: skipped — its name is not valid UTF-8 (rename the file to add it)" in err
     assert "5 indexed, 1 failed" in err
@@ -76,10 +83,12 @@ def test_remove_asks_first_unless_yes(tmp_path, capsys):
     notes.write_text("The key is under the mat.\n", encoding="utf-8")
     assert _run(capsys, "docs", "add", str(notes), "--no-vectors", "--db", db)[0] == 0
     code, out, err = _run(capsys, "docs", "remove", "notes", "--db", db)  # stdin is not a terminal here
-    assert code == 1 and err.strip() == "paperclip: nothing removed: add --yes to remove without asking"
+    assert code == 1
+    assert err.strip() == "paperclip: nothing removed: add --yes to remove without asking"
     assert json.loads(_run(capsys, "docs", "list", "--json", "--db", db)[1])[0]["name"] == "notes"
     code, out, _ = _run(capsys, "docs", "remove", "notes", "--yes", "--json", "--db", db)
-    assert code == 0 and json.loads(out)["removed"]["name"] == "notes"
+    assert code == 0
+    assert json.loads(out)["removed"]["name"] == "notes"
     assert json.loads(_run(capsys, "docs", "list", "--json", "--db", db)[1]) == []
 
 
@@ -105,7 +114,9 @@ def test_a_removed_document_leaves_no_byte_of_its_words(tmp_path, capsys, secret
     with sqlite3.connect(db) as conn:  # what another program would see after a checkpoint
         conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     hits = _hits(db, [secret, secret.lower(), "KEPTWORD9931"])
-    assert hits[secret] == 0 and hits[secret.lower()] == 0, hits
+    assert hits[secret] == 0, hits
+    assert hits[secret.lower()] == 0, hits
     assert hits["KEPTWORD9931"] > 0, "the other document is still there (the scan sees stored text)"
     code, out, _ = _run(capsys, "docs", "show", "kept", "--db", str(db))
-    assert code == 0 and "KEPTWORD9931" in out
+    assert code == 0
+    assert "KEPTWORD9931" in out

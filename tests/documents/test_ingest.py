@@ -35,25 +35,30 @@ def test_chunks_respect_the_token_bound_and_overlap(counter):
     assert all(section.text[c.char_start:c.char_end] == c.text for c in chunks)
     # Consecutive chunks overlap (the next starts before the previous ends) and cover everything.
     assert all(b.char_start < a.char_end for a, b in zip(chunks, chunks[1:], strict=False))
-    assert chunks[0].char_start == 0 and chunks[-1].char_end == len(section.text)
+    assert chunks[0].char_start == 0
+    assert chunks[-1].char_end == len(section.text)
 
 
 def test_a_run_on_chinese_paragraph_is_cut_at_sentences(counter):
     text = "".join(f"第{i}条：合同双方应当遵守约定的付款期限。" for i in range(80))
     chunks = list(chunk_text(Section(text=text, page=1), 0, counter, max_tokens=50, overlap_tokens=10))
-    assert len(chunks) > 3 and all(c.tokens <= 50 for c in chunks)
+    assert len(chunks) > 3
+    assert all(c.tokens <= 50 for c in chunks)
     assert all(c.text.endswith("。") for c in chunks)
 
 
 def test_add_pdf_stores_pages_headings_and_finds_the_answer(store, counter, contract_pdf):
     report = add_documents(store, [contract_pdf], session_id=None, counter=counter)
     [outcome] = report.outcomes
-    assert outcome.status == "added" and outcome.name == "contract" and outcome.pages == 2
+    assert outcome.status == "added"
+    assert outcome.name == "contract"
+    assert outcome.pages == 2
     [doc] = store.list_documents()
     assert (doc.pages, doc.format, doc.language, doc.session_id) == (2, "pdf", "en", None)
     assert doc.chunk_count == outcome.chunks >= 2
     [hit, *_] = search_documents(store, "what is the monthly fee?", [doc.id])
-    assert (hit.page, hit.heading) == (2, "Payment terms") and "4,200 euros" in hit.text
+    assert (hit.page, hit.heading) == (2, "Payment terms")
+    assert "4,200 euros" in hit.text
     assert hit.label == "doc: contract, p. 2 §Payment terms"
     assert [s.page for s in store.document_sections(doc.id, page=2)] == [2]
 
@@ -71,7 +76,8 @@ def test_same_content_is_not_added_twice(store, counter, contract_pdf, tmp_path)
     # Another scope (a session) may hold its own copy.
     session = store.session_named("work")
     other = add_documents(store, [copy], session_id=session.id, counter=counter)
-    assert other.count("added") == 1 and len(store.list_documents(session.id)) == 2
+    assert other.count("added") == 1
+    assert len(store.list_documents(session.id)) == 2
 
 
 def test_sync_reindexes_a_changed_file(store, counter, tmp_path):
@@ -85,14 +91,18 @@ def test_sync_reindexes_a_changed_file(store, counter, tmp_path):
     report = sync_documents(store, counter=counter)
     assert [o.status for o in report.outcomes] == ["updated"]
     [after] = store.list_documents()
-    assert after.id == doc.id and after.name == "notes" and after.content_hash != doc.content_hash
-    assert after.added_at == doc.added_at and after.chunk_count == 2
+    assert after.id == doc.id
+    assert after.name == "notes"
+    assert after.content_hash != doc.content_hash
+    assert after.added_at == doc.added_at
+    assert after.chunk_count == 2
     assert not search_documents(store, "walnut", [doc.id])
     assert "Cedar" in search_documents(store, "cedar room", [doc.id])[0].text
     assert [o.status for o in sync_documents(store, counter=counter).outcomes] == ["unchanged"]
     notes.unlink()
     [gone] = sync_documents(store, counter=counter).outcomes
-    assert gone.status == "missing" and store.list_documents()
+    assert gone.status == "missing"
+    assert store.list_documents()
 
 
 def test_remove_leaves_no_rows(store, counter, contract_pdf, tmp_path):
@@ -161,7 +171,8 @@ def test_a_cancelled_ingest_leaves_the_database_consistent(store, counter, tmp_p
 
     report = add_documents(store, [first, second], session_id=None, counter=counter, should_stop=should_stop,
                            progress=progress)
-    assert report.cancelled and [o.status for o in report.outcomes] == ["added"]
+    assert report.cancelled
+    assert [o.status for o in report.outcomes] == ["added"]
     assert [d.name for d in store.list_documents()] == ["a"]
     rows = _index_rows(store)
     assert rows["document_chunks"] == rows["document_chunks_fts_docsize"] == rows["document_chunks_words_docsize"]
@@ -195,7 +206,8 @@ def test_vectors_rank_chunks_and_a_locked_embedder_embeds_questions(store, count
     [doc] = store.list_documents()
     ranked = vector_ranking(store, "dogs bark", [doc.id], embedder)
     rows = store.chunk_rows(cid for cid, _ in ranked)
-    assert rows[ranked[0][0]]["heading"] == "Dogs" and ranked[0][1] > ranked[1][1]
+    assert rows[ranked[0][0]]["heading"] == "Dogs"
+    assert ranked[0][1] > ranked[1][1]
     assert (embedder.embed_query("dogs bark") == HashingEmbedder().embed(["dogs bark"])[0]).all()
     # Another model's vectors are not searched: the chunks are embedded again for it.
     other = HashingEmbedder("hashing-64-other")

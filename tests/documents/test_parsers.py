@@ -13,7 +13,8 @@ def test_pdf_pages_and_outline_headings(contract_pdf):
     assert [s.page for s in sections] == [1, 2]
     assert sections[0].heading == "Service Agreement"
     assert sections[1].heading == "Payment terms"
-    assert "4,200 euros" in sections[1].text and "4,200" not in sections[0].text
+    assert "4,200 euros" in sections[1].text
+    assert "4,200" not in sections[0].text
 
 
 def test_pdf_without_text_layer_yields_empty_pages(tmp_path):
@@ -48,7 +49,8 @@ def test_docx_headings_paragraphs_and_tables(tmp_path):
     sections = list(parse_document(path))
     assert [s.heading for s in sections] == ["Project brief", "Budget"]
     assert sections[0].text == "The client wants a new logo."
-    assert "At most 5000 yuan." in sections[1].text and "Item | Cost" in sections[1].text
+    assert "At most 5000 yuan." in sections[1].text
+    assert "Item | Cost" in sections[1].text
     assert all(s.page is None for s in sections)
 
 
@@ -70,7 +72,9 @@ def test_html_drops_scripts_and_styles_and_splits_at_headings(tmp_path):
     assert sections[0].text == "Run make run."
     assert sections[1].text.split("\n") == ["first", "second"]
     joined = " ".join(s.text for s in sections)
-    assert "secret" not in joined and "color" not in joined and "enable js" not in joined
+    assert "secret" not in joined
+    assert "color" not in joined
+    assert "enable js" not in joined
 
 
 def test_markdown_split_by_headings_ignores_fenced_hashes(tmp_path):

@@ -46,7 +46,8 @@ def test_the_translation_prompt_is_data_in_the_target_language(target):
     messages = translation_messages("问题", target)
     spec = templates(target)["translate"]
     assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
-    assert messages[0]["content"] == spec["system"] and messages[-1]["content"] == "问题"
+    assert messages[0]["content"] == spec["system"]
+    assert messages[-1]["content"] == "问题"
 
 
 def test_a_translation_that_repeats_the_question_or_is_empty_is_no_translation():
@@ -62,7 +63,9 @@ def test_the_translation_brings_the_other_language_chunk_into_the_prompt(store, 
                                                   budget_tokens=600, **kw)
     assert given() == [], "the Chinese words are not in the English text (and no vectors here)"
     [hit] = given(translation=TRANSLATED)
-    assert "three months" in hit.text and hit.coverage == 0.0 and hit.translated_coverage == 1.0
+    assert "three months" in hit.text
+    assert hit.coverage == 0.0
+    assert hit.translated_coverage == 1.0
     assert given(translation="What is the weather like today?") == [], "a translation must show its own evidence"
 
 
@@ -80,14 +83,16 @@ def test_a_chinese_turn_finds_the_english_document(store, settings, tmp_path):
     result = run_turn(pipeline, store.session_named("zh"), engine, ASKED_ZH, settings=settings)
     assert [m["content"] for m in engine.calls[0]][-1] == ASKED_ZH, "the first call translates the question"
     assert "three months" in result.plan.layers["recalled"].text
-    assert result.reply is not None and result.reply.content == "三个月。"
+    assert result.reply is not None
+    assert result.reply.content == "三个月。"
     assert TRANSLATED not in result.plan.messages[-1]["content"], "the translation searches; the prompt has the user's words"
 
     off = settings.model_copy(update={"translate_questions": False})
     engine = _translating_engine(TRANSLATED)
     result = run_turn(pipeline_for(store, off, counter=engine.counter, n_ctx=4096), store.session_named("zh2"), engine,
                       ASKED_ZH, settings=off)
-    assert len(engine.calls) == 1 and "three months" not in result.plan.layers["recalled"].text
+    assert len(engine.calls) == 1
+    assert "three months" not in result.plan.layers["recalled"].text
 
 
 def test_no_translation_when_the_documents_speak_the_question_s_language(store, settings, tmp_path):
@@ -97,7 +102,8 @@ def test_no_translation_when_the_documents_speak_the_question_s_language(store, 
     pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=4096)
     result = run_turn(pipeline, store.session_named("en"), engine, "What is the notice period of the contract?",
                       settings=settings)
-    assert len(engine.calls) == 1 and "three months" in result.plan.layers["recalled"].text
+    assert len(engine.calls) == 1
+    assert "three months" in result.plan.layers["recalled"].text
     small_talk = _translating_engine("Hello, how was your day today?")
     chat = run_turn(pipeline, store.session_named("none"), small_talk, "你好，今天过得怎么样？", settings=settings)
     assert len(small_talk.calls) == 2, "translated (an English document is in scope), then answered"
@@ -132,4 +138,5 @@ def test_the_default_model_translates_on_its_scratch_context_and_the_english_pag
     result = run_turn(pipeline, store.session_named("lease"), engine, question, settings=local)
     assert real_engine._scratch is not None, "the translation ran on the scratch context"
     assert "two months" in result.plan.layers["recalled"].text
-    assert result.reply is not None and result.reply.content.strip()
+    assert result.reply is not None
+    assert result.reply.content.strip()

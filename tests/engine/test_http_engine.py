@@ -84,7 +84,8 @@ def test_a_full_chat_turn_goes_through_the_server(http_engine, store, settings):
     session = store.session_named("http")
     result = run_turn(pipeline, session, http_engine, "The budget must stay under 5000 dollars. Say OK.",
                       settings=settings.model_copy(update={"max_tokens": 16, "temperature": 0.0}))
-    assert result.reply is not None and result.reply.content.strip()
+    assert result.reply is not None
+    assert result.reply.content.strip()
     assert result.completion_pieces >= 2, "the reply streams in pieces"
     assert store.list_turn_log(session.id)[-1].reply_message_id == result.reply.id
     assert result.recorded.memory[0].action == "added"  # the rule was written before the reply
@@ -94,7 +95,8 @@ def test_json_schema_output_through_response_format(http_engine):
     value = http_engine.complete_json(
         [{"role": "user", "content": "My name is Ana and I live in Lisbon. Give my name and city as JSON."}],
         SCHEMA, max_tokens=48)
-    assert set(value) >= {"name", "city"} and all(isinstance(value[k], str) for k in ("name", "city"))
+    assert set(value) >= {"name", "city"}
+    assert all(isinstance(value[k], str) for k in ("name", "city"))
 
 
 def test_stopping_closes_the_stream_between_pieces(http_engine):
@@ -135,13 +137,19 @@ def test_ask_with_engine_flag(server_url, tmp_path, capsys):
 
     code = main(["ask", "Say hello.", "--engine", server_url, "--db", str(tmp_path / "h.db"), "--json"])
     out = json.loads(capsys.readouterr().out)
-    assert code == 0 and out["reply"].strip() and out["reply_message_id"]
+    assert code == 0
+    assert out["reply"].strip()
+    assert out["reply_message_id"]
 
 
 def test_private_hosts_are_recognised():
-    assert is_private_host("127.0.0.1") and is_private_host("localhost") and is_private_host("192.168.1.20")
-    assert is_private_host("10.0.0.5") and is_private_host("::1")
-    assert not is_private_host("93.184.216.34") and not is_private_host("8.8.8.8")
+    assert is_private_host("127.0.0.1")
+    assert is_private_host("localhost")
+    assert is_private_host("192.168.1.20")
+    assert is_private_host("10.0.0.5")
+    assert is_private_host("::1")
+    assert not is_private_host("93.184.216.34")
+    assert not is_private_host("8.8.8.8")
 
 
 @pytest.fixture(scope="session")
@@ -155,4 +163,5 @@ def real_tiny_counter():
 def test_a_server_without_embeddings_says_so_in_one_line(http_engine):
     with pytest.raises(ServerError) as info:
         http_engine.embed(["a sentence"])
-    assert "\n" not in str(info.value) and "500" in str(info.value)
+    assert "\n" not in str(info.value)
+    assert "500" in str(info.value)

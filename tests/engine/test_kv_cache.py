@@ -37,13 +37,17 @@ def load(path, n_ctx=512):
 def test_warming_evaluates_exactly_what_the_next_prompt_starts_with(tiny_path):
     engine = load(tiny_path)
     warmed = engine.warm(CHAT)
-    assert warmed.complete and warmed.reused == 0 and warmed.evaluated == warmed.total > 40
+    assert warmed.complete
+    assert warmed.reused == 0
+    assert warmed.evaluated == warmed.total > 40
     messages = [*CHAT, {"role": "user", "content": "And at dusk?"}]
     assert engine.prompt_tokens(messages)[: warmed.total] == engine.cached_tokens()
     again = engine.warm(CHAT)
-    assert again.evaluated == 0 and again.reused == warmed.total  # nothing new: nothing evaluated
+    assert again.evaluated == 0
+    assert again.reused == warmed.total  # nothing new: nothing evaluated
     pieces = list(engine.stream_chat(messages, max_tokens=4, temperature=0.0))
-    assert pieces and engine.last_reused_tokens == warmed.total
+    assert pieces
+    assert engine.last_reused_tokens == warmed.total
 
 
 def test_a_stop_cuts_the_pre_fill_between_chunks_and_keeps_the_rest(tiny_path):
@@ -56,10 +60,13 @@ def test_a_stop_cuts_the_pre_fill_between_chunks_and_keeps_the_rest(tiny_path):
         return calls["n"] > 2
 
     result = engine.warm(CHAT, should_stop=stop)
-    assert not result.complete and 8 <= result.evaluated < result.total  # two chunks, then the stop
+    assert not result.complete
+    assert 8 <= result.evaluated < result.total  # two chunks, then the stop
     assert len(engine.cached_tokens()) == result.evaluated
     rest = engine.warm(CHAT)
-    assert rest.reused == result.evaluated and rest.complete and rest.reused + rest.evaluated == result.total
+    assert rest.reused == result.evaluated
+    assert rest.complete
+    assert rest.reused + rest.evaluated == result.total
 
 
 def test_the_saved_state_restores_in_a_fresh_load(tiny_path, tmp_path):
@@ -69,10 +76,12 @@ def test_the_saved_state_restores_in_a_fresh_load(tiny_path, tmp_path):
     key = KvCache.key(tmp_path / "p.db", 7, tiny_path)
     assert cache.save(first, key) > 0
     data, meta = cache._paths(key)
-    assert oct(data.stat().st_mode & 0o777) == "0o600" and oct(meta.stat().st_mode & 0o777) == "0o600"
+    assert oct(data.stat().st_mode & 0o777) == "0o600"
+    assert oct(meta.stat().st_mode & 0o777) == "0o600"
     second = load(tiny_path)
     result = cache.restore(second, key, prefix=second.prefix_tokens(CHAT))
-    assert result.restored and second.cached_tokens() == first.cached_tokens()
+    assert result.restored
+    assert second.cached_tokens() == first.cached_tokens()
     messages = [*CHAT, {"role": "user", "content": "And at dusk?"}]
     assert list(second.stream_chat(messages, max_tokens=4, temperature=0.0))
     assert second.last_reused_tokens == len(first.cached_tokens())  # nothing re-evaluated
@@ -111,8 +120,11 @@ def test_a_corrupt_or_truncated_state_file_is_ignored(tiny_path, tmp_path, caplo
     data.write_bytes(bytes(raw))
     fresh = load(tiny_path)
     result = cache.restore(fresh, key)
-    assert not result.restored and result.reason == "the state file is damaged" and fresh.cached_tokens() == []
-    assert "ignoring the saved state" in caplog.text and not data.exists()
+    assert not result.restored
+    assert result.reason == "the state file is damaged"
+    assert fresh.cached_tokens() == []
+    assert "ignoring the saved state" in caplog.text
+    assert not data.exists()
     cache.save(engine, key)
     description = json.loads(meta.read_text())
     data.write_bytes(b"GGSQ" + b"\0" * 64)  # truncated, with a description that vouches for it
@@ -120,10 +132,12 @@ def test_a_corrupt_or_truncated_state_file_is_ignored(tiny_path, tmp_path, caplo
 
     description["state_sha256"] = file_digest(data)
     meta.write_text(json.dumps(description))
-    assert not cache.restore(fresh, key).restored and fresh.cached_tokens() == []
+    assert not cache.restore(fresh, key).restored
+    assert fresh.cached_tokens() == []
     cache.save(engine, key)
     meta.write_text("{not json")
-    assert cache.restore(fresh, key).reason.startswith("unreadable description") and not data.exists()
+    assert cache.restore(fresh, key).reason.startswith("unreadable description")
+    assert not data.exists()
 
 
 def test_the_cache_keeps_its_total_size_bounded(tiny_path, tmp_path):
@@ -148,14 +162,16 @@ def test_turns_that_stay_after_a_page_out_are_moved_not_evaluated_again(tiny_pat
     list(engine.stream_chat([CHAT[0], *turns, question], max_tokens=4, temperature=0.0))
     paged = [{"role": "system", "content": "A new head: the summary now holds facts 0 to 3."}, *turns[8:], question]
     reply = "".join(engine.stream_chat(paged, max_tokens=8, temperature=0.0))
-    assert engine.last_shifted_tokens > 64 and reply.strip()
+    assert engine.last_shifted_tokens > 64
+    assert reply.strip()
     assert engine.last_reused_tokens >= engine.last_shifted_tokens
     assert engine.cached_tokens()[: len(engine.prompt_tokens(paged)) - 1] == engine.prompt_tokens(paged)[:-1]
     exact = load(tiny_path, n_ctx=2048)
     exact.settings = replace(exact.settings, kv_shift=False)
     list(exact.stream_chat([CHAT[0], *turns, question], max_tokens=4, temperature=0.0))
     list(exact.stream_chat(paged, max_tokens=8, temperature=0.0))
-    assert exact.last_shifted_tokens == 0 and exact.last_reused_tokens < engine.last_reused_tokens
+    assert exact.last_shifted_tokens == 0
+    assert exact.last_reused_tokens < engine.last_reused_tokens
 
 
 def test_a_move_stopped_halfway_goes_on_where_it_stopped(tiny_path):
@@ -175,9 +191,11 @@ def test_a_move_stopped_halfway_goes_on_where_it_stopped(tiny_path):
         return calls["n"] > 2
 
     first = engine.warm(paged, should_stop=stop)
-    assert not first.complete and engine._parked is not None  # the turns wait, moved, for the rest of the head
+    assert not first.complete
+    assert engine._parked is not None  # the turns wait, moved, for the rest of the head
     rest = engine.warm(paged)
-    assert rest.complete and engine._parked is None
+    assert rest.complete
+    assert engine._parked is None
     assert rest.reused >= len(engine.prefix_tokens(turns[8:])) - 8  # the moved turns were not evaluated again
     assert engine.cached_tokens() == engine.prefix_tokens(paged)
     reply = "".join(engine.stream_chat([*paged, {"role": "user", "content": "And fact 9?"}], max_tokens=6,

@@ -84,7 +84,9 @@ def test_markdown_export_lists_the_turns(tmp_path, capsys):
     capsys.readouterr()
     assert main(["export", "--db", str(db), "--session", "s"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("# s") and "## You" in text and "hello **world**" in text
+    assert text.startswith("# s")
+    assert "## You" in text
+    assert "hello **world**" in text
 
 
 def test_export_of_an_unknown_session_is_a_one_line_error(tmp_path, capsys):
@@ -150,8 +152,10 @@ def test_export_import_export_keeps_every_memory_item_as_it_was(store, tmp_path)
     run_command(store, store.get_session(session.id), "pin", str(pinned.id), now)
     first = session_to_dict(store, store.get_session(session.id))
     kinds = {(i["kind"], i["status"], i["origin"]) for i in first["memory"]}
-    assert {"superseded", "active"} <= {s for _, s, _ in kinds} and {"command", "rule"} <= {o for _, _, o in kinds}
-    assert any(i["pinned"] for i in first["memory"]) and any(i["supersedes"] for i in first["memory"])
+    assert {"superseded", "active"} <= {s for _, s, _ in kinds}
+    assert {"command", "rule"} <= {o for _, _, o in kinds}
+    assert any(i["pinned"] for i in first["memory"])
+    assert any(i["supersedes"] for i in first["memory"])
 
     raw = json.dumps(first, ensure_ascii=False).encode("utf-8")
     conversations = read_conversations(raw, "export.json", fmt="paperclip")

@@ -53,7 +53,8 @@ def test_anchors_hold_rules_and_limits_as_sentences_and_state_holds_the_rest():
     anchors, state = result.layers["anchors"].text, result.layers["state"].text
     assert "rules for your replies (follow them without mentioning them): Always answer in English." in anchors
     assert "Hard limits: The budget must stay under 5000 dollars." in anchors
-    assert "Hall 3" in state and "Hall 3" not in anchors
+    assert "Hall 3" in state
+    assert "Hall 3" not in anchors
     assert [(x.id, x.kind) for x in result.layers["anchors"].items] == [(1, "directive"), (2, "constraint")]
 
 
@@ -73,9 +74,11 @@ def test_memory_reads_as_plain_sentences_without_markers_ids_kinds_or_clock(lang
     for marker in ("【关键】", "KEY", "#1", "#5", "#?", "[directive]", "[constraint]", "[fact]", "第3轮", "turn 3",
                    "v0", "15:06", "“?”"):
         assert marker not in prompt, marker
-    assert "5000" in prompt and "花生" in prompt
+    assert "5000" in prompt
+    assert "花生" in prompt
     if lang == "en":
-        assert "【" not in prompt and "第" not in prompt.replace("第一", "")
+        assert "【" not in prompt
+        assert "第" not in prompt.replace("第一", "")
     assert {x.id for x in result.layers["anchors"].items} >= {1, 5}, "the ids stay in the layer items"
 
 
@@ -84,7 +87,8 @@ def test_at_most_four_anchors_pinned_first():
     items.append(item(9, "fact", "My dog is called Rex.", pinned=True))
     result = assemble_context(base(items=items), COUNTER)
     anchored = [x.id for x in result.layers["anchors"].items]
-    assert len(anchored) == 4 and 9 in anchored
+    assert len(anchored) == 4
+    assert 9 in anchored
     assert all(f"Limit number {i} is" in result.layers["state"].text for i in range(1, 8) if i not in anchored)
     assert {x.reason for x in result.excluded if x.layer == "anchors"} == {"only 4 anchors; shown in state"}
 
@@ -103,7 +107,8 @@ def test_the_system_prompt_is_never_truncated():
 def test_budgets_reserve_a_quarter_for_the_reply():
     budgets = compute_budgets(4096, 50)
     assert budgets.total == 3072
-    assert budgets.high_watermark == int(budgets.recent * 0.85) and budgets.low_watermark == int(budgets.recent * 0.6)
+    assert budgets.high_watermark == int(budgets.recent * 0.85)
+    assert budgets.low_watermark == int(budgets.recent * 0.6)
 
 
 def test_usage_over_eighty_percent_warns():
@@ -128,7 +133,8 @@ def test_recalled_turns_say_who_said_them_and_on_which_day():
         TurnView(id=6, role="assistant", content="Noted.", tokens=2, turn=3, created_at=NOW)])
     result = assemble_context(base(recalled=[page], input_text="What did you say about the budget?"), COUNTER)
     text = result.layers["recalled"].text
-    assert "The user said: The budget question" in text and "You replied: Noted." in text
+    assert "The user said: The budget question" in text
+    assert "You replied: Noted." in text
     assert "2025-06" not in text, "a turn from today carries no date"
     earlier = page.model_copy(update={"turns": [t.model_copy(update={"created_at": NOW - 86400 * 40}) for t in page.turns]})
     text = assemble_context(base(recalled=[earlier]), COUNTER).layers["recalled"].text
@@ -192,7 +198,8 @@ def test_superseded_values_in_raw_turns_are_marked_in_layered_mode_only():
 def test_each_mode_fills_its_own_layers(mode, present, absent):
     result = assemble_context(base(mode=mode, recent=turns(3), all_turns=turns(3)), COUNTER)
     filled = {name for name, layer in result.layers.items() if layer.tokens}
-    assert present <= filled and not (absent & filled)
+    assert present <= filled
+    assert not (absent & filled)
     assert {"system", "input"} <= filled
 
 
@@ -228,6 +235,7 @@ def test_a_page_the_context_holds_keeps_the_lines_it_was_warmed_with():
     def page_lines(text):
         return [line for line in text.splitlines() if line.startswith("[turn")]
 
-    assert "deposit" in fresh and "deposit" not in warmed, "the whole message matches more lines of the page"
+    assert "deposit" in fresh, "the whole message matches more lines of the page"
+    assert "deposit" not in warmed, "the whole message matches more lines of the page"
     assert page_lines(held)[:len(page_lines(warmed))] == page_lines(warmed), "the warmed lines stay a prefix"
     assert set(page_lines(held)) == set(page_lines(fresh)), "and the lines only the whole message matches follow"

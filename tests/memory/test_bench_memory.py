@@ -11,7 +11,8 @@ from desktop_app.engine.tokens import fallback_counter
 @pytest.mark.parametrize("path, singles, negatives, sequences", [(DATA, 150, 40, 20), (HOLDOUT, 120, 40, 16)])
 def test_each_labelled_set_is_bilingual_and_as_large_as_the_issue_asks(path, singles, negatives, sequences):
     cases = load_cases(path)
-    assert len(cases["single"]) >= singles and len(cases["negatives"]) >= negatives
+    assert len(cases["single"]) >= singles
+    assert len(cases["negatives"]) >= negatives
     assert len(cases["sequences"]) >= sequences
     for group in ("single", "negatives", "sequences"):
         langs = [c["lang"] for c in cases[group]]

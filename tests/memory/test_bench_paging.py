@@ -13,7 +13,8 @@ def test_the_labelled_set_is_bilingual_and_balanced():
     for lang in ("en", "zh"):
         mine = [c for c in cases if c.lang == lang]
         labels = [e.keep for c in mine for e in c.exchanges]
-        assert len(mine) >= 20 and len(labels) >= 100
+        assert len(mine) >= 20
+        assert len(labels) >= 100
         assert 0.15 <= sum(labels) / len(labels) <= 0.45, "both decisions are well represented"
 
 
@@ -23,7 +24,8 @@ def test_oldest_first_keeps_nothing_and_the_model_is_asked_only_what_the_rules_l
 
     cases = load_cases(DATA)[:8]
     rules = evaluate(cases, oldest_first=True)["all"].row()
-    assert rules["keep_recall"] == 0.0 and rules["fallbacks"] == 0
+    assert rules["keep_recall"] == 0.0
+    assert rules["fallbacks"] == 0
 
     def keep_all(messages):
         count = sum(1 for line in messages[-1]["content"].splitlines() if line[:1].isdigit())
@@ -37,5 +39,5 @@ def test_oldest_first_keeps_nothing_and_the_model_is_asked_only_what_the_rules_l
         sum(len(c.exchanges) for c in cases)
     assert everything.kept_right + everything.kept_wrong >= evaluate(cases)["all"].kept_right, "the model adds keeps"
     broken = evaluate(cases, ScriptedEngine("not json"))["all"]
-    assert broken.fallbacks == sum(1 for o in open_ if o) and broken.calls == 2 * broken.fallbacks, \
-        "one retry, then the rules' result"
+    assert broken.fallbacks == sum(1 for o in open_ if o), "one retry, then the rules' result"
+    assert broken.calls == 2 * broken.fallbacks, "one retry, then the rules' result"

@@ -39,4 +39,5 @@ def test_the_typed_draft_is_a_prefix_of_the_message():
     assert typed_so_far("上次说的预算是多少") == "上次说的预算是多少"[:6]
     for turn in range(1, 30):
         text = user_turn(turn)
-        assert text.startswith(typed_so_far(text)) and len(typed_so_far(text)) < len(text)
+        assert text.startswith(typed_so_far(text))
+        assert len(typed_so_far(text)) < len(text)

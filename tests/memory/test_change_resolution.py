@@ -61,7 +61,9 @@ def test_a_raised_limit_named_differently_replaces_the_old_one_and_states_the_ne
     assert "bonus: 2800" not in now, "the stray label for the same value is folded into the replacement"
     assert any("replaces" in note for note in job.notes)
     [new] = [i for i in convo.store.list_items(convo.sid, statuses=("active",)) if "2800" in i.value]
-    assert new.kind == "constraint" and new.origin == "model" and new.supersedes is not None
+    assert new.kind == "constraint"
+    assert new.origin == "model"
+    assert new.supersedes is not None
 
 
 def test_a_number_the_message_does_not_hold_is_refused(conversation):
@@ -165,7 +167,8 @@ def test_a_profile_change_the_pass_asked_about_is_settled_when_the_pointer_agree
     model_pass(convo, Model([entry("还是用中文吧", "language", "中文", kind="directive", scope="profile",
                                    change="update")], {"old": FIRST, "new": "用中文"}))
     directives = [i.value for i in convo.active("directive")]
-    assert any("中文" in v for v in directives) and not any("英文" in v for v in directives), directives
+    assert any("中文" in v for v in directives), directives
+    assert not any("英文" in v for v in directives), directives
 
 
 def test_a_pointer_at_another_item_than_the_pass_asked_about_settles_nothing(conversation):

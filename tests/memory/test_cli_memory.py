@@ -34,11 +34,15 @@ def test_context_json_follows_the_design_contract_and_stores_nothing(db, capsys)
     assert list(data["layers"]) == LAYERS
     assert all(set(layer) >= {"tokens", "text", "items"} for layer in data["layers"].values())
     assert data["total_tokens"] == sum(layer["tokens"] for layer in data["layers"].values())
-    assert data["budget"] == 1536 and data["mode"] == "layered"
-    assert data["messages"][0]["role"] == "system" and data["messages"][-1]["content"].endswith("Remind me of the budget.")
+    assert data["budget"] == 1536
+    assert data["mode"] == "layered"
+    assert data["messages"][0]["role"] == "system"
+    assert data["messages"][-1]["content"].endswith("Remind me of the budget.")
     # Memory written since the head was folded (at the first message) reaches the prompt before the input.
     changes = data["layers"]["changes"]["text"]
-    assert "8000" in changes and "(was " in changes and "5000" in changes
+    assert "8000" in changes
+    assert "(was " in changes
+    assert "5000" in changes
     assert data["messages"][-1]["content"].index("8000") < data["messages"][-1]["content"].index("Remind me")
     after = run_json(capsys, "sessions", "--db", str(db), "--json")
     assert len(after[0]["messages"]) == 6  # the previewed message was rolled back
@@ -74,7 +78,8 @@ def test_memory_list_show_forget_pin_correct(db, capsys):
     capsys.readouterr()
     assert main(["memory", "show", "999", "--db", str(db), "--session", "s"]) == 1
     err = capsys.readouterr().err.strip()
-    assert err.startswith("paperclip: no memory item #999") and "\n" not in err
+    assert err.startswith("paperclip: no memory item #999")
+    assert "\n" not in err
 
 
 def test_ask_runs_slash_commands_without_loading_the_model(db, capsys, monkeypatch):
@@ -83,5 +88,6 @@ def test_ask_runs_slash_commands_without_loading_the_model(db, capsys, monkeypat
     monkeypatch.setattr(common, "load_engine", lambda *a, **k: pytest.fail("the model must not load"))
     assert main(["ask", "/memory", "--db", str(db), "--session", "s"]) == 0
     out = capsys.readouterr().out
-    assert "Constraints:" in out and "8000" in out
+    assert "Constraints:" in out
+    assert "8000" in out
     assert main(["ask", "/remember The launch venue is Hall 3", "--db", str(db), "--session", "s"]) == 0

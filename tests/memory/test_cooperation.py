@@ -137,12 +137,14 @@ def test_a_compound_sentence_becomes_one_item_per_subject_and_a_later_change_tou
     assert outcome.status == "done"
     now = active(store, convo.sid)
     assert set(now) == {"name: Bob", "budget: 300 EUR"}
-    assert now["name: Bob"].scope == "profile" and now["name: Bob"].origin == "model"
+    assert now["name: Bob"].scope == "profile"
+    assert now["name: Bob"].origin == "model"
     assert store.get_item(rule_item.id).status == "superseded", "refined, kept in history — not dropped"
     convo.user("Actually my budget is 450 euros.")
     now = active(store, convo.sid)
     assert "name: Bob" in now, "superseding the budget never touches the name"
-    assert any("450" in v for v in now) and not any("300" in v for v in now)
+    assert any("450" in v for v in now)
+    assert not any("300" in v for v in now)
 
 
 def test_a_rule_item_is_kept_when_the_model_loses_one_of_its_numbers(store, settings, conversation):
@@ -163,7 +165,8 @@ def test_the_model_fills_in_what_the_rules_missed_and_supersedes_a_changed_value
                              change="update")])
     model_pass(convo, engine)
     now = active(store, convo.sid)
-    assert "venue capacity: 120 guests" in now and not any("150" in v for v in now)
+    assert "venue capacity: 120 guests" in now
+    assert not any("150" in v for v in now)
     assert "Known subjects: venue capacity" in engine.calls[-1][-1]["content"], "memory's subjects reach the model"
 
 
@@ -180,7 +183,8 @@ def test_a_clear_cancellation_revokes_the_rule_and_an_unclear_one_asks(store, se
     convo.user("Drop that rule.")
     model_pass(convo, scripted([entry("Drop that rule", "rule", "none", kind="directive", change="cancel")]))
     pending = store.list_items(convo.sid, statuses=("pending",))
-    assert pending and pending[-1].details.get("proposal") == "revoke", "unclear: the assistant asks"
+    assert pending, "unclear: the assistant asks"
+    assert pending[-1].details.get("proposal") == "revoke", "unclear: the assistant asks"
 
 
 def test_a_request_that_names_a_value_does_not_change_it(store, settings, conversation):
@@ -199,8 +203,10 @@ def test_invalid_json_is_retried_once_with_a_shorter_prompt(store, settings, con
     convo.user("我家有两只猫。")
     engine = scripted("{not json", [entry("我家有两只猫", "宠物", "两只猫", scope="profile")])
     outcome, _ = model_pass(convo, engine)
-    assert outcome.status == "done" and "宠物: 两只猫" in active(store, convo.sid)
-    assert len(engine.calls) == 2 and len(engine.calls[1]) < len(engine.calls[0]), "the retry is shorter"
+    assert outcome.status == "done"
+    assert "宠物: 两只猫" in active(store, convo.sid)
+    assert len(engine.calls) == 2, "the retry is shorter"
+    assert len(engine.calls[1]) < len(engine.calls[0]), "the retry is shorter"
 
 
 def test_invalid_json_twice_leaves_the_rules_result_and_loses_nothing(store, settings, conversation):
@@ -208,7 +214,8 @@ def test_invalid_json_twice_leaves_the_rules_result_and_loses_nothing(store, set
     convo.user("From now on answer in Chinese.")
     before = store.list_items(convo.sid)
     outcome, job = model_pass(convo, scripted('{"items": [{"quote": 1}]}'))
-    assert outcome.status == "done" and any("invalid twice" in n for n in job.notes)
+    assert outcome.status == "done"
+    assert any("invalid twice" in n for n in job.notes)
     assert store.list_items(convo.sid) == before
 
 
@@ -228,7 +235,8 @@ def test_a_patch_made_stale_by_the_user_is_rejected_whole_and_planned_again(stor
     outcome, job = model_pass(convo, ScriptedEngine(meanwhile))
     assert outcome.status == "done"
     values = set(active(store, convo.sid))
-    assert {"office desks: 40 desks", "lease end: September"} <= values and any("parking" in v for v in values)
+    assert {"office desks: 40 desks", "lease end: September"} <= values
+    assert any("parking" in v for v in values)
     assert store.state_version(convo.sid) == version + 2, "the user's change and one applied patch"
 
 
@@ -250,14 +258,16 @@ def test_the_chat_needing_the_model_postpones_the_pass(store, settings, conversa
     job = ExtractJob(convo.sid, [convo.recorded.message.id], MemoryModel("always"))
     engine = scripted([entry("Our office has 40 desks", "office desks", "40 desks")])
     outcome = job.run(JobContext(store=store, should_stop=lambda: bool(engine.calls), engine=engine))
-    assert outcome.status == "postponed" and not any("desks: 40" in v for v in active(store, convo.sid))
+    assert outcome.status == "postponed"
+    assert not any("desks: 40" in v for v in active(store, convo.sid))
 
 
 def test_auto_mode_falls_back_to_the_rules_when_the_model_fails_the_json_self_test(store, settings, conversation):
     convo = conversation()
     convo.user("Our office has 40 desks.")
     outcome, _ = model_pass(convo, ScriptedEngine("I am a tiny model and I write prose."), mode="auto")
-    assert outcome.status == "done" and "rules only" in outcome.detail
+    assert outcome.status == "done"
+    assert "rules only" in outcome.detail
     outcome, _ = model_pass(convo, scripted([entry("Our office has 40 desks", "office desks", "40 desks")]),
                             mode="off")
     assert "rules only" in outcome.detail
@@ -276,7 +286,10 @@ def test_the_cost_of_model_memory_work_lands_in_the_turn_record(store, settings,
     run_turn(pipeline, session, engine, "I keep bees.", settings=settings)
     jobs.run_pending(lambda stop: JobContext(store=store, should_stop=stop, engine=engine))
     work = store.last_turn_record(session.id).memory_work
-    assert work is not None and work.calls == 1 and work.prompt_tokens > 0 and work.completion_tokens > 0
+    assert work is not None
+    assert work.calls == 1
+    assert work.prompt_tokens > 0
+    assert work.completion_tokens > 0
     assert "hobby: bees" in active(store, session.id)
 
 
@@ -313,7 +326,8 @@ def test_profile_items_reach_every_session_and_forgetting_removes_them_everywher
     store.delete_session(first.sid)
     assert store.get_item(allergy.id) is not None, "deleting a session leaves the profile"
     result = run_command(store, store.get_session(other.sid), "revoke", str(allergy.id), 0.0)
-    assert result.ok and store.get_item(allergy.id).status == "revoked"
+    assert result.ok
+    assert store.get_item(allergy.id).status == "revoked"
     assert allergy.id not in {i.id for i in store.list_items(other.sid, statuses=("active",))}
 
 
@@ -324,7 +338,8 @@ def test_an_item_moves_between_the_session_and_the_profile(store, settings, conv
     item = active(store, convo.sid)["office desks: 40 desks"]
     assert item.scope == "session"
     result = run_command(store, convo.session, "scope", f"{item.id} profile", 0.0)
-    assert result.ok and store.get_item(item.id).scope == "profile"
+    assert result.ok
+    assert store.get_item(item.id).scope == "profile"
     elsewhere = store.session_named("elsewhere")
     assert item.id in {i.id for i in store.list_items(elsewhere.id)}
     run_command(store, convo.session, "scope", f"{item.id} session", 0.0)
@@ -348,7 +363,8 @@ def test_asking_for_the_constraints_replays_the_current_state_last_and_never_rec
     plan = convo.say("Summarise my constraints and give me the final plan.")
     tail = plan.messages[-1]["content"] if plan.messages[-1]["role"] == "user" else ""
     recalled = plan.layer("recalled").text
-    assert "2600" in recalled and "2000 euros" not in recalled.split("Reminder")[-1]
+    assert "2600" in recalled
+    assert "2000 euros" not in recalled.split("Reminder")[-1]
     replay = [i for i in plan.layer("recalled").items if i.type == "replay"]
     assert any("2600" in (i.value or "") for i in replay), "the current value sits right before the input"
     assert not any("bullet" in (i.value or "").lower() for i in replay), "the revoked rule is not replayed"
@@ -380,7 +396,8 @@ def test_a_generic_subject_never_makes_one_decision_replace_another(conversation
 ])
 def test_a_value_that_only_repeats_its_subject_becomes_the_users_own_words(text, subject, value):
     vetted = vet(Proposal(**entry(text.rstrip("。."), subject, value)), text)
-    assert vetted.verdict == "accept" and vetted.proposal.value == text.rstrip("。.")
+    assert vetted.verdict == "accept"
+    assert vetted.proposal.value == text.rstrip("。.")
 
 
 @pytest.mark.parametrize("text, subject, value, kind", [
@@ -391,7 +408,8 @@ def test_a_value_that_only_repeats_its_subject_becomes_the_users_own_words(text,
 def test_a_subject_named_twice_keeps_what_the_user_said_about_it(text, subject, value, kind):
     quote = text.split("，")[0].rstrip("。.")
     vetted = vet(Proposal(**entry(quote, subject, value, kind=kind)), text)
-    assert vetted.verdict == "accept" and vetted.proposal.value == quote
+    assert vetted.verdict == "accept"
+    assert vetted.proposal.value == quote
 
 
 @pytest.mark.parametrize("text, subject, value", [("Thanks!", "thanks", "thanks"), ("哈哈哈", "哈哈哈", "哈哈哈")])
@@ -438,7 +456,8 @@ def test_a_quote_that_says_a_value_changed_replaces_the_one_value_it_counts(conv
         convo.user(text)
         model_pass(convo, scripted(entries))
     values = " | ".join(active(convo.store, convo.sid))
-    assert new in values and old not in values, values
+    assert new in values, values
+    assert old not in values, values
 
 
 def test_a_new_number_that_counts_something_else_replaces_nothing(conversation):
@@ -450,7 +469,9 @@ def test_a_new_number_that_counts_something_else_replaces_nothing(conversation):
     convo.user("Priya dropped out, so we're 4 now.")  # says "changed", but counts neither nights nor kids
     model_pass(convo, scripted([entry("Priya dropped out, so we're 4 now", "group", "4 people")]))
     values = " | ".join(active(convo.store, convo.sid))
-    assert "3 nights" in values and "2 kids" in values and "4 people" in values, values
+    assert "3 nights" in values, values
+    assert "2 kids" in values, values
+    assert "4 people" in values, values
 
 
 def test_a_profile_value_the_user_says_has_changed_is_replaced_without_asking(conversation):
@@ -501,7 +522,9 @@ def test_an_undecided_sentence_is_kept_whole_as_one_open_question(conversation):
     model_pass(convo, scripted([entry("Still torn between Lisbon and Porto", "city", "Lisbon"),
                                 entry("for the second week", "week", "second week", kind="constraint")]))
     questions = [i for i in convo.store.list_items(convo.sid, statuses=("active",)) if i.kind == "open_question"]
-    assert len(questions) == 1 and "Lisbon" in questions[0].value and "Porto" in questions[0].value
+    assert len(questions) == 1
+    assert "Lisbon" in questions[0].value
+    assert "Porto" in questions[0].value
 
 
 def test_a_goal_needs_words_of_aiming():

@@ -67,7 +67,8 @@ def test_short_affirmation_and_denial_answer_a_pending_question():
 
 def test_change_keeps_the_new_value_and_names_the_subject():
     [candidate] = extract("把交付格式改成Word文档")
-    assert candidate.subject == "format" and "Word文档" in candidate.value
+    assert candidate.subject == "format"
+    assert "Word文档" in candidate.value
 
 
 @pytest.mark.parametrize("text", ["what is the budget?", "预算是多少？", "Is the deadline Friday?", "预算是多少",

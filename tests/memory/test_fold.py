@@ -26,8 +26,11 @@ def test_the_fold_is_pure_and_deterministic():
     args = dict(state_version=4, turn=10, summary=None, recent_ids={9}, lang="en", reason="page_out")
     a = fold(items, history, **args)
     b = fold(list(reversed(items)), history, **args)
-    assert a == b and a.model_dump_json() == b.model_dump_json()
-    assert [i.id for i in a.items] == [1, 2] and a.last_item_id == 3 and a.turn == 10
+    assert a == b
+    assert a.model_dump_json() == b.model_dump_json()
+    assert [i.id for i in a.items] == [1, 2]
+    assert a.last_item_id == 3
+    assert a.turn == 10
     assert a.notes == {9: ["(the user later dropped this)"]}
     assert items[0].status == "active"  # inputs untouched
 
@@ -45,7 +48,8 @@ def test_changes_say_what_was_replaced_and_what_no_longer_applies():
     kinds = {(c.change, c.item.id) for c in changes}
     assert kinds == {("changed", 3), ("new", 4), ("revoked", 2), ("revoked", 5)}
     changed = next(c for c in changes if c.change == "changed")
-    assert changed.was.value == "budget under 5000" and changed.turn == 5
+    assert changed.was.value == "budget under 5000"
+    assert changed.turn == 5
 
 
 def test_nothing_changed_means_no_changes_and_no_fold():
@@ -95,7 +99,8 @@ def test_a_page_out_folds_the_changes_into_the_head(conversation):
         assert turn < 60
     plan = chat.say("And now?")
     head = head_text(plan)
-    assert "8000" in head and "under 5000" not in plan.layers["anchors"].text + plan.layers["state"].text
+    assert "8000" in head
+    assert "under 5000" not in plan.layers["anchors"].text + plan.layers["state"].text
     assert plan.layers["changes"].text == ""
     assert chat.store.latest_fold(chat.sid).reason == "page_out"
 
@@ -107,7 +112,8 @@ def test_a_changed_value_is_never_shown_twice_as_current(conversation):
     chat.say("团建人数改为35人。")
     plan = chat.say("现在人数是多少？")
     assert "30" in plan.layers["state"].text + plan.layers["anchors"].text
-    assert "35人" in plan.layers["changes"].text and "原为 " in plan.layers["changes"].text
+    assert "35人" in plan.layers["changes"].text
+    assert "原为 " in plan.layers["changes"].text
     assert "以此为准" in plan.layers["changes"].text
 
 
@@ -118,13 +124,16 @@ def test_too_many_changes_fold_after_the_reply(conversation, monkeypatch):
     chat.say("The budget must stay under 5000 dollars.")
     plan = chat.say("Never book flights before 9am.")
     # the input's own rule is not repeated before it
-    assert len(plan.layers["changes"].items) == 1 and chat.store.latest_fold(chat.sid).reason == "start"
+    assert len(plan.layers["changes"].items) == 1
+    assert chat.store.latest_fold(chat.sid).reason == "start"
     plan = chat.say("From now on, always answer in English.")
     assert len(plan.layers["changes"].items) == 2  # this turn still reads them before the input …
     assert chat.store.latest_fold(chat.sid).reason == "overflow"  # … and the head folds after the reply
     plan = chat.say("Thanks.")
     assert plan.layers["changes"].items == []
-    assert "5000" in head_text(plan) and "9am" in head_text(plan) and "answer in English" in head_text(plan)
+    assert "5000" in head_text(plan)
+    assert "9am" in head_text(plan)
+    assert "answer in English" in head_text(plan)
 
 
 def test_forgetting_an_item_takes_it_out_of_the_head_at_once(conversation):

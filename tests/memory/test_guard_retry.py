@@ -32,7 +32,8 @@ def test_an_old_budget_is_corrected_once_and_the_fixed_reply_kept(store, setting
     assert guard.findings == [], "the second reply agrees with memory"
     assert result.reply.content.startswith("With the 8000")
     note = engine.calls[-1][-1]["content"]
-    assert note.startswith("Note for this reply:") and "8000" in note, "the correction sits right before the input"
+    assert note.startswith("Note for this reply:"), "the correction sits right before the input"
+    assert "8000" in note, "the correction sits right before the input"
     assert note.endswith("Which hall should we book?")
     assert engine.calls[-1][:-1] == engine.calls[-2][:-1], "everything before the input is the cached prefix"
     assert retried
@@ -69,7 +70,8 @@ def test_a_summary_that_leaves_a_current_value_out_is_asked_for_again(store, set
     turn(store, settings, engine, rule, lang=lang)
     result = turn(store, settings, engine, ask, lang=lang)
     guard = result.record.guard
-    assert guard is not None and guard.retried
+    assert guard is not None
+    assert guard.retried
     assert [f.kind for f in guard.first_findings] == ["omitted"]
     assert guard.findings == []
     note = engine.calls[-1][-1]["content"]

@@ -85,7 +85,8 @@ def test_a_turn_queues_reembedding_and_an_idle_run_embeds_the_new_turns(store, s
         "reembed and warming queued twice are kept once"
     assert store.count_pending_embeddings() == 4
     outcomes = jobs.run_pending(context_for(store, embedder))
-    assert [o.status for o in outcomes] == ["done"] * 5 and store.count_pending_embeddings() == 0
+    assert [o.status for o in outcomes] == ["done"] * 5
+    assert store.count_pending_embeddings() == 0
     assert len(jobs) == 0
 
 
@@ -101,10 +102,12 @@ def test_the_users_next_message_interrupts_the_running_job_and_it_resumes_later(
     runner.join(5)
     assert not runner.is_alive()
     [outcome] = results
-    assert outcome.status == "postponed" and spin.done_steps < spin.steps
+    assert outcome.status == "postponed"
+    assert spin.done_steps < spin.steps
     assert jobs.pending() == [spin], "an interrupted job goes back to the front of the queue"
     [again] = jobs.run_pending(context_for(store))  # idle again: it finishes
-    assert again.status == "done" and spin.done_steps == spin.steps
+    assert again.status == "done"
+    assert spin.done_steps == spin.steps
 
 
 def test_cancel_drops_waiting_jobs_of_one_session(store):
@@ -114,7 +117,8 @@ def test_cancel_drops_waiting_jobs_of_one_session(store):
     assert len(jobs) == 2  # the duplicate for session 1 was not queued
     assert jobs.cancel(session_id=1) == 1
     assert [job.session_id for job in jobs.pending()] == [2]
-    assert jobs.cancel() == 1 and len(jobs) == 0
+    assert jobs.cancel() == 1
+    assert len(jobs) == 0
 
 
 def test_a_stale_patch_is_rejected_whole_and_a_fresh_one_applies(store, settings):
@@ -128,11 +132,13 @@ def test_a_stale_patch_is_rejected_whole_and_a_fresh_one_applies(store, settings
     # Before the job runs, the user changes memory: the job's view of the state is stale.
     pipeline.record_input(store.get_session(session.id), "Never book flights before 9am.")
     [stale] = jobs.run_pending(context_for(store))
-    assert stale.status == "rejected" and "stale patch" in stale.detail
+    assert stale.status == "rejected"
+    assert "stale patch" in stale.detail
     assert not store.get_item(budget.id).pinned, "nothing of a rejected patch is applied"
     jobs.submit(PinJob(session.id, store.state_version(session.id), budget.id))
     [fresh] = jobs.run_pending(context_for(store))
-    assert fresh.status == "done" and store.get_item(budget.id).pinned
+    assert fresh.status == "done"
+    assert store.get_item(budget.id).pinned
     assert fresh.state_version == store.state_version(session.id)
 
 
@@ -198,7 +204,8 @@ def test_a_job_and_a_turn_never_use_a_model_at_the_same_time(db_path, settings):
                           settings=settings)
     worker.join(10)
     assert result.reply is not None
-    assert raw_embedder.most_inside == 1 and raw_engine.most_inside == 1
+    assert raw_embedder.most_inside == 1
+    assert raw_engine.most_inside == 1
     # The interrupted job waits at the front for the next idle time; the turn queued its own after it.
     assert [(job.name, job.session_id) for job in jobs.pending()] == [
         ("reembed", None), ("warm", session.id), ("extract", session.id), ("bookmark", session.id),

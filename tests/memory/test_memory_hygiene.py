@@ -15,7 +15,8 @@ def _modules(package) -> list[str]:
 
 def test_memory_core_and_engine_modules_do_not_import_textual():
     modules = _modules(desktop_app.memory) + _modules(desktop_app.engine)
-    assert "desktop_app.memory.turn" in modules and "desktop_app.engine.guard" in modules
+    assert "desktop_app.memory.turn" in modules
+    assert "desktop_app.engine.guard" in modules
     code = ("import sys\n"
             + "".join(f"import {name}\n" for name in modules)
             + "import desktop_app.commands.context, desktop_app.commands.memory, desktop_app.bench.context\n"

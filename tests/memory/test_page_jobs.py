@@ -32,14 +32,17 @@ def test_a_model_bookmark_replaces_the_rule_one_only_with_words_from_the_page(st
     rule = store.get_bookmark(event.bookmark_id)
     outcome, _ = run(BookmarkJob(convo.sid, event.page_id, event.bookmark_id, MemoryModel("always")), store,
                      [{"keywords": ["spaceship", "moon"], "description": "A trip to the moon"}])
-    assert outcome.status == "rejected" and store.get_bookmark(event.bookmark_id) == rule
+    assert outcome.status == "rejected"
+    assert store.get_bookmark(event.bookmark_id) == rule
     outcome, _ = run(BookmarkJob(convo.sid, event.page_id, event.bookmark_id, MemoryModel("always")), store,
                      [{"keywords": ["发布预算", "里斯本"], "description": "发布预算和地点"}])
     assert outcome.status == "rejected", "an English page gets an English description"
     outcome, _ = run(BookmarkJob(convo.sid, event.page_id, event.bookmark_id, MemoryModel("always")), store,
                      [{"keywords": ["launch budget", "Lisbon", "cranes"], "description": "Launch budget and venue"}])
     mark = store.get_bookmark(event.bookmark_id)
-    assert outcome.status == "done" and mark.author == "model" and "Lisbon" in mark.keywords
+    assert outcome.status == "done"
+    assert mark.author == "model"
+    assert "Lisbon" in mark.keywords
 
 
 def test_a_model_summary_must_keep_the_hard_values_and_keep_speculation_apart(store, conversation):
@@ -52,15 +55,18 @@ def test_a_model_summary_must_keep_the_hard_values_and_keep_speculation_apart(st
                            "facts": [], "preferences": [], "open_questions": []}
     outcome, engine = run(SummaryJob(convo.sid, event.page_id, MemoryModel("always")), store,
                           [loses_value, speculation_as_fact])
-    assert outcome.status == "rejected" and "stated as settled" in outcome.detail
-    assert len(engine.calls) == 2 and "refused" in engine.calls[1][-1]["content"], "one retry, told why"
+    assert outcome.status == "rejected"
+    assert "stated as settled" in outcome.detail
+    assert len(engine.calls) == 2, "one retry, told why"
+    assert "refused" in engine.calls[1][-1]["content"], "one retry, told why"
     assert store.latest_summary(convo.sid).version == before.version, "the rule summary stands"
     good = {"decisions": [], "constraints": ["launch budget: 9000 dollars"], "facts": [], "preferences": [],
             "open_questions": ["launch city: maybe Lisbon, undecided"]}
     outcome, _ = run(SummaryJob(convo.sid, event.page_id, MemoryModel("always")), store,
                      [{**good, "facts": ["the user mentioned cranes"]}, good])
     latest = store.latest_summary(convo.sid)
-    assert outcome.status == "done" and latest.content.author == "model"
+    assert outcome.status == "done"
+    assert latest.content.author == "model"
     assert [e.text for e in latest.content.constraints] == ["launch budget: 9000 dollars"]
 
 

@@ -14,7 +14,8 @@ def test_no_paging_below_the_high_watermark(conversation):
     chat = conversation(n_ctx=8192)
     for _ in range(4):
         chat.say(CHATTER, CHATTER)
-    assert chat.paging == [] and chat.store.list_pages(chat.sid) == []
+    assert chat.paging == []
+    assert chat.store.list_pages(chat.sid) == []
 
 
 def test_passing_the_high_watermark_pages_out_one_chunk_down_to_the_low_one(conversation):
@@ -29,7 +30,8 @@ def test_passing_the_high_watermark_pages_out_one_chunk_down_to_the_low_one(conv
     assert recent_tokens(chat) == event.recent_after
     page = chat.store.get_page(event.page_id)
     archived = chat.store.page_messages(page.id)
-    assert archived[0].role == "user" and archived[-1].role == "assistant"
+    assert archived[0].role == "user"
+    assert archived[-1].role == "assistant"
     assert [m.id for m in archived] == list(range(page.first_message_id, page.last_message_id + 1))
     assert chat.store.unpaged_messages(chat.sid)[0].role == "user"
     assert budgets.recent > 0
@@ -64,10 +66,12 @@ def test_each_page_gets_a_bookmark_and_folds_into_the_summary(conversation):
     while len(chat.paging) < 2:
         chat.say(CHATTER, CHATTER)
     marks = chat.store.list_bookmarks(chat.sid)
-    assert len(marks) == 2 and all(2 <= len(b.keywords) <= 4 and b.origin == "auto" for b in marks)
+    assert len(marks) == 2
+    assert all(2 <= len(b.keywords) <= 4 and b.origin == "auto" for b in marks)
     assert marks[0].description.startswith("The budget must stay")
     summary = chat.store.latest_summary(chat.sid)
-    assert summary.version == 2 and summary.through_message_id == chat.paging[-1].last_message_id
+    assert summary.version == 2
+    assert summary.through_message_id == chat.paging[-1].last_message_id
     assert len(summary.content.topics) == 2
     assert [e.item_id for e in summary.content.constraints] == [chat.active("constraint")[0].id]
 
@@ -89,7 +93,8 @@ def test_an_archived_page_is_paged_back_in_by_its_keywords(conversation):
         chat.say(CHATTER, CHATTER)
     plan = chat.say("What did the caterer serve, lasagna?")
     recalled = plan.layers["recalled"]
-    assert "Bella Cucina" in recalled.text and "user said: Our caterer" in recalled.text
+    assert "Bella Cucina" in recalled.text
+    assert "user said: Our caterer" in recalled.text
     assert recalled.items[0].type == "page"
 
 

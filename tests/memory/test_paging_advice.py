@@ -68,7 +68,8 @@ def test_an_exchange_the_latest_message_is_about_stays_for_one_page_out(conversa
     record = TurnRecord(mode="layered", total_tokens=0, budget=0, n_ctx=1024, paging=event)
     assert f"turns {important.turn_number}" in turn_record.paging(record).plain, "the inspector says what stayed"
     paged = chat.store.page_messages(event.page_id)
-    assert important.id not in {m.id for m in paged} and thanks.id in {m.id for m in paged}
+    assert important.id not in {m.id for m in paged}
+    assert thanks.id in {m.id for m in paged}
     assert chat.store.unpaged_messages(chat.sid)[0].id == important.id, "it stays first in the recent layer"
     chat.user("And the phone number of the caterer again?")
     assert "555-0199" in chat.plan().layer("recent").text
@@ -89,13 +90,15 @@ def test_the_model_decides_what_the_rules_leave_open(conversation):
     important = chat.store.unpaged_messages(chat.sid)[0]
     chat.user("Any news about the cake?")  # one word in common: the rules cannot tell
     outcome, engine = advise(chat, keep_the_caterer)
-    assert outcome.status == "done" and f"keep turn {important.turn_number}" in outcome.detail
+    assert outcome.status == "done"
+    assert f"keep turn {important.turn_number}" in outcome.detail
     [call] = engine.calls
     asked = call[-1]["content"]
-    assert "caterer" in asked and "thanks!" not in asked, \
-        "small talk and unrelated turns are the rule cache's"
+    assert "caterer" in asked, "small talk and unrelated turns are the rule cache's"
+    assert "thanks!" not in asked, "small talk and unrelated turns are the rule cache's"
     advice = chat.store.paging_advice(chat.sid)
-    assert advice[important.id].decision == "keep" and advice[important.id].origin == "model"
+    assert advice[important.id].decision == "keep"
+    assert advice[important.id].origin == "model"
     again, engine = advise(chat, keep_the_caterer)
     assert engine.calls == [], "decided exchanges are not asked again"
     chat.reply("Not yet.")
@@ -111,14 +114,16 @@ def test_invalid_replies_leave_the_page_out_oldest_first(conversation):
     fill_to_the_brink(chat)
     chat.user("Any news about the cake?")
     outcome, engine = advise(chat, ["not json", '{"keep": "all"}'])
-    assert outcome.status == "rejected" and len(engine.calls) == 2, "retried once"
+    assert outcome.status == "rejected", "retried once"
+    assert len(engine.calls) == 2, "retried once"
     assert "→" not in engine.calls[1][-1]["content"], "the retry is shorter (no replies)"
     assert chat.store.paging_advice(chat.sid) == {}
     first = chat.store.unpaged_messages(chat.sid)[0]
     chat.reply("Not yet.")
     while not chat.paging:
         chat.say("Any news about the cake?", "Not yet.")
-    assert chat.paging[0].kept_turns == [] and chat.paging[0].first_message_id == first.id
+    assert chat.paging[0].kept_turns == []
+    assert chat.paging[0].first_message_id == first.id
 
 
 def test_an_exchange_whose_memory_is_not_settled_stays_until_it_is(conversation):
@@ -127,7 +132,8 @@ def test_an_exchange_whose_memory_is_not_settled_stays_until_it_is(conversation)
     important = chat.store.unpaged_messages(chat.sid)[0]
     chat.store.add_to_backlog(chat.sid, [important.id])  # the model's memory pass has not read it yet
     outcome, engine = advise(chat, [], mode="off")
-    assert engine.calls == [] and "rules" in outcome.detail
+    assert engine.calls == []
+    assert "rules" in outcome.detail
     n = 100
     while not chat.paging:
         chat.say(*filler(n))
@@ -158,7 +164,8 @@ def test_the_job_is_queued_with_the_model_memory_on_once_a_page_out_is_in_sight(
         if mode == "off":
             assert not any(queued)
         else:
-            assert not queued[0] and any(queued), "not for a short chat; once the recent layer fills up"
+            assert not queued[0], "not for a short chat; once the recent layer fills up"
+            assert any(queued), "not for a short chat; once the recent layer fills up"
 
 
 def test_odd_replies_are_no_decision():
@@ -184,4 +191,5 @@ def test_a_hold_lasts_one_page_out(conversation):
     assert chat.paging[0].kept_turns == [important.turn_number]
     while len(chat.paging) < 2:
         chat.say(CHATTER, CHATTER)
-    assert chat.paging[1].first_message_id == important.id and chat.paging[1].kept_turns == []
+    assert chat.paging[1].first_message_id == important.id
+    assert chat.paging[1].kept_turns == []

@@ -19,19 +19,26 @@ def test_the_stages_hand_typed_results_forward(store, settings):
     pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
     session = store.session_named("s")
     recorded = pipeline.record_input(session, "The budget must stay under 5000 dollars.")
-    assert isinstance(recorded, RecordedInput) and recorded.memory[0].action == "added" and recorded.turn == 1
+    assert isinstance(recorded, RecordedInput)
+    assert recorded.memory[0].action == "added"
+    assert recorded.turn == 1
     plan = pipeline.plan(recorded)
-    assert isinstance(plan, ContextPlan) and list(plan.layers) == list(LAYER_ORDER)
+    assert isinstance(plan, ContextPlan)
+    assert list(plan.layers) == list(LAYER_ORDER)
     assert "5000" not in plan.layers["changes"].text  # the input says it itself …
     assert plan.layers["input"].items[0].message_id == recorded.message.id
     reply = pipeline.record_reply(session, "Noted.")
     later = pipeline.plan(pipeline.record_input(session, "What next?"))
     assert "5000" in later.layers["changes"].text  # … and the next turn lists it before its input
-    assert isinstance(reply, RecordedReply) and reply.message.turn == 1 and reply.paging is None
+    assert isinstance(reply, RecordedReply)
+    assert reply.message.turn == 1
+    assert reply.paging is None
     record = pipeline.log(recorded, plan, reply, first_token_seconds=0.1)
-    assert isinstance(record, TurnRecord) and record.memory == recorded.memory
+    assert isinstance(record, TurnRecord)
+    assert record.memory == recorded.memory
     [logged] = store.list_turn_log(session.id)
-    assert logged.record == record and logged.reply_message_id == reply.message.id
+    assert logged.record == record
+    assert logged.reply_message_id == reply.message.id
     assert logged.record.layers["recent"].text == "", "the log does not copy the turns' text again"
 
 

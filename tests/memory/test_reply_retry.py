@@ -35,14 +35,20 @@ def test_a_copied_reply_is_asked_for_again_with_another_seed_and_its_opening_rul
     result = run_turn(pipeline_for(store, settings.model_copy(update={"lang": "zh"}), counter=model.engine.counter,
                                    n_ctx=4096), store.session_named("trip"), model.engine, "预算改成12000",
                       settings=settings, on_retry=retried.append)
-    assert retried and "like the reply" in retried[0]
+    assert retried
+    assert "like the reply" in retried[0]
     variation = model.engine.variations[-1]
-    assert variation is not None and variation.avoid[0] == LOOP and variation.repeat_penalty > settings.repeat_penalty
-    assert result.reply.content.startswith("第一天") and result.reply.unhealthy is None
+    assert variation is not None
+    assert variation.avoid[0] == LOOP
+    assert variation.repeat_penalty > settings.repeat_penalty
+    assert result.reply.content.startswith("第一天")
+    assert result.reply.unhealthy is None
     assert LOOP not in [m["content"] for m in model.engine.calls[-1]], "the retry does not see the reply it copied"
     assert LOOP in [m["content"] for m in model.engine.calls[-2]]
     health = result.record.health
-    assert health.retried and health.first_reply == LOOP and not health.kept_out
+    assert health.retried
+    assert health.first_reply == LOOP
+    assert not health.kept_out
     assert store.last_turn_record(store.session_named("trip").id).health.retried, "the retry is in the turn record"
 
 
@@ -50,7 +56,9 @@ def test_a_reply_still_degenerate_after_the_retry_is_kept_for_the_user_and_left_
     model = Looping([])
     turn(store, settings, model.engine, "帮我安排一个5天的大理行程")
     second = turn(store, settings, model.engine, "我们一共4个人")
-    assert second.reply.content == LOOP and second.reply.unhealthy and "copy" in second.reply.unhealthy
+    assert second.reply.content == LOOP
+    assert second.reply.unhealthy
+    assert "copy" in second.reply.unhealthy
     assert second.record.health.kept_out
     third = turn(store, settings, model.engine, "预算改成12000")
     history = [m["content"] for m in third.plan.messages[1:-1]]
@@ -75,7 +83,8 @@ def test_regenerate_never_returns_the_reply_it_replaces(store, settings):
     store.archive_tail(session.id, first.user_message.id)  # what Ctrl+R does before it asks again
     pipeline = pipeline_for(store, settings.model_copy(update={"lang": "zh"}), counter=model.engine.counter, n_ctx=4096)
     again = regenerate_turn(pipeline, session, model.engine, settings=settings)
-    assert again.reply.content != LOOP and again.record.health.retried
+    assert again.reply.content != LOOP
+    assert again.record.health.retried
 
 
 def test_a_healthy_reply_is_not_asked_for_twice(store, settings):
@@ -83,7 +92,8 @@ def test_a_healthy_reply_is_not_asked_for_twice(store, settings):
     engine = ScriptedEngine(lambda messages: next(answers))
     turn(store, settings, engine, "帮我安排一个5天的大理行程")
     result = turn(store, settings, engine, "我们一共4个人")
-    assert engine.variations == [None, None] and not result.record.health.retried
+    assert engine.variations == [None, None]
+    assert not result.record.health.retried
 
 
 def test_a_loop_is_stopped_after_its_opening_not_after_the_whole_reply(store, settings):

@@ -66,7 +66,8 @@ def test_a_long_session_prompt_stays_under_15_percent_of_full_history(store, set
     results = {r.mode: r for r in replay(scenario, store, settings=settings, counter=fallback_counter(),
                                           n_ctx=2048, modes=("layered", "full"))}
     layered, full = results["layered"], results["full"]
-    assert layered.active_present == 1.0 and layered.superseded_current == 0.0
+    assert layered.active_present == 1.0
+    assert layered.superseded_current == 0.0
     assert layered.probe_tokens <= 0.15 * full.probe_tokens
     assert full.superseded_current == 1.0  # the raw history still shows the old budget as if current
 
@@ -89,7 +90,8 @@ def test_run_turn_uses_the_layered_prompt_and_logs_the_turn(store, settings):
                  settings=settings)
     result = run_turn(pipeline, store.get_session(session.id), engine, "What about the CSV?", settings=settings)
     sent = prompt_text(result.plan)
-    assert "Hard limits: " in sent and "original CSV" in sent
+    assert "Hard limits: " in sent
+    assert "original CSV" in sent
     assert engine.calls[-1] == result.plan.messages
     log = store.list_turn_log(session.id, limit=100)
     assert len(log) == 14

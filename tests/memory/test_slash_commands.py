@@ -20,8 +20,10 @@ def test_memory_answers_what_do_you_remember(conversation):
     chat.say("My name is Alice.")
     chat.say("The budget must stay under 5000 dollars.")
     result = slash(chat, "/memory")
-    assert "Facts:" in result.text and "Alice" in result.text
-    assert "Constraints:" in result.text and "5000" in result.text
+    assert "Facts:" in result.text
+    assert "Alice" in result.text
+    assert "Constraints:" in result.text
+    assert "5000" in result.text
     assert {i["kind"] for i in result.data["items"]} == {"fact", "constraint"}
 
 
@@ -32,7 +34,8 @@ def test_remember_directive_and_fact_store_explicit_items(conversation):
     slash(chat, "/fact venue: Hall 3")
     slash(chat, "/fact venue: Hall 5")
     kinds = {(i.kind, i.origin) for i in chat.active()}
-    assert ("directive", "command") in kinds and ("fact", "command") in kinds
+    assert ("directive", "command") in kinds
+    assert ("fact", "command") in kinds
     venues = [i.value for i in chat.active("fact") if i.subject == "fact:venue"]
     assert venues == ["venue: Hall 5"]
 
@@ -63,7 +66,8 @@ def test_revoke_an_ambiguous_topic_lists_the_candidates(conversation):
     chat.say("The budget must stay under 5000 dollars.")
     chat.say("Never spend the budget on ads.")
     result = slash(chat, "/revoke budget")
-    assert not result.ok and len(result.data["candidates"]) == 2
+    assert not result.ok
+    assert len(result.data["candidates"]) == 2
 
 
 def test_correct_supersedes_with_the_users_value(conversation):
@@ -72,7 +76,9 @@ def test_correct_supersedes_with_the_users_value(conversation):
     [budget] = chat.active()
     result = slash(chat, f"/correct {budget.id} 7000")
     [new] = chat.active()
-    assert new.value == "预算不超过7000元" and new.origin == "user" and new.supersedes == budget.id
+    assert new.value == "预算不超过7000元"
+    assert new.origin == "user"
+    assert new.supersedes == budget.id
     assert result.data == {"id": new.id, "supersedes": budget.id}
 
 
@@ -90,8 +96,10 @@ def test_bookmark_points_at_the_latest_user_message(conversation):
     chat.say("Our caterer is Bella Cucina.")
     result = slash(chat, "/bookmark caterer food")
     mark = chat.store.list_bookmarks(chat.sid)[0]
-    assert mark.origin == "user" and mark.keywords == ["caterer", "food"]
-    assert "Bella Cucina" in mark.description and result.ok
+    assert mark.origin == "user"
+    assert mark.keywords == ["caterer", "food"]
+    assert "Bella Cucina" in mark.description
+    assert result.ok
 
 
 def test_confirm_and_reject_resolve_pending_items(conversation):
@@ -118,7 +126,8 @@ def test_mode_shows_and_sets_the_session_mode(conversation):
 def test_bad_ids_answer_with_one_line(conversation):
     chat = conversation()
     result = slash(chat, "/pin 42")
-    assert not result.ok and "no memory item #42" in result.text
+    assert not result.ok
+    assert "no memory item #42" in result.text
     assert not slash(chat, "/correct x").ok
 
 
@@ -146,7 +155,9 @@ def test_a_correction_keeps_the_pin_and_the_chain(conversation):
     result = run_command(chat.store, chat.store.get_session(chat.sid), "correct", f"{budget.id} 6000 dollars",
                          time.time())
     new = chat.store.get_item(result.data["id"])
-    assert new.pinned and new.supersedes == budget.id and new.origin == "user"
+    assert new.pinned
+    assert new.supersedes == budget.id
+    assert new.origin == "user"
     assert chat.store.get_item(budget.id).status == "superseded"
     chat.say("Actually the budget is 7000 dollars.")
     newest = next(i for i in chat.active() if "7000" in i.value)
@@ -159,8 +170,11 @@ def test_memory_answers_and_notices_speak_the_ui_language(conversation):
     chat = conversation(lang="zh")
     chat.say("预算不超过5000元。")
     [outcome] = chat.user("预算改成6000元。")
-    assert outcome.notice.startswith("Updated #1 → #2") and outcome.notice_in("zh").startswith("已更新 #1 → #2")
+    assert outcome.notice.startswith("Updated #1 → #2")
+    assert outcome.notice_in("zh").startswith("已更新 #1 → #2")
     answer = handle_slash(chat.store, chat.store.get_session(chat.sid), "/memory", now=1_750_000_000.0, lang="zh")
-    assert "的记忆（状态 v" in answer.text and "约束" in answer.text and "Constraints" not in answer.text
+    assert "的记忆（状态 v" in answer.text
+    assert "约束" in answer.text
+    assert "Constraints" not in answer.text
     english = handle_slash(chat.store, chat.store.get_session(chat.sid), "/memory", now=1_750_000_000.0)
     assert "Constraints:" in english.text

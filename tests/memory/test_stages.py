@@ -30,10 +30,12 @@ def test_every_few_pages_a_stage_summary_covers_them(conversation):
     chat.say("The rent must stay under 1500 euros.", "Noted: under 1500 euros.")
     run_pages(chat, STAGE_PAGES)
     [stage] = chat.store.list_stages(chat.sid)
-    assert chat.paging[-1].stage_id == stage.id and all(e.stage_id is None for e in chat.paging[:-1])
+    assert chat.paging[-1].stage_id == stage.id
+    assert all(e.stage_id is None for e in chat.paging[:-1])
     pages = [e.page_id for e in chat.paging]
     assert (stage.first_page_id, stage.last_page_id) == (pages[0], pages[-1])
-    assert stage.first_turn == 1 and stage.author == "rule"
+    assert stage.first_turn == 1
+    assert stage.author == "rule"
     assert "1500 euros" in stage.text, "the values stated in its pages"
     marks = chat.store.page_bookmarks(pages)
     assert all(mark.keywords[0] in stage.text for mark in marks), "and their bookmarks"
@@ -46,7 +48,8 @@ def test_stage_text_is_pure_and_bounded():
                       ["rent rent euros landlord"] * 3)
     assert text == stage_text(1, 40, [(["rent", "euros"], "The rent must stay under 1500")],
                               ["rent: under 1500 euros"] * 2, ["rent rent euros landlord"] * 3)
-    assert text.count("rent: under 1500 euros") == 1 and text.startswith("turns 1–40")
+    assert text.count("rent: under 1500 euros") == 1
+    assert text.startswith("turns 1–40")
     assert len(stage_text(1, 2, [], ["x" * 100] * 40, [])) <= 1500
 
 
@@ -61,7 +64,8 @@ def test_recall_reaches_an_early_turn_through_its_stage(conversation):
     assert lists["stage"], "the stage matched"
     assert "Teodora" in texts[lists["stage"][0][0]], "and inside it the page and turn that name her"
     hits = search(chat.store, chat.sid, question, k=5)
-    assert "Teodora" in hits[0].snippet and "stage" in hits[0].signals
+    assert "Teodora" in hits[0].snippet
+    assert "stage" in hits[0].signals
 
 
 def test_an_archive_gets_its_stages_afterwards_and_forgetting_reaches_them(conversation):
@@ -100,15 +104,19 @@ def test_the_model_adds_topics_and_a_synopsis_only_from_the_pages(conversation):
         return job.run(JobContext(store=chat.store, should_stop=lambda: False, engine=engine)), engine
 
     outcome, engine = run({"topics": ["bakery", "greenhouse"], "synopsis": "Teodora's bakery; the rent is 1900 euros."})
-    assert outcome.status == "rejected" and "1900" in outcome.detail, "a value the pages do not hold"
+    assert outcome.status == "rejected", "a value the pages do not hold"
+    assert "1900" in outcome.detail, "a value the pages do not hold"
     assert "Teodora" in engine.calls[0][-1]["content"], "the model reads the stage's pages"
     outcome, _ = run({"topics": ["spaceships", "moon"], "synopsis": "A trip to the moon."})
-    assert outcome.status == "rejected" and chat.store.get_stage(stage.id).author == "rule"
+    assert outcome.status == "rejected"
+    assert chat.store.get_stage(stage.id).author == "rule"
     outcome, _ = run({"topics": ["bakery", "family in Porto"],
                       "synopsis": "Family news: a cousin's bakery in Porto, the greenhouse roof, choir practice."})
     updated = chat.store.get_stage(stage.id)
-    assert outcome.status == "done" and updated.author == "model"
-    assert updated.text.startswith(stage.text) and "family in Porto" in updated.text, "the rule text stays"
+    assert outcome.status == "done"
+    assert updated.author == "model"
+    assert updated.text.startswith(stage.text), "the rule text stays"
+    assert "family in Porto" in updated.text, "the rule text stays"
     lists = gather_signals(chat.store, chat.sid, "family news", signals=("stage",))
     assert lists["stage"], "the model's words are indexed"
 
@@ -122,4 +130,5 @@ def test_discarding_a_tail_drops_the_stages_over_its_pages(conversation):
     assert [s.id for s in chat.store.list_stages(chat.sid)] == [first.id]
     run_pages(chat, 3 * STAGE_PAGES)
     stages = chat.store.list_stages(chat.sid)
-    assert len(stages) >= 2 and stages[1].first_page_id == first.last_page_id + 1, "written again, no gap"
+    assert len(stages) >= 2, "written again, no gap"
+    assert stages[1].first_page_id == first.last_page_id + 1, "written again, no gap"

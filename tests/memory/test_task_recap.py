@@ -30,7 +30,8 @@ def test_a_return_to_the_task_after_a_detour_brings_a_recap(conversation):
         plan = chat.say(back)
         recap = _recap_line(plan, lang)
         assert len(recap) == 1, plan.layer("recalled").text
-        assert "8000" in recap[0] and ("Dali" in recap[0] or "大理" in recap[0])
+        assert "8000" in recap[0]
+        assert "Dali" in recap[0] or "大理" in recap[0]
         assert plan.messages[-1]["content"].endswith(back)
 
 
@@ -48,4 +49,6 @@ def test_a_recap_every_n_turns_when_set(store, settings):
 
     chat = Conversation(store, settings.model_copy(update={"recap_every": 2}), name="every")
     recaps = [bool(_recap_line(chat.say(line), "en")) for line in [*TASK_EN, *DETOUR_EN]]
-    assert recaps[3] and recaps[5] and not recaps[4]
+    assert recaps[3]
+    assert recaps[5]
+    assert not recaps[4]

@@ -16,14 +16,16 @@ def test_a_newer_fact_supersedes_the_older_one_at_once(conversation):
     [name] = chat.active("fact")
     assert "小李" in name.value
     old = chat.store.get_item(name.supersedes)
-    assert old.status == "superseded" and "小王" in old.value
+    assert old.status == "superseded"
+    assert "小王" in old.value
 
 
 def test_a_conflicting_directive_waits_for_confirmation(conversation):
     chat = conversation()
     chat.say("From now on, always answer in English.")
     outcomes = chat.user("From now on, always answer in Chinese.")
-    assert outcomes[0].action == "pending" and "/confirm" in outcomes[0].notice
+    assert outcomes[0].action == "pending"
+    assert "/confirm" in outcomes[0].notice
     plan = chat.plan()
     changes = plan.layers["changes"].text
     assert "always answer in English;" in changes or "always answer in English." in changes
@@ -77,7 +79,8 @@ def test_a_user_correction_wins_over_later_inference(conversation):
     chat.say("The budget must stay under 5000 dollars.")
     chat.say("Actually, change the budget to 8000.")
     [budget] = chat.active("constraint")
-    assert budget.origin == "user" and "8000" in budget.value
+    assert budget.origin == "user"
+    assert "8000" in budget.value
     outcomes = chat.user("My budget is 3000 dollars.")
     assert outcomes[0].action == "pending"
     assert "8000" in chat.active("constraint")[0].value
@@ -111,7 +114,8 @@ def test_a_bare_correction_still_fixes_a_number_of_the_same_unit(conversation):
     chat.say("Keep the trip under 2000 dollars.")
     chat.say("Actually, make that 2500 dollars.")
     values = [i.value for i in chat.store.list_items(chat.sid, statuses=("active",))]
-    assert any("2500" in v for v in values) and not any("2000" in v for v in values), values
+    assert any("2500" in v for v in values), values
+    assert not any("2000" in v for v in values), values
 
 
 def test_the_goal_tracks_completed_steps_and_is_anchored(conversation):
@@ -121,10 +125,12 @@ def test_the_goal_tracks_completed_steps_and_is_anchored(conversation):
     [goal] = chat.active("goal")
     assert goal.details["steps_done"] == ["I finished the guest list"]
     changes = chat.say("What should I do next?").layers["changes"].text
-    assert "The task at hand" in changes and "guest list" in changes
+    assert "The task at hand" in changes
+    assert "guest list" in changes
     chat.pipeline.fold(chat.store.get_session(chat.sid), "page_out")
     anchors = chat.say("What should I do next?").layers["anchors"].text
-    assert "The task at hand" in anchors and "guest list" in anchors
+    assert "The task at hand" in anchors
+    assert "guest list" in anchors
 
 
 def test_repeating_a_rule_does_not_duplicate_it_but_counts_the_reference(conversation):

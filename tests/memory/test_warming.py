@@ -39,11 +39,13 @@ def test_idle_warming_leaves_only_the_new_input_to_evaluate(store, settings):
     session = store.session_named("warm")
     run_turn(pipeline, session, engine, "The budget must stay under 5000 dollars.", settings=settings)
     outcomes = idle(store, jobs, engine)
-    assert [o.job for o in outcomes] == ["warm"] and outcomes[0].status == "done"
+    assert [o.job for o in outcomes] == ["warm"]
+    assert outcomes[0].status == "done"
     result = run_turn(pipeline, store.get_session(session.id), engine, "Where should we go in May?", settings=settings)
     total = len(engine.prompt_tokens(result.plan.messages))
     lead = result.plan.layers["changes"].text  # the rule of turn 1, in the block before the input
-    assert lead and result.plan.messages[-1]["content"].startswith(lead)
+    assert lead
+    assert result.plan.messages[-1]["content"].startswith(lead)
     assert engine.last_reused_tokens == len(engine.prefix_tokens(result.plan.messages[:-1], lead + "\n\n"))
     # only the new input and the reply marker were left
     assert result.record.prefill.evaluated == total - engine.last_reused_tokens == 6 + 2  # 6 words
@@ -58,7 +60,8 @@ def test_warming_evaluates_the_prefix_the_next_turn_sends(store, settings):
     assert lead.startswith("Since then (this overrides the notes above)")  # the rule of turn 2, known before the input
     idle(store, jobs, engine)
     result = run_turn(pipeline, store.get_session(session.id), engine, "And buses?", settings=settings)
-    assert result.plan.messages[:-1] == prefix and result.plan.messages[-1]["content"].startswith(lead)
+    assert result.plan.messages[:-1] == prefix
+    assert result.plan.messages[-1]["content"].startswith(lead)
     warmed = engine.prefix_tokens(prefix, lead)
     assert engine.cached[: len(warmed)] == warmed
     # only the input itself (and the reply marker) was left for the turn
@@ -73,7 +76,8 @@ def test_a_new_message_cancels_warming_and_the_turn_continues_from_it(store, set
     engine.cached = []  # as after a session switch: the whole prefix is cold
     before = engine.evaluated
     outcomes = idle(store, jobs, engine, stop_after=3)
-    assert outcomes[-1].status == "postponed" and jobs.pending()[0].name == "warm"  # back at the front
+    assert outcomes[-1].status == "postponed"
+    assert jobs.pending()[0].name == "warm"  # back at the front
     warmed = engine.evaluated - before
     assert 0 < warmed < len(engine.prefix_tokens(*next_prefix(pipeline, store.get_session(session.id))))
     result = run_turn(pipeline, store.get_session(session.id), engine, "Go on.", settings=settings)
@@ -109,7 +113,8 @@ def test_warming_skips_engines_without_a_prefix(store, settings):
     session = store.session_named("warm")
     job = WarmJob(session.id, pipeline_for(store, settings, counter=engine.counter, n_ctx=4096).options)
     outcome = job.run(JobContext(store=store, should_stop=lambda: False, chat_engine=object()))  # an HTTP server, say
-    assert outcome.status == "done" and "no evaluated prefix" in outcome.detail
+    assert outcome.status == "done"
+    assert "no evaluated prefix" in outcome.detail
 
 
 def archived_session(store, settings, engine):
@@ -130,10 +135,12 @@ def test_type_ahead_evaluates_what_the_draft_recalls_so_the_turn_reads_only_the_
     session = archived_session(store, settings, engine)
     draft = "What was the warehouse door code"
     messages, lead = draft_prefix(pipeline, session, draft)
-    assert "4417" in lead and lead.endswith("What was the warehouse door")  # recalled, then the words so far
+    assert "4417" in lead
+    assert lead.endswith("What was the warehouse door")  # recalled, then the words so far
     jobs.submit(DraftWarmJob(session.id, pipeline.options, draft), first=True)
     [outcome] = idle(store, jobs, engine)
-    assert outcome.job == "draft" and outcome.status == "done"
+    assert outcome.job == "draft"
+    assert outcome.status == "done"
     assert engine.cached[: len(engine.prefix_tokens(messages, lead))] == engine.prefix_tokens(messages, lead)
     sent = draft + " you noted earlier?"
     result = run_turn(pipeline, store.get_session(session.id), engine, sent, settings=settings)
@@ -169,14 +176,17 @@ def test_a_newer_draft_replaces_the_waiting_one_and_a_sent_message_drops_it(stor
     jobs.submit(DraftWarmJob(session.id, pipeline.options, "Where should"), replace=True, first=True)
     jobs.submit(DraftWarmJob(session.id, pipeline.options, "Where should we go"), replace=True, first=True)
     waiting = jobs.pending()
-    assert [j.name for j in waiting] == ["draft", "warm"] and waiting[0].draft == "Where should we go"
+    assert [j.name for j in waiting] == ["draft", "warm"]
+    assert waiting[0].draft == "Where should we go"
     run_turn(pipeline, session, engine, "Where should we go in May?", settings=settings)
     assert "draft" not in [j.name for j in jobs.pending()]  # it was for the message just answered
 
 
 def test_drafts_worth_warming():
-    assert not worth_drafting("ok") and not worth_drafting("   hi  ")
-    assert worth_drafting("What was the") and worth_drafting("上次说的预算是")
+    assert not worth_drafting("ok")
+    assert not worth_drafting("   hi  ")
+    assert worth_drafting("What was the")
+    assert worth_drafting("上次说的预算是")
 
 
 def test_pages_the_draft_warmed_stay_first_when_the_message_recalls_an_older_one(store, settings):
@@ -202,17 +212,20 @@ def test_pages_the_draft_warmed_stay_first_when_the_message_recalls_an_older_one
     assert door != alarm, "the two codes need their own pages"
     jobs.submit(DraftWarmJob(session.id, pipeline.options, "What was the alarm panel pin", owner=owner))
     idle(store, jobs, engine)
-    assert owner.recalled_pages == (alarm,) and owner.session_id == session.id
+    assert owner.recalled_pages == (alarm,)
+    assert owner.session_id == session.id
     warmed_head = len(engine.prefix_tokens(*draft_prefix(pipeline, session, "What was the alarm panel pin")))
     sent = "What was the alarm panel pin and the warehouse door code?"
     result = run_turn(pipeline, store.get_session(session.id), engine, sent, settings=settings)
     recalled = result.plan.layers["recalled"].text
-    assert "9921" in recalled and "4417" in recalled
+    assert "9921" in recalled
+    assert "4417" in recalled
     assert recalled.index("9921") < recalled.index("4417")  # the warmed page first, though it is the later one
     # the head and the warmed page were reused; the older page is new, and so what follows it
     final = result.plan.messages[-1]["content"]
     older = final.index("\nThe user said: The warehouse door code")  # the first line of the page not warmed
     held = engine.prefix_tokens(result.plan.messages[:-1], final[:older])
-    assert len(held) > len(engine.prefix_tokens(result.plan.messages[:-1])) and "9921" in final[:older]
+    assert len(held) > len(engine.prefix_tokens(result.plan.messages[:-1]))
+    assert "9921" in final[:older]
     assert len(held) <= result.record.prefill.reused < warmed_head
     assert owner.recalled_pages == ()  # the next prompt holds no recalled block of this turn

@@ -31,7 +31,8 @@ def test_recall_json_lists_ranked_hits_with_ids_and_signals(filled_db, capsys):
                         "--signals", "bm25,bookmark", "--json")
     assert code == 0
     data = json.loads(out)
-    assert data["query"] == "wifi password" and data["session"] == "notes"
+    assert data["query"] == "wifi password"
+    assert data["session"] == "notes"
     top = data["hits"][0]
     assert "marmalade42" in top["snippet"]
     assert top["signals"]["bm25"]["rank"] == 1
@@ -51,11 +52,15 @@ def test_recall_queries_file_prints_one_json_line_per_query(filled_db, tmp_path,
 
 def test_recall_user_mistakes_are_one_line_errors(filled_db, capsys):
     code, _, err = _run(capsys, "recall", "--db", str(filled_db))
-    assert code == 2 and "QUERY or --queries" in err
+    assert code == 2
+    assert "QUERY or --queries" in err
     code, _, err = _run(capsys, "recall", "x", "--signals", "bm25,magic", "--db", str(filled_db))
-    assert code == 2 and "--signals" in err
+    assert code == 2
+    assert "--signals" in err
     code, _, err = _run(capsys, "recall", "x", "--session", "nope", "--db", str(filled_db))
-    assert code == 1 and "nope" in err and "Traceback" not in err
+    assert code == 1
+    assert "nope" in err
+    assert "Traceback" not in err
 
 
 def test_bookmarks_add_edit_list_remove(filled_db, capsys):
@@ -63,7 +68,8 @@ def test_bookmarks_add_edit_list_remove(filled_db, capsys):
     code, out, _ = _run(capsys, "bookmarks", "add", "router, network", *base, "--json")
     assert code == 0
     mark = json.loads(out)["bookmark"]
-    assert mark["origin"] == "user" and mark["keywords"] == ["router", "network"]
+    assert mark["origin"] == "user"
+    assert mark["keywords"] == ["router", "network"]
     code, out, _ = _run(capsys, "bookmarks", "edit", str(mark["id"]), "--keywords", "wifi,router", *base, "--json")
     assert json.loads(out)["bookmark"]["keywords"] == ["wifi", "router"]
     code, out, _ = _run(capsys, "bookmarks", "list", *base, "--json")
@@ -75,7 +81,8 @@ def test_bookmarks_add_edit_list_remove(filled_db, capsys):
     code, out, _ = _run(capsys, "bookmarks", "list", *base, "--json")
     assert json.loads(out) == []
     code, _, err = _run(capsys, "bookmarks", "remove", str(mark["id"]), *base)
-    assert code == 1 and f"#{mark['id']}" in err
+    assert code == 1
+    assert f"#{mark['id']}" in err
 
 
 @pytest.mark.model
@@ -87,9 +94,11 @@ def test_recall_and_reindex_with_the_real_embedding_model(filled_db, minilm, cap
     assert data["vectors"] is True
     assert "marmalade42" in data["hits"][0]["snippet"]
     code, out, _ = _run(capsys, "reindex", "--db", str(filled_db), "--json")
-    assert code == 0 and json.loads(out)["embedded"] == 6
+    assert code == 0
+    assert json.loads(out)["embedded"] == 6
 
 
 def test_explicit_missing_embed_model_is_an_error(filled_db, tmp_path, capsys):
     code, _, err = _run(capsys, "recall", "wifi", "--db", str(filled_db), "--embed-model", str(tmp_path / "none.gguf"))
-    assert code == 1 and "none.gguf" in err
+    assert code == 1
+    assert "none.gguf" in err

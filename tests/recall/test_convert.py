@@ -88,7 +88,9 @@ def test_converted_gguf_has_llama_cpp_bert_layout(tiny_bert, tmp_path, outtype):
     assert bytes(fields["general.architecture"].parts[-1]).decode() == "bert"
     assert bytes(fields["tokenizer.ggml.model"].parts[-1]).decode() == "bert"
     tokens = [bytes(fields["tokenizer.ggml.tokens"].parts[i]).decode() for i in fields["tokenizer.ggml.tokens"].data]
-    assert tokens[101] == "[CLS]" and "\u2581hello" in tokens and "s" in tokens  # phantom-space WordPiece
+    assert tokens[101] == "[CLS]"
+    assert "\u2581hello" in tokens
+    assert "s" in tokens  # phantom-space WordPiece
 
 
 def test_llama_cpp_embeds_with_the_converted_model(tiny_bert, tmp_path):

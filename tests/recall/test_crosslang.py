@@ -83,8 +83,10 @@ def test_an_unrelated_question_recalls_little(tmp_path, e5):
 def test_relatedness_puts_e5_on_the_common_scale(e5):
     cosines = np.asarray([0.70, 0.76, 0.835, 0.90, 1.0], dtype=np.float32)
     scaled = relatedness(e5, cosines)
-    assert np.all(np.diff(scaled) > 0) and scaled.max() <= 1.0
-    assert scaled[1] == pytest.approx(0.17, abs=1e-3) and scaled[2] == pytest.approx(0.50, abs=1e-3)
+    assert np.all(np.diff(scaled) > 0)
+    assert scaled.max() <= 1.0
+    assert scaled[1] == pytest.approx(0.17, abs=1e-3)
+    assert scaled[2] == pytest.approx(0.50, abs=1e-3)
     question = query_vector(e5, "Which directories should the MIME database files be loaded from?")
     passage = e5.embed(["MIME 数据库文件从 /usr/share/mime 和 ~/.local/share/mime 加载。", "猫一天大部分时间在睡觉。"])
     related, unrelated = relatedness(e5, passage @ question)

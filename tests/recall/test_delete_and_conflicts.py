@@ -75,4 +75,5 @@ def test_label_conflicts_keeps_agreeing_hits_in_score_order():
     labelled = label_conflicts(hits)
     assert [h.turn for h in labelled] == [7, 9, 2]  # the newer budget takes the best slot
     assert labelled[2].superseded_by == 7
-    assert labelled[1].superseded_by is None and labelled[1].label.startswith("turn 9, ")
+    assert labelled[1].superseded_by is None
+    assert labelled[1].label.startswith("turn 9, ")

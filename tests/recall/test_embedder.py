@@ -9,7 +9,8 @@ import pytest
 @pytest.mark.model
 def test_vectors_are_unit_length_and_semantic(minilm):
     vectors = minilm.embed(["I adopted a puppy", "We got a new dog", "The invoice is overdue", ""])
-    assert vectors.shape == (4, 384) and vectors.dtype == np.float32
+    assert vectors.shape == (4, 384)
+    assert vectors.dtype == np.float32
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
     assert vectors[0] @ vectors[1] > vectors[0] @ vectors[2] + 0.2
 
@@ -53,7 +54,9 @@ def test_embedder_status_says_what_would_load_without_loading(monkeypatch, tmp_p
 
     monkeypatch.setattr("importlib.metadata.version", not_installed)
     fallback = embedder.embedder_status(settings(None))
-    assert fallback.name == embedder.ENGLISH and fallback.path == embedder.default_embed_model_path()
-    assert fallback.english_only and not fallback.chosen
+    assert fallback.name == embedder.ENGLISH
+    assert fallback.path == embedder.default_embed_model_path()
+    assert fallback.english_only
+    assert not fallback.chosen
     asked = embedder.embedder_status(settings(embedder.MULTILINGUAL))
     assert (asked.name, asked.usable, asked.chosen) == (embedder.MULTILINGUAL, False, True)

@@ -33,7 +33,8 @@ def test_chinese_substrings_of_every_length_match(store, chinese_session, query,
 def test_chinese_question_finds_turn_through_two_character_words(store, chinese_session):
     session, _ = chinese_session
     hits = search(store, session.id, "我们的预算是多少？", k=3)
-    assert hits and hits[0].snippet == "我们把预算定在五千元以内"
+    assert hits
+    assert hits[0].snippet == "我们把预算定在五千元以内"
 
 
 def test_english_bm25_ranks_rare_words_first(store):
@@ -61,7 +62,8 @@ def test_hits_carry_ids_turns_and_labels(store):
     assert hit.ext_id in ("D1:1", "D1:2")
     assert hit.turn == 1
     assert hit.label.startswith("turn 1, 2023-11-14")
-    assert hit.fused > 0 and hit.score > 0
+    assert hit.fused > 0
+    assert hit.score > 0
 
 
 def test_empty_and_punctuation_only_queries_return_nothing(store, chinese_session):
@@ -76,6 +78,8 @@ def test_the_short_term_scan_reads_only_the_newest_turns_of_a_long_session(store
     session = store.session_named("long")
     ids = add_turns(store, session.id, ["猫在睡觉", "今天下雨", "明天晴天", "猫又醒了", "去散步"])
     found = store.substring_messages_each(session.id, ["猫", "雨"], limit=10)
-    assert [mid for mid, _ in found["猫"]] == [ids[3].id, ids[0].id] and len(found["雨"]) == 1
+    assert [mid for mid, _ in found["猫"]] == [ids[3].id, ids[0].id]
+    assert len(found["雨"]) == 1
     recent = store.substring_messages_each(session.id, ["猫", "雨"], limit=10, window=3)
-    assert [mid for mid, _ in recent["猫"]] == [ids[3].id] and recent["雨"] == []
+    assert [mid for mid, _ in recent["猫"]] == [ids[3].id]
+    assert recent["雨"] == []

@@ -21,7 +21,8 @@ def test_recall_stays_empty_without_need_and_fills_on_a_page_fault(store):
     assert quiet == []
     fault = recall_for_prompt(store, session.id, "what budget did you say earlier?", budget_tokens=200,
                               counter=counter, enabled=False)
-    assert fault and "5000" in fault[0].snippet
+    assert fault
+    assert "5000" in fault[0].snippet
     assert fault[0].label.startswith("turn 1, ")
 
 
@@ -48,7 +49,8 @@ def test_recall_for_the_prompt_is_read_only(store):
     counter = fallback_counter()
     for _ in range(2):
         hits = recall_for_prompt(store, session.id, "launch party budget", budget_tokens=500, counter=counter, limit=1)
-    assert hits and store.reference_counts([messages[0].id]) == {}
+    assert hits
+    assert store.reference_counts([messages[0].id]) == {}
 
 
 def test_one_shared_word_of_a_longer_question_is_not_worth_recalling(store):
@@ -60,9 +62,11 @@ def test_one_shared_word_of_a_longer_question_is_not_worth_recalling(store):
     assert weak == []  # only "spreadsheet" is shared: chit-chat overlap
     strong = recall_for_prompt(store, session.id, "who wanted the final headcount for the caterer?", budget_tokens=500,
                                counter=counter)
-    assert strong and "caterer" in strong[0].snippet
+    assert strong
+    assert "caterer" in strong[0].snippet
     one_word = recall_for_prompt(store, session.id, "the caterer?", budget_tokens=500, counter=counter)
-    assert one_word and "caterer" in one_word[0].snippet
+    assert one_word
+    assert "caterer" in one_word[0].snippet
 
 
 def test_recall_only_when_asked_leaves_the_layer_empty_unless_the_input_points_back(store):

@@ -17,7 +17,8 @@ def test_english_question_keeps_content_words_only():
     plan = plan_query("What did Caroline's sister research about adoption agencies?")
     assert plan.words == ["caroline", "sister", "research", "adoption", "agencies"]
     assert plan.words_match == '"caroline" OR "sister" OR "research" OR "adoption" OR "agencies"'
-    assert plan.trigrams == [] and plan.substring is None
+    assert plan.trigrams == []
+    assert plan.substring is None
 
 
 def test_fts_operators_in_queries_are_quoted_not_interpreted():
@@ -27,8 +28,10 @@ def test_fts_operators_in_queries_are_quoted_not_interpreted():
 
 def test_chinese_runs_become_trigrams_and_content_bigrams():
     plan = plan_query("我们上次讨论的预算")
-    assert "讨论的" in plan.trigrams and "的预算" in plan.trigrams
-    assert "预算" in plan.short_terms and "讨论" in plan.short_terms
+    assert "讨论的" in plan.trigrams
+    assert "的预算" in plan.trigrams
+    assert "预算" in plan.short_terms
+    assert "讨论" in plan.short_terms
     assert "的预" not in plan.short_terms  # grammar characters do not make a word
 
 
@@ -36,7 +39,8 @@ def test_chinese_runs_become_trigrams_and_content_bigrams():
 def test_queries_under_three_characters_fall_back_to_substring(text):
     plan = plan_query(text)
     assert plan.substring == text.strip()
-    assert plan.words_match is None and plan.trigram_match is None
+    assert plan.words_match is None
+    assert plan.trigram_match is None
 
 
 @pytest.mark.parametrize("text, start, end", [

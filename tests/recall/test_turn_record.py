@@ -34,7 +34,8 @@ def test_recall_hits_with_their_signals_are_logged_for_the_inspector(tmp_path):
     hits = record.recall.hits
     assert hits, "the archived turn with the door code should have been recalled"
     [door] = [hit for hit in hits if "4417" in hit.snippet]
-    assert door.signals["bm25"].rank >= 1 and door.score > 0
+    assert door.signals["bm25"].rank >= 1
+    assert door.score > 0
     assert "4417" in record.layers["recalled"].text
 
 

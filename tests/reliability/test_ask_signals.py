@@ -44,7 +44,8 @@ def test_a_signal_during_the_reply_keeps_what_was_printed(tmp_path, isolated_hom
     assert len(rows) == 1, rows
     content, stopped = rows[0]
     assert stopped == 1
-    assert printed and plain(content).startswith(printed), (printed, content)
+    assert printed, (printed, content)
+    assert plain(content).startswith(printed), (printed, content)
     assert raw_rows(db, "PRAGMA integrity_check") == [("ok",)]
 
 
@@ -62,7 +63,8 @@ def test_kill_9_during_the_reply_keeps_what_was_saved(tmp_path, isolated_home):
     rows = raw_rows(db, "SELECT content, stopped FROM messages WHERE role = 'assistant'")
     assert len(rows) == 1, rows
     content, stopped = rows[0]
-    assert stopped == 1 and content
+    assert stopped == 1
+    assert content
     # What was saved is what was printed (a kill between saving a piece and printing it leaves that piece extra).
     saved = plain(content)
     assert printed.startswith(saved) or saved.startswith(printed), (printed, content)

@@ -37,4 +37,5 @@ def test_another_writer_waits_while_a_message_writes_memory(db_path, monkeypatch
         assert blocked == [True]
         assert outcome.action == "added"
         values = [i.value for i in mine.list_items(session.id, statuses=("active",))]
-        assert len(values) == 1 and "Lisbon" in values[0]
+        assert len(values) == 1
+        assert "Lisbon" in values[0]

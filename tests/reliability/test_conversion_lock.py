@@ -68,7 +68,8 @@ def test_decrypt_refuses_too(cli, tmp_path, isolated_home):
     try:
         assert holder.stdout.readline().strip() == "ready"
         refused = cli("decrypt", env=key)
-        assert refused.one_line_error and f"pid {holder.pid}" in refused.err
+        assert refused.one_line_error
+        assert f"pid {holder.pid}" in refused.err
         assert not db.read_bytes().startswith(b"SQLite format 3")
     finally:
         holder.communicate("\n", timeout=30)
@@ -121,7 +122,8 @@ def test_a_killed_conversions_copy_is_removed_by_the_next_run_and_by_doctor(cli,
     leftover.with_name(leftover.name + "-wal").write_bytes(b"x")
     doctor = cli("doctor", "--json")
     assert "left by an interrupted encrypt/decrypt" in doctor.out
-    assert not leftover.exists() and not leftover.with_name(leftover.name + "-wal").exists()
+    assert not leftover.exists()
+    assert not leftover.with_name(leftover.name + "-wal").exists()
     leftover.write_bytes(b"plaintext")
     assert cli("sessions").code == 0
     assert not leftover.exists()

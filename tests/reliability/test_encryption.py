@@ -30,26 +30,33 @@ def test_a_new_database_is_encrypted_and_recall_works(cli, tmp_path, isolated_ho
     key = {"PAPERCLIP_PASSPHRASE": "correct horse"}
     assert cli("import", transcript, "--session", "s", env=key).code == 0
     data = file_bytes(db)
-    assert not data.startswith(b"SQLite format 3") and SECRET.encode() not in data
+    assert not data.startswith(b"SQLite format 3")
+    assert SECRET.encode() not in data
     assert "紫檀".encode() not in data
     found = cli("recall", SECRET, "--session", "s", env=key)  # FTS5 trigram through SQLCipher
-    assert found.code == 0 and SECRET in found.out
+    assert found.code == 0
+    assert SECRET in found.out
     context = cli("context", "what is my locker code?", "--json", "--session", "s", env=key)
-    assert context.code == 0 and json.loads(context.out)
+    assert context.code == 0
+    assert json.loads(context.out)
     doctor = cli("doctor", env=key)
-    assert "sqlite-vec" in doctor.out and "encrypted" in doctor.out
+    assert "sqlite-vec" in doctor.out
+    assert "encrypted" in doctor.out
 
     wrong = cli("sessions", env={"PAPERCLIP_PASSPHRASE": "wrong"})
-    assert wrong.one_line_error and "passphrase is wrong" in wrong.err
+    assert wrong.one_line_error
+    assert "passphrase is wrong" in wrong.err
     missing = cli("sessions")  # no terminal to ask on
-    assert missing.one_line_error and "PAPERCLIP_PASSPHRASE" in missing.err
+    assert missing.one_line_error
+    assert "PAPERCLIP_PASSPHRASE" in missing.err
 
 
 def test_the_passphrase_cannot_live_in_the_config_file(cli, isolated_home):
     (isolated_home / "config").mkdir(parents=True)
     (isolated_home / "config" / "config.toml").write_text('passphrase = "x"\n', encoding="utf-8")
     ran = cli("sessions")
-    assert ran.one_line_error and "passphrase" in ran.err
+    assert ran.one_line_error
+    assert "passphrase" in ran.err
 
 
 def test_encrypt_and_decrypt_keep_every_row(cli, tmp_path, isolated_home):
@@ -100,12 +107,14 @@ def test_keyring_mode_asks_once_then_reads_the_os_keyring(tmp_path, monkeypatch)
         monkeypatch.setattr(pp.sys.stdin, "isatty", lambda: True)
         db = tmp_path / "k.db"
         settings = load_settings({"db": db, "encryption": "keyring"})
-        assert pp.unlock(settings) and len(asked) == 2  # a new passphrase is typed twice
+        assert pp.unlock(settings)
+        assert len(asked) == 2  # a new passphrase is typed twice
         with Store(db) as store:
             store.session_named("s")
         assert is_encrypted(db)
         forget_passphrase(db)
-        assert pp.unlock(settings) and len(asked) == 2, "the second start reads the keyring"
+        assert pp.unlock(settings), "the second start reads the keyring"
+        assert len(asked) == 2, "the second start reads the keyring"
         with Store(db) as store:
             assert store.session_named("s", create=False).name == "s"
     finally:

@@ -45,10 +45,12 @@ def test_a_damaged_database_is_one_line_and_doctor_fails(cli, tmp_path, good_db,
     ran = cli("doctor", "--no-load", "--json", "--db", bad)
     assert ran.code != 0
     check = next(c for c in json.loads(ran.out)["checks"] if c["check"] == "database")
-    assert not check["ok"] and "damaged" in check["detail"]
+    assert not check["ok"]
+    assert "damaged" in check["detail"]
     ran = cli("doctor", "--no-load", "--json", "--db", good_db)
     check = next(c for c in json.loads(ran.out)["checks"] if c["check"] == "database")
-    assert check["ok"] and "quick_check ok" in check["detail"]
+    assert check["ok"]
+    assert "quick_check ok" in check["detail"]
 
 
 def test_a_read_only_database_reads_and_refuses_writes_in_one_line(cli, tmp_path, good_db):
@@ -145,7 +147,8 @@ def test_ask_rejects_bad_input_before_loading_a_model(cli, tmp_path, message, st
     # A model that does not exist: had ask loaded it first, this would be the error.
     ran = cli("ask", message, "--db", tmp_path / "p.db", "--model", tmp_path / "missing.gguf", stdin=stdin)
     assert ran.one_line_error, ran.err
-    assert expected in ran.err and "missing.gguf" not in ran.err
+    assert expected in ran.err
+    assert "missing.gguf" not in ran.err
     if (tmp_path / "p.db").exists():
         assert raw_rows(tmp_path / "p.db", "SELECT count(*) FROM messages") == [(0,)]
 

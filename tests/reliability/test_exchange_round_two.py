@@ -16,7 +16,8 @@ def test_a_memory_only_session_round_trips_through_its_export(cli, tmp_path):
     exported = cli("export", "--format", "json", "--session", "plans")
     assert exported.code == 0
     data = json.loads(exported.out)
-    assert data["messages"] == [] and len(data["memory"]) == 3
+    assert data["messages"] == []
+    assert len(data["memory"]) == 3
     path = tmp_path / "plans.json"
     path.write_text(exported.out, encoding="utf-8")
 
@@ -40,7 +41,8 @@ def test_an_export_with_neither_turns_nor_memory_still_says_so(cli, tmp_path):
     path.write_text(json.dumps({"format": "paperclip-session", "version": 1, "session": {"name": "x"},
                                 "messages": [], "memory": []}), encoding="utf-8")
     ran = cli("import", path)
-    assert ran.one_line_error and "holds no turns and no memory" in ran.err
+    assert ran.one_line_error
+    assert "holds no turns and no memory" in ran.err
 
 
 def test_a_markdown_export_file_carries_no_terminal_escapes(cli, tmp_path):
@@ -50,8 +52,10 @@ def test_a_markdown_export_file_carries_no_terminal_escapes(cli, tmp_path):
     out = tmp_path / "s.md"
     assert cli("export", "--session", "s", "--out", out).code == 0
     text = out.read_text(encoding="utf-8")
-    assert "hello" in text and "world" in text
-    assert "\x1b" not in text and "\x07" not in text
+    assert "hello" in text
+    assert "world" in text
+    assert "\x1b" not in text
+    assert "\x07" not in text
     as_json = cli("export", "--session", "s", "--format", "json")  # JSON keeps the text, escaped
     assert ESCAPES in json.loads(as_json.out)["messages"][0]["content"]
 
@@ -92,13 +96,16 @@ def test_a_script_gets_no_progress_lines(cli, tmp_path):
     transcript.write_text("\n".join(json.dumps({"role": "user", "content": f"turn {i}"}) for i in range(300)) + "\n",
                           encoding="utf-8")
     ran = cli("import", transcript, "--session", "long", "--memory-model", "off")
-    assert ran.code == 0 and "import:" not in ran.err
+    assert ran.code == 0
+    assert "import:" not in ran.err
 
 
 def test_a_rejected_option_is_never_suggested_back(cli):
     ran = cli("sessions", "--yes")
     assert ran.one_line_error
     assert "did you mean '--yes'" not in ran.err
-    assert "--yes does not apply here" in ran.err and "memory forget" in ran.err
+    assert "--yes does not apply here" in ran.err
+    assert "memory forget" in ran.err
     typo = cli("sessions", "--jsno")
-    assert typo.one_line_error and "did you mean '--json'" in typo.err
+    assert typo.one_line_error
+    assert "did you mean '--json'" in typo.err

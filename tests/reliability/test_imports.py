@@ -53,7 +53,8 @@ def test_a_bad_line_is_one_line_and_stores_nothing(cli, tmp_path, bad, reason):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     ran = cli("import", path, "--db", db, "--session", "s")
     assert ran.one_line_error, ran.err
-    assert reason in ran.err and ":11" in ran.err
+    assert reason in ran.err
+    assert ":11" in ran.err
     assert message_count(db) == 0
 
 
@@ -79,7 +80,8 @@ def test_a_missing_embedding_model_is_refused_before_storing(cli, tmp_path):
     write_jsonl(path, transcript(6))
     ran = cli("import", path, "--db", db, "--session", "s", "--embed-model", tmp_path / "nonexistent.gguf")
     assert ran.one_line_error, ran.err
-    assert "nonexistent.gguf" in ran.err and "nothing was imported" in ran.err
+    assert "nonexistent.gguf" in ran.err
+    assert "nothing was imported" in ran.err
     assert message_count(db) == 0
 
 
@@ -105,7 +107,8 @@ def test_running_an_import_again_adds_only_what_is_missing(cli, tmp_path, ids):
     write_jsonl(path, turns)  # the transcript grew
     ran = cli("import", path, "--db", db, "--session", "s")
     assert ran.code == 0, ran.err
-    assert "imported 4 turns" in ran.out and "8 were already there" in ran.out
+    assert "imported 4 turns" in ran.out
+    assert "8 were already there" in ran.out
     ran = cli("import", path, "--db", db, "--session", "s")
     assert "imported 0 turns" in ran.out
     assert raw_rows(db, "SELECT content FROM messages ORDER BY id") == [(t["content"],) for t in turns]

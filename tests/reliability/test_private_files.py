@@ -41,7 +41,8 @@ def test_wal_and_shm_follow_the_database(tmp_path, umask_022):
     with Store(db) as store:
         store.add_message(store.session_named("s").id, "user", "a secret")
         wal, shm = db.with_name("p.db-wal"), db.with_name("p.db-shm")
-        assert wal.exists() and shm.exists()
+        assert wal.exists()
+        assert shm.exists()
         assert (mode(db), mode(wal), mode(shm)) == (0o600, 0o600, 0o600)
     assert mode(db.parent) == 0o700
 
@@ -63,7 +64,8 @@ def test_export_file_is_private(cli, tmp_path):
     out = tmp_path / "exports" / "s.md"
     ran = cli("export", "--db", db, "--session", "s", "--out", out, umask=0o022)
     assert ran.code == 0, ran.err
-    assert mode(out) == 0o600 and mode(out.parent) == 0o700
+    assert mode(out) == 0o600
+    assert mode(out.parent) == 0o700
     assert "hello" in out.read_text(encoding="utf-8")
 
 
@@ -78,12 +80,15 @@ def test_doctor_warns_about_readable_files_and_fixes_them(cli, tmp_path):
     ran = cli("doctor", "--no-load", "--json")
     check = next(c for c in json.loads(ran.out)["checks"] if c["check"] == "private files")
     assert not check["ok"]
-    assert str(db) in check["detail"] and "0644" in check["detail"]
-    assert "doctor --fix" in check["detail"] and "chmod go-rwx" in check["detail"]
+    assert str(db) in check["detail"]
+    assert "0644" in check["detail"]
+    assert "doctor --fix" in check["detail"]
+    assert "chmod go-rwx" in check["detail"]
 
     ran = cli("doctor", "--no-load", "--fix")
     assert "tightened" in ran.out, ran.out
-    assert mode(db) == 0o600 and mode(db.parent) == 0o700
+    assert mode(db) == 0o600
+    assert mode(db.parent) == 0o700
     ran = cli("doctor", "--no-load", "--json")
     check = next(c for c in json.loads(ran.out)["checks"] if c["check"] == "private files")
     assert check["ok"], check

@@ -38,7 +38,8 @@ def test_plain_text_outputs_carry_no_escapes(cli, tmp_path):
     assert stored == [EVIL, lines[1]["content"]]
     # The extractor's memory value does not.
     values = [r[0] for r in raw_rows(db, "SELECT value FROM memory_items")]
-    assert values and not any(_has_escape(v) for v in values), values
+    assert values, values
+    assert not any(_has_escape(v) for v in values), values
 
     outputs = {
         "export": cli("export", "--db", db, "--session", title),
@@ -55,5 +56,6 @@ def test_plain_text_outputs_carry_no_escapes(cli, tmp_path):
 
     # --json stays escaped JSON, with the verbatim text inside.
     ran = cli("sessions", "--json", "--db", db)
-    assert "\\u001b" in ran.out and "\x1b" not in ran.out
+    assert "\\u001b" in ran.out
+    assert "\x1b" not in ran.out
     assert json.loads(ran.out)[0]["messages"][0]["content"] == EVIL

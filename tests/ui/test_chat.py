@@ -31,7 +31,8 @@ async def test_typed_message_streams_a_reply_and_both_are_stored(settings, db_pa
             ("assistant", "Paperclips hold **paper** together."),
         ]
         reply = shown[-1]
-        assert isinstance(reply, ReplyView) and not reply.stopped
+        assert isinstance(reply, ReplyView)
+        assert not reply.stopped
         assert reply.query_one("Markdown").source == "Paperclips hold **paper** together."
         assert app.chat.query_one(ChatInput).text == ""
 
@@ -52,11 +53,13 @@ async def test_reply_text_appears_while_it_is_still_streaming(settings, ui):
         reply = lambda: app.chat.query(ReplyView).last()  # noqa: E731
         await ui.wait_until(pilot, lambda: engine.held.is_set() and reply().content == "word0 word1 word2 ")
         await pilot.pause()
-        assert app.chat.generating and "streaming" in reply().classes
+        assert app.chat.generating
+        assert "streaming" in reply().classes
         assert reply().query_one("Markdown").source.startswith("word0 word1")
         engine.release.set()
         await ui.wait_for_reply(pilot)
-        assert reply().content == LONG_REPLY and "streaming" not in reply().classes
+        assert reply().content == LONG_REPLY
+        assert "streaming" not in reply().classes
 
 
 async def test_escape_stops_the_reply_and_keeps_the_partial_text(settings, db_path, ui):
@@ -72,7 +75,8 @@ async def test_escape_stops_the_reply_and_keeps_the_partial_text(settings, db_pa
         await ui.wait_for_reply(pilot)
 
         reply = views(app)[-1]
-        assert reply.stopped and "stopped" in reply.classes
+        assert reply.stopped
+        assert "stopped" in reply.classes
         assert "stopped" in str(reply.query_one(".message-title").render())
         assert reply.content == "word0 word1 word2 "
 
@@ -191,7 +195,8 @@ async def test_a_failing_reply_keeps_what_streamed_and_says_why(settings, db_pat
         await pilot.press(*"question", "enter")
         await ui.wait_for_reply(pilot)
         reply = views(app)[-1]
-        assert reply.stopped and "failed" in str(reply.query_one(".message-title").render())
+        assert reply.stopped
+        assert "failed" in str(reply.query_one(".message-title").render())
         assert reply.content == "partial answer"
         assert ("the prompt does not fit the 4096-token context window", "error") in notifications
         await pilot.press(*"again", "enter")  # the app is usable afterwards

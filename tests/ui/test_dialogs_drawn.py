@@ -52,10 +52,12 @@ async def test_the_new_session_dialog_is_drawn_at_every_size(settings, ui, size,
         await ui.wait_until(pilot, lambda: isinstance(app.screen, NameDialog))
         await pilot.pause()
         box = app.screen.query_one(".dialog-box")
-        assert box.region.width >= 30 and box.region.height >= 7
+        assert box.region.width >= 30
+        assert box.region.height >= 7
         assert app.screen.region.contains_region(box.region)
         rows = "\n".join(screen_rows(app))
-        assert TITLE[lang] in rows and OK[lang] in rows
+        assert TITLE[lang] in rows
+        assert OK[lang] in rows
         await pilot.press(*"plans", "enter")
         await ui.settle(pilot)
         assert app.chat.session.name == "plans"
@@ -74,7 +76,8 @@ async def test_keys_wait_until_the_dialog_is_on_the_terminal(settings, ui):
             await pilot.press("ctrl+n")
             await pilot.pause(0.1)
             dialog = app.screen
-            assert isinstance(dialog, NameDialog) and not dialog.drawn
+            assert isinstance(dialog, NameDialog)
+            assert not dialog.drawn
             await pilot.press(*"预算", "backspace", "算")
             await pilot.pause(0.1)
             field = dialog.query_one("#name-input", Input)

@@ -40,7 +40,9 @@ async def test_doctor_beside_an_open_chat_loads_no_model(settings, db_path, ui, 
     assert loads == [], "no second copy of the model beside the chat"
     assert "chat model load" not in checks
     header = checks["chat model header"]
-    assert header["ok"] and "qwen2" in header["detail"] and "chat template in the file" in header["detail"]
+    assert header["ok"]
+    assert "qwen2" in header["detail"]
+    assert "chat template in the file" in header["detail"]
     assert checks["chat model sha256"]["ok"]
 
 
@@ -49,6 +51,7 @@ def test_doctor_load_test_loads_the_model_when_asked(db_path, loads, capsys):
         pytest.skip("the default model is not installed (make models)")
     main(["doctor", "--json", "--load", "--db", str(db_path)])
     checks = {c["check"]: c for c in json.loads(capsys.readouterr().out)["checks"]}
-    assert len(loads) == 1 and checks["chat model load"]["ok"] is False
+    assert len(loads) == 1
+    assert checks["chat model load"]["ok"] is False
     main(["doctor", "--json", "--no-load", "--db", str(db_path)])  # still accepted: the default now
     assert len(loads) == 1

@@ -43,7 +43,8 @@ async def test_a_ticked_scope_box_keeps_the_document_in_the_session(settings, db
         assert box.value, "the box is as the user left it"
         await ui.wait_until(pilot, lambda: not screen.running and screen.last_report is not None, timeout=20)
         status = str(screen.query_one("#docs-status", Label).render())
-        assert "完成：已索引 1 个，失败 1 个" in status and "notes.md：已添加为 notes" in status
+        assert "完成：已索引 1 个，失败 1 个" in status
+        assert "notes.md：已添加为 notes" in status
         assert "broken.pdf：不是可读的 PDF" in status
         assert not english_words(status), status
         table = screen.query_one(DataTable)

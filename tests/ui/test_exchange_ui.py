@@ -61,7 +61,8 @@ async def test_export_then_import_round_trips_a_session_with_its_memory(settings
         assert {m["value"] for m in exported["memory"]} == {"My budget is 5000 yuan", "Always answer in Chinese"}
 
         progress = await import_from(pilot, ui, tmp_path / "out" / "trip.json")
-        assert progress[-1] == (4, 4) and len(progress) == 4
+        assert progress[-1] == (4, 4)
+        assert len(progress) == 4
     with Store(db_path) as store:
         original, copy = store.find_session("default"), store.find_session("default (2)")
         assert copy is not None
@@ -80,7 +81,8 @@ async def test_markdown_export_is_a_readable_transcript(settings, tmp_path, ui):
         await export_to(pilot, ui, tmp_path / "t.md", "markdown")
     text = (tmp_path / "t.md").read_text(encoding="utf-8")
     assert text.startswith("# default")
-    assert "Never modify the source CSV." in text and "## Memory" in text
+    assert "Never modify the source CSV." in text
+    assert "## Memory" in text
 
 
 def chatgpt_export(path) -> None:
@@ -123,7 +125,8 @@ async def test_a_broken_import_file_says_why_and_keeps_the_dialog_open(settings,
         app.screen.query_one("#import-path", Input).value = str(tmp_path / "bad.json")
         await pilot.click("#import")
         await ui.wait_until(pilot, lambda: "not valid JSON" in notifications.text())
-        assert isinstance(app.screen, ImportScreen) and not app.screen.running
+        assert isinstance(app.screen, ImportScreen)
+        assert not app.screen.running
 
 
 async def test_enter_exports_to_the_suggested_file_under_paperclip_home(settings, ui, isolated_home):
@@ -137,4 +140,5 @@ async def test_enter_exports_to_the_suggested_file_under_paperclip_home(settings
         await pilot.press("enter")
         await ui.settle(pilot)
     written = isolated_home / "exports" / "default.md"
-    assert written.exists() and "hello" in written.read_text(encoding="utf-8")
+    assert written.exists()
+    assert "hello" in written.read_text(encoding="utf-8")

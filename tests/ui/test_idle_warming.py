@@ -96,7 +96,8 @@ async def test_a_pause_in_typing_reads_ahead_what_the_draft_recalls(settings, ui
         await ui.settle(pilot)
         pipeline = pipeline_for(chat.store, settings, counter=engine.counter, n_ctx=1024)
         messages, lead = draft_prefix(pipeline, chat.store.get_session(archive), draft)
-        assert "4417" in lead and lead.endswith("What was the warehouse door")
+        assert "4417" in lead
+        assert lead.endswith("What was the warehouse door")
         warmed = engine.prefix_tokens(messages, lead)
         assert engine.cached[: len(warmed)] == warmed
         chat_input.text = draft + " again?"

@@ -19,7 +19,9 @@ async def test_the_memory_in_use_line_follows_the_reply(settings, ui):
         await ui.send(pilot, "Which hall should we book?")
         shown = [n for n in notes(app)[before:] if "memory in this reply" in n]
         assert shown, notes(app)
-        assert "5000" in shown[-1] and "✓" in shown[-1] and "F4" in shown[-1]
+        assert "5000" in shown[-1]
+        assert "✓" in shown[-1]
+        assert "F4" in shown[-1]
 
 
 async def test_the_rules_in_force_are_listed_when_the_session_opens(settings, ui, db_path, capsys):

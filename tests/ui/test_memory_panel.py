@@ -44,7 +44,8 @@ async def test_panel_shows_a_directive_stated_in_the_chat(settings, ui):
         await pilot.pause()
         assert panel.display
         text = panel_text(app)
-        assert "Rules" in text and "Always answer in Chinese" in text
+        assert "Rules" in text
+        assert "Always answer in Chinese" in text
         assert "turn 1" in text  # the source turn is shown
         await pilot.press("f4")
         assert not panel.display
@@ -65,7 +66,8 @@ async def test_correcting_a_fact_in_the_panel_changes_the_next_prompt(settings, 
         dialog.query_one(Input).value = "8000"
         await pilot.press("enter")
         await ui.settle(pilot)
-        assert "8000" in panel_text(app) and "5000" not in panel_text(app)
+        assert "8000" in panel_text(app)
+        assert "5000" not in panel_text(app)
         await ui.send(pilot, "How much can I spend?")
     tail = engine.calls[-1][-1]["content"]  # memory changed since the head was folded: before the input
     assert "My budget is 8000 yuan (was My budget is 5000 yuan" in tail
@@ -112,7 +114,8 @@ async def test_pin_and_revoke_from_the_item_details(settings, db_path, ui):
         assert "CSV" not in panel_text(app)
     with Store(db_path) as store:
         (item,) = store.list_items(store.latest_session().id)
-        assert item.pinned and item.status == "revoked"
+        assert item.pinned
+        assert item.status == "revoked"
         assert [c.action for c in store.item_changes(item.id)] == ["add", "pin", "revoke"]
 
 
@@ -128,16 +131,19 @@ async def test_forgetting_removes_the_item_its_history_and_its_turns_from_the_da
         await ui.settle(pilot)
         dialog = app.screen
         assert isinstance(dialog, ConfirmDialog)
-        assert "2 memory items" in dialog.question and "4 conversation turns" in dialog.question
+        assert "2 memory items" in dialog.question
+        assert "4 conversation turns" in dialog.question
         await pilot.press("y")
         await ui.settle(pilot)
-        assert "budget" not in panel_text(app) and "Chinese" in panel_text(app)
+        assert "budget" not in panel_text(app)
+        assert "Chinese" in panel_text(app)
         shown = [v.content for v in app.chat.query_one(ChatLog).query(MessageView)]
         assert not any("5000" in text or "6000" in text for text in shown)
     with Store(db_path) as store:
         session = store.latest_session()
         assert [i.value for i in store.list_items(session.id)] == ["Always answer in Chinese"]
-        assert store.search_messages("budget") == [] and store.search_messages("5000") == []
+        assert store.search_messages("budget") == []
+        assert store.search_messages("5000") == []
         assert not any("5000" in c.patch.get("value", "") for c in store.session_changes(session.id))
         assert [m.content for m in store.list_messages(session.id)] == ["Always answer in Chinese.", "Fine."]
         for row in store.list_turn_log(session.id):  # (timings are numbers that may hold the digits)
@@ -154,7 +160,8 @@ async def test_memory_slash_command_answers_without_the_model(settings, ui):
         calls = len(engine.calls)
         await ui.send(pilot, "/memory")
         note = app.chat.query_one(ChatLog).query(MessageView).last()
-        assert note.role == "command" and "Never modify the source CSV" in note.content
+        assert note.role == "command"
+        assert "Never modify the source CSV" in note.content
         assert note.content.startswith("/memory\n")
         await ui.send(pilot, "/pin 1")
         assert len(engine.calls) == calls
@@ -194,7 +201,8 @@ async def test_pinning_in_the_panel_shows_the_pin_at_once(settings, ui):
         await ui.settle(pilot)
         assert "★" in panel_text(app)
         item = next(i for i in panel.state.items if "CSV" in i.value)
-        assert item.pinned and panel.highlighted_item_id() == item.id, "the highlight stays on the item"
+        assert item.pinned, "the highlight stays on the item"
+        assert panel.highlighted_item_id() == item.id, "the highlight stays on the item"
 
 
 async def test_f4_puts_the_focus_on_the_panel_so_its_keys_work_at_once(settings, ui):
@@ -286,4 +294,5 @@ async def test_the_sidebar_makes_way_for_the_panel_when_the_terminal_narrows(set
         assert sidebar.display
         await pilot.press("f4")
         await pilot.pause()
-        assert sidebar.display and not app.chat.query_one(MemoryPanel).display
+        assert sidebar.display
+        assert not app.chat.query_one(MemoryPanel).display

@@ -32,8 +32,10 @@ async def test_missing_model_shows_the_error_and_history_stays_browsable(tmp_pat
         await ui.wait_for_model(pilot)
         status = app.chat.query_one(ModelStatus)
         assert app.chat.engine is None
-        assert "model file not found" in app.chat.model_error and "missing.gguf" in app.chat.model_error
-        assert "-failed" in status.classes and "missing.gguf" in status.detail
+        assert "model file not found" in app.chat.model_error
+        assert "missing.gguf" in app.chat.model_error
+        assert "-failed" in status.classes
+        assert "missing.gguf" in status.detail
 
         views = list(app.chat.query_one(ChatLog).query(MessageView))
         assert [v.content for v in views] == [f"{kind} {i}" for i in range(3) for kind in ("question", "answer")]
@@ -84,13 +86,15 @@ async def test_ui_responds_while_the_model_loads(settings, tmp_path, ui):
         await pilot.pause(0.1)
         status = app.chat.query_one(ModelStatus)
         assert "-loading" in status.classes
-        assert "big.gguf" in status.detail and "(2 KB)" in status.detail
+        assert "big.gguf" in status.detail
+        assert "(2 KB)" in status.detail
         await pilot.press("ctrl+b")  # the UI thread is free while the worker loads
         assert not app.chat.query_one("#sidebar").display
         gate.set()
         await ui.wait_for_model(pilot)
         await pilot.pause()
-        assert "-ready" in status.classes and "-loading" not in status.classes
+        assert "-ready" in status.classes
+        assert "-loading" not in status.classes
         assert "loaded in" in status.detail
 
 
@@ -131,7 +135,8 @@ async def test_end_to_end_with_the_real_default_model(db_path, ui):
         await pilot.press(*"Say hello.", "enter")
         await ui.wait_for_reply(pilot)
         reply = list(app.chat.query_one(ChatLog).query(MessageView))[-1]
-        assert reply.role == "assistant" and reply.content.strip()
+        assert reply.role == "assistant"
+        assert reply.content.strip()
     stored = ui.stored_messages(db_path)
     assert [m.role for m in stored] == ["user", "assistant"]
     assert stored[-1].content == reply.content
@@ -161,4 +166,5 @@ def test_the_tui_loads_models_without_redirecting_the_terminal(monkeypatch, tmp_
     except Exception:  # no embedding model installed: the chat model alone still shows it
         embedder = None
     assert redirected == [], "no file descriptor may be redirected while the TUI draws"
-    assert engine.n_ctx == 512 and (embedder is None or embedder.dim > 0)
+    assert engine.n_ctx == 512
+    assert embedder is None or embedder.dim > 0

@@ -33,9 +33,11 @@ async def test_a_message_sent_while_a_reply_streams_is_queued_then_sent(settings
             await pilot.pause()
             assert chat_input.text == "", "the message left the box"
             queued = user_views(app)[-1]
-            assert queued.content == "那么房租呢？" and "-queued" in queued.classes
+            assert queued.content == "那么房租呢？"
+            assert "-queued" in queued.classes
             title = str(queued.query_one(".message-title").render())
-            assert "排队中" in title and "回复结束后发送" in title
+            assert "排队中" in title
+            assert "回复结束后发送" in title
             assert not asked(engine, "那么房租呢？"), "not sent while the first reply streams"
         finally:
             engine.hold_after = 10**6  # the next reply streams through
@@ -47,7 +49,8 @@ async def test_a_message_sent_while_a_reply_streams_is_queued_then_sent(settings
         views = [v for v in app.chat.query(MessageView) if v.role != "command"]  # not the memory-in-use notes
         # the queued message is answered below itself, after the first exchange
         assert [v.role for v in views] == ["user", "assistant", "user", "assistant"]
-        assert isinstance(views[-1], ReplyView) and views[2] is queued
+        assert isinstance(views[-1], ReplyView)
+        assert views[2] is queued
     stored = ui.stored_messages(settings.db_path)
     assert [(m.role, m.content) for m in stored if m.role == "user"] == [("user", "预算是五千元。"),
                                                                          ("user", "那么房租呢？")]

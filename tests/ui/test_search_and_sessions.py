@@ -50,7 +50,8 @@ async def test_search_finds_a_chinese_phrase_in_another_session_and_opens_it(set
         assert not isinstance(app.screen, SearchScreen)
         assert app.chat.session.name == "trip"
         selected = app.chat.query_one(ChatLog).selected
-        assert selected is not None and selected.content.startswith("我们的预算")
+        assert selected is not None
+        assert selected.content.startswith("我们的预算")
 
 
 async def test_short_chinese_words_and_session_names_are_found_too(settings, db_path, ui):

@@ -69,7 +69,8 @@ async def test_new_rename_and_delete_through_key_bindings(settings, db_path, ui)
         assert isinstance(app.screen, NameDialog)
         await pilot.press(*"work", "enter")
         await ui.settle(pilot)  # the new session is created by a store job
-        assert app.chat.session.name == "work" and app.sub_title == "work"
+        assert app.chat.session.name == "work"
+        assert app.sub_title == "work"
         assert shown(app) == []
         assert session_names(db_path) == ["work", "default"]
 
@@ -77,7 +78,8 @@ async def test_new_rename_and_delete_through_key_bindings(settings, db_path, ui)
         assert isinstance(app.screen, NameDialog)
         await pilot.press(*"work plans", "enter")
         await ui.settle(pilot)
-        assert app.chat.session.name == "work plans" and app.sub_title == "work plans"
+        assert app.chat.session.name == "work plans"
+        assert app.sub_title == "work plans"
         assert "work plans" in session_names(db_path)
 
         await pilot.press("f8")
@@ -170,7 +172,8 @@ async def test_command_palette_offers_the_main_actions_and_each_session(settings
         assert "Switch to session: today" not in titles  # already open
 
         hits = [hit async for hit in provider.search("switch archive")]
-        assert hits and hits[0].text == "Switch to session: archive"
+        assert hits
+        assert hits[0].text == "Switch to session: archive"
         await hits[0].command()
         assert app.chat.session.name == "archive"
         assert "Quit" in [c.title for c in app.get_system_commands(app.screen)]
@@ -233,4 +236,5 @@ async def test_the_delete_dialog_answers_to_y_and_n_and_shows_its_focus(settings
         await pilot.pause()
         await pilot.press("y")
         await ui.settle(pilot)
-        assert session_names(db_path) == ["keep"] and app.chat.session.name == "keep"
+        assert session_names(db_path) == ["keep"]
+        assert app.chat.session.name == "keep"

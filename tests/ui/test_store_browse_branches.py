@@ -41,8 +41,10 @@ def test_forgetting_a_topic_deletes_its_pages_bookmarks_and_summary_lines(store)
     assert [m.content for m in plan.messages] == ["The hotel in Kyoto costs 200 a night.", "ok"]
     assert len(plan.bookmarks) == 1
     counts = store.forget(plan)
-    assert counts["pages"] == 1 and counts["messages"] == 2
-    assert store.list_pages(session.id) == [] and store.list_bookmarks(session.id) == []
+    assert counts["pages"] == 1
+    assert counts["messages"] == 2
+    assert store.list_pages(session.id) == []
+    assert store.list_bookmarks(session.id) == []
     assert [e.text for e in store.latest_summary(session.id).content.topics] == ["turn 2: the CSV rule"]
     assert store.search_messages("Kyoto") == []
     assert "Never modify the source CSV." in [m.content for m in store.list_messages(session.id)]
@@ -70,8 +72,10 @@ def test_archiving_a_tail_unpages_its_page_and_drops_summaries_that_folded_it(st
     page = store.create_page(session.id, messages[:4], now=10.0)  # turns one and two
     store.save_summary(session.id, SummaryContent(first_turn=1, last_turn=2), messages[3].id, now=10.0)
     report = store.archive_tail(session.id, store.anchor_before(second.id))
-    assert report.messages == 4 and report.pages == 1
-    assert store.get_page(page.id) is None and store.latest_summary(session.id) is None
+    assert report.messages == 4
+    assert report.pages == 1
+    assert store.get_page(page.id) is None
+    assert store.latest_summary(session.id) is None
     assert [m.content for m in store.unpaged_messages(session.id)] == ["turn one", "ok"]
 
 
@@ -99,7 +103,8 @@ def test_rollback_keeps_changes_the_user_made_between_turns(store):
     report = store.archive_tail(session.id, store.anchor_before(later.id))
     items = store.list_items(session.id)
     assert [(i.value, i.pinned) for i in items] == [("Never modify the source CSV", True)]
-    assert report.deleted_items == [2] and report.reset_items == []
+    assert report.deleted_items == [2]
+    assert report.reset_items == []
 
 
 def test_forgetting_an_item_deletes_the_vectors_of_its_turns(store):
@@ -118,5 +123,6 @@ def test_forgetting_an_item_deletes_the_vectors_of_its_turns(store):
     store.forget(store.plan_forget_item(budget.id))
     kept = {m.id for m in store.list_messages(session.id)}
     vec_ids = {r[0] for r in store.conn.execute("SELECT message_id FROM recall_vec")}
-    assert vec_ids == kept and len(kept) == 2
+    assert vec_ids == kept
+    assert len(kept) == 2
     assert store.count_pending_embeddings() == 0

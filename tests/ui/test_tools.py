@@ -70,7 +70,8 @@ async def test_context_meter_shows_the_last_prompt_and_warns_past_80_percent(set
         assert (meter.used, meter.window) == (0, 256)
         await ui.send(pilot, "short question")
         record = app.store.list_turn_log(app.chat.session.id)[-1].record
-        assert meter.used == record.total_tokens and f"{meter.used}/256" in str(meter.render())
+        assert meter.used == record.total_tokens
+        assert f"{meter.used}/256" in str(meter.render())
         assert "-warning" not in meter.classes
         while "-warning" not in meter.classes:  # "full" mode never drops turns: the window fills up
             await ui.send(pilot, "a longer message with quite a few more words in it, " * 3)
@@ -93,13 +94,16 @@ async def test_inspector_shows_layers_and_past_turns_after_a_restart(settings, u
         assert isinstance(screen, InspectorScreen)
         assert [n for n, _ in screen.entries] == [1, 2]
         bars = ui.text_of(screen.query_one("#inspector-bars"))
-        assert "anchors" in bars and "reserve" in bars and "window 4096" in bars
+        assert "anchors" in bars
+        assert "reserve" in bars
+        assert "window 4096" in bars
         included = ui.text_of(screen.query_one("#inspector-included"))
         assert "#1 [constraint] Never modify the source CSV" in included
         assert "replayed #1 Never modify the source CSV" in included  # the rule, next to the question
         recall = ui.text_of(screen.query_one("#inspector-recall"))
         # Nothing was archived yet, so no recall hit entered the prompt: the log says so.
-        assert "no recall hits" in recall and "recomputed" not in recall
+        assert "no recall hits" in recall
+        assert "recomputed" not in recall
         await pilot.press("left")
         await pilot.pause()
         assert screen.index == 0
@@ -146,7 +150,8 @@ async def test_chinese_ui_text(settings, ui):
         assert {"记忆", "上下文", "搜索", "帮助"} <= descriptions
         # The app's own entries too: Ctrl+Q and the command palette.
         app_descriptions = {b.description for bs in app._bindings.key_to_bindings.values() for b in bs}
-        assert "退出" in app_descriptions and app.COMMAND_PALETTE_DISPLAY == "命令面板"
+        assert "退出" in app_descriptions
+        assert app.COMMAND_PALETTE_DISPLAY == "命令面板"
 
 
 async def test_command_palette_has_an_entry_for_every_action(settings, ui):
@@ -190,7 +195,8 @@ async def test_theme_toggle_switches_to_light_and_back_and_is_remembered(setting
         assert app.theme == "textual-dark"
         app.toggle_theme()
         await pilot.pause()
-        assert app.theme == "textual-light" and app.settings.theme == "light"
+        assert app.theme == "textual-light"
+        assert app.settings.theme == "light"
         app.toggle_theme()
         assert app.theme == "textual-dark"
     assert tomllib.loads(paths.config_file().read_text(encoding="utf-8")) == {}
@@ -232,8 +238,12 @@ def test_inspector_lists_logged_recall_hits_with_a_column_per_signal():
     console = Console(file=io.StringIO(), width=160, color_system=None)
     console.print(recall_hits(record))
     shown = console.file.getvalue()
-    assert "bm25" in shown and "vector" in shown and "12.5 #1" in shown and "0.81 #2" in shown
-    assert "user: The warehouse door code is 4417." in shown and "recomputed" not in shown
+    assert "bm25" in shown
+    assert "vector" in shown
+    assert "12.5 #1" in shown
+    assert "0.81 #2" in shown
+    assert "user: The warehouse door code is 4417." in shown
+    assert "recomputed" not in shown
 
 
 async def test_sending_a_message_interrupts_background_memory_jobs_which_resume_when_idle(settings, db_path, ui):
@@ -311,10 +321,12 @@ async def test_the_settings_screen_edits_every_user_key(settings, ui, tmp_path):
         screen.query_one("#set-model_dirs", Input).value = f"{tmp_path / 'a'}, {tmp_path / 'b'}"
         await pilot.press("ctrl+s")
         await ui.settle(pilot)
-        assert app.settings.max_tokens == 256 and app.settings.repeat_penalty == 1.05
+        assert app.settings.max_tokens == 256
+        assert app.settings.repeat_penalty == 1.05
         assert app.settings.model_dirs == [tmp_path / "a", tmp_path / "b"]
     saved = tomllib.loads(paths.config_file().read_text(encoding="utf-8"))
-    assert saved["max_tokens"] == 256 and saved["model_dirs"] == [str(tmp_path / "a"), str(tmp_path / "b")]
+    assert saved["max_tokens"] == 256
+    assert saved["model_dirs"] == [str(tmp_path / "a"), str(tmp_path / "b")]
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
@@ -326,5 +338,7 @@ async def test_the_settings_buttons_stay_on_screen_at_small_sizes(settings, ui, 
         await pilot.pause()
         for button in ("#save", "#cancel"):
             region = app.screen.query_one(button).region
-            assert region.height >= 1 and region.bottom <= size[1] and region.right <= size[0], (button, region)
+            assert region.height >= 1, (button, region)
+            assert region.bottom <= size[1], (button, region)
+            assert region.right <= size[0], (button, region)
         assert app.screen.query_one("#set-model").region.height >= 1, "the form still shows its first fields"

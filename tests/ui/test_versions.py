@@ -132,7 +132,8 @@ async def test_a_superseded_fact_is_restored_when_the_correction_is_discarded(se
     with Store(db_path) as store:
         session = store.latest_session()
         changes = store.session_changes(session.id)
-        assert changes[-1].action == "rollback" and changes[-1].item_id is None
+        assert changes[-1].action == "rollback"
+        assert changes[-1].item_id is None
         assert [c.action for c in store.item_changes(1)] == ["add"]  # its "superseded" change was undone
 
 
@@ -147,10 +148,13 @@ async def test_the_selected_message_is_visibly_highlighted(settings, ui):
         await pilot.pause()
         log = app.chat.query_one(ChatLog)
         selected = log.selected
-        assert selected is not None and selected.has_class("-selected")
+        assert selected is not None
+        assert selected.has_class("-selected")
         title = selected.query_one(".message-title")
-        assert title.styles.text_style.reverse and selected.styles.border_left[0] == "thick"
+        assert title.styles.text_style.reverse
+        assert selected.styles.border_left[0] == "thick"
         await pilot.press("up")
         await pilot.pause()
-        assert log.selected is not selected and not selected.has_class("-selected")
+        assert log.selected is not selected
+        assert not selected.has_class("-selected")
         assert log.selected.query_one(".message-title").styles.text_style.reverse

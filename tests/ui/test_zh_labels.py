@@ -95,7 +95,8 @@ async def test_every_screen_speaks_chinese(settings, ui):
         assert len(listed) > 10, listed
         collect("command palette", tuple(listed))
         await pilot.press("escape")
-    assert all(seen.values()) and len(seen) == 8, seen  # every screen was reached and shows Chinese
+    assert all(seen.values()), seen
+    assert len(seen) == 8, seen  # every screen was reached and shows Chinese
     assert not offenders, "\n".join(f"{k}: {sorted(v)}" for k, v in offenders.items())
 
 

@@ -43,7 +43,8 @@ def test_the_guard_refuses_and_counts_connections_off_the_machine(recorded):
         sock.connect(("127.0.0.1", 8000))
         socket.getaddrinfo("localhost", 8000)
     assert recorded == [("connect", ("127.0.0.1", 8000)), ("resolve", "localhost")]
-    assert len(guard.blocked) == 3 and "us.i.posthog.com" in guard.blocked
+    assert len(guard.blocked) == 3
+    assert "us.i.posthog.com" in guard.blocked
 
 
 def test_the_guard_puts_the_socket_functions_back(recorded):
@@ -65,9 +66,11 @@ def test_offline_env_turns_telemetry_off_and_drops_cloud_keys(monkeypatch, tmp_p
     import os
 
     with peers.offline_env(tmp_path):
-        assert os.environ["MEM0_TELEMETRY"] == "False" and os.environ["MEM0_DIR"] == str(tmp_path)
+        assert os.environ["MEM0_TELEMETRY"] == "False"
+        assert os.environ["MEM0_DIR"] == str(tmp_path)
         assert "OPENROUTER_API_KEY" not in os.environ
-    assert os.environ["OPENROUTER_API_KEY"] == "secret" and "MEM0_TELEMETRY" not in os.environ
+    assert os.environ["OPENROUTER_API_KEY"] == "secret"
+    assert "MEM0_TELEMETRY" not in os.environ
 
 
 SEARCHED = {"results": [
@@ -90,7 +93,9 @@ def test_search_results_map_back_to_the_turns_they_came_from():
 def test_memories_take_the_place_of_recalled_turns_with_their_day():
     block = peers.memories_block(SEARCHED, "en", 2)
     lines = block.splitlines()
-    assert len(lines) == 3 and "8 May 2023" in lines[1] and lines[1].endswith("LGBTQ support group")
+    assert len(lines) == 3
+    assert "8 May 2023" in lines[1]
+    assert lines[1].endswith("LGBTQ support group")
     assert lines[2] == "- Melanie paints sunrises"
 
 

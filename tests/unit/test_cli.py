@@ -58,7 +58,9 @@ def test_bad_transcripts_are_refused_whole_with_one_line(tmp_path, capsys, paylo
     bad.write_bytes(payload)
     assert main(["import", str(bad), "--db", str(db)]) == 2
     err = capsys.readouterr().err.strip()
-    assert reason in err and "\n" not in err and "Traceback" not in err
+    assert reason in err
+    assert "\n" not in err
+    assert "Traceback" not in err
     main(["sessions", "--db", str(db), "--json"])
     assert all(s["message_count"] == 0 for s in json.loads(capsys.readouterr().out))
 
@@ -74,7 +76,8 @@ def test_ask_with_a_missing_model_fails_in_one_line_and_keeps_nothing_broken(tmp
 def test_ask_rejects_invalid_utf8_on_stdin(tmp_path):
     result = paperclip("ask", "-", "--db", str(tmp_path / "x.db"), stdin=b"caf\xe9 \xff")
     assert result.returncode == 2
-    assert b"not valid UTF-8" in result.stderr and b"Traceback" not in result.stderr
+    assert b"not valid UTF-8" in result.stderr
+    assert b"Traceback" not in result.stderr
 
 
 def test_invalid_config_value_is_a_one_line_error(tmp_path, isolated_home, capsys):
@@ -98,7 +101,8 @@ def test_doctor_fails_when_the_model_is_missing(tmp_path, capsys):
     code = main(["doctor", "--no-load", "--model", str(tmp_path / "none.gguf"), "--db", str(tmp_path / "x.db")])
     out = capsys.readouterr().out
     assert code == 1
-    assert "FAIL" in out and "model file not found" in out
+    assert "FAIL" in out
+    assert "model file not found" in out
 
 
 @pytest.mark.model
@@ -115,7 +119,8 @@ def test_the_bilingual_default_answers_chinese_in_chinese(tmp_path):
     assert result.returncode == 0, result.stderr.decode()
     assert default.file.removesuffix(".gguf") in result.stderr.decode()  # it really ran the default
     reply = result.stdout.decode().strip()
-    assert reply and language_of(reply) == "zh", reply
+    assert reply, reply
+    assert language_of(reply) == "zh", reply
 
 
 @pytest.mark.model
@@ -147,13 +152,16 @@ def test_argument_errors_are_one_line_with_a_suggestion(argv, expected, capsys):
         main(argv)
     err = capsys.readouterr().err
     assert info.value.code == 2
-    assert err.startswith(f"paperclip: {expected}") and err.count("\n") == 1 and "usage:" not in err
+    assert err.startswith(f"paperclip: {expected}")
+    assert err.count("\n") == 1
+    assert "usage:" not in err
 
 
 def test_help_still_shows_the_usage(capsys):
     with pytest.raises(SystemExit) as info:
         main(["--help"])
-    assert info.value.code == 0 and "usage: paperclip" in capsys.readouterr().out
+    assert info.value.code == 0
+    assert "usage: paperclip" in capsys.readouterr().out
 
 
 def test_the_chat_with_piped_output_prints_a_one_line_hint(monkeypatch, capsys):
@@ -162,7 +170,8 @@ def test_the_chat_with_piped_output_prints_a_one_line_hint(monkeypatch, capsys):
     monkeypatch.setattr(ui_app, "run_app", lambda settings, session_name=None: 0)
     assert main([]) == 0  # pytest's stdout is not a terminal
     err = capsys.readouterr().err
-    assert err.startswith("paperclip: stdout is not a terminal") and err.count("\n") == 1
+    assert err.startswith("paperclip: stdout is not a terminal")
+    assert err.count("\n") == 1
 
 
 @pytest.mark.model
@@ -175,7 +184,8 @@ def test_ask_json_lists_the_memory_in_use_beside_the_guards_verdict(tmp_path, de
     in_use = data["memory_in_use"]
     assert [u["id"] for u in in_use] == [1]
     assert in_use[0]["used"] == ("8000" in data["reply"].replace(",", "") or "8k" in data["reply"].lower())
-    assert data["guard"] is not None and "ok" in data["guard"]
+    assert data["guard"] is not None
+    assert "ok" in data["guard"]
 
 
 def test_save_lang_keeps_the_language_for_later_headless_runs(tmp_path, capsys):

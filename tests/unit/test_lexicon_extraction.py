@@ -122,7 +122,9 @@ def test_fact_cues_stay_quiet_elsewhere(name, lang, text):
 ])
 def test_extraction_reads_the_fact_cues(sentence, subject):
     candidate = classify(sentence)
-    assert candidate is not None and candidate.kind == "fact" and candidate.subject == subject
+    assert candidate is not None
+    assert candidate.kind == "fact"
+    assert candidate.subject == subject
 
 
 @pytest.mark.parametrize("lang, text, says_no", [
@@ -644,7 +646,8 @@ def test_extraction_reads_the_hypothetical_cues(text, hypothetical):
 ])
 def test_a_revocation_or_correction_is_classified_so(sentence, action):
     candidate = classify(sentence)
-    assert candidate is not None and candidate.action == action
+    assert candidate is not None
+    assert candidate.action == action
 
 
 @pytest.mark.parametrize("sentence, subject, value", [
@@ -655,7 +658,8 @@ def test_a_revocation_or_correction_is_classified_so(sentence, action):
 ])
 def test_a_change_divides_into_what_changes_and_its_new_value(sentence, subject, value):
     candidate = classify(sentence)
-    assert candidate is not None and candidate.action == "correct"
+    assert candidate is not None
+    assert candidate.action == "correct"
     assert (candidate.subject, candidate.value) == (subject, value)
 
 
@@ -709,7 +713,9 @@ def test_a_revocation_asked_as_a_question_names_what_it_revokes(sentence, revoke
 ])
 def test_a_standing_rule_or_prohibition_is_classified_so(sentence, kind):
     candidate = classify(sentence)
-    assert candidate is not None and candidate.action == "add" and candidate.kind == kind
+    assert candidate is not None
+    assert candidate.action == "add"
+    assert candidate.kind == kind
 
 
 @pytest.mark.parametrize("sentence, kind, subject", [
@@ -720,7 +726,8 @@ def test_a_standing_rule_or_prohibition_is_classified_so(sentence, kind):
 ])
 def test_a_reply_rule_or_limit_is_classified_so(sentence, kind, subject):
     candidate = classify(sentence)
-    assert candidate is not None and (candidate.kind, candidate.subject) == (kind, subject)
+    assert candidate is not None
+    assert (candidate.kind, candidate.subject) == (kind, subject)
 
 
 @pytest.mark.parametrize("sentence, kind", [
@@ -733,5 +740,7 @@ def test_a_reply_rule_or_limit_is_classified_so(sentence, kind, subject):
 ])
 def test_a_preference_decision_or_goal_is_classified_so(sentence, kind):
     candidate = classify(sentence)
-    assert candidate is not None and candidate.action == "add" and candidate.kind == kind
+    assert candidate is not None
+    assert candidate.action == "add"
+    assert candidate.kind == kind
 

@@ -79,7 +79,8 @@ def test_a_chunked_model_is_joined_and_verified(tmp_path, chunked):
     entry, download, _, data = chunked
     models = tmp_path / "models"
     path = fetch_model(entry, models, log=lambda _: None, download=download)
-    assert path.read_bytes() == data and sorted(p.name for p in models.iterdir()) == ["test.gguf"]
+    assert path.read_bytes() == data
+    assert sorted(p.name for p in models.iterdir()) == ["test.gguf"]
     again = []
     fetch_model(entry, models, log=again.append, download=lambda *a: pytest.fail("no download when verified"))
     assert "sha256 verified" in again[0]
@@ -131,7 +132,8 @@ def test_without_the_default_the_fallback_is_used_and_said_in_one_line(tmp_path,
                 "catalog": {"test": entry.model_dump(exclude={"key"}), "tiny": tiny}}
     lines: list[str] = []
     problems = install_default_models(tmp_path / "models", manifest, log=lines.append, download=download)
-    assert len(problems) == 1 and "could not be downloaded" in problems[0]
+    assert len(problems) == 1
+    assert "could not be downloaded" in problems[0]
     assert any(line.startswith("note: the default model test could not be installed, so Paperclip will use tiny")
                for line in lines)
     assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["tiny.gguf"]
@@ -140,11 +142,14 @@ def test_without_the_default_the_fallback_is_used_and_said_in_one_line(tmp_path,
 def test_the_shipped_catalog_pins_every_part():
     entries = catalog()
     default = entries["qwen2.5-coder-0.5b"]
-    assert default.size == 491_400_064 and len(default.parts) == 6
+    assert default.size == 491_400_064
+    assert len(default.parts) == 6
     assert sum(p.size for p in default.parts) == default.size
     assert default.sha256 == "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
-    assert default.gguf_arch == "qwen2" and default.chat_template_sha256
-    assert "tiny" in entries and "zh" not in entries["tiny"].languages
+    assert default.gguf_arch == "qwen2"
+    assert default.chat_template_sha256
+    assert "tiny" in entries
+    assert "zh" not in entries["tiny"].languages
 
 
 @pytest.fixture
@@ -177,7 +182,9 @@ def test_models_are_found_in_ollama_lm_studio_the_hf_cache_and_model_dirs(fake_h
     found = discover(home=fake_home, env={}, model_dirs=[fake_home / "mine"], models_dir=tmp_path / "none")
     by_source = {(m.source, m.name): m for m in found}
     ollama = by_source[("ollama", "qwen2.5:3b")]
-    assert ollama.info.name == "Qwen2.5 3B" and ollama.info.has_chat_template and ollama.info.quantization == "Q4_K_M"
+    assert ollama.info.name == "Qwen2.5 3B"
+    assert ollama.info.has_chat_template
+    assert ollama.info.quantization == "Q4_K_M"
     phi = by_source[("lm-studio", "lmstudio-community/Phi/phi-q4.gguf")]
     assert not phi.info.has_chat_template
     hf = by_source[("huggingface", "Qwen/Qwen2.5-7B-Instruct-GGUF qwen2.5-7b-instruct-q4_k_m.gguf")]
@@ -185,7 +192,8 @@ def test_models_are_found_in_ollama_lm_studio_the_hf_cache_and_model_dirs(fake_h
     assert ("model_dirs", "sub/my-model.gguf") in by_source
     assert not any("minilm" in name for _, name in by_source), "embedding models are not chat models"
     broken = by_source[("model_dirs", "broken.gguf")]
-    assert broken.info is None and "cannot be read" in broken.error
+    assert broken.info is None
+    assert "cannot be read" in broken.error
 
 
 def test_models_list_and_use_from_the_command_line(fake_home, tmp_path, monkeypatch, capsys, isolated_home):
@@ -214,7 +222,9 @@ def test_the_context_window_comes_from_the_model_memory_and_hardware(tmp_path, m
     monkeypatch.setattr(hardware, "available_memory", lambda: 64 * 2**30)
     assert hardware.choose_ctx(2048, model, 0) == (2048, "set in the config or by --ctx")
     n_ctx, why = hardware.choose_ctx(0, model, 0)
-    assert n_ctx == hardware.CPU_CTX_CAP and "trained 32768" in why and "CPU" in why
+    assert n_ctx == hardware.CPU_CTX_CAP
+    assert "trained 32768" in why
+    assert "CPU" in why
     assert hardware.choose_ctx(0, model, -1)[0] == 32768  # with a GPU the trained size, memory permitting
     small = write_gguf(tmp_path / "small.gguf", context=2048)
     assert hardware.choose_ctx(0, small, -1)[0] == 2048

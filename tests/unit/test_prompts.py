@@ -17,7 +17,8 @@ def test_every_template_exists_in_both_languages(lang):
 
 
 def test_the_memory_core_reads_its_labels_from_the_assets():
-    assert text_for("zh")["join"] == "；" and text_for("en")["join"] == "; "
+    assert text_for("zh")["join"] == "；"
+    assert text_for("en")["join"] == "; "
     from desktop_app.memory.core.models import SummaryContent, SummaryEntry
 
     content = SummaryContent(facts=[SummaryEntry(text="budget 5000", turn=3)], first_turn=1, last_turn=4)

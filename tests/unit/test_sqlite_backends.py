@@ -28,7 +28,8 @@ def test_the_core_works_on_each_backend(backend, tmp_path, isolated_home):
 
     assert run("import", transcript, "--session", "s").returncode == 0
     found = run("recall", "预算是", "--session", "s", "--json")
-    assert found.returncode == 0 and "五千元" in found.stdout
+    assert found.returncode == 0
+    assert "五千元" in found.stdout
     doctor = run("doctor", "--json")
     checks = {c["check"]: c for c in json.loads(doctor.stdout)["checks"]}
     assert BACKENDS[backend] in checks["sqlite"]["detail"]

@@ -59,14 +59,16 @@ def test_the_installed_wheel_runs_from_outside_the_checkout(installed):
         cwd=installed, capture_output=True, text=True, timeout=120, env={"HOME": str(installed / "home"),
                                                                          "PATH": os.environ.get("PATH", "")})
     where, flags, models = probe.stdout.strip().splitlines()
-    assert "site-packages" in where and not where.startswith(str(ROOT))
+    assert "site-packages" in where
+    assert not where.startswith(str(ROOT))
     assert flags == "False True True", "styles and the model catalog ship inside the wheel"
     assert models.startswith(str(installed / "home")), "models go to the data dir, not the site-packages"
 
     doctor = _paperclip(installed, "doctor", "--no-load", "--json",
                         env_extra={"PAPERCLIP_MODELS_DIR": str(ROOT / "models")})
     checks = {c["check"]: c for c in json.loads(doctor.stdout)["checks"]}
-    assert checks["sqlite-vec"]["ok"] and checks["python"]["ok"]
+    assert checks["sqlite-vec"]["ok"]
+    assert checks["python"]["ok"]
 
     noted = _paperclip(installed, "ask", "/directive Never modify the source CSV.", "--db", str(installed / "x.db"))
     assert noted.returncode == 0, noted.stderr  # a memory command: no model needed
