@@ -93,6 +93,13 @@ def active(store, sid):
     ("请记住我对花生过敏。", entry("我对花生过敏", "过敏", "花生"), "accept"),
     ("音乐的话，民谣听得最多。", entry("民谣听得最多", "音乐", "民谣", kind="preference"), "accept"),  # a topic, not an "if"
     ("明天下雨的话，我们就不去了。", entry("我们就不去了", "计划", "不去了"), "drop"),
+    # A spoken opening is no rule of its own ("one thing: Oh, one thing" superseded the real rule).
+    ("Oh, one thing: from now on please give me the conclusion first, then the details.",
+     entry("Oh, one thing", "one thing", "Oh, one thing", kind="directive"), "drop"),
+    ("对了，以后回答都先说结论再说细节。", entry("对了", "对了", "对了", kind="directive"), "drop"),
+    ("Oh, one thing: from now on please give me the conclusion first, then the details.",
+     entry("from now on please give me the conclusion first, then the details", "reply order",
+           "conclusion first, then the details", kind="directive"), "accept"),
 ])
 
 def test_every_entry_is_checked_against_the_users_own_words(message, proposal, verdict):

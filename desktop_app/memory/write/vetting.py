@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import LANGS, alternatives, lexicon
+from desktop_app.lexicon import LANGS, alternatives, cue, lexicon
 from desktop_app.memory.lang.text import canonical_subject, keywords, numbers, split_sentences, term_set, terms
 from desktop_app.memory.write.extraction import (
     PROHIBIT,
@@ -246,6 +246,21 @@ def regrounded(proposal: Proposal, sentence: str) -> Proposal:
     return proposal.model_copy(update={"subject": words[0] if words else "note"})
 
 
+def _only_lead_in(value: str) -> bool:
+    """The value is nothing but a spoken opening ("Oh, one thing", "对了"; ``value.lead_in``)."""
+    text = value.strip(_EDGE_PUNCT)
+    for _ in range(3):  # "Oh, one thing": an opening may be two
+        for lang in LANGS:
+            pattern = cue("value.lead_in", lang)
+            found = pattern.match(text) if pattern is not None else None
+            if found is not None and found.end() > 0:
+                text = text[found.end():].strip(_EDGE_PUNCT)
+                break
+        else:
+            break
+    return bool(value.strip(_EDGE_PUNCT)) and not text
+
+
 def vet(proposal: Proposal, message: str) -> Vetted:
     """The verdict on one proposal for the user message ``message``."""
     def verdict(kind: Verdict, reason: str, sentence: str = "") -> Vetted:
@@ -273,6 +288,9 @@ def vet(proposal: Proposal, message: str) -> Vetted:
     if proposal.kind in ("fact", "preference", "decision", "open_question") and (
             is_small_talk_sentence(sentence) or is_remark(sentence)):
         return verdict("drop", "small talk and opinions about the world write nothing", sentence)
+    if _only_lead_in(proposal.value):
+        # "Oh, one thing" filed as a rule of its own superseded the rule the sentence went on to set.
+        return verdict("drop", "the value is only the sentence's spoken opening", sentence)
     proposal = specific(regrounded(proposal, sentence))
     missing = ungrounded_numbers(proposal.value, sentence) + ungrounded_numbers(proposal.subject, sentence)
     if missing:
