@@ -186,3 +186,18 @@ def test_an_unclear_revocation_asks_with_one_id_which_confirm_and_reject_accept(
     chat.say("取消结论")
     run_command(chat.store, chat.store.get_session(chat.sid), "confirm", str(directive.id), time.time())
     assert chat.store.get_item(directive.id).status == "revoked"
+
+
+@pytest.mark.parametrize("lang, mine, theirs, words", [
+    ("en", "I'm allergic to shellfish.", "Our younger one, Mia, has a tree nut allergy.", ("shellfish", "tree nut")),
+    ("zh", "我对海鲜过敏。", "我儿子对花生过敏。", ("海鲜", "花生")),
+])
+def test_each_persons_allergy_is_a_profile_item_of_its_own(conversation, lang, mine, theirs, words):
+    chat = conversation(lang=lang)
+    chat.say(mine)
+    chat.say(theirs)
+    facts = chat.active("fact")
+    for word in words:
+        [item] = [i for i in facts if word in i.value]
+        assert item.scope == "profile", item
+    assert not chat.store.list_items(chat.sid, statuses=("superseded",)), "one allergy never replaces another"

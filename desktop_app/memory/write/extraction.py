@@ -52,7 +52,8 @@ DATE = rx(alternatives("time.date", ("zh", "en")))
 # else the subject the sentence names ("my X is Y", "X is <number>"). The first that matches wins;
 # Chinese is tried before English, as when these were written here.
 FACT_CUES: tuple[tuple[str, str | None], ...] = (
-    ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"), ("fact.diet", "diet"),
+    ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"),
+    ("fact.family_allergy", "allergy:"), ("fact.diet", "diet"),
     ("fact.occupation", "occupation"), ("fact.my_subject", None), ("fact.numbered_subject", None),
 )
 # A preference, a decision and the goal (the lexicon's ``kind.preference``, ``kind.decision``,
@@ -270,8 +271,12 @@ def classify(sentence: str) -> Candidate | None:
     for name, fixed in FACT_CUES:
         match = first_match(name, body, ("zh", "en"))
         if match:
-            raw_subject = fixed or match.groupdict().get("subject") or ""
-            subject = fixed or canonical_subject(raw_subject) or canonical or f"fact:{raw_subject.strip().lower()}"
+            raw_subject = match.groupdict().get("subject") or ""
+            if fixed and fixed.endswith(":"):  # whose it is: "allergy:mia" (a profile item of its own)
+                who = raw_subject.strip().lower()
+                subject = fixed[:-1] if fires("address.me", who) and len(who) <= 3 else fixed + who
+            else:
+                subject = fixed or canonical_subject(raw_subject) or canonical or f"fact:{raw_subject.strip().lower()}"
             return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
                              canonical=fixed is not None or canonical is not None)
     if DECISION.search(body):

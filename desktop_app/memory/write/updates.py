@@ -80,8 +80,9 @@ def apply_candidate(store: Store, session_id: int, cand: Candidate, *, source_me
 
 def _new(cand: Candidate, kind: str, subject: str, value: str, *, origin: str, source_message_id: int | None,
          status: str = "active", supersedes: int | None = None, details: dict[str, Any] | None = None) -> AddItem:
-    # Facts about the user themself (name, home, allergies, diet, job) go to the profile.
-    scope = "profile" if subject in PROFILE_SUBJECTS and kind in ("fact", "preference", "directive") else None
+    # Facts about the user themself (name, home, allergies, diet, job) go to the profile, and so does
+    # a family member's allergy ("allergy:mia").
+    scope = "profile" if subject.split(":", 1)[0] in PROFILE_SUBJECTS and kind in ("fact", "preference", "directive") else None
     return AddItem(kind=kind, subject=subject, value=value, status=status, origin=origin,
                    source_message_id=source_message_id, source_quote=cand.quote, supersedes=supersedes,
                    details=details or {}, scope=scope)
