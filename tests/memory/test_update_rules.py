@@ -201,3 +201,15 @@ def test_each_persons_allergy_is_a_profile_item_of_its_own(conversation, lang, m
         [item] = [i for i in facts if word in i.value]
         assert item.scope == "profile", item
     assert not chat.store.list_items(chat.sid, statuses=("superseded",)), "one allergy never replaces another"
+
+
+@pytest.mark.parametrize("lang, said, subject", [
+    ("en", "My dad has high blood pressure.", "health:dad"), ("en", "I have asthma.", "health"),
+    ("zh", "我爸有高血压。", "health:我爸"), ("zh", "我有哮喘。", "health"),
+])
+def test_a_health_condition_is_a_profile_fact_of_whoever_has_it(conversation, lang, said, subject):
+    chat = conversation(lang=lang)
+    chat.say(said)
+    [fact] = chat.active("fact")
+    assert fact.subject == subject
+    assert fact.scope == "profile"

@@ -51,9 +51,14 @@ DATE = rx(alternatives("time.date", ("zh", "en")))
 # Facts the user states (patterns in the lexicon's ``fact.*``): a fixed subject ("我叫…", "I live in …"),
 # else the subject the sentence names ("my X is Y", "X is <number>"). The first that matches wins;
 # Chinese is tried before English, as when these were written here.
+def _is_me(word: str) -> bool:
+    """``word`` is the user speaking of themself ("I", "me", "我"; the lexicon's ``address.me``)."""
+    return any((p := cue("address.me", lang)) is not None and p.fullmatch(word) is not None for lang in LANGS)
+
+
 FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"),
-    ("fact.family_allergy", "allergy:"), ("fact.diet", "diet"),
+    ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
     ("fact.occupation", "occupation"), ("fact.my_subject", None), ("fact.numbered_subject", None),
 )
 # A preference, a decision and the goal (the lexicon's ``kind.preference``, ``kind.decision``,
@@ -274,7 +279,7 @@ def classify(sentence: str) -> Candidate | None:
             raw_subject = match.groupdict().get("subject") or ""
             if fixed and fixed.endswith(":"):  # whose it is: "allergy:mia" (a profile item of its own)
                 who = raw_subject.strip().lower()
-                subject = fixed[:-1] if fires("address.me", who) and len(who) <= 3 else fixed + who
+                subject = fixed[:-1] if _is_me(who) else fixed + who
             else:
                 subject = fixed or canonical_subject(raw_subject) or canonical or f"fact:{raw_subject.strip().lower()}"
             return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
