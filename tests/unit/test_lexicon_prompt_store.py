@@ -1,0 +1,77 @@
+"""The last language words of the memory core live in the lexicon: the question about the state
+(``question.state``, memory/prompt/assembly.py), the words that name a rule (``rule.reference``,
+memory/write/updates.py) and a vague attribution in a summary (``summary.vague``,
+memory/background/archive_jobs.py). Each cue exists in both languages, fires where it should and
+only there, and the code still reads it."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app import lexicon
+from desktop_app.memory.background.archive_jobs import VAGUE, summary_problems
+from desktop_app.memory.prompt.assembly import STATE_QUESTION
+from desktop_app.memory.write.updates import RULE_REFERENCE
+
+MIGRATED = ["question.state", "rule.reference", "summary.vague"]
+
+
+@pytest.mark.parametrize("name", MIGRATED)
+def test_every_migrated_cue_is_in_both_languages(name):
+    for lang in lexicon.LANGS:
+        assert lexicon.cue(name, lang) is not None, f"{name} is empty in {lang}"
+
+
+# Sentence → whether a cue fires, per language.
+CUE_CASES = [
+    ("question.state", "en", "Summarise all my constraints", True),
+    ("question.state", "en", "What do you remember about me?", True),
+    ("question.state", "en", "Remind me what we agreed", True),
+    ("question.state", "en", "The planet is round", False),  # "the plan" inside a word is no plan
+    ("question.state", "en", "We ruled it out", False),
+    ("question.state", "zh", "总结一下我的要求", True),
+    ("question.state", "zh", "你还记得我喜欢什么吗", True),
+    ("question.state", "zh", "今天天气不错", False),
+    ("rule.reference", "en", "Drop the rule about emoji", True),
+    ("rule.reference", "en", "Forget that instruction", True),
+    ("rule.reference", "en", "Drop the rules about emoji", False),  # the word itself only, as written
+    ("rule.reference", "zh", "那条规则不要了", True),
+    ("rule.reference", "zh", "不要再用英文了", False),
+    ("summary.vague", "en", "The user mentioned a budget", True),
+    ("summary.vague", "en", "User said they like tea", True),
+    ("summary.vague", "en", "The budget is 5000", False),
+    ("summary.vague", "en", "The users said nothing", False),
+    ("summary.vague", "zh", "用户表示预算有限", True),
+    ("summary.vague", "zh", "对方说要改日期", True),
+    ("summary.vague", "zh", "预算是5000元", False),
+]
+
+
+@pytest.mark.parametrize("name, lang, text, fires", CUE_CASES)
+def test_each_cue_fires_where_it_should_and_only_there(name, lang, text, fires):
+    assert lexicon.fires(name, text, (lang,)) is fires
+
+
+# The code's compiled patterns read the lexicon: a pattern, a text, whether it matches (searches).
+PATTERN_CASES = [
+    (STATE_QUESTION, "what's the final plan?", True),
+    (STATE_QUESTION, "梳理一下", True),
+    (STATE_QUESTION, "book the hotel", False),
+    (RULE_REFERENCE, "the RULE about bullets", True),
+    (RULE_REFERENCE, "这条不要了", True),
+    (RULE_REFERENCE, "stop the emoji", False),
+    (VAGUE, "THE USER STATED the date", True),
+    (VAGUE, "用户提到预算", True),
+    (VAGUE, "The budget is 5000", False),
+]
+
+
+@pytest.mark.parametrize("pattern, text, found", PATTERN_CASES)
+def test_code_patterns_read_the_lexicon(pattern, text, found):
+    assert (pattern.search(text) is not None) is found
+
+
+def test_a_vague_summary_is_a_problem_in_both_languages():
+    assert summary_problems({"facts": ["The user mentioned a trip to Rome"]}, [], []) == ["vague attribution"]
+    assert summary_problems({"facts": ["用户表示要去罗马"]}, [], []) == ["vague attribution"]
+    assert summary_problems({"facts": ["A trip to Rome in May"]}, [], []) == []
