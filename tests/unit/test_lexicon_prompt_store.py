@@ -1,8 +1,10 @@
 """The last language words of the memory core live in the lexicon: the question about the state
 (``question.state``, memory/prompt/assembly.py), the words that name a rule (``rule.reference``,
 memory/write/updates.py) and a vague attribution in a summary (``summary.vague``,
-memory/background/archive_jobs.py). Each cue exists in both languages, fires where it should and
-only there, and the code still reads it."""
+memory/background/archive_jobs.py), the copula in any tense (``fact.copula_broad``,
+memory/store/forget.py) and the units written after a number (``unit.suffix``,
+memory/write/integrity.py; ``unit.counter``, memory/lang/amounts.py). Each cue exists in both
+languages (or says why not), fires where it should and only there, and the code still reads it."""
 
 from __future__ import annotations
 
@@ -10,16 +12,28 @@ import pytest
 
 from desktop_app import lexicon
 from desktop_app.memory.background.archive_jobs import VAGUE, summary_problems
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.lang.amounts import amounts
 from desktop_app.memory.prompt.assembly import STATE_QUESTION
+from desktop_app.memory.store.forget import _COPULA, item_needles
+from desktop_app.memory.write.integrity import _UNIT
 from desktop_app.memory.write.updates import RULE_REFERENCE
 
-MIGRATED = ["question.state", "rule.reference", "summary.vague"]
+MIGRATED = ["question.state", "rule.reference", "summary.vague", "fact.copula_broad"]
+# Cues that only one language has: the other's entry is there and empty (said so in the lexicon).
+ONE_LANGUAGE = {"unit.suffix": "zh", "unit.counter": "zh"}
 
 
 @pytest.mark.parametrize("name", MIGRATED)
 def test_every_migrated_cue_is_in_both_languages(name):
     for lang in lexicon.LANGS:
         assert lexicon.cue(name, lang) is not None, f"{name} is empty in {lang}"
+
+
+@pytest.mark.parametrize("name, lang", ONE_LANGUAGE.items())
+def test_one_language_cues_are_empty_in_the_other(name, lang):
+    for other in lexicon.LANGS:
+        assert (lexicon.cue(name, other) is not None) is (other == lang)
 
 
 # Sentence → whether a cue fires, per language.
@@ -44,6 +58,18 @@ CUE_CASES = [
     ("summary.vague", "zh", "用户表示预算有限", True),
     ("summary.vague", "zh", "对方说要改日期", True),
     ("summary.vague", "zh", "预算是5000元", False),
+    ("fact.copula_broad", "en", "my code was QZ77", True),
+    ("fact.copula_broad", "en", "the island is far", True),
+    ("fact.copula_broad", "en", "This island", False),  # the spaces around it are part of it
+    ("fact.copula_broad", "en", "my code IS QZ77", False),  # lower case only, as written
+    ("fact.copula_broad", "zh", "他叫做张三", True),
+    ("fact.copula_broad", "zh", "密码改了", False),
+    ("unit.suffix", "zh", "预算8000元", True),
+    ("unit.suffix", "zh", "3万", True),
+    ("unit.suffix", "zh", "今天下雨", True),  # a unit anywhere; the code wants it right after a number
+    ("unit.suffix", "zh", "预算改了", False),
+    ("unit.counter", "zh", "三个", True),
+    ("unit.counter", "zh", "三万", False),
 ]
 
 
@@ -75,3 +101,23 @@ def test_a_vague_summary_is_a_problem_in_both_languages():
     assert summary_problems({"facts": ["The user mentioned a trip to Rome"]}, [], []) == ["vague attribution"]
     assert summary_problems({"facts": ["用户表示要去罗马"]}, [], []) == ["vague attribution"]
     assert summary_problems({"facts": ["A trip to Rome in May"]}, [], []) == []
+
+
+def test_forget_splits_at_the_copula_in_both_languages():
+    assert _COPULA.split("my code was QZ77") == ["my code", "QZ77"]
+    assert _COPULA.split("他叫做张三") == ["他", "张三"]  # the longer word first
+    assert _COPULA.split("x = 5") == ["x", "5"]
+    assert _COPULA.split("my code IS QZ77") == ["my code IS QZ77"]
+
+    def item(value: str) -> MemoryItem:
+        return MemoryItem(id=1, session_id=1, kind="fact", subject="x", value=value, status="active", origin="rule",
+                          state_version=1, created_at=0.0, updated_at=0.0)
+    assert "QZ77" in item_needles(item("my locker code is QZ77"))
+    assert "紫檀七号" in item_needles(item("密码是紫檀七号"))
+
+
+def test_units_after_a_number_read_the_lexicon():
+    assert [m.group(2) for m in _UNIT.finditer("预算8000元，30人，3 days")] == ["元", "人", "days"]
+    assert [m.group(2) for m in _UNIT.finditer("8000；3.5")] == []
+    assert [(a.value, a.unit) for a in amounts("我们三个人")] == [(3.0, "people")]
+    assert amounts("三万") != [] and amounts("三") == []
