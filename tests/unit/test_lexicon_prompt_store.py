@@ -3,7 +3,8 @@
 memory/write/updates.py) and a vague attribution in a summary (``summary.vague``,
 memory/background/archive_jobs.py), the copula in any tense (``fact.copula_broad``,
 memory/store/forget.py) and the units written after a number (``unit.suffix``,
-memory/write/integrity.py; ``unit.counter``, memory/lang/amounts.py). Each cue exists in both
+memory/write/integrity.py; ``unit.counter``, memory/lang/amounts.py), and the words that carry
+grammar, not topic (``term.stopword``, memory/lang/text.py). Each cue exists in both
 languages (or says why not), fires where it should and only there, and the code still reads it."""
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from desktop_app import lexicon
 from desktop_app.memory.background.archive_jobs import VAGUE, summary_problems
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts
+from desktop_app.memory.lang.text import EN_STOPWORDS, ZH_STOPCHARS, cjk_bigrams, terms
 from desktop_app.memory.prompt.assembly import STATE_QUESTION
 from desktop_app.memory.store.forget import _COPULA, item_needles
 from desktop_app.memory.write.integrity import _UNIT
 from desktop_app.memory.write.updates import RULE_REFERENCE
 
-MIGRATED = ["question.state", "rule.reference", "summary.vague", "fact.copula_broad"]
+MIGRATED = ["question.state", "rule.reference", "summary.vague", "fact.copula_broad", "term.stopword"]
 # Cues that only one language has: the other's entry is there and empty (said so in the lexicon).
 ONE_LANGUAGE = {"unit.suffix": "zh", "unit.counter": "zh"}
 
@@ -70,6 +72,10 @@ CUE_CASES = [
     ("unit.suffix", "zh", "预算改了", False),
     ("unit.counter", "zh", "三个", True),
     ("unit.counter", "zh", "三万", False),
+    ("term.stopword", "en", "don't", True),
+    ("term.stopword", "en", "budget", False),
+    ("term.stopword", "zh", "的", True),
+    ("term.stopword", "zh", "预算", False),
 ]
 
 
@@ -121,3 +127,10 @@ def test_units_after_a_number_read_the_lexicon():
     assert [m.group(2) for m in _UNIT.finditer("8000；3.5")] == []
     assert [(a.value, a.unit) for a in amounts("我们三个人")] == [(3.0, "people")]
     assert amounts("三万") != [] and amounts("三") == []
+
+
+def test_stopwords_read_the_lexicon_in_both_languages():
+    assert {"the", "don't", "know"} <= EN_STOPWORDS and "budget" not in EN_STOPWORDS
+    assert {"的", "可", "以"} <= ZH_STOPCHARS and all(len(ch) == 1 for ch in ZH_STOPCHARS)
+    assert terms("The budget is 5000") == ["budget", "5000"]
+    assert cjk_bigrams("预算的上限") == ["预算", "上限"]  # "算的", "的上" hold a stop character
