@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from desktop_app.lexicon import CJK, lexicon
+from desktop_app.lexicon import CJK, LANGS, lexicon
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:[.,]\d+)*")
@@ -104,20 +104,13 @@ def clip(text: str, limit: int) -> str:
     return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
 
 
-# Canonical subjects: two statements about the same subject update each other
-# (a newer budget replaces the older one; a second language rule conflicts with the first).
-SUBJECT_ALIASES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("budget", ("预算", "经费", "budget", "spending limit", "cost limit")),
-    ("deadline", ("截止", "期限", "交付日期", "deadline", "due date", "due by")),
-    ("length", ("字数", "字以内", "篇幅", "words", "word limit", "sentences or less")),
-    ("language", ("中文", "英文", "英语", "汉语", "法语", "德语", "日语", "韩语", "西班牙语", "chinese", "english",
-                  "french", "german", "spanish", "japanese", "korean", "language", "语言")),
-    ("format", ("格式", "format", "json", "markdown", "表格", "bullet", "pdf", "word文档", "word document")),
-    ("name", ("我叫", "名字", "my name", "call me", "称呼")),
-    ("location", ("我住在", "住在", "i live in", "based in", "所在城市")),
-    ("occupation", ("我是一名", "我的职业", "i work as", "my job", "i am a ", "i'm a ")),
-    ("audience", ("读者", "受众", "audience", "target readers")),
-)
+# Canonical subjects: two statements about the same subject update each other (a newer budget
+# replaces the older one; a second language rule conflicts with the first). The lexicon's
+# ``subject.canonical``: the subjects in the English lexicon's order, each with its names in every language.
+_CANONICAL = [lexicon(lang)["subject"]["canonical"] for lang in LANGS]
+SUBJECT_ALIASES: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+    (subject, tuple(alias for table in _CANONICAL for alias in table.get(subject, [])))
+    for subject in dict.fromkeys(subject for table in _CANONICAL for subject in table))
 
 
 def _alias_matcher(alias: str) -> Callable[[str], object]:
