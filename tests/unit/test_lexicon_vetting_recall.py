@@ -262,6 +262,20 @@ def test_negators_read_the_lexicon(quote, value, drops):
     assert drops_negation(proposal, quote) is drops
 
 
+@pytest.mark.parametrize("quote, value, drops", [
+    ("I don't eat pork", "eat pork", True),  # "n't" sits inside a word: no word edge before it
+    ("I do not eat pork", "eat pork", True),
+    ("I DON'T EAT PORK", "eat pork", True),
+    ("We can't take the stairs", "take the stairs", True),
+    ("Don't worry, I eat pork", "eat pork", False),  # the negation is in another clause
+    ("我不吃猪肉", "吃猪肉", True),
+    ("我不担心，我吃猪肉", "吃猪肉", False),
+])
+def test_a_contracted_negation_is_a_negation(quote, value, drops):
+    proposal = Proposal(quote=quote, subject="diet", value=value, kind="preference")
+    assert drops_negation(proposal, quote) is drops
+
+
 def test_generic_subject_is_replaced():
     proposal = Proposal(quote="Let's fly into Lisbon", subject="decision", value="fly into Lisbon", kind="decision")
     assert specific(proposal).subject != "decision"
