@@ -36,14 +36,19 @@ _LATIN_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
 _YEAR = range(1900, 2101)
 
 
+def _in_subject(unit: str, subject: str) -> bool:
+    """Whether a lower-cased subject holds a piece that names ``unit`` (the lexicon's ``unit.in_subject``)."""
+    return any(piece in subject for lang in LANGS for piece in lexicon(lang)["unit"]["in_subject"].get(unit, []))
+
+
 def _unit_of_item(item: MemoryItem, amount: Amount) -> str | None:
     """What an item's number counts: its own unit, else what its subject says (a budget is money)."""
     if amount.unit:
         return amount.unit
     subject = item.subject.lower()
-    if fires("unit.money", subject) or "budget" in subject or "预算" in subject or "费" in subject:
+    if fires("unit.money", subject) or _in_subject("money", subject):
         return "money"
-    if fires("unit.people", subject) or "人数" in subject or "head count" in subject or "guests" in subject:
+    if fires("unit.people", subject) or _in_subject("people", subject):
         return "people"
     return None
 

@@ -212,6 +212,25 @@ def test_chatter_is_the_whole_text(text, chatter):
     assert (_CHATTER.match(text) is not None) is chatter
 
 
+# Laughter of any length is chatter as a whole value, and opens a sentence ("hahaha", not only "haha").
+@pytest.mark.parametrize("text, chatter", [
+    ("hahaha", True), ("hehehe", True), ("HAHAHA", True), ("hahahaha", True), ("haha", True), ("hahaaa", True),
+    ("heheee", True), ("哈哈哈", True), ("哈哈哈哈", True),
+    ("ha", False), ("hahaha ok", False), ("Hahn", False), ("哈", False),
+])
+def test_laughter_of_any_length_is_chatter(text, chatter):
+    assert (_CHATTER.match(text) is not None) is chatter
+
+
+@pytest.mark.parametrize("text, opener", [
+    ("hahaha ok that's fair", "hahaha"), ("hehehe thanks", "hehehe"), ("hahaaa ok", "hahaaa"), ("哈哈哈，好的", "哈哈哈"),
+    ("Hahn is here", None),
+])
+def test_laughter_of_any_length_opens_a_sentence(text, opener):
+    found = _CHAT_OPENER.match(text)
+    assert (found.group(0) if found else None) == opener
+
+
 @pytest.mark.parametrize("text, clauses", [
     ("I'm 34, so nothing with stairs", ["I'm 34", " ", " nothing with stairs"]),
     ("So nothing with stairs", ["So nothing with stairs"]),
@@ -258,6 +277,20 @@ def test_plain_request_reads_the_lexicon(sentence, plain):
     ("I eat pork", "eat pork", False),
 ])
 def test_negators_read_the_lexicon(quote, value, drops):
+    proposal = Proposal(quote=quote, subject="diet", value=value, kind="preference")
+    assert drops_negation(proposal, quote) is drops
+
+
+@pytest.mark.parametrize("quote, value, drops", [
+    ("I don't eat pork", "eat pork", True),  # "n't" sits inside a word: no word edge before it
+    ("I do not eat pork", "eat pork", True),
+    ("I DON'T EAT PORK", "eat pork", True),
+    ("We can't take the stairs", "take the stairs", True),
+    ("Don't worry, I eat pork", "eat pork", False),  # the negation is in another clause
+    ("我不吃猪肉", "吃猪肉", True),
+    ("我不担心，我吃猪肉", "吃猪肉", False),
+])
+def test_a_contracted_negation_is_a_negation(quote, value, drops):
     proposal = Proposal(quote=quote, subject="diet", value=value, kind="preference")
     assert drops_negation(proposal, quote) is drops
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from pydantic import BaseModel, Field, ValidationError
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ServerError
-from desktop_app.lexicon import CJK
+from desktop_app.lexicon import CJK, alternatives
 from desktop_app.memory.background.queue import JobContext, JobOutcome, MemoryJob
 from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.core.records import MemoryWork
@@ -56,8 +56,8 @@ SUMMARY_SCHEMA = {
                    for field in SUMMARY_FIELDS},
     "required": list(SUMMARY_FIELDS),
 }
-VAGUE = re.compile(r"用户(表示|说|提到|认为|称)|对方(表示|说)|\bthe user (mentioned|said|stated|indicated|noted)\b|"
-                   r"\buser (mentioned|said|stated)\b", re.IGNORECASE)
+# A vague attribution ("用户表示 …", "the user mentioned …"; the lexicon's ``summary.vague``), case-insensitive.
+VAGUE = re.compile(alternatives("summary.vague", ("zh", "en")), re.IGNORECASE)
 _CJK = re.compile(f"[{CJK}]")
 
 

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from desktop_app.lexicon import LANGS, cue, lexicon
+from desktop_app.lexicon import LANGS, alternatives, cue, lexicon
 
 # "measure" (metres, kilograms, minutes …) only keeps a number from being read as a bare amount.
 UNITS = ("money", "people", "days", "measure")
@@ -45,7 +45,8 @@ def _chinese_numeral() -> re.Pattern[str]:
     table = lexicon("zh")["number"]
     chars = "".join([*table["digits"], *table["units"]])
     digits = "".join(table["digits"])
-    return re.compile(f"(?:[{digits}]|十)[{chars}]+|[{digits}](?=[个位人元块天])")
+    # A single numeral counts when a unit or measure word follows it (the lexicon's ``unit.counter``).
+    return re.compile(f"(?:[{digits}]|十)[{chars}]+|[{digits}](?=(?:{alternatives('unit.counter', ('zh',))}))")
 
 
 def chinese_value(text: str) -> float | None:

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from desktop_app.lexicon import CJK
+from desktop_app.lexicon import CJK, LANGS, lexicon
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:[.,]\d+)*")
@@ -19,9 +19,10 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
-EN_STOPWORDS = frozenset(["a", "an", "the", "and", "or", "but", "if", "then", "so", "to", "of", "in", "on", "at", "for", "from", "by", "with", "about", "as", "is", "are", "was", "were", "be", "been", "being", "it", "its", "this", "that", "these", "those", "i", "me", "my", "mine", "you", "your", "yours", "we", "our", "us", "he", "she", "they", "them", "their", "his", "her", "do", "does", "did", "doing", "have", "has", "had", "having", "not", "no", "yes", "can", "could", "should", "would", "will", "shall", "may", "might", "must", "please", "just", "also", "very", "really", "what", "which", "who", "whom", "when", "where", "why", "how", "all", "any", "some", "each", "every", "more", "most", "other", "such", "only", "own", "same", "than", "too", "s", "t", "don't", "doesn't", "didn't", "i'm", "i've", "i'd", "you're", "it's", "that's", "let's", "ok", "okay", "there", "here", "up", "down", "out", "over", "again", "further", "once", "both", "few", "nor", "now", "into", "through", "during", "before", "after", "above", "below", "off", "under", "hi", "hello", "thanks", "thank", "sure", "well", "like", "get", "got", "go", "going", "make", "made", "want", "need", "think", "know"])
-# Characters that carry grammar, not topic: bigrams made only of these are skipped.
-ZH_STOPCHARS = frozenset("的了是我你他她它们这那就也都在和与及或吗呢吧啊呀哦嗯个把被给让对很还再要会能可以不没有请一下些么用得地着")
+# Words that carry grammar, not topic (the lexicon's ``term.stopword``): English words are left out of
+# a text's terms; Chinese bigrams holding one of the Chinese characters are skipped.
+EN_STOPWORDS = frozenset(lexicon("en")["term"]["stopword"]["words"])
+ZH_STOPCHARS = frozenset("".join(lexicon("zh")["term"]["stopword"]["words"]))
 
 
 def script_language(text: str) -> str | None:
@@ -103,20 +104,13 @@ def clip(text: str, limit: int) -> str:
     return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
 
 
-# Canonical subjects: two statements about the same subject update each other
-# (a newer budget replaces the older one; a second language rule conflicts with the first).
-SUBJECT_ALIASES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("budget", ("预算", "经费", "budget", "spending limit", "cost limit")),
-    ("deadline", ("截止", "期限", "交付日期", "deadline", "due date", "due by")),
-    ("length", ("字数", "字以内", "篇幅", "words", "word limit", "sentences or less")),
-    ("language", ("中文", "英文", "英语", "汉语", "法语", "德语", "日语", "韩语", "西班牙语", "chinese", "english",
-                  "french", "german", "spanish", "japanese", "korean", "language", "语言")),
-    ("format", ("格式", "format", "json", "markdown", "表格", "bullet", "pdf", "word文档", "word document")),
-    ("name", ("我叫", "名字", "my name", "call me", "称呼")),
-    ("location", ("我住在", "住在", "i live in", "based in", "所在城市")),
-    ("occupation", ("我是一名", "我的职业", "i work as", "my job", "i am a ", "i'm a ")),
-    ("audience", ("读者", "受众", "audience", "target readers")),
-)
+# Canonical subjects: two statements about the same subject update each other (a newer budget
+# replaces the older one; a second language rule conflicts with the first). The lexicon's
+# ``subject.canonical``: the subjects in the English lexicon's order, each with its names in every language.
+_CANONICAL = [lexicon(lang)["subject"]["canonical"] for lang in LANGS]
+SUBJECT_ALIASES: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+    (subject, tuple(alias for table in _CANONICAL for alias in table.get(subject, [])))
+    for subject in dict.fromkeys(subject for table in _CANONICAL for subject in table))
 
 
 def _alias_matcher(alias: str) -> Callable[[str], object]:

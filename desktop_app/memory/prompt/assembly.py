@@ -16,7 +16,7 @@ import re
 from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import ChatMessage, TokenCounter
-from desktop_app.lexicon import fires
+from desktop_app.lexicon import alternatives, fires
 from desktop_app.memory.core.documents import DocumentHit
 from desktop_app.memory.core.head_fold import HeadChange, HeadFold
 from desktop_app.memory.core.models import MemoryItem, SummaryContent, SummaryEntry
@@ -47,10 +47,7 @@ RECAP_AFTER_DETOUR = 3
 MAX_RECAP_LIMITS = 4
 # The input asks about the state itself ("summarise my constraints", "what's the plan", "你记得什么"):
 # small models read the tail, so the whole current state is replayed right before the input.
-STATE_QUESTION = re.compile(
-    r"\bconstraints?\b|\brules?\b|\brequirements?\b|\bthe plan\b|\bfinal plan\b|\bsummari[sz]e\b|\bsummary\b|"
-    r"\bwhat do you (know|remember)\b|\bremind me\b|\beverything (so far|we)\b|\brecap\b|"
-    r"约束|限制|规则|要求|计划|方案|总结|汇总|概括|你(还)?记得|你知道我|回顾|梳理", re.IGNORECASE)
+STATE_QUESTION = re.compile(alternatives("question.state", ("en", "zh")), re.IGNORECASE)  # the lexicon's ``question.state``
 STATE_KINDS = ("goal", "directive", "constraint", "decision", "fact", "preference")
 SLIDING_MAX_MESSAGES = 20
 

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 from pydantic import BaseModel
 
+from desktop_app.lexicon import alternatives
 from desktop_app.memory.core.models import Bookmark, MemoryItem, Message, Page
 from desktop_app.memory.lang.text import term_set
 from desktop_app.memory.store.base import StoreBase
@@ -57,7 +58,10 @@ def needle_forms(needle: str) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
-_COPULA = re.compile(r"\s(?:is|are|was|were|=)\s|是|为|叫做|叫|：|:")
+# A word between a subject and its value in any tense (the lexicon's ``fact.copula_broad``, matched as
+# written, case-sensitive), an "=" or a colon (no language's); no groups, for ``split``.
+_COPULA = re.compile("|".join([alternatives("fact.copula_broad", ("en",)), r"\s=\s", alternatives("fact.copula_broad", ("zh",)),
+                               "：|:"]))
 _ID_LIKE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@+/-]*[A-Za-z0-9]")
 _EDGES = " \t\n.,;!?。，；！？、\"'“”‘’()（）"
 

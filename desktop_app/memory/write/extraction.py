@@ -307,7 +307,8 @@ _CHANGE_SPLIT = re.compile(f"({alternatives('change.split', ('zh', 'en'))})", re
 # only, kept as written: its groups ``subject`` and ``value``; ``$`` the end of the sentence only).
 _EN_CHANGE = re.compile("|".join(lexicon("en")["change"]["verb"]["patterns"]), re.IGNORECASE)
 # What is taken off a change before it divides, at its start: an opening correction (the lexicon's
-# ``change.lead``), then the words before what changes (``change.subject_lead``) and its article
+# ``change.lead``), then the words before what changes (``change.subject_lead``: only before a verb of
+# change, not a copula — "把预算改成8000", but "将军是张三" is about 将军) and its article
 # (``change.article``).
 _CHANGE_LEAD = re.compile(f"^({alternatives('change.lead', ('zh', 'en'))})[，,:：\\s]*", re.IGNORECASE)
 _SUBJECT_LEAD = re.compile(f"^({alternatives('change.subject_lead', ('zh', 'en'))})\\s*", re.IGNORECASE)
@@ -324,7 +325,9 @@ def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
         return subject, f"{left}: {right}"
     parts = _CHANGE_SPLIT.split(cleaned, maxsplit=1)
     if len(parts) >= 3:
-        left = _SUBJECT_LEAD.sub("", parts[0].strip(_TRIM))
+        left = parts[0].strip(_TRIM)
+        if not _COPULA.fullmatch(parts[1]):
+            left = _SUBJECT_LEAD.sub("", left)
         right = parts[2].strip(_TRIM)
         left = _ARTICLE.sub("", left)
         if right:

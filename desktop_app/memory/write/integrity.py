@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from desktop_app.lexicon import CJK
+from desktop_app.lexicon import CJK, alternatives
 from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, subjects_named, term_set
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
@@ -190,7 +190,9 @@ def _label_owner(op: AddItem, active: list[MemoryItem], message: Message) -> Mem
     return None
 
 
-_UNIT = re.compile(r"(\d+(?:[.,]\d+)*)\s*(万|千|元|块|人|位|个|天|晚|[A-Za-z]+)")
+# A number and what it counts, written right after it (the lexicon's ``unit.suffix``, or any word in
+# Latin letters); group 2 is the unit.
+_UNIT = re.compile(rf"(\d+(?:[.,]\d+)*)\s*({alternatives('unit.suffix', ('zh', 'en'))}|[A-Za-z]+)")
 
 
 def _same_counted_thing(old: MemoryItem, op: AddItem, message: Message) -> bool:

@@ -7,20 +7,15 @@ entries (is this sentence a memory at all?) and the merge (which kind is it?).
 
 from __future__ import annotations
 
+from desktop_app.lexicon import alternatives
 from desktop_app.memory.write.extraction import DECISION, SPECULATION, rx
 
-# Cues in the user's own sentence that settle a kind the small model often gets wrong.
-LIKES = rx(r"\b(like|love|enjoy|prefer|hate|can't stand|fan of|into|favou?rite|rather|go-to|my weakness|my thing|"
-           r"hard no)\b", r"\bthe \w+er the better\b",
-           r"喜欢|爱吃|爱喝|讨厌|偏爱|受不了|最爱|更想|不爱|对胃口|合我意|不感冒|优先|比较好|越.越好|听得最多|只喝|只吃")
-AIMS = rx(r"\b(want to|trying to|plan to|planning to|hoping to|aim to|goal|working on|going to|looking to|need to "
-          r"(put|get|finish|write|build|prepare|make)|the aim|would like to|'d like to|we want|i want)\b",
-          r"打算|想要|准备|目标|计划|争取|希望能|想在|想把|要把|想买|攒钱|想去|要去|想.{1,6}去.{1,8}(玩|旅行|旅游|度假)")
-CHOSE = rx(r"\b(picked|chose|chosen|went with|going with|settled on|opted for|booking|booked|final answer|we'll take)\b",
-           r"\bit is[.!]?$", r"选了|就订|订了|拍板|买了|就选|最后选|就定")
-MUSTS = rx(r"\b(has to|have to|must|mustn't|tops|at most|at least|no more than|no later than|maximum|minimum|"
-           r"capped|only|can't exceed|won't allow)\b", r"^(no|nothing with)\b",
-           r"必须|得在|只能|最多|至少|不超过|上限|以内|撑死|控制在|前要|不能有|一律不|\d\s*(分钟|小时|天|周)内")
+# Cues in the user's own sentence that settle a kind the small model often gets wrong (the lexicon's
+# ``kind_cue.*``), case-insensitive.
+LIKES = rx(alternatives("kind_cue.preference", ("en", "zh")))
+AIMS = rx(alternatives("kind_cue.goal", ("en", "zh")))
+CHOSE = rx(alternatives("kind_cue.decision", ("en", "zh")))
+MUSTS = rx(alternatives("kind_cue.constraint", ("en", "zh")))
 
 
 # Which cue supports which kind, in the order they are tried.

@@ -15,6 +15,7 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
+from desktop_app.lexicon import alternatives
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import amounts
@@ -240,7 +241,8 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
     return MemoryOutcome.told("pending", "which_rule", [pid], listed=listed, pid=pid)
 
 
-RULE_REFERENCE = re.compile(r"规则|要求|那条|这条|那个规定|\brule\b|\binstruction\b", re.I)
+# Words that name a rule (the lexicon's ``rule.reference``), case-insensitive.
+RULE_REFERENCE = re.compile(alternatives("rule.reference", ("zh", "en")), re.IGNORECASE)
 
 
 def pending_revocation_of(items: list[MemoryItem], rule_id: int) -> MemoryItem | None:

@@ -165,7 +165,8 @@ def grounded(value: str, quote: str, subject: str) -> bool:
     return hits * 2 >= len(value_terms)
 
 
-# A negation before a value word, and one after it (the lexicon's ``polarity.negator``, ``polarity.negator_after``).
+# A negation before a value word, and one after it (the lexicon's ``polarity.negator``, ``polarity.negator_after``;
+# their words carry their own word edges, and "n't" has none before it: it ends "don't").
 _NEGATOR_EN = f"(?:{alternatives('polarity.negator', ('en',))})"
 _NEGATOR_ZH = f"(?:{alternatives('polarity.negator', ('zh',))})"
 _NEGATOR_AFTER = f"(?:{alternatives('polarity.negator_after', ('en', 'zh'))})"
@@ -182,7 +183,7 @@ def drops_negation(proposal: Proposal, sentence: str) -> bool:
         return False
     for term in term_set(proposal.value) - set(numbers(proposal.value)):
         word = re.escape(term)
-        if re.search(rf"\b{_NEGATOR_EN}\s+(?:\w+\s+){{0,2}}{word}", proposal.quote, re.IGNORECASE) or \
+        if re.search(rf"{_NEGATOR_EN}\s+(?:\w+\s+){{0,2}}{word}", proposal.quote, re.IGNORECASE) or \
                 re.search(rf"{_NEGATOR_ZH}.{{0,2}}{word}", proposal.quote) or \
                 re.search(rf"{word}\s+(?:\w+\s+){{0,2}}{_NEGATOR_AFTER}\b", proposal.quote, re.IGNORECASE):
             return True
