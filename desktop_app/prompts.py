@@ -10,8 +10,8 @@ import tomllib
 from functools import lru_cache
 
 from desktop_app import paths
+from desktop_app.languages import LANGS
 
-LANGS = ("en", "zh")
 REQUIRED = {
     "layers": ("join", "end", "label_end", "rules", "limits", "pinned", "goal", "done", "state", "pending", "open",
                "recalled", "said_user", "said_assistant", "said_on", "replay", "replay_state", "superseded",

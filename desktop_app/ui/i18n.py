@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
-LANGS = ("en", "zh")
+from desktop_app.languages import LANGS
+
 _lang = "en"
 
 # key: (English, 中文)

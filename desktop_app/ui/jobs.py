@@ -8,16 +8,12 @@ for another thread's transaction therefore waits in the worker, never in the eve
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
 from typing import Any
 
 from textual.worker import Worker, WorkerState
 
 from desktop_app.ui.i18n import t
-from desktop_app.ui.screens.host import ChatHost
-
-Job = Callable[[Any], Any]
-Done = Callable[[Any], Any]
+from desktop_app.ui.screens.host import ChatHost, Done, Job
 
 
 class StoreJobs(ChatHost):

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from desktop_app.engine.errors import EngineError
 from desktop_app.engine.protocol import ChatEngine, ChatMessage, StopCheck
+from desktop_app.languages import LANGS
 from desktop_app.memory.core.documents import Document
 from desktop_app.memory.lang.text import script_language
 from desktop_app.prompts import templates
@@ -30,7 +31,7 @@ def translation_target(question: str, documents: Sequence[Document]) -> str | No
     asked = script_language(question)
     if asked is None:
         return None
-    others = {d.language for d in documents} & {"en", "zh"} - {asked}
+    others = {d.language for d in documents} & set(LANGS) - {asked}
     return next(iter(others), None)
 
 

@@ -28,7 +28,7 @@ from desktop_app.ui.shown import shown
 if TYPE_CHECKING:
     from textual import getters
 
-    from desktop_app.ui.app import PaperclipApp
+    from desktop_app.ui.screens.host import AppHost
 
 
 def outcome_line(outcome) -> str:
@@ -56,7 +56,7 @@ class DocumentsScreen(Dialog[None]):
     """List, add (file picker; files or folders), sync and remove documents."""
 
     if TYPE_CHECKING:
-        app = getters.app(PaperclipApp)  # the app it runs in (for the type checker)
+        app = getters.app(AppHost)  # the app it runs in (for the type checker)
 
     BINDINGS = [Binding("escape", "close", "Close"), Binding("a", "add", "Add"), Binding("s", "sync", "Sync"),
                 Binding("delete", "remove", "Remove")]

@@ -30,7 +30,7 @@ from desktop_app.ui.shown import shown
 if TYPE_CHECKING:
     from textual import getters
 
-    from desktop_app.ui.app import PaperclipApp
+    from desktop_app.ui.screens.host import AppHost
 
 FORMATS = {"markdown": ".md", "json": ".json"}
 
@@ -64,7 +64,7 @@ class ExportScreen(Dialog[Path | None]):
     or Ctrl+S exports (the Export button has the focus when the dialog opens)."""
 
     if TYPE_CHECKING:
-        app = getters.app(PaperclipApp)  # the app it runs in (for the type checker)
+        app = getters.app(AppHost)  # the app it runs in (for the type checker)
 
     BINDINGS = [Binding("escape", "cancel", "Cancel"), Binding("ctrl+s", "export", "Export", priority=True)]
 
@@ -131,7 +131,7 @@ class ImportScreen(Dialog[list | None]):
     """Pick a file, import it; the bar counts stored turns. Dismisses with ``[(session, turns)]``."""
 
     if TYPE_CHECKING:
-        app = getters.app(PaperclipApp)  # the app it runs in (for the type checker)
+        app = getters.app(AppHost)  # the app it runs in (for the type checker)
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 

@@ -8,13 +8,20 @@ use the screen's state and each other's methods. Under ``TYPE_CHECKING`` they de
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+# A store job and what runs when it is done (desktop_app/ui/jobs.py).
+Job = Callable[[Any], Any]
+Done = Callable[[Any], Any]
 
 if TYPE_CHECKING:
     import threading
+    from pathlib import Path
     from typing import Any
 
     from textual import getters
+    from textual.app import App
     from textual.screen import Screen
     from textual.worker import Worker
 
@@ -26,14 +33,20 @@ if TYPE_CHECKING:
     from desktop_app.memory.core.models import Session
     from desktop_app.memory.store import Store
     from desktop_app.memory.warming import ContextOwner
-    from desktop_app.ui.app import PaperclipApp
-    from desktop_app.ui.jobs import Done, Job
     from desktop_app.ui.widgets.chat_log import MessageView
+
+    class AppHost(App[int]):
+        """What the screens use of :class:`~desktop_app.ui.app.PaperclipApp`: declared here, not
+        imported, because the app imports the screens."""
+
+        chat: ChatHost
+
+        def apply_settings(self, changes: dict[str, Any]) -> Path: ...
 
     class ChatHost(Screen[None]):
         """What :class:`~desktop_app.ui.screens.chat.ChatScreen` gives its mixins."""
 
-        app = getters.app(PaperclipApp)
+        app = getters.app(AppHost)
 
         # -- state (set in ChatScreen.__init__) ------------------------------------------------
         settings: Settings
@@ -69,5 +82,6 @@ if TYPE_CHECKING:
         def refresh_memory(self) -> None: ...
         def run_memory_jobs(self) -> None: ...
         def _busy(self, what: str) -> bool: ...
+        def embed_documents(self) -> None: ...
 else:
     ChatHost = object

@@ -23,7 +23,7 @@ from desktop_app.ui.shown import Text
 if TYPE_CHECKING:
     from textual import getters
 
-    from desktop_app.ui.app import PaperclipApp
+    from desktop_app.ui.screens.host import AppHost
 
 SNIPPET = 90
 DEBOUNCE = 0.15
@@ -54,7 +54,7 @@ class SearchScreen(Dialog[tuple[int, int | None] | None]):
     """Type to search; ↓ into the results; Enter opens the session at that message."""
 
     if TYPE_CHECKING:
-        app = getters.app(PaperclipApp)  # the app it runs in (for the type checker)
+        app = getters.app(AppHost)  # the app it runs in (for the type checker)
 
     BINDINGS = [Binding("escape", "dismiss_none", "Close")]
 

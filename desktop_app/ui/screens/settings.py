@@ -19,6 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, Label, Select
 
 from desktop_app.config import CONTEXT_MODES, Settings
+from desktop_app.languages import LANGS
 from desktop_app.ui.i18n import t
 from desktop_app.ui.screens.dialogs import Dialog
 
@@ -26,7 +27,7 @@ from desktop_app.ui.screens.dialogs import Dialog
 # switch databases under the open session).
 MODEL_KEYS = ("model", "ctx", "gpu_layers", "threads", "engine", "engine_model", "allow_remote")
 # The language comes first, labelled in both languages: someone who cannot read the UI finds it.
-CHOICES = {"lang": ("en", "zh"), "theme": ("dark", "light"), "mode": CONTEXT_MODES, "allow_remote": ("false", "true")}
+CHOICES = {"lang": LANGS, "theme": ("dark", "light"), "mode": CONTEXT_MODES, "allow_remote": ("false", "true")}
 FIRST_CHOICES = ("lang", "theme")  # above the text fields, in view without scrolling at 80×24
 TEXT_FIELDS = ("model", "ctx", "gpu_layers", "threads", "temperature", "max_tokens", "repeat_penalty", "top_p",
                "seed", "system_prompt", "embed_model", "model_dirs", "engine", "engine_model")
