@@ -47,6 +47,7 @@ from desktop_app.memory.write.extraction import (
     is_small_talk,
     negated,
 )
+from tests.support.lexicon_cases import cue_table_tests
 
 MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.ack", "small_talk.laughter",
                                               "small_talk.greeting", "small_talk.amused", "goal.step_done",
@@ -63,18 +64,6 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
 # Concepts one language has no words for (Chinese has no articles, and its changes divide at
 # ``change.split``): the entry exists in both, empty in the other.
 ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": "zh", "unit.not_counted": "en"}
-
-
-@pytest.mark.parametrize("name", MIGRATED)
-def test_every_migrated_cue_is_in_both_languages(name):
-    for lang in lexicon.LANGS:
-        assert lexicon.cue(name, lang) is not None, f"{name} is empty in {lang}"
-
-
-@pytest.mark.parametrize("name, only", ONE_LANGUAGE.items())
-def test_a_one_language_cue_is_empty_in_the_other(name, only):
-    for lang in lexicon.LANGS:
-        assert (lexicon.cue(name, lang) is not None) is (lang == only)
 
 
 @pytest.mark.parametrize("name, lang, text, group, value", [
@@ -401,9 +390,8 @@ CUE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name, lang, text, fires", CUE_CASES)
-def test_each_cue_fires_where_it_should_and_only_there(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
+test_every_migrated_cue_is_in_both_languages, test_a_one_language_cue_is_empty_in_the_other, \
+    test_each_cue_fires_where_it_should_and_only_there = cue_table_tests(MIGRATED, ONE_LANGUAGE, CUE_CASES)
 
 
 @pytest.mark.parametrize("text, small", [

@@ -13,14 +13,9 @@ from desktop_app.memory.lang.amounts import Amount
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, SUBJECT_ALIASES, canonical_subject, subjects_named
 from desktop_app.memory.reply_guard import _unit_of_item
 from desktop_app.memory.write.kind_cues import AIMS, CHOSE, LIKES, MUSTS, settle_kind
+from tests.support.lexicon_cases import cue_table_tests
 
 MIGRATED = ["kind_cue.preference", "kind_cue.goal", "kind_cue.decision", "kind_cue.constraint"]
-
-
-@pytest.mark.parametrize("name", MIGRATED)
-def test_every_migrated_cue_is_in_both_languages(name):
-    for lang in lexicon.LANGS:
-        assert lexicon.cue(name, lang) is not None, f"{name} is empty in {lang}"
 
 
 # Sentence → whether a cue fires, per language.
@@ -48,9 +43,8 @@ CUE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name, lang, text, fires", CUE_CASES)
-def test_each_cue_fires_where_it_should_and_only_there(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
+test_every_migrated_cue_is_in_both_languages, _, test_each_cue_fires_where_it_should_and_only_there = \
+    cue_table_tests(MIGRATED, {}, CUE_CASES)  # (no one-language cue here)
 
 
 @pytest.mark.parametrize("pattern, text, found", [

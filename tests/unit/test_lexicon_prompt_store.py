@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app import lexicon
 from desktop_app.memory.background.archive_jobs import VAGUE, summary_problems
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts
@@ -20,22 +19,11 @@ from desktop_app.memory.prompt.assembly import STATE_QUESTION
 from desktop_app.memory.store.forget import _COPULA, item_needles
 from desktop_app.memory.write.integrity import _UNIT
 from desktop_app.memory.write.updates import RULE_REFERENCE
+from tests.support.lexicon_cases import cue_table_tests
 
 MIGRATED = ["question.state", "rule.reference", "summary.vague", "fact.copula_broad", "term.stopword"]
 # Cues that only one language has: the other's entry is there and empty (said so in the lexicon).
 ONE_LANGUAGE = {"unit.suffix": "zh", "unit.counter": "zh"}
-
-
-@pytest.mark.parametrize("name", MIGRATED)
-def test_every_migrated_cue_is_in_both_languages(name):
-    for lang in lexicon.LANGS:
-        assert lexicon.cue(name, lang) is not None, f"{name} is empty in {lang}"
-
-
-@pytest.mark.parametrize("name, lang", ONE_LANGUAGE.items())
-def test_one_language_cues_are_empty_in_the_other(name, lang):
-    for other in lexicon.LANGS:
-        assert (lexicon.cue(name, other) is not None) is (other == lang)
 
 
 # Sentence → whether a cue fires, per language.
@@ -79,9 +67,8 @@ CUE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name, lang, text, fires", CUE_CASES)
-def test_each_cue_fires_where_it_should_and_only_there(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
+test_every_migrated_cue_is_in_both_languages, test_a_one_language_cue_is_empty_in_the_other, \
+    test_each_cue_fires_where_it_should_and_only_there = cue_table_tests(MIGRATED, ONE_LANGUAGE, CUE_CASES)
 
 
 # The code's compiled patterns read the lexicon: a pattern, a text, whether it matches (searches).

@@ -40,6 +40,7 @@ from desktop_app.memory.write.vetting import (
     is_small_talk_sentence,
     specific,
 )
+from tests.support.lexicon_cases import cue_table_tests
 
 MIGRATED = ["rule.evidence", "request.remember", "address.kin", "address.anchor", "mood.generalising", "mood.opinion",
             "small_talk.opener", "small_talk.chatter", "polarity.negator", "clause.break", "subject.generic",
@@ -47,18 +48,6 @@ MIGRATED = ["rule.evidence", "request.remember", "address.kin", "address.anchor"
 # Cues that only one language has: the other's entry is there and empty (said so in the lexicon).
 ONE_LANGUAGE = {"polarity.negator_after": "en", "time.month": "en", "time.year": "en", "time.calendar_date": "zh",
                 "time.month_day": "zh"}
-
-
-@pytest.mark.parametrize("name", MIGRATED)
-def test_every_migrated_cue_is_in_both_languages(name):
-    for lang in lexicon.LANGS:
-        assert lexicon.cue(name, lang) is not None, f"{name} is empty in {lang}"
-
-
-@pytest.mark.parametrize("name, lang", ONE_LANGUAGE.items())
-def test_one_language_cues_are_empty_in_the_other(name, lang):
-    for other in lexicon.LANGS:
-        assert (lexicon.cue(name, other) is not None) is (other == lang)
 
 
 # Sentence → whether a cue fires, per language.
@@ -153,9 +142,8 @@ CUE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("name, lang, text, fires", CUE_CASES)
-def test_each_cue_fires_where_it_should_and_only_there(name, lang, text, fires):
-    assert lexicon.fires(name, text, (lang,)) is fires
+test_every_migrated_cue_is_in_both_languages, test_a_one_language_cue_is_empty_in_the_other, \
+    test_each_cue_fires_where_it_should_and_only_there = cue_table_tests(MIGRATED, ONE_LANGUAGE, CUE_CASES)
 
 
 def test_number_words_are_chinese_numerals_one_to_ten():
