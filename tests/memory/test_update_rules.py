@@ -213,3 +213,20 @@ def test_a_health_condition_is_a_profile_fact_of_whoever_has_it(conversation, la
     [fact] = chat.active("fact")
     assert fact.subject == subject
     assert fact.scope == "profile"
+
+
+@pytest.mark.parametrize("lang, rule, dropped", [
+    ("en", "Oh, one thing: from now on please give me the conclusion first, then the details.",
+     "You can drop the conclusion-first thing now, it's fine either way."),
+    ("zh", "以后回答都先说结论再说细节，我没耐心看长篇大论", "结论先行那个不用了，正常说就行"),
+])
+def test_a_rule_dropped_in_passing_is_revoked_or_asked_about(conversation, lang, rule, dropped):
+    chat = conversation(lang=lang)
+    chat.say(rule)
+    [directive] = chat.active("directive")
+    outcomes = chat.user(dropped)
+    assert outcomes[0].action in ("revoked", "pending"), outcomes
+    if outcomes[0].action == "revoked":
+        assert chat.store.get_item(directive.id).status == "revoked"
+    else:  # asked: "drop #N?" names the rule
+        assert f"#{directive.id}" in outcomes[0].notice

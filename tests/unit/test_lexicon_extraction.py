@@ -142,6 +142,11 @@ def test_negation_fires_per_language(lang, text, says_no):
 
 # Sentence → whether a cue fires, per language: one table that grows with each miss.
 CUE_CASES = [
+    ("intent.revoke", "en", "You can drop the conclusion-first thing now, it's fine either way.", True),
+    ("intent.revoke", "zh", "结论先行那个不用了，正常说就行", True),
+    ("intent.revoke", "zh", "谢谢，不用了", False),  # declining an offer names no rule
+    ("speech.common", "zh", "我妈常说早睡早起身体好", True),
+    ("speech.common", "zh", "结论先行那个不用了，正常说就行", False),  # 正常说 is how to talk, not a saying
     ("small_talk.ack", "en", "Thanks, sounds good!", True),
     ("small_talk.ack", "en", "thanksss", True),  # no word edges: still thanks
     ("small_talk.ack", "en", "The hotel is on Main Street", False),
