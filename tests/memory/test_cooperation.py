@@ -542,3 +542,30 @@ def test_a_goal_needs_words_of_aiming():
     assert settle_kind("goal", "我们一家四口想十月去大理玩五天。") == "goal"
     assert settle_kind("goal", "I want to run a marathon next spring.") == "goal"
     assert settle_kind("goal", "My bonus came through.") == "fact"
+
+
+@pytest.mark.parametrize("lang, task, detail, value", [
+    ("zh", "帮我规划一下带爸妈去云南玩的行程呗", "打算国庆去，10月1号出发，玩6天", "10月1号出发，玩6天"),
+    ("en", "Help me plan a family trip to Lisbon.", "We're thinking 7 days, flying out July 14.", "7 days from July 14"),
+])
+def test_a_detail_of_the_task_is_a_fact_not_a_second_goal(store, settings, conversation, lang, task, detail, value):
+    convo = conversation(lang=lang)
+    convo.user(task)
+    goals = [i for i in active(store, convo.sid).values() if i.kind == "goal"]
+    assert len(goals) == 1
+    convo.user(detail)
+    quote = detail.rstrip("。.")
+    model_pass(convo, scripted([entry(quote, "trip dates", value, kind="goal")]))
+    now = active(store, convo.sid).values()
+    assert [i.value for i in now if i.kind == "goal"] == [goals[0].value]
+    assert any(i.kind == "fact" and value in i.value for i in now)
+
+
+def test_a_new_request_is_still_a_goal(store, settings, conversation):
+    convo = conversation()
+    convo.user("Help me plan a family trip to Lisbon.")
+    convo.user("Next I want to write a cover letter for the job at Acme.")
+    model_pass(convo, scripted([entry("I want to write a cover letter for the job at Acme", "cover letter",
+                                      "write a cover letter for Acme", kind="goal")]))
+    now = active(store, convo.sid).values()
+    assert any(i.kind == "goal" and "cover letter" in i.value for i in now), [(i.kind, i.value) for i in now]

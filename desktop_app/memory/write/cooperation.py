@@ -23,7 +23,7 @@ import re
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import CJK, LANGS, alternatives, lexicon
+from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, term_set
 from desktop_app.memory.write.extraction import CHANGE, CORRECT, negated, rx
@@ -143,6 +143,10 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
             _cancel(plan, entry, active, message, replaced)
             continue
         kind = settle_kind(entry.kind, v.sentence or entry.quote)
+        if kind == "goal" and _has_goal(active, message) and not fires("request.task", v.sentence or entry.quote):
+            # The task has its goal; a detail of it ("国庆10月1号出发玩6天", "the bonus came in") is a
+            # fact, not a second goal. A new request ("now help me write …") is still a goal.
+            kind = "fact"
         if kind == "open_question" and entry.kind != kind:
             # Undecided: the user's own sentence is the question ("Lisbon or Porto" stays whole).
             sentence = (v.sentence or entry.quote).strip(" 。.!！")[:120]
@@ -213,6 +217,11 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
         written += [_norm(value), counted]
         plan.notes.append(f"{'new' if status == 'active' else 'pending'}: {clip(value, 50)}")
     return plan
+
+
+def _has_goal(active: list[MemoryItem], message: Message) -> bool:
+    """An active goal set before ``message``."""
+    return any(i.kind == "goal" and i.source_message_id != message.id for i in active)
 
 
 def _older(active: list[MemoryItem], replaced: set[int], message: Message, entry: Proposal, key: str) -> MemoryItem | None:
