@@ -148,9 +148,9 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             copied = tuple(pipeline.similar_replies(recorded, streamed.text))
             variation = Variation(seed=random.randrange(1, 2**31), avoid=(streamed.text, *copied))
             streamed.restart()
-            # A small model copies what it sees: a second attempt sees the memory briefing and the
-            # message it answers, no earlier turn to copy.
-            again = plan.model_copy(update={"messages": without_history(plan.messages)})
+            # A small model copies what it sees, and a second attempt shown the same replies copies
+            # another of them: it sees the conversation's user turns and the memory briefing only.
+            again = plan.model_copy(update={"messages": without_replies(plan.messages)})
             _stream(pipeline, session, engine, again, settings, streamed, should_stop, on_token, None, variation)
             findings = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
             health.attempts.append([f"{f.kind}: {f.detail}" for f in findings])
@@ -222,12 +222,9 @@ def _guard(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     return GuardVerdict(findings=again, first_findings=found, retried=True, first_reply=first, mode="fix"), checks
 
 
-def without_history(messages: list[ChatMessage]) -> list[ChatMessage]:
-    """What a retry is shown: the system turn (instructions and the memory briefing) and the final
-    message, without the earlier turns. A small model shown its earlier replies copies another of
-    them; shown the user's earlier messages, it says one of those back ("Hi! I'm planning a family
-    trip…" as the answer to the head count). What the turns established is in the briefing."""
-    return [messages[0], messages[-1]] if len(messages) > 2 else list(messages)
+def without_replies(messages: list[ChatMessage]) -> list[ChatMessage]:
+    """The plan's messages without the assistant's earlier replies (what a retry is shown)."""
+    return [m for m in messages if m["role"] != "assistant"]
 
 
 @dataclass

@@ -108,9 +108,8 @@ def test_a_loop_is_stopped_after_its_opening_not_after_the_whole_reply(store, se
     assert result.reply.content == "第一天：古城；第二天：洱海。"
 
 
-def test_the_retry_sees_the_briefing_and_the_message_but_no_earlier_turn(store, settings):
-    """A second attempt shown the other replies copies another one of them (the 0.5B in Chinese),
-    and one shown the user's earlier messages says one of them back."""
+def test_the_retry_sees_the_users_turns_but_none_of_the_earlier_replies(store, settings):
+    """A second attempt shown the other replies copies another one of them (the 0.5B in Chinese)."""
     plan = "第一天：大理古城；第二天：洱海骑行；第三天：喜洲。"
     replies = [plan, LOOP, LOOP, "好的，预算按12000元算，住宿可以升级到海景客栈。"]
     engine = ScriptedEngine(lambda messages: replies.pop(0))
@@ -120,9 +119,7 @@ def test_the_retry_sees_the_briefing_and_the_message_but_no_earlier_turn(store, 
     assert third.record.health.retried, "the first attempt copied the second reply"
     assert plan in [m["content"] for m in engine.calls[-2]], "the first attempt saw both replies"
     assert [m for m in engine.calls[-1] if m["role"] == "assistant"] == [], "the retry sees none of them"
-    assert [m["role"] for m in engine.calls[-1]] == ["system", "user"], "nor the user's earlier turns"
-    assert engine.calls[-1][-1]["content"].endswith("预算改成12000")
-    assert engine.calls[-1][0] == engine.calls[-2][0], "the instructions and the memory briefing are the same"
+    assert "帮我安排一个5天的大理行程" in [m["content"] for m in engine.calls[-1]], "the user's turns are still there"
     assert third.reply.content.startswith("好的，预算")
 
 
