@@ -114,7 +114,7 @@ def test_the_retry_sees_the_users_turns_but_none_of_the_earlier_replies(store, s
     replies = [plan, LOOP, LOOP, "好的，预算按12000元算，住宿可以升级到海景客栈。"]
     engine = ScriptedEngine(lambda messages: replies.pop(0))
     turn(store, settings, engine, "帮我安排一个5天的大理行程")
-    turn(store, settings, engine, "我们一共4个人")
+    turn(store, settings, engine, "哈哈好的，我们慢慢看")
     third = turn(store, settings, engine, "预算改成12000")
     assert third.record.health.retried, "the first attempt copied the second reply"
     assert plan in [m["content"] for m in engine.calls[-2]], "the first attempt saw both replies"

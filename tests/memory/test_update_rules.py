@@ -230,3 +230,17 @@ def test_a_rule_dropped_in_passing_is_revoked_or_asked_about(conversation, lang,
         assert chat.store.get_item(directive.id).status == "revoked"
     else:  # asked: "drop #N?" names the rule
         assert f"#{directive.id}" in outcomes[0].notice
+
+
+@pytest.mark.parametrize("lang, first, then, new, old", [
+    ("en", "There'll be 4 of us: me, my husband Tom, and our two kids.",
+     "Actually my mum wants to come too, so make that 5 people.", "5 people", "4 of us"),
+    ("zh", "我们一共4个人，我、我老公，还有我爸妈", "我弟说他也要跟着去，那就5个人了", "5个人", "4个人"),
+])
+def test_a_new_head_count_replaces_the_old_one(conversation, lang, first, then, new, old):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    chat.say(then)
+    values = [i.value for i in chat.store.list_items(chat.sid, statuses=("active",))]
+    assert any(new in v for v in values), values
+    assert not any(old in v for v in values), values

@@ -60,6 +60,7 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
     ("fact.occupation", "occupation"), ("fact.my_subject", None), ("fact.numbered_subject", None),
+    ("fact.head_count", "head count"),
 )
 # A preference, a decision and the goal (the lexicon's ``kind.preference``, ``kind.decision``,
 # ``kind.goal``), case-insensitive.
