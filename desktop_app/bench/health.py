@@ -202,11 +202,14 @@ def run(args, settings) -> int:
     finals = {}
     dump = open(args.dump, "w", encoding="utf-8") if args.dump else None  # noqa: SIM115
     try:
-        with tempfile.TemporaryDirectory(prefix="paperclip-bench-health-") as tmp, \
-                Store(Path(tmp) / "bench.sqlite3") as store:
-            for conversation in conversations:
-                got, final = run_conversation(conversation, engine=engine, memory_engine=memory, settings=settings,
-                                              store=store, quiet=args.json, dump=dump, idle=args.idle)
+        with tempfile.TemporaryDirectory(prefix="paperclip-bench-health-") as tmp:
+            for number, conversation in enumerate(conversations, start=1):
+                # Each conversation is another user: its own file, so no profile item (an allergy, a
+                # name) of one reaches the next.
+                with Store(Path(tmp) / f"conversation-{number}.sqlite3") as store:
+                    got, final = run_conversation(conversation, engine=engine, memory_engine=memory,
+                                                  settings=settings, store=store, quiet=args.json, dump=dump,
+                                                  idle=args.idle)
                 verdicts += got
                 finals[conversation.id] = final
                 if not args.json:
