@@ -27,6 +27,7 @@ from desktop_app.memory.reply_health import (
     degenerate,
     degenerate_opening,
     expected_language,
+    without_scaffolding,
     worth_retry,
 )
 from desktop_app.memory.scheduling import queue_jobs
@@ -158,6 +159,12 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
         if settings.guard != "off" and streamed.pieces and not streamed.stopped:
             guard, findings = _guard(pipeline, recorded, engine, plan, settings, streamed, should_stop, on_token,
                                      on_retry, findings)
+        if degenerate(findings) and settings.reply_retry and streamed.pieces and not streamed.stopped:
+            findings = _keep_best(pipeline, recorded, streamed, [health.first_reply, guard.first_reply if guard else ""],
+                                  findings, on_token, on_retry)
+        if guard is not None and settings.guard == "fix" and not degenerate(findings) and streamed.pieces \
+                and not streamed.stopped:
+            _complete_recap(pipeline, recorded, streamed, guard, on_token)
     except BaseException:
         if streamed.pieces:
             pipeline.record_reply(session, streamed.text, stopped=True, page_out=False, draft=streamed.draft)
@@ -220,6 +227,41 @@ def _guard(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
                            finished=len(streamed.pieces) < settings.max_tokens)
     checks = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
     return GuardVerdict(findings=again, first_findings=found, retried=True, first_reply=first, mode="fix"), checks
+
+
+def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, others: list[str],
+               findings: list[HealthFinding], on_token: Callable[[str], None] | None,
+               on_retry: Callable[[str], None] | None) -> list[HealthFinding]:
+    """After the retries, a reply still degenerate is replaced by the first attempt (the kept one,
+    then the earlier ones) that is an answer once the sentences holding the prompt's labels are
+    left out; returns the checks of the reply kept (the old ones when no attempt is an answer)."""
+    for text in (streamed.text, *others):
+        tidied = without_scaffolding(text) if text else ""
+        checks = pipeline.check_reply(recorded, tidied) if tidied else []
+        if tidied and not degenerate(checks):
+            if tidied != streamed.text:
+                if on_retry:
+                    on_retry("kept the answer without the prompt's labels")
+                streamed.restart()
+                streamed.pieces.append(tidied)
+                if on_token:
+                    on_token(tidied)
+            return checks
+    return findings
+
+
+def _complete_recap(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, guard: GuardVerdict,
+                    on_token: Callable[[str], None] | None) -> None:
+    """A reply to "summarise everything" that, asked once more, still leaves current values out gets
+    them added by the program (``guard.completed``): the user's plan names everything memory holds."""
+    lines, values = pipeline.recap_completion(recorded.session, streamed.text, user_text=recorded.message.content)
+    if not lines:
+        return
+    streamed.pieces.append(lines)
+    if on_token:
+        on_token(lines)
+    guard.completed, guard.added = values, lines
+    guard.findings = [f for f in guard.findings if f.kind != "omitted"]
 
 
 def without_replies(messages: list[ChatMessage]) -> list[ChatMessage]:

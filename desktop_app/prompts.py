@@ -25,7 +25,7 @@ REQUIRED = {
     "stage": ("system", "page"),
     "summary_model": ("system", "page", "retry"),
     "resolve": ("system", "ask", "examples"),
-    "guard": ("lead", "superseded", "limit", "directive", "revoked", "omitted", "join", "end"),
+    "guard": ("lead", "superseded", "limit", "directive", "revoked", "omitted", "join", "end", "recap"),
     "translate": ("system", "example", "example_reply"),
 }
 

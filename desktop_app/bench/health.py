@@ -56,6 +56,13 @@ class TurnVerdict(BaseModel):
     seconds: float
     first_token: float | None = None
     reply: str
+    added: str = ""  # what the program added to the reply (a summary's left-out values), at its end
+
+    @property
+    def model_reply(self) -> str:
+        """The reply as the model wrote it."""
+        return self.reply[: len(self.reply) - len(self.added)] if self.added and self.reply.endswith(self.added) \
+            else self.reply
 
 
 def load(path: Path = DATA) -> list[Conversation]:
@@ -101,15 +108,21 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
         notes = [i.value for i in store.list_items(session.id, statuses=("active",))]
         findings = judge_turn(reply, user_text=text, earlier=replies, lang=conversation.language_at(number),
                               memory_held=bool(notes), said=conversation.turns[: number - 1], notes=notes)
-        health = result.record.health
+        health, guard = result.record.health, result.record.guard
         verdict = TurnVerdict(conversation=conversation.id, turn=number, lang=conversation.lang, healthy=not findings,
                               findings=findings, retried=bool(health and health.retried),
                               first_findings=health.attempts[0] if health and health.retried else [],
-                              seconds=round(seconds, 2), first_token=result.first_token_seconds, reply=reply)
+                              seconds=round(seconds, 2), first_token=result.first_token_seconds, reply=reply,
+                              added=guard.added if guard else "")
         verdicts.append(verdict)
         replies.append(reply)
         if number == len(conversation.turns):
             final = judge_final(conversation, reply)
+            if verdict.added and not quiet:
+                alone = judge_final(conversation, verdict.model_reply)
+                print(f"  {conversation.id} final by the model alone: {'PASS' if alone[0] else 'fail'}"
+                      f"{' missing ' + ', '.join(alone[1]) if alone[1] else ''}; the program added "
+                      f"{len(guard.completed) if guard else 0} values", file=sys.stderr)
         if not quiet:
             mark = "ok " if verdict.healthy else "BAD"
             retry = " (retried)" if verdict.retried else ""
@@ -189,7 +202,8 @@ def run(args, settings) -> int:
         judged = {v.conversation for v in verdicts}
         print(f"Reply health of {args.rejudge}, judged again: {len(judged)} conversations, {len(verdicts)} replies "
               f"({len(finals)} finished)\n")
-        print_table(summarise(verdicts, finals, {c.id: c.lang for c in conversations if c.id in judged}))
+        print_table(summarise(verdicts, finals, {c.id: c.lang for c in conversations if c.id in judged},
+                              {c.id: c for c in conversations}))
         return 0
     updates: dict[str, object] = {"memory_model": "off"} if args.rules_only else {}
     if args.no_retry:
@@ -221,7 +235,7 @@ def run(args, settings) -> int:
         if dump is not None:
             dump.close()
     elapsed = time.perf_counter() - started
-    table = summarise(verdicts, finals, {c.id: c.lang for c in conversations})
+    table = summarise(verdicts, finals, {c.id: c.lang for c in conversations}, {c.id: c for c in conversations})
     if args.json:
         print(json.dumps({"model": engine.model_name, "seconds": round(elapsed), **table}, ensure_ascii=False))
         return 0
@@ -236,18 +250,22 @@ def run(args, settings) -> int:
 
 def print_table(table: dict) -> None:
     print("| lang | healthy replies | % | copies | echoes | scaffolding | refusals | wrong language | empty/promise "
-          "| retried | final plan right | s/reply | first token (median) |")
+          "| retried | final plan right (by the model alone) | s/reply | first token (median) |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for lang, row in table["languages"].items():
         print(f"| {lang} | {row['healthy']}/{row['replies']} | {row['percent']:.0f} % | {row['copy']} | {row['echo']} "
               f"| {row['scaffolding']} | {row['refusal']} | {row['language']} | {row['empty'] + row['promise']} | {row['retried']} "
-              f"| {row['final_ok']}/{row['conversations']} | {row['seconds_per_reply']:.1f} "
+              f"| {row['final_ok']}/{row['conversations']} ({row['final_ok_model']}) | {row['seconds_per_reply']:.1f} "
               f"| {row['first_token_median']:.1f} s |")
 
 
 def summarise(verdicts: list[TurnVerdict], finals: dict[str, tuple[bool, list[str], list[str]]],
-              langs: dict[str, str]) -> dict:
+              langs: dict[str, str], conversations_by_id: dict[str, Conversation] | None = None) -> dict:
+    """The table's rows per language; ``final_ok_model`` counts the final plans right without what
+    the program added (needs ``conversations_by_id``)."""
     out: dict[str, dict] = {}
+    by_id = conversations_by_id or {}
+    last = {v.conversation: v for v in verdicts}  # the final reply of each conversation (verdicts are in order)
     for lang in sorted({v.lang for v in verdicts}):
         mine = [v for v in verdicts if v.lang == lang]
         kinds = Counter(f.split(":", 1)[0] for v in mine for f in v.findings)
@@ -257,6 +275,8 @@ def summarise(verdicts: list[TurnVerdict], finals: dict[str, tuple[bool, list[st
                      **{k: kinds.get(k, 0) for k in ("copy", "echo", "scaffolding", "refusal", "language", "empty", "promise")},
                      "retried": sum(v.retried for v in mine),
                      "final_ok": sum(finals[c][0] for c in conversations if c in finals),
+                     "final_ok_model": sum(judge_final(by_id[c], last[c].model_reply)[0] for c in conversations
+                                           if c in finals and c in last and c in by_id),
                      "conversations": len([c for c in conversations if c in finals]),
                      "seconds_per_reply": sum(v.seconds for v in mine) / max(1, len(mine)),
                      "first_token_median": statistics.median([v.first_token for v in mine if v.first_token is not None]

@@ -93,7 +93,7 @@ def run(args, settings) -> int:
             if not args.json:
                 sys.stdout.write("\n")
                 sys.stdout.flush()
-                print(f"paperclip: that reply was not an answer ({plain(reason)}); asking once more", file=sys.stderr)
+                print(f"paperclip: that reply was not an answer ({plain(reason)}); replacing it", file=sys.stderr)
 
         try:
             # SIGTERM/SIGHUP while the reply streams stop it like Esc: what was printed is stored.

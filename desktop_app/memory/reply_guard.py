@@ -312,12 +312,28 @@ def _mentioned(item: MemoryItem, reply: str, said: list[Amount]) -> bool:
     return not shares or max(shares) >= RECAP_SHARE
 
 
-def _omitted(reply: str, found: list[Amount], active: Sequence[MemoryItem], user_text: str,
-             lang: str) -> list[GuardFinding]:
-    """A reply to "summarise everything and give me the final plan" that leaves current values out."""
+def left_out(reply: str, active: Sequence[MemoryItem], user_text: str) -> list[MemoryItem]:
+    """The current values a reply to "summarise everything and give me the final plan" does not
+    name (at most ``MAX_RECAP``); empty when ``user_text`` asks for no such summary."""
     if not user_text or not fires("request.recap", user_text):
         return []
-    left = [i for i in active if i.kind in RECAP_KINDS and not _mentioned(i, reply, found)][:MAX_RECAP]
+    found = amounts(reply)
+    return [i for i in active if i.kind in RECAP_KINDS and not _mentioned(i, reply, found)][:MAX_RECAP]
+
+
+def completion(left: Sequence[MemoryItem], lang: str) -> str:
+    """Lines that add to a summary of everything the values it left out (``left_out``), one per
+    line under a short lead-in, in ``lang``; "" when nothing was left out. The program states what
+    memory holds when the model, asked once more, still leaves it out."""
+    if not left:
+        return ""
+    lines = "\n".join(f"- {plain_value(i.value)}" for i in left)
+    return f"\n\n{guard_text(lang)['recap']}\n{lines}"
+
+
+def _omitted(reply: str, active: Sequence[MemoryItem], user_text: str, lang: str) -> list[GuardFinding]:
+    """A summary of everything that leaves current values out."""
+    left = left_out(reply, active, user_text)
     if not left:
         return []
     values = guard_text(lang)["join"].join(plain_value(i.value) for i in left)
@@ -334,7 +350,7 @@ def guard_reply(reply: str, *, active: Sequence[MemoryItem], history: Iterable[M
     found = amounts(reply)
     findings = [*_superseded(reply, found, active, past), *_limits(reply, found, active, past),
                 *_directives(reply, active), *_revoked(reply, active, past, lang),
-                *_omitted(reply, found, active, user_text, lang)]
+                *_omitted(reply, active, user_text, lang)]
     if not finished:
         findings.append(GuardFinding(kind="cut_off", item=None, detail="stopped at the length limit"))
     return findings

@@ -150,6 +150,24 @@ def scaffolding_in(reply: str) -> str | None:
     return next((label for label in scaffold_labels() if label in lowered), None)
 
 
+# A sentence of a line: up to its end mark (an English full stop only before a space), or the line's end.
+_CLAUSE = re.compile(r".+?(?:[。！？!?]+\s*|\.\s+|$)")
+
+
+def without_scaffolding(reply: str) -> str:
+    """``reply`` without the sentences that hold the prompt's scaffolding (a label, an id, a
+    stamp): what is left of an answer with a label pasted into it; "" when nothing is."""
+    lines = []
+    for line in reply.strip().splitlines():
+        if not line.strip():
+            lines.append("")
+            continue
+        kept = "".join(piece for piece in _CLAUSE.findall(line) if scaffolding_in(piece) is None).rstrip()
+        if kept.strip():
+            lines.append(kept)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
 def pasted_notes(reply: str, notes: Sequence[str]) -> str | None:
     """Two of the briefing's values in a row, joined as the briefing joins them ("虾过敏: …；家庭: …"):
     the memory notes pasted back, not an answer that uses them. Returns the pasted run, else None."""

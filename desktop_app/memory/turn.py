@@ -40,7 +40,7 @@ from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
 from desktop_app.memory.prompt.recalled import recalled_pages
-from desktop_app.memory.reply_guard import guard_reply
+from desktop_app.memory.reply_guard import completion, guard_reply, left_out
 from desktop_app.memory.reply_health import (
     HealthFinding,
     asks_for_translation,
@@ -357,6 +357,17 @@ class TurnPipeline:
         return guard_reply(text, active=[i for i in items if i.status == "active"],
                            history=[i for i in items if i.status != "active"], lang=lang, finished=finished,
                            user_text=user_text)
+
+    def recap_completion(self, session: Session, text: str, *, user_text: str) -> tuple[str, list[str]]:
+        """What to add to ``text``, a reply to "summarise everything", so that it names every current
+        value: the lines (memory.reply_guard.completion) and the values they name; ("", []) when the
+        message asks for no summary or the reply names them all."""
+        items = self.store.list_items(session.id, statuses=("active",))
+        rules = [i.value for i in items if i.kind == "directive"]
+        left = left_out(text, items, user_text)
+        if not left:
+            return "", []
+        return completion(left, expected_language(user_text, rules, self.options.lang)), [i.value for i in left]
 
     # -- stage 4 -------------------------------------------------------------------------
     def log(self, recorded: RecordedInput, plan: ContextPlan, reply: RecordedReply | None, *,

@@ -77,3 +77,69 @@ def test_a_summary_that_leaves_a_current_value_out_is_asked_for_again(store, set
     note = engine.calls[-1][-1]["content"]
     for word in note_words:
         assert word in note
+
+
+@pytest.mark.parametrize("lang, facts, ask, lead", [
+    ("en", ["The budget must stay under 5000 dollars.", "My daughter is allergic to tree nuts."],
+     "Okay, summarise all my constraints and give me the final plan.", "Also part of the plan"),
+    ("zh", ["预算不超过5000元。", "我女儿对坚果过敏。"], "好，把我所有要求总结一下，给我最终方案", "另外"),
+])
+def test_a_summary_still_leaving_values_out_gets_them_added_from_memory(store, settings, lang, facts, ask, lead):
+    replies = ["OK."] * len(facts) + ["Final plan: book the small hall. 最终方案：订小厅。",
+                                      "Final plan: the small hall, 5000 dollars. 最终方案：小厅，5000元。"]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    for fact in facts:
+        turn(store, settings, engine, fact, lang=lang)
+    shown: list[str] = []
+    settings_ = settings.model_copy(update={"lang": lang})
+    result = run_turn(pipeline_for(store, settings_, counter=engine.counter, n_ctx=engine.n_ctx),
+                      store.session_named("launch"), engine, ask, settings=settings_, on_token=shown.append)
+    reply = result.reply.content
+    assert reply.startswith("Final plan: the small hall, 5000 dollars."), "the model's retry comes first"
+    added = reply.split("\n\n", 1)[1]
+    assert added.startswith(lead)
+    assert facts[1].rstrip("。.") in added, "the allergy the retry left out is added"
+    assert facts[0].rstrip("。.") not in added, "the budget it named is not added again"
+    assert "".join(shown).endswith(added), "the user sees what is stored"
+    guard = store.last_turn_record(store.session_named("launch").id).guard
+    assert [v.rstrip("。.") for v in guard.completed] == [facts[1].rstrip("。.")]
+    assert guard.findings == []
+
+
+def test_an_ordinary_reply_gets_nothing_added(store, settings):
+    replies = ["OK.", "Book the small hall."]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, "My daughter is allergic to tree nuts.")
+    result = turn(store, settings, engine, "Which hall should we book?")
+    assert result.reply.content == "Book the small hall."
+    assert result.record.guard.completed == []
+
+
+@pytest.mark.parametrize("lang, pasted, answer", [
+    ("en", "In this reply, keep to: budget 5000 dollars.", "Book the small hall near the river. It fits."),
+    ("zh", "当前任务：规划周末的出行。", "建议订河边的小厅，价格合适，交通也方便。"),
+])
+def test_a_reply_still_pasting_a_label_after_the_retry_keeps_its_answer_without_it(store, settings, lang, pasted,
+                                                                                    answer):
+    replies = ["OK.", f"{pasted} {answer}", f"{pasted} {answer}"]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, "We are planning a weekend trip." if lang == "en" else "我们在计划周末出行。",
+         lang=lang)
+    retried: list[str] = []
+    settings_ = settings.model_copy(update={"lang": lang})
+    result = run_turn(pipeline_for(store, settings_, counter=engine.counter, n_ctx=engine.n_ctx),
+                      store.session_named("launch"), engine,
+                      "Which hall should we book?" if lang == "en" else "订哪个厅好？", settings=settings_,
+                      on_retry=retried.append)
+    assert result.reply.content == answer
+    assert len(retried) == 2, "asked once more, then the label cut out"
+    assert not result.record.health.kept_out, "the answer left feeds the next turn"
+
+
+def test_a_reply_that_is_only_a_label_is_kept_as_it_was(store, settings):
+    replies = ["OK.", "In this reply, keep to: budget 5000 dollars.", "In this reply, keep to: budget 5000 dollars."]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, "We are planning a weekend trip.")
+    result = turn(store, settings, engine, "Which hall should we book?")
+    assert result.reply.content == "In this reply, keep to: budget 5000 dollars."
+    assert result.record.health.kept_out, "nothing of an answer is left: kept for the user, out of the history"

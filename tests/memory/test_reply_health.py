@@ -11,6 +11,7 @@ from desktop_app.memory.reply_health import (
     expected_language,
     reply_language,
     scaffolding_in,
+    without_scaffolding,
 )
 
 
@@ -187,3 +188,15 @@ def test_a_reply_that_takes_up_the_users_words_is_no_echo():
     reply = "Good neighbourhoods in Lisbon for kids and a grandmother: Baixa (flat, central) and Parque das Nações."
     assert "echo" not in [f.kind for f in check_reply(reply, user_text=user_text)]
     assert degenerate_opening(reply, user_text=user_text) is None
+
+
+@pytest.mark.parametrize("reply, kept", [
+    ("Sure, I can adjust the budget. Here is how: hard limits: budget 6,500 euros. Enjoy Lisbon!",
+     "Sure, I can adjust the budget. Enjoy Lisbon!"),
+    ("In this reply, keep to: instead: 6,500 euros.", ""),
+    ("当前任务：帮我规划行程。\n\n1. 住宿：选大理古城。\n2. 预算 8000 元。", "1. 住宿：选大理古城。\n2. 预算 8000 元。"),
+    ("Version 1.5 is fine. See #3 [fact] there.", "Version 1.5 is fine."),
+    ("Nothing to cut here. 这里也没有。", "Nothing to cut here. 这里也没有。"),
+])
+def test_without_scaffolding_leaves_out_only_the_sentences_holding_labels(reply, kept):
+    assert without_scaffolding(reply) == kept

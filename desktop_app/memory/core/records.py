@@ -87,6 +87,8 @@ class GuardVerdict(BaseModel):
     retried: bool = False
     first_reply: str = ""
     mode: str = "fix"
+    completed: list[str] = Field(default_factory=list)  # values the program added to a summary that left them out
+    added: str = ""  # the lines that added them, at the end of the reply
 
     @property
     def ok(self) -> bool:

@@ -1,0 +1,35 @@
+"""bench health's judge of the final plan: what the user reads, and what the model wrote alone."""
+
+from __future__ import annotations
+
+from desktop_app.bench.health import Conversation, TurnVerdict, judge_final, summarise
+
+PLAN = Conversation(id="c1", lang="en", turns=["a", "Summarise everything and give me the final plan."],
+                    final_current=[["5,000", "5000"], ["5 people", "five people"]], final_superseded=["4 people"])
+
+
+def verdict(reply: str, added: str = "") -> TurnVerdict:
+    return TurnVerdict(conversation="c1", turn=2, lang="en", healthy=True, findings=[], seconds=1.0,
+                       reply=reply + added, added=added)
+
+
+def test_the_final_plan_must_name_every_current_value_and_no_old_one():
+    assert judge_final(PLAN, "Budget 5,000 for 5 people.") == (True, [], [])
+    assert judge_final(PLAN, "Budget 5,000 for 4 people.") == (False, ["5 people"], ["4 people"])
+
+
+def test_a_plan_completed_by_the_program_counts_for_the_user_not_for_the_model():
+    added = "\n\nAlso part of the plan, from what you told me:\n- make that 5 people"
+    last = verdict("Budget 5,000.", added)
+    assert last.model_reply == "Budget 5,000."
+    finals = {"c1": judge_final(PLAN, last.reply)}
+    row = summarise([last], finals, {"c1": "en"}, {"c1": PLAN})["languages"]["en"]
+    assert row["final_ok"] == 1
+    assert row["final_ok_model"] == 0
+
+
+def test_a_reply_without_additions_is_the_models_own():
+    last = verdict("Budget 5,000 for five people.")
+    assert last.model_reply == last.reply
+    row = summarise([last], {"c1": judge_final(PLAN, last.reply)}, {"c1": "en"}, {"c1": PLAN})["languages"]["en"]
+    assert row["final_ok_model"] == 1
