@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from desktop_app.lexicon import CJK, LANGS, lexicon
+from desktop_app.lexicon import CJK, LANGS, cue, lexicon
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:[.,]\d+)*")
@@ -35,6 +35,22 @@ def script_language(text: str) -> str | None:
         return None
     share = cjk / units
     return "zh" if share >= 0.5 else "en" if share <= 0.2 else None
+
+
+def without_lead_in(text: str, *, edge: str = "", keep_last: bool = False) -> str:
+    """``text`` without the spoken openings that say nothing ("Oh, one thing:", "对了，";
+    ``value.lead_in``), up to three in a row, each remainder stripped of ``edge`` characters;
+    "" when the text is nothing but openings, unless ``keep_last`` (then the last one stays)."""
+    for _ in range(3):  # "Oh, one thing: actually, …"
+        for lang in LANGS:
+            pattern = cue("value.lead_in", lang)
+            found = pattern.match(text) if pattern is not None else None
+            if found is not None and found.end() > 0 and not (keep_last and found.end() >= len(text)):
+                text = text[found.end():].strip(edge)
+                break
+        else:
+            break
+    return text
 
 
 def split_sentences(text: str) -> list[str]:

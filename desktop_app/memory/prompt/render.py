@@ -12,10 +12,10 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from desktop_app.lexicon import LANGS, cue
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.core.turn_numbers import TurnView
+from desktop_app.memory.lang.text import without_lead_in
 from desktop_app.prompts import guard_text, layer_text
 
 KIND_ORDER = {"goal": 0, "directive": 1, "constraint": 2, "decision": 3, "fact": 4, "preference": 5,
@@ -57,20 +57,7 @@ def plain_value(value: str) -> str:
     """An item's value as a clause of a sentence: without the spoken opening that says nothing
     ("Oh, one thing:", "对了，") and without a trailing full stop or separator."""
     text = value.strip()
-    for _ in range(3):  # "Oh, one thing: actually, …"
-        trimmed = strip_lead_in(text)
-        if trimmed == text:
-            break
-        text = trimmed
-    return _TRAILING.sub("", text) or _TRAILING.sub("", value.strip())
-
-
-def strip_lead_in(text: str) -> str:
-    for lang in LANGS:
-        pattern = cue("value.lead_in", lang)
-        if pattern is not None and (match := pattern.match(text)) and match.end() < len(text):
-            return text[match.end():]
-    return text
+    return _TRAILING.sub("", without_lead_in(text, keep_last=True)) or _TRAILING.sub("", text)
 
 
 def sentence(label: str, values: list[str], lang: str) -> str:

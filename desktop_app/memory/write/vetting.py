@@ -16,8 +16,16 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import LANGS, alternatives, cue, lexicon
-from desktop_app.memory.lang.text import canonical_subject, keywords, numbers, split_sentences, term_set, terms
+from desktop_app.lexicon import LANGS, alternatives, lexicon
+from desktop_app.memory.lang.text import (
+    canonical_subject,
+    keywords,
+    numbers,
+    split_sentences,
+    term_set,
+    terms,
+    without_lead_in,
+)
 from desktop_app.memory.write.extraction import (
     PROHIBIT,
     REQUEST,
@@ -250,16 +258,7 @@ def regrounded(proposal: Proposal, sentence: str) -> Proposal:
 def _only_lead_in(value: str) -> bool:
     """The value is nothing but a spoken opening ("Oh, one thing", "对了"; ``value.lead_in``)."""
     text = value.strip(_EDGE_PUNCT)
-    for _ in range(3):  # "Oh, one thing": an opening may be two
-        for lang in LANGS:
-            pattern = cue("value.lead_in", lang)
-            found = pattern.match(text) if pattern is not None else None
-            if found is not None and found.end() > 0:
-                text = text[found.end():].strip(_EDGE_PUNCT)
-                break
-        else:
-            break
-    return bool(value.strip(_EDGE_PUNCT)) and not text
+    return bool(text) and not without_lead_in(text, edge=_EDGE_PUNCT)
 
 
 def vet(proposal: Proposal, message: str) -> Vetted:
