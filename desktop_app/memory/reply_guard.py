@@ -312,13 +312,18 @@ def _mentioned(item: MemoryItem, reply: str, said: list[Amount]) -> bool:
     return not shares or max(shares) >= RECAP_SHARE
 
 
-def left_out(reply: str, active: Sequence[MemoryItem], user_text: str) -> list[MemoryItem]:
+def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,
+             history: Sequence[MemoryItem] = ()) -> list[MemoryItem]:
     """The current values a reply to "summarise everything and give me the final plan" does not
-    name (at most ``MAX_RECAP``); empty when ``user_text`` asks for no such summary."""
+    name (at most ``MAX_RECAP``); empty when ``user_text`` asks for no such summary. A value said in
+    the sentence that also held an old one ("4 of us, flying out July 14", ``history``) is not
+    asked for: naming it would state the old value as current."""
     if not user_text or not fires("request.recap", user_text):
         return []
     found = amounts(reply)
-    return [i for i in active if i.kind in RECAP_KINDS and not _mentioned(i, reply, found)][:MAX_RECAP]
+    left = [i for i in active if i.kind in RECAP_KINDS and not _mentioned(i, reply, found)]
+    past = list(history)
+    return [i for i in left if not _superseded(i.value, amounts(i.value), active, past)][:MAX_RECAP]
 
 
 def completion(left: Sequence[MemoryItem], lang: str) -> str:
@@ -331,9 +336,10 @@ def completion(left: Sequence[MemoryItem], lang: str) -> str:
     return f"\n\n{guard_text(lang)['recap']}\n{lines}"
 
 
-def _omitted(reply: str, active: Sequence[MemoryItem], user_text: str, lang: str) -> list[GuardFinding]:
+def _omitted(reply: str, active: Sequence[MemoryItem], history: Sequence[MemoryItem], user_text: str,
+             lang: str) -> list[GuardFinding]:
     """A summary of everything that leaves current values out."""
-    left = left_out(reply, active, user_text)
+    left = left_out(reply, active, user_text, history)
     if not left:
         return []
     values = guard_text(lang)["join"].join(plain_value(i.value) for i in left)
@@ -350,7 +356,7 @@ def guard_reply(reply: str, *, active: Sequence[MemoryItem], history: Iterable[M
     found = amounts(reply)
     findings = [*_superseded(reply, found, active, past), *_limits(reply, found, active, past),
                 *_directives(reply, active), *_revoked(reply, active, past, lang),
-                *_omitted(reply, active, user_text, lang)]
+                *_omitted(reply, active, past, user_text, lang)]
     if not finished:
         findings.append(GuardFinding(kind="cut_off", item=None, detail="stopped at the length limit"))
     return findings

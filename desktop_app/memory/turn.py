@@ -362,9 +362,10 @@ class TurnPipeline:
         """What to add to ``text``, a reply to "summarise everything", so that it names every current
         value: the lines (memory.reply_guard.completion) and the values they name; ("", []) when the
         message asks for no summary or the reply names them all."""
-        items = self.store.list_items(session.id, statuses=("active",))
-        rules = [i.value for i in items if i.kind == "directive"]
-        left = left_out(text, items, user_text)
+        items = self.store.list_items(session.id, statuses=("active", "superseded", "revoked"))
+        active, past = [i for i in items if i.status == "active"], [i for i in items if i.status != "active"]
+        rules = [i.value for i in active if i.kind == "directive"]
+        left = left_out(text, active, user_text, history=past)
         if not left:
             return "", []
         return completion(left, expected_language(user_text, rules, self.options.lang)), [i.value for i in left]

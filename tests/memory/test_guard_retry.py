@@ -143,3 +143,13 @@ def test_a_reply_that_is_only_a_label_is_kept_as_it_was(store, settings):
     result = turn(store, settings, engine, "Which hall should we book?")
     assert result.reply.content == "In this reply, keep to: budget 5000 dollars."
     assert result.record.health.kept_out, "nothing of an answer is left: kept for the user, out of the history"
+
+
+def test_a_value_said_beside_an_old_one_is_not_added(store, settings):
+    replies = ["OK.", "OK.", "Final plan: Lisbon.", "Final plan: Lisbon, still."]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, "The budget is 5000 dollars and my son is allergic to peanuts.")
+    turn(store, settings, engine, "Change the budget to 8000 dollars.")
+    result = turn(store, settings, engine, "Okay, summarise all my constraints and give me the final plan.")
+    assert "5000" not in result.reply.content, "the summary never states the old budget"
+    assert "8000" in result.reply.content

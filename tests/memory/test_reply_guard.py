@@ -6,6 +6,7 @@ import pytest
 
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts, chinese_value
+from desktop_app.memory.prompt.render import plain_value
 from desktop_app.memory.reply_guard import guard_reply
 
 
@@ -203,3 +204,21 @@ def test_a_summary_of_everything_must_name_every_current_value(lang, items, ask,
 ])
 def test_only_a_request_to_sum_everything_up_asks_for_every_value(lang, items, ask):
     assert omitted("Stay in Baixa. 住古城。", items, ask, lang) == []
+
+
+@pytest.mark.parametrize("lang, ask, items", [
+    ("en", "Okay, summarise all my constraints and give me the final plan.",
+     [item(1, "There'll be 4 of us, flying out July 14, for 7 days", kind="fact", subject="trip"),
+      item(2, "4 of us", kind="fact", subject="head count", status="superseded"),
+      item(3, "make that 5 people", kind="fact", subject="head count", supersedes=2)]),
+    ("zh", "好，把我所有要求总结一下，给我最终方案",
+     [item(1, "我们一共4个人，10月1号出发，玩6天", kind="fact", subject="行程"),
+      item(2, "我们一共4个人", kind="fact", subject="人数", status="superseded"),
+      item(3, "那就5个人了", kind="fact", subject="人数", supersedes=2)]),
+])
+def test_a_value_said_beside_an_old_one_is_never_asked_for(lang, ask, items):
+    active = [i for i in items if i.status == "active"]
+    history = [i for i in items if i.status != "active"]
+    found = [f.current for f in guard_reply("Lisbon. 大理。", active=active, history=history, lang=lang, user_text=ask)
+             if f.kind == "omitted"]
+    assert found == [plain_value(items[2].value)], "only the current count; the sentence holding 4 would state it"
