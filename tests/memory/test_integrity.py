@@ -113,3 +113,32 @@ def test_identity_and_health_are_profile_items_in_both_languages(conversation):
         profile = {i.value for i in active(convo) if i.scope == "profile"}
         for needle in (("李伟", "花生", "吃素") if lang == "zh" else ("Li Wei", "peanuts", "vegetarian")):
             assert any(needle in v for v in profile), (lang, needle, profile)
+
+
+def test_a_number_never_replaces_one_that_counts_something_else(conversation):
+    for lang, first, days, change, wrong in (
+            ("en", "There'll be 4 of us, for 7 days.", "7 days", "My mum is coming too, so make that 5 people.",
+             entry("make that 5 people", "days", "5 people", change="update")),
+            ("zh", "我们4个人，玩6天。", "6天", "我弟也去，那就5个人了。",
+             entry("那就5个人了", "天数", "5个人", change="update"))):
+        convo = conversation(f"units-{lang}", lang=lang)
+        convo.user(first)
+        model_pass(convo, Model([entry(first.rstrip("。."), "天数" if lang == "zh" else "days", days)]))
+        assert any(days in v for v in values(convo)), values(convo)
+        convo.user(change)
+        model_pass(convo, Model([wrong]))
+        now = values(convo)
+        assert any(days in v for v in now), (lang, "the length of the trip is not replaced by a head count", now)
+        assert any("5" in v and days not in v for v in now), (lang, "the new head count is kept", now)
+
+
+def test_a_subject_naming_days_holds_no_budget(conversation):
+    for lang, text, wrong in (
+            ("en", "Budget is about 5,000 euros in total.", entry("Budget is about 5,000 euros", "days",
+                                                                  "budget is about 5,000 euros")),
+            ("zh", "预算总共5000元。", entry("预算总共5000元", "天数", "预算总共5000元"))):
+        convo = conversation(f"label-{lang}", lang=lang)
+        convo.user(text)
+        job = model_pass(convo, Model([wrong]))
+        assert not [v for v in values(convo) if v.startswith(("days:", "天数:"))], (lang, values(convo))
+        assert any("counts" in note for note in job.notes), job.notes

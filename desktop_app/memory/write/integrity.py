@@ -10,6 +10,8 @@ checks them against invariants that hold for the memory as a whole:
   under another label, is not written again;
 - an item replaces another only when both are about the same thing — the same canonical
   subject, shared subject words, or a sentence that names the old item — and is of its kind;
+  a number never replaces one that counts something else ("5 people" for "7 days"), and a
+  subject that names what it counts ("days") holds no value counting another thing;
 - a profile item (name, allergy, diet, family …) is replaced only by an item about the same
   thing, named in the user's sentence;
 - a canonical subject ("budget") is never traded for a stray label by a restatement;
@@ -25,6 +27,7 @@ from dataclasses import dataclass, field
 
 from desktop_app.lexicon import CJK, alternatives
 from desktop_app.memory.core.models import MemoryItem, Message
+from desktop_app.memory.lang.amounts import amounts
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, subjects_named, term_set
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
@@ -161,6 +164,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return f"the subject “{clip(op.subject, 20)}” belongs to #{owner.id}, which the message does not name"
     if refiles_rule(op, items):
         return "a standing rule's sentence filed as another kind"
+    named, counted = _counted(f"1 {op.subject.split(':', 1)[-1]}"), _counted(body(op.value))
+    if named and counted and not named & counted:
+        return f"the subject “{clip(op.subject, 20)}” counts {'/'.join(sorted(named))}, the value " \
+               f"{'/'.join(sorted(counted))}"
     mine = squash(body(op.value))
     if mine in written:
         return "written twice in one pass"
@@ -171,9 +178,18 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
             return f"a {op.kind} cannot replace the {old.kind} #{old.id}"
         if not _about_same_thing(old, op, message) and not _same_counted_thing(old, op, message):
             return f"#{old.id} is about something else"
+        theirs = _counted(body(old.value))
+        if theirs and counted and not theirs & counted:
+            return f"#{old.id} counts {'/'.join(sorted(theirs))}, not {'/'.join(sorted(counted))}"
         if old.scope == "profile" and op.status == "active" and not names_item(old, message.content):
             return f"the profile item #{old.id} is not named in the message"
     return ""
+
+
+def _counted(text: str) -> set[str]:
+    """What the numbers of ``text`` count, where the lexicon knows it (money, people, days):
+    "5 people" never replaces "7 days", and a subject "days" never holds "5 people"."""
+    return {a.unit for a in amounts(text) if a.unit in ("money", "people", "days")}
 
 
 def _label_owner(op: AddItem, active: list[MemoryItem], message: Message) -> MemoryItem | None:
