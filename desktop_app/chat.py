@@ -22,6 +22,7 @@ from desktop_app.memory.core.records import GuardVerdict, PrefillLog, ReplyHealt
 from desktop_app.memory.documents.translation import translate_question
 from desktop_app.memory.prompt.render import guard_note
 from desktop_app.memory.reply_health import (
+    DEGENERATE,
     WORTH_RETRY,
     HealthFinding,
     degenerate,
@@ -142,6 +143,9 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
         if streamed.cut_short is not None and streamed.cut_short.kind not in {f.kind for f in findings}:
             findings.append(streamed.cut_short)
         health.attempts.append([f"{f.kind}: {f.detail}" for f in findings])
+        # The first attempt may stand in for a worse retry only when it is whole and a pasted label
+        # was all that was wrong with it (one the watch stopped is a copy's first line, however clean).
+        first_whole = streamed.cut_short is None and not {f.kind for f in findings} & (DEGENERATE - {"scaffolding"})
         if worth_retry(findings) and settings.reply_retry:
             health.retried, health.first_reply = True, streamed.text
             if on_retry:
@@ -160,7 +164,7 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             guard, findings = _guard(pipeline, recorded, engine, plan, settings, streamed, should_stop, on_token,
                                      on_retry, findings)
         if degenerate(findings) and settings.reply_retry and streamed.pieces and not streamed.stopped:
-            findings = _keep_best(pipeline, recorded, streamed, [health.first_reply, guard.first_reply if guard else ""],
+            findings = _keep_best(pipeline, recorded, streamed, [health.first_reply if first_whole else ""],
                                   findings, on_token, on_retry)
         if guard is not None and settings.guard == "fix" and not degenerate(findings) and streamed.pieces \
                 and not streamed.stopped:

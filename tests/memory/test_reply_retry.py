@@ -131,3 +131,17 @@ def test_a_reply_in_the_wrong_language_is_asked_for_once_more_but_not_kept_out_w
     assert result.record.health.retried, "a reply in the wrong language is asked for again"
     assert engine.variations[-1] is not None
     assert result.reply.unhealthy is None, "a reply in another language is no loop: it stays history"
+
+
+def test_a_first_attempt_stopped_as_a_copy_never_stands_in_for_a_worse_retry(store, settings):
+    opening = "Here's the plan for your family trip to Lisbon this summer, step by step: "
+    earlier = opening + "book the flights first, then the hotel, then the day trips."
+    echo = "Which neighbourhoods are good to stay in with kids?"
+    replies = ["OK.", earlier, opening + "stay in Baixa, it is flat and central for the kids.", echo]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, "We are planning a trip to Lisbon.", lang="en")
+    turn(store, settings, engine, "Give me a plan.", lang="en")
+    result = turn(store, settings, engine, echo, lang="en")
+    assert result.record.health.attempts[0][0].startswith("copy"), "the watch stopped the first attempt"
+    assert result.reply.content == echo, "the cut first line is not kept in place of the retry"
+    assert result.record.health.kept_out
