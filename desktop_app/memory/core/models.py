@@ -59,6 +59,9 @@ MemoryKind = Literal["directive", "fact", "constraint", "preference", "decision"
 ItemStatus = Literal["active", "superseded", "revoked", "pending"]
 Origin = Literal["rule", "user", "command", "model", "import"]
 Scope = Literal["session", "profile"]
+# The value of a pending question "did you mean to drop a rule?" opens with this mark (the memory
+# panel shows it; a prompt shows the user's words without it).
+REVOKE_MARK = "revoke? "
 # Subjects that describe the user, not the task: they go to the profile every session sees.
 PROFILE_SUBJECTS: tuple[str, ...] = ("name", "location", "occupation", "allergy", "diet", "address", "family",
                                      "pets", "health")

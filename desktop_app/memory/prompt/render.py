@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.core.models import REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.core.turn_numbers import TurnView
 from desktop_app.memory.lang.text import without_lead_in
@@ -56,7 +56,7 @@ def spoken_day(ts: float | None, lang: str) -> str | None:
 def plain_value(value: str) -> str:
     """An item's value as a clause of a sentence: without the spoken opening that says nothing
     ("Oh, one thing:", "对了，") and without a trailing full stop or separator."""
-    text = value.strip()
+    text = value.strip().removeprefix(REVOKE_MARK.strip()).strip()  # the program's mark, not the user's words
     return _TRAILING.sub("", without_lead_in(text, keep_last=True)) or _TRAILING.sub("", text)
 
 

@@ -27,7 +27,7 @@ from pydantic import BaseModel
 
 from desktop_app.engine.protocol import ChatMessage
 from desktop_app.lexicon import alternatives
-from desktop_app.memory.core.models import MemoryItem, Message
+from desktop_app.memory.core.models import REVOKE_MARK, MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, term_set
 from desktop_app.memory.write.cooperation import REVOCABLE, presented, says_changed, subject_key
 from desktop_app.memory.write.extraction import REVOKE, is_hypothetical, is_question, is_reported, negated, rx
@@ -165,7 +165,7 @@ def resolve_ops(answer: ChangeAnswer, shown: list[MemoryItem], message: Message,
         if not (REVOKE.search(text) or _LET_GO.search(text) or negated(text)):
             return Resolution(note=f"not dropped: the message does not say #{old.id} is let go")
         if ORIGIN_RANK.get(old.origin, 0) > ORIGIN_RANK["model"]:  # an explicit statement: asked, never dropped unasked
-            return Resolution(ops=[AddItem(kind="directive", subject="revoke", value=f"revoke? {clip(text, 200)}",
+            return Resolution(ops=[AddItem(kind="directive", subject="revoke", value=f"{REVOKE_MARK}{clip(text, 200)}",
                                            status="pending", origin="model", source_message_id=message.id,
                                            source_quote=text, details={"proposal": "revoke", "candidates": [old.id]})],
                               note=f"asks whether to drop #{old.id}")

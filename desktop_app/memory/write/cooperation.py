@@ -24,7 +24,7 @@ import re
 from pydantic import BaseModel
 
 from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon
-from desktop_app.memory.core.models import PROFILE_SUBJECTS, MemoryItem, Message
+from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, term_set
 from desktop_app.memory.write.extraction import CHANGE, CORRECT, negated, rx
 from desktop_app.memory.write.kind_cues import settle_kind
@@ -324,7 +324,7 @@ def _cancel(plan: MergePlan, entry: Proposal, active: list[MemoryItem], message:
         plan.notes.append(f"revoked #{target.id}: {clip(target.value, 50)}")
         return
     options = [item.id for _, item in scored[:4]]
-    plan.ops.append(AddItem(kind="directive", subject="revoke", value=f"revoke? {clip(entry.quote, 200)}",
+    plan.ops.append(AddItem(kind="directive", subject="revoke", value=f"{REVOKE_MARK}{clip(entry.quote, 200)}",
                             status="pending", origin="model", source_message_id=message.id, source_quote=entry.quote,
                             details={"proposal": "revoke", "candidates": options}))
     plan.notes.append(f"asks which rule to drop: {', '.join(f'#{i}' for i in options)}")

@@ -16,11 +16,11 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from desktop_app.lexicon import alternatives
-from desktop_app.memory.core.models import PROFILE_SUBJECTS, MemoryItem
+from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import amounts
 from desktop_app.memory.lang.notices import render_notice
-from desktop_app.memory.lang.text import clip, numbers, term_set
+from desktop_app.memory.lang.text import clip, numbers, term_set, without_lead_in
 from desktop_app.memory.write.extraction import Candidate, extract
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.patches import (
@@ -205,14 +205,21 @@ def corrected_value(old_value: str, new_value: str) -> str:
     return new_value
 
 
+def _rule_words(text: str) -> set[str]:
+    """The words a revocation and a rule share: a name made of the rule's words ("the conclusion-first
+    thing") counts word by word; the spoken opening of either ("Oh, one thing:") counts for nothing."""
+    plain = without_lead_in(text.strip()) or text
+    return term_set(re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", " ", plain))
+
+
 def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
             src: int | None, origin: str, now: float) -> MemoryOutcome:
-    words = term_set(cand.value)
+    words = _rule_words(cand.value)
     scored = []
     for item in active:
         if item.kind not in REVOCABLE_KINDS:
             continue
-        score = len(words & term_set(item.value)) + (3 if cand.subject and item.subject == cand.subject else 0)
+        score = len(words & _rule_words(item.value)) + (3 if cand.subject and item.subject == cand.subject else 0)
         if score > 0:
             scored.append((score, item))
     scored.sort(key=lambda pair: (-pair[0], -pair[1].id))
@@ -230,7 +237,7 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
     options = [item.id for _, item in scored[:4]] or [i.id for i in active if i.kind == "directive"][:4]
     if not options:
         return MemoryOutcome(action="ignored")
-    op = _new(cand, "directive", "revoke", f"revoke? {clip(cand.value, 200)}", origin=origin,
+    op = _new(cand, "directive", "revoke", f"{REVOKE_MARK}{clip(cand.value, 200)}", origin=origin,
               source_message_id=src, status="pending", details={"proposal": "revoke", "candidates": options})
     result = _commit(store, session_id, [op], "unclear revocation", now)
     pid = result.added_ids[0]

@@ -1,0 +1,35 @@
+"""A rule dropped by a name made of its words is revoked, and a question about dropping one reaches
+the prompt as the user's words, never as the program's "revoke?" mark (the 0.5B answered "Revoke.")."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize("rule, drop", [
+    ("Oh, one thing: from now on please give me the conclusion first, then the details.",
+     "You can drop the conclusion-first thing now, it's fine either way."),
+    ("From now on, always answer with bullet points.", "You can stop the bullet-point thing."),
+])
+def test_a_rule_dropped_by_a_hyphenated_name_is_revoked(conversation, rule, drop):
+    convo = conversation()
+    convo.say(rule)
+    convo.say("Which neighbourhoods are good with kids?")
+    convo.say(drop)
+    assert not convo.active("directive"), [i.value for i in convo.active()]
+
+
+@pytest.mark.parametrize("lang, rule, unclear", [
+    ("en", "From now on, always answer in one short paragraph.", "Never mind that paragraph thing."),
+    ("zh", "以后回答都先说结论再说细节。", "结论先行那个不用了，正常说就行"),
+])
+def test_a_pending_question_about_a_rule_reaches_the_prompt_without_the_mark(conversation, lang, rule, unclear):
+    convo = conversation(lang=lang)
+    convo.say(rule)
+    convo.say(unclear)
+    pending = convo.store.list_items(convo.sid, statuses=("pending",))
+    plan = convo.say("OK." if lang == "en" else "好的。")
+    prompt = "\n".join(m["content"] for m in plan.messages)
+    assert pending, "an unclear drop is asked about"
+    assert pending[0].value.startswith("revoke?"), "the memory panel still shows the question"
+    assert "revoke?" not in prompt.lower()
