@@ -168,18 +168,37 @@ def without_scaffolding(reply: str) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
 
 
+# What may stand between two notes pasted one after the other: the briefing's join, or any short
+# run of punctuation and spaces ("…allergy. Cashews, …", "…；…", "\n- ").
+_BETWEEN_NOTES = r"[\s;；,，.。、:：!！\-–—]{0,4}"
+MIN_NOTE_CHARS, MIN_NOTE_CJK = 12, 6  # shorter values ("5 people", "7 days") follow each other in any answer
+
+
+def _note_forms(notes: Sequence[str]) -> list[str]:
+    """Each note as the briefing showed it and without its label ("tree nut allergy: Mia has …" →
+    "Mia has …"), long enough that two in a row are no coincidence."""
+    forms: set[str] = set()
+    for note in notes:
+        value = note.strip().rstrip("。.;；")
+        head, colon, body = value.partition(": ") if ": " in value[:40] else value.partition("：")
+        for form in (value, body.strip() if colon and head else ""):
+            if len(_squash(form)) >= MIN_NOTE_CHARS or len(_CJK_CHAR.findall(form)) >= MIN_NOTE_CJK:
+                forms.add(_squash(form))
+    return sorted(forms)
+
+
 def pasted_notes(reply: str, notes: Sequence[str]) -> str | None:
-    """Two of the briefing's values in a row, joined as the briefing joins them ("虾过敏: …；家庭: …"):
-    the memory notes pasted back, not an answer that uses them. Returns the pasted run, else None."""
-    values = [v for v in (n.strip().rstrip("。.;；") for n in notes) if len(v) >= 4]
-    joins = {templates(lang)["layers"]["join"] for lang in LANGS}
+    """Two of the briefing's values in a row, verbatim, with at most a few punctuation marks
+    between them ("虾过敏: …；家庭: …", "Mia has a tree nut allergy. Cashews, almonds, all of it"): the
+    memory notes pasted back, not an answer that uses them. Returns the pasted run, else None."""
     squashed = _squash(reply)
-    for a in values:
-        if _squash(a) not in squashed:
-            continue
-        for b in values:
-            if b != a and any(_squash(a + j + b) in squashed or _squash(a + j.strip() + b) in squashed for j in joins):
-                return f"{a}{next(iter(joins))}{b}"
+    present = [f for f in _note_forms(notes) if f in squashed]
+    for a in present:
+        for b in present:
+            if a != b and a not in b and b not in a:
+                found = re.search(re.escape(a) + _BETWEEN_NOTES + re.escape(b), squashed)
+                if found:
+                    return found.group(0)
     return None
 
 
@@ -238,7 +257,8 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     piece = scaffolding_in(text)
     if piece:
         findings.append(HealthFinding("scaffolding", f"contains the prompt's {piece!r}"))
-    elif pasted_notes(text, notes):
+    elif not fires("request.recap", user_text) and pasted_notes(text, notes):
+        # (A summary of everything that lists the values as the user said them is an answer.)
         findings.append(HealthFinding("scaffolding", "pastes the memory notes back"))
     lang = reply_language(text)
     if expected_lang and lang and lang != expected_lang:

@@ -200,3 +200,34 @@ def test_a_reply_that_takes_up_the_users_words_is_no_echo():
 ])
 def test_without_scaffolding_leaves_out_only_the_sentences_holding_labels(reply, kept):
     assert without_scaffolding(reply) == kept
+
+
+@pytest.mark.parametrize("reply, notes, user_text", [
+    ("Our younger one, Mia, has a tree nut allergy. Cashews, almonds, all of it. Budget is about €5,000.",
+     ["tree nut allergy: Our younger one, Mia, has a tree nut allergy", "Cashews, almonds, all of it"],
+     "Which neighbourhoods are good with kids?"),
+    ("From now on please give me the conclusion first, then the details. Our younger one, Mia, has a tree nut "
+     "allergy.", ["from now on please give me the conclusion first, then the details",
+                  "Our younger one, Mia, has a tree nut allergy"], "Is eating out hard?"),
+    ("好的。我们一共4个人，我、我老公，还有我爸妈\n- 人多了预算也加点吧，2.5万",
+     ["人数: 我们一共4个人，我、我老公，还有我爸妈", "人多了预算也加点吧，2.5万"], "大理和丽江选哪个？"),
+])
+def test_notes_pasted_one_after_another_are_scaffolding_whatever_stands_between(reply, notes, user_text):
+    from desktop_app.memory.reply_health import check_reply
+
+    assert "scaffolding" in {f.kind for f in check_reply(reply, user_text=user_text, notes=notes)}
+
+
+@pytest.mark.parametrize("reply, notes, user_text", [
+    ("Budget 6,500 euros for 5 people, 7 days in Lisbon.", ["budget: 6,500 euros", "5 people", "7 days"],
+     "Which neighbourhoods are good with kids?"),
+    ("Final plan:\n- Our younger one, Mia, has a tree nut allergy\n- Cashews, almonds, all of it",
+     ["tree nut allergy: Our younger one, Mia, has a tree nut allergy", "Cashews, almonds, all of it"],
+     "Okay, summarise all my constraints and give me the final plan."),
+    ("最终方案：\n- 我们一共4个人，我、我老公，还有我爸妈\n- 人多了预算也加点吧，2.5万",
+     ["我们一共4个人，我、我老公，还有我爸妈", "人多了预算也加点吧，2.5万"], "好，把我所有要求总结一下，给我最终方案"),
+])
+def test_short_values_in_a_row_and_a_summary_listing_the_notes_are_answers(reply, notes, user_text):
+    from desktop_app.memory.reply_health import check_reply
+
+    assert "scaffolding" not in {f.kind for f in check_reply(reply, user_text=user_text, notes=notes)}
