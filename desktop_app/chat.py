@@ -164,8 +164,12 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             guard, findings = _guard(pipeline, recorded, engine, plan, settings, streamed, should_stop, on_token,
                                      on_retry, findings)
         if degenerate(findings) and settings.reply_retry and streamed.pieces and not streamed.stopped:
-            findings = _keep_best(pipeline, recorded, streamed, [health.first_reply if first_whole else ""],
+            # The guard's first reply passed the checks: a retry that turned into a copy is worse.
+            before_guard = guard.first_reply if guard is not None and guard.retried else ""
+            findings = _keep_best(pipeline, recorded, streamed, [before_guard, health.first_reply if first_whole else ""],
                                   findings, on_token, on_retry)
+            if guard is not None and before_guard and streamed.text == before_guard:
+                guard.findings = guard.first_findings
         if guard is not None and settings.guard == "fix" and not degenerate(findings) and streamed.pieces \
                 and not streamed.stopped:
             _complete_recap(pipeline, recorded, streamed, guard, on_token)

@@ -153,3 +153,18 @@ def test_a_value_said_beside_an_old_one_is_not_added(store, settings):
     result = turn(store, settings, engine, "Okay, summarise all my constraints and give me the final plan.")
     assert "5000" not in result.reply.content, "the summary never states the old budget"
     assert "8000" in result.reply.content
+
+
+def test_a_guard_retry_that_copies_an_earlier_reply_gives_way_to_the_reply_before_it(store, settings):
+    earlier = "For the launch, book the main hall near the station and order lunch for everyone."
+    replies = ["Noted.", earlier, "Noted, 8000 it is.", "With the 5000 dollar budget, book the small hall.", earlier]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, "The budget must stay under 5000 dollars.")
+    turn(store, settings, engine, "What should we book for the launch?")
+    turn(store, settings, engine, "Change the budget to 8000 dollars.")
+    result = turn(store, settings, engine, "Which hall should we book?")
+    guard = result.record.guard
+    assert guard.retried
+    assert result.reply.content == "With the 5000 dollar budget, book the small hall.", "not the copy"
+    assert [f.kind for f in guard.findings] == ["superseded"], "the finding of the reply kept"
+    assert not result.record.health.kept_out
