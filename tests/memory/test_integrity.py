@@ -142,3 +142,14 @@ def test_a_subject_naming_days_holds_no_budget(conversation):
         job = model_pass(convo, Model([wrong]))
         assert not [v for v in values(convo) if v.startswith(("days:", "天数:"))], (lang, values(convo))
         assert any("counts" in note for note in job.notes), job.notes
+
+
+def test_a_number_is_not_a_subject(conversation):
+    for lang, text, wrong in (("zh", "玩6天，预算总共2万左右。", entry("玩6天，预算总共2万左右", "6", "预算总共2万左右")),
+                              ("en", "7 days, budget about 5,000 euros.",
+                               entry("7 days, budget about 5,000 euros", "7", "budget about 5,000 euros"))):
+        convo = conversation(f"number-{lang}", lang=lang)
+        convo.user(text)
+        job = model_pass(convo, Model([wrong]))
+        assert not [v for v in values(convo) if v.startswith(("6:", "7:"))], (lang, values(convo))
+        assert any("names nothing" in note for note in job.notes), job.notes

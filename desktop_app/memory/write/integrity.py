@@ -4,7 +4,8 @@ The model's memory pass is a proposal (:mod:`~desktop_app.memory.write.cooperati
 :mod:`~desktop_app.memory.write.change_resolution`); before its operations are applied, the program
 checks them against invariants that hold for the memory as a whole:
 
-- a subject is made of the user's words (or is a canonical subject the message names);
+- a subject is made of the user's words (or is a canonical subject the message names), and
+  holds a word (the 0.5B filed "预算总共2万左右" under "6");
 - a standing rule's sentence is never re-filed as a fact, a limit or a choice;
 - one thing is one item: a value the state already holds, or one the same pass writes twice
   under another label, is not written again;
@@ -34,6 +35,7 @@ from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
 
 _SQUASH = re.compile(r"[\W_]+")
 _CJK_RUN = re.compile(f"[{CJK}]{{2,}}")
+_NAMING = re.compile(f"[A-Za-z{CJK}]")  # a subject holds a word, not only digits and marks
 _PLACEHOLDER = re.compile(r"^[\s?？#“”\"'.…]*$|#\?")
 MIN_RULE_CHARS = 6  # a rule sentence this long (squashed) or longer is recognised inside another value
 
@@ -154,6 +156,8 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return "a placeholder, not a value"
     if op.details.get("proposal"):
         return ""  # a question to the user ("revoke? …") writes nothing until answered
+    if not _NAMING.search(op.subject):
+        return f"the subject “{clip(op.subject, 20)}” names nothing (a number is not a subject)"
     old = by_id.get(op.supersedes) if op.supersedes is not None else None
     refining = old is not None and old.source_message_id == message.id and old.origin in ("rule", "user")
     if not refining and op.subject.split(":", 1)[0] in ("directive", "fact", "constraint") \
