@@ -323,7 +323,16 @@ def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,
     found = amounts(reply)
     left = [i for i in active if i.kind in RECAP_KINDS and not _mentioned(i, reply, found)]
     past = list(history)
-    return [i for i in left if not _superseded(i.value, amounts(i.value), active, past)][:MAX_RECAP]
+    return [i for i in left if not _superseded(i.value, amounts(i.value), active, past)
+            and not _part_of_another(i, active)][:MAX_RECAP]
+
+
+def _part_of_another(item: MemoryItem, active: Sequence[MemoryItem]) -> bool:
+    """The item's value is a piece of another current value ("吃饭的时候要注意" of "我妈一点辣都不能吃，
+    吃饭的时候要注意"): naming the whole names it."""
+    mine = re.sub(r"\W+", "", plain_value(item.value).lower())
+    return bool(mine) and any(other.id != item.id and mine in re.sub(r"\W+", "", plain_value(other.value).lower())
+                              and len(other.value) > len(item.value) for other in active)
 
 
 def completion(left: Sequence[MemoryItem], lang: str) -> str:

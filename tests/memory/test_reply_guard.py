@@ -222,3 +222,17 @@ def test_a_value_said_beside_an_old_one_is_never_asked_for(lang, ask, items):
     found = [f.current for f in guard_reply("Lisbon. 大理。", active=active, history=history, lang=lang, user_text=ask)
              if f.kind == "omitted"]
     assert found == [plain_value(items[2].value)], "only the current count; the sentence holding 4 would state it"
+
+
+@pytest.mark.parametrize("lang, ask, items, expected", [
+    ("zh", "好，把我所有要求总结一下，给我最终方案",
+     [item(1, "还有我妈一点辣都不能吃，吃饭的时候要注意", subject="饮食"), item(2, "吃饭的时候要注意", kind="fact")],
+     ["我妈一点辣都不能吃，吃饭的时候要注意"]),
+    ("en", "Okay, summarise all my constraints and give me the final plan.",
+     [item(1, "Mia has a tree nut allergy, cashews and almonds included", kind="fact"),
+      item(2, "cashews and almonds included", kind="fact")],
+     ["Mia has a tree nut allergy, cashews and almonds included"]),
+])
+def test_a_piece_of_another_value_is_not_asked_for_twice(lang, ask, items, expected):
+    found = [f.current for f in guard_reply("Lisbon. 大理。", active=items, lang=lang, user_text=ask) if f.kind == "omitted"]
+    assert found == expected
