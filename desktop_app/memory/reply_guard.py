@@ -335,13 +335,22 @@ def _part_of_another(item: MemoryItem, active: Sequence[MemoryItem]) -> bool:
                               and len(other.value) > len(item.value) for other in active)
 
 
+def _unlabelled(value: str) -> str:
+    """A value without its "label: " when the rest names it anyway ("tree nut allergy: Mia has a tree
+    nut allergy" → "Mia has a tree nut allergy"; "flight: way cheaper" stays)."""
+    label, colon, rest = value.partition(": ")
+    if not colon or len(label) > 30 or not rest.strip():
+        return value
+    return rest.strip() if term_set(label) <= term_set(rest) else value
+
+
 def completion(left: Sequence[MemoryItem], lang: str) -> str:
     """Lines that add to a summary of everything the values it left out (``left_out``), one per
     line under a short lead-in, in ``lang``; "" when nothing was left out. The program states what
     memory holds when the model, asked once more, still leaves it out."""
     if not left:
         return ""
-    lines = "\n".join(f"- {plain_value(i.value)}" for i in left)
+    lines = "\n".join(f"- {_unlabelled(plain_value(i.value))}" for i in left)
     return f"\n\n{guard_text(lang)['recap']}\n{lines}"
 
 

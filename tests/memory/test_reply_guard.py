@@ -236,3 +236,12 @@ def test_a_value_said_beside_an_old_one_is_never_asked_for(lang, ask, items):
 def test_a_piece_of_another_value_is_not_asked_for_twice(lang, ask, items, expected):
     found = [f.current for f in guard_reply("Lisbon. 大理。", active=items, lang=lang, user_text=ask) if f.kind == "omitted"]
     assert found == expected
+
+
+def test_an_added_value_drops_a_label_its_words_repeat():
+    from desktop_app.memory.reply_guard import completion
+
+    added = completion([item(1, "tree nut allergy: Our younger one, Mia, has a tree nut allergy", kind="fact"),
+                        item(2, "flight: way cheaper", kind="fact"), item(3, "预算: 2.5万预算")], "en")
+    assert added.splitlines()[2:] == ["- Our younger one, Mia, has a tree nut allergy", "- flight: way cheaper",
+                                      "- 2.5万预算"]
