@@ -1,0 +1,27 @@
+"""Phrasings the rules must read right, in both languages: each test names a class of sentence,
+not one sentence (the integrity benchmark measures the classes on sentences of its own)."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.memory.write.extraction import extract
+
+
+@pytest.mark.parametrize("text", [
+    "My sister messaged me: 'Never skip breakfast and always drink eight glasses of water.' so sweet",
+    "Mom texted 'don't forget to always lock the door' lol",
+    "我妈发来一句：'以后出门一定要带伞，千万别淋雨。' 哈哈",
+    "同事给我发的：'永远不要在周五上线新功能。' 有道理",
+])
+def test_a_message_someone_sent_the_user_writes_no_rule(text):
+    assert extract(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Translate into German: 'I never eat meat, please no pork.'",
+    "帮我把这句翻成英语：'我不吃辣，请别放辣椒。'",
+    "再翻一句：'以后请不要周末联系我。'",
+])
+def test_text_handed_over_for_translation_writes_nothing(text):
+    assert extract(text) == []
