@@ -25,3 +25,20 @@ def test_a_message_someone_sent_the_user_writes_no_rule(text):
 ])
 def test_text_handed_over_for_translation_writes_nothing(text):
     assert extract(text) == []
+
+
+@pytest.mark.parametrize("lang, rule, revocation", [
+    ("en", "Always give distances in miles.", "Never mind the miles thing, kilometres are fine."),
+    ("en", "Never use slang words in your replies.", "Slang words are fine again."),
+    ("en", "Keep every answer under 80 words.", "You can drop the word limit now."),
+    ("zh", "以后距离都用公里表示。", "公里那个不用管了，英里我也懂。"),
+    ("zh", "每次回答结尾加一句鼓励的话。", "结尾那句鼓励去掉吧。"),
+    ("zh", "这周别给我推荐油炸食品。", "油炸食品也可以推荐了。"),
+])
+def test_a_rule_let_go_by_naming_one_of_its_words_is_revoked(conversation, lang, rule, revocation):
+    chat = conversation(lang=lang)
+    chat.say(rule)
+    [held] = chat.active()
+    chat.say(revocation)
+    assert chat.active() == []
+    assert chat.store.get_item(held.id).status == "revoked"

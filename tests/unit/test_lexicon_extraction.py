@@ -149,6 +149,11 @@ CUE_CASES = [
     ("intent.revoke", "en", "You can drop the conclusion-first thing now, it's fine either way.", True),
     ("intent.revoke", "zh", "结论先行那个不用了，正常说就行", True),
     ("intent.revoke", "zh", "谢谢，不用了", False),  # declining an offer names no rule
+    ("intent.revoke", "en", "Swear words are fine again", True),
+    ("intent.revoke", "en", "The weather is fine today", False),
+    ("intent.revoke", "zh", "结尾那句鼓励去掉吧", True),
+    ("intent.revoke", "zh", "油炸的也可以推荐了", True),
+    ("intent.revoke", "zh", "把糖去掉再试试", False),
     ("speech.common", "zh", "我妈常说早睡早起身体好", True),
     ("speech.common", "zh", "结论先行那个不用了，正常说就行", False),  # 正常说 is how to talk, not a saying
     ("small_talk.ack", "en", "Thanks, sounds good!", True),
