@@ -42,3 +42,40 @@ def test_a_rule_let_go_by_naming_one_of_its_words_is_revoked(conversation, lang,
     chat.say(revocation)
     assert chat.active() == []
     assert chat.store.get_item(held.id).status == "revoked"
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("My mom has asthma, is a cabin with a wood stove a bad idea?", "health:mom"),
+    ("I live in Porto, what's a good day trip from here?", "location"),
+    ("我奶奶有糖尿病，那生日蛋糕是不是就不能买了？", "health:我奶奶"),
+    ("我住在青岛，周末去哪儿玩比较好？", "location"),
+])
+def test_a_fact_stated_before_a_question_is_kept(text, subject):
+    [fact] = extract(text)
+    assert (fact.kind, fact.subject) == ("fact", subject)
+    assert not fact.value.rstrip().endswith(("?", "？"))
+
+
+@pytest.mark.parametrize("text, subjects", [
+    ("I'm vegan and I'm allergic to soy.", {"diet", "allergy"}),
+    ("My name is Ana Silva, I live in Porto.", {"name", "location"}),
+    ("我叫小林，对芒果过敏。", {"name", "allergy"}),
+    ("我是素食者，另外我对花生过敏。", {"diet", "allergy"}),
+])
+def test_two_facts_in_one_sentence_are_two_items(conversation, text, subjects):
+    assert {c.subject for c in extract(text)} == subjects
+    chat = conversation()
+    chat.say(text)
+    assert {i.subject for i in chat.active()} == subjects
+
+
+@pytest.mark.parametrize("text", [
+    "From now on, answer in English, no emoji.",
+    "Whatever laptop we pick has to weigh under 1.5 kg, my back is bad.",
+    "以后回答都用中文，别夹英文单词。",
+    "还在纠结买相机还是镜头，预算倒是够。",
+    "If I had a car, I'd drive to Lyon, is that far?",
+    "要是多请两天假，我们就去桂林，来得及吗？",
+])
+def test_a_sentence_whose_clauses_say_one_thing_stays_one_item_or_none(text):
+    assert len(extract(text)) <= 1

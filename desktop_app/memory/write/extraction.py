@@ -179,10 +179,47 @@ def extract(text: str) -> list[Candidate]:
         return [Candidate(action="reject", quote=stripped)]
     out: list[Candidate] = []
     for sentence in split_sentences(_unquoted(text)):
-        candidate = classify(sentence)
-        if candidate is not None:
-            out.append(candidate)
+        out += _sentence_candidates(sentence)
     return out
+
+
+# Where a sentence divides into clauses (the lexicon's ``clause.split``).
+_CLAUSE = rx(alternatives("clause.split", ("zh", "en")))
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of ``sentence``, each a span of it, punctuation between them left out."""
+    cuts = [(m.start(), m.end()) for m in _CLAUSE.finditer(sentence) if m.end() > m.start()]
+    bounds = [0, *(x for cut in cuts for x in cut), len(sentence)]
+    parts = (sentence[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2))
+    return [p for p in parts if len(p.strip(_TRIM)) >= 2]
+
+
+def _sentence_candidates(sentence: str) -> list[Candidate]:
+    """What a sentence asks memory to do: one candidate, or one per clause when its clauses state
+    different things ("I'm Ana, 34, a nurse in Porto"; "我们想去成都，预算8000") or when a
+    question follows a statement of fact ("my dad has high blood pressure, is hiking ok?")."""
+    whole = classify(sentence)
+    parts = clauses(sentence)
+    if len(parts) < 2 or (whole is not None and (whole.action != "add" or whole.kind == "open_question")) \
+            or is_hypothetical(sentence) or REPORTED.search(sentence) or any(is_hypothetical(p) for p in parts[:-1]):
+        return [whole] if whole is not None else []
+    found = [c for part in parts if (c := classify(part)) is not None and c.action == "add" and _stands_alone(c)]
+    if whole is None:  # a question or chatter: only the facts stated before it
+        return [c for c in found if c.kind == "fact"] if is_question(sentence) else []
+    # One rule said in two clauses ("always answer in Chinese, no English words") stays one rule.
+    if len({(c.kind, c.subject) for c in found}) >= 2 and not all(c.kind in ("directive", "constraint") for c in found):
+        return found
+    return [whole]
+
+
+def _stands_alone(candidate: Candidate) -> bool:
+    """A clause's candidate that is an item on its own: a fact only under a named subject (a name,
+    an allergy, a job; not "my monitors are huge"), a goal, a choice or a rule; a liking or a
+    guess in a clause is the reason for the rest of the sentence, or part of its question."""
+    if candidate.kind == "fact":
+        return candidate.canonical
+    return candidate.kind in ("goal", "decision", "constraint", "directive")
 
 
 def _unquoted(text: str) -> str:
