@@ -79,3 +79,42 @@ def test_two_facts_in_one_sentence_are_two_items(conversation, text, subjects):
 ])
 def test_a_sentence_whose_clauses_say_one_thing_stays_one_item_or_none(text):
     assert len(extract(text)) <= 1
+
+
+@pytest.mark.parametrize("lang, text, subject, word", [
+    ("en", "Hey, I'm Tomasz Nowak, by the way.", "name", "Tomasz"),
+    ("en", "My name's Ines.", "name", "Ines"),
+    ("en", "I work as a pharmacist.", "occupation", "pharmacist"),
+    ("en", "We recently moved to Ghent.", "location", "Ghent"),
+    ("en", "I'm coeliac.", "health", "coeliac"),
+    ("en", "I don't eat beef.", "diet", "beef"),
+    ("en", "I have a dog, Pepper.", "pets:dog", "Pepper"),
+    ("en", "I've got three kids.", "family", "three kids"),
+    ("zh", "我是刘洋，叫我小刘就行。", "name", "刘洋"),
+    ("zh", "我在杭州当医生。", "occupation", "医生"),
+    ("zh", "我们上个月刚搬到厦门了。", "location", "厦门"),
+    ("zh", "我乳糖不耐受。", "health", "乳糖"),
+    ("zh", "我不吃牛肉。", "diet", "牛肉"),
+    ("zh", "我家养了只猫叫球球。", "pets:猫", "球球"),
+    ("zh", "我女儿叫甜甜。", "family:女儿", "甜甜"),
+])
+def test_facts_about_the_user_in_everyday_phrasings_go_to_the_profile(conversation, lang, text, subject, word):
+    chat = conversation(lang=lang)
+    chat.say(text)
+    [fact] = [i for i in chat.active() if i.subject == subject]
+    assert fact.kind == "fact" and fact.scope == "profile" and word in fact.value
+
+
+@pytest.mark.parametrize("text", [
+    "I'm Canadian, so winters don't scare me.",
+    "I'm fine, thanks.",
+    "Say I moved to Berlin, would rent be lower?",
+    "I'm a bit tired today.",
+    "我是学生。",
+    "我在公司做报表。",
+    "就算搬到上海了，房租也太贵。",
+])
+def test_phrasings_that_only_look_like_a_profile_fact_write_none(conversation, text):
+    chat = conversation()
+    chat.say(text)
+    assert not [i for i in chat.active() if i.scope == "profile"]

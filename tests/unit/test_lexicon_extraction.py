@@ -84,6 +84,14 @@ ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": 
     ("fact.diet", "en", "I'm vegetarian", "value", "vegetarian"),
     ("fact.occupation", "zh", "我是一名护士", "value", "护士"),
     ("fact.occupation", "en", "I am a nurse", "value", "nurse"),
+    ("fact.occupation", "en", "I work as a welder", "value", "welder"),
+    ("fact.occupation", "zh", "我在青岛做会计", "value", "会计"),
+    ("fact.name", "en", "I'm Oskar, by the way", "value", "Oskar"),
+    ("fact.name", "zh", "我是周婷，多指教", "value", "周婷"),
+    ("fact.pets", "en", "my cat Juno hates the vet", "value", "Juno"),
+    ("fact.pets", "zh", "我养了条狗叫旺财", "value", "旺财"),
+    ("fact.family", "en", "I have two daughters", "value", "two daughters"),
+    ("fact.family", "zh", "大宝叫毛毛", "value", "毛毛"),
     ("fact.my_subject", "zh", "我的生日是五月三号", "subject", "生日"),
     ("fact.my_subject", "en", "My favourite colour is green.", "subject", "favourite colour"),
     ("fact.numbered_subject", "zh", "预算应该是5000元", "subject", "预算"),
@@ -108,6 +116,12 @@ def test_fact_cues_fire_and_name_their_group(name, lang, text, group, value):
     ("fact.head_count", "zh", "这家店能坐40个人"),
     ("fact.diet", "en", "I'm hungry"),
     ("fact.diet", "zh", "我是学生"),
+    ("fact.name", "en", "I'm Irish, so tea it is"),
+    ("fact.name", "zh", "我是学生"),
+    ("fact.pets", "en", "my dog is old"),
+    ("fact.pets", "zh", "邻居家的狗叫得很凶"),
+    ("fact.family", "en", "I have two meetings today"),
+    ("fact.family", "zh", "我叫了外卖"),
     ("fact.numbered_subject", "en", "The weather is nice"),
     ("fact.numbered_subject", "zh", "天气很好"),
 ])
@@ -723,7 +737,7 @@ def test_a_revocation_asked_as_a_question_names_what_it_revokes(sentence, revoke
 @pytest.mark.parametrize("sentence, kind", [
     ("From now on, answer in English", "directive"),
     ("以后都用中文回答", "directive"),
-    ("I don't eat pork", "constraint"),
+    ("Don't put pork in anything", "constraint"),  # "I don't eat pork" is a diet fact
     ("不要放香菜", "constraint"),
 ])
 def test_a_standing_rule_or_prohibition_is_classified_so(sentence, kind):

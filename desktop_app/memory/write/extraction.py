@@ -59,7 +59,8 @@ def _is_me(word: str) -> bool:
 FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
-    ("fact.occupation", "occupation"), ("fact.my_subject", None), ("fact.numbered_subject", None),
+    ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
+    ("fact.my_subject", None), ("fact.numbered_subject", None),
     ("fact.head_count", "head count"),
 )
 # A preference, a decision and the goal (the lexicon's ``kind.preference``, ``kind.decision``,
@@ -210,6 +211,9 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     # One rule said in two clauses ("always answer in Chinese, no English words") stays one rule.
     if len({(c.kind, c.subject) for c in found}) >= 2 and not all(c.kind in ("directive", "constraint") for c in found):
         return found
+    # A rule word in a clause that makes no rule ("我有高血压，一直在吃药"): the fact is what was said.
+    if whole.kind in ("directive", "constraint") and found and all(c.kind == "fact" for c in found):
+        return found
     return [whole]
 
 
@@ -296,6 +300,8 @@ def classify(sentence: str) -> Candidate | None:
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     reply_rule = REPLY_BEHAVIOUR.search(body) is not None
     has_limit = bool(LIMIT.search(body) and (numbers(body) or DATE.search(body))) or bool(DATE.search(body) and LIMIT.search(body))
+    if not (reply_rule or has_limit) and (diet := _stated_fact(body, quote, canonical, _BEFORE_RULES)) is not None:
+        return diet  # "I don't eat pork" tells what the user eats; its "don't" asks nothing of the reply
     if (STANDING.search(body) or PROHIBIT.search(body)) and (relayed or not addressed(body)) and not has_limit:
         return None  # someone else's rule, or a remark about the world ("大城市的生活节奏总是很快")
     if (STANDING.search(body) or PROHIBIT.search(body)) and reply_rule:
@@ -311,23 +317,37 @@ def classify(sentence: str) -> Candidate | None:
                          quote=quote)
     if canonical and _COPULA.search(body):
         return Candidate(action="add", kind="fact", subject=canonical, value=body, quote=quote, canonical=True)
-    for name, fixed in FACT_CUES:
-        match = first_match(name, body, ("zh", "en"))
-        if match:
-            raw_subject = match.groupdict().get("subject") or ""
-            if fixed and fixed.endswith(":"):  # whose it is: "allergy:mia" (a profile item of its own)
-                who = raw_subject.strip().lower()
-                subject = fixed[:-1] if _is_me(who) else fixed + who
-            else:
-                subject = fixed or canonical_subject(raw_subject) or canonical or f"fact:{raw_subject.strip().lower()}"
-            return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
-                             canonical=fixed is not None or canonical is not None)
+    fact = _stated_fact(body, quote, canonical, FACT_CUES)
+    if fact is not None:
+        return fact
     if DECISION.search(body):
         return Candidate(action="add", kind="decision", subject=canonical or topic_subject("decision", body),
                          value=body, quote=quote, canonical=canonical is not None)
     if PREFERENCE.search(body):
         return Candidate(action="add", kind="preference", subject=canonical or topic_subject("pref", body),
                          value=body, quote=quote, canonical=canonical is not None)
+    return None
+
+
+# Fact cues whose sentences hold a rule's word without being a rule ("I don't eat pork").
+_BEFORE_RULES: tuple[tuple[str, str | None], ...] = (("fact.diet", "diet"),)
+
+
+def _stated_fact(body: str, quote: str, canonical: str | None,
+                 cues: tuple[tuple[str, str | None], ...]) -> Candidate | None:
+    """The fact of the first of ``cues`` the sentence matches, under its subject."""
+    for name, fixed in cues:
+        match = first_match(name, body, ("zh", "en"))
+        if match:
+            raw_subject = match.groupdict().get("subject") or ""
+            if fixed and fixed.endswith(":"):  # whose it is: "allergy:mia" (a profile item of its own)
+                who = raw_subject.strip().lower()
+                # No one named (a clause of the user's own: "乳糖不耐受") is the user.
+                subject = fixed[:-1] if not who or _is_me(who) else fixed + who
+            else:
+                subject = fixed or canonical_subject(raw_subject) or canonical or f"fact:{raw_subject.strip().lower()}"
+            return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
+                             canonical=fixed is not None or canonical is not None)
     return None
 
 
