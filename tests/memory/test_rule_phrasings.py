@@ -118,3 +118,47 @@ def test_phrasings_that_only_look_like_a_profile_fact_write_none(conversation, t
     chat = conversation()
     chat.say(text)
     assert not [i for i in chat.active() if i.scope == "profile"]
+
+
+@pytest.mark.parametrize("text, word", [
+    ("Planning a ski weekend in Chamonix.", "Chamonix"),
+    ("We're flying to Oslo in March.", "Oslo"),
+    ("I want to learn to knit.", "knit"),
+    ("I'm hosting a baby shower next month.", "shower"),
+    ("I'm driving to Leeds on Sunday, any tips for the M1?", "Leeds"),
+    ("国庆想带爸妈去黄山。", "黄山"),
+    ("打算学游泳。", "游泳"),
+    ("下周五飞成都。", "成都"),
+    ("我在写一份商业计划书。", "计划书"),
+    ("周末要去杭州，有什么推荐的吗？", "杭州"),
+])
+def test_a_plan_the_user_is_on_is_the_goal(conversation, text, word):
+    chat = conversation()
+    chat.say(text)
+    [goal] = chat.active("goal")
+    assert word in goal.value and not goal.value.endswith(("?", "？"))
+
+
+@pytest.mark.parametrize("text", [
+    "Planning is the hard part.",
+    "I want to know why the sky is blue.",
+    "Are we flying to Oslo or Bergen?",
+    "他想去北京。",
+    "要去哪里吃饭？",
+])
+def test_words_of_a_plan_that_state_none_set_no_goal(conversation, text):
+    chat = conversation()
+    chat.say(text)
+    assert chat.active("goal") == []
+
+
+@pytest.mark.parametrize("text, goal, limit", [
+    ("We're renovating the bathroom, budget 9000.", "renovating", "9000"),
+    ("暑假想带孩子去青岛，预算6000左右。", "青岛", "6000"),
+])
+def test_a_plan_and_its_budget_in_one_sentence_are_two_items(conversation, text, goal, limit):
+    chat = conversation()
+    chat.say(text)
+    [held] = chat.active("goal")
+    [budget] = chat.active("constraint")
+    assert goal in held.value and limit in budget.value and limit not in held.value

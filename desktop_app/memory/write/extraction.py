@@ -68,6 +68,8 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
 PREFERENCE = rx(alternatives("kind.preference", ("zh", "en")))
 DECISION = rx(alternatives("kind.decision", ("zh", "en")))
 GOAL = rx(alternatives("kind.goal", ("zh", "en")))
+# A plan or task the user is on (the lexicon's ``kind.plan``): the goal, when nothing firmer is said.
+PLAN = rx(alternatives("kind.plan", ("zh", "en")))
 # A step of the goal done, and speculation (the lexicon's ``goal.step_done``, ``mood.speculation``):
 # case-insensitive, ``^`` the start of the sentence only.
 STEP_DONE = rx(alternatives("goal.step_done", ("zh", "en")))
@@ -207,7 +209,7 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
         return [whole] if whole is not None else []
     found = [c for part in parts if (c := classify(part)) is not None and c.action == "add" and _stands_alone(c)]
     if whole is None:  # a question or chatter: only the facts stated before it
-        return [c for c in found if c.kind == "fact"] if is_question(sentence) else []
+        return [c for c in found if c.kind in ("fact", "goal")] if is_question(sentence) else []
     # One rule said in two clauses ("always answer in Chinese, no English words") stays one rule.
     if len({(c.kind, c.subject) for c in found}) >= 2 and not all(c.kind in ("directive", "constraint") for c in found):
         return found
@@ -320,6 +322,8 @@ def classify(sentence: str) -> Candidate | None:
     fact = _stated_fact(body, quote, canonical, FACT_CUES)
     if fact is not None:
         return fact
+    if PLAN.search(body):
+        return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     if DECISION.search(body):
         return Candidate(action="add", kind="decision", subject=canonical or topic_subject("decision", body),
                          value=body, quote=quote, canonical=canonical is not None)
