@@ -162,3 +162,21 @@ def test_a_plan_and_its_budget_in_one_sentence_are_two_items(conversation, text,
     [held] = chat.active("goal")
     [budget] = chat.active("constraint")
     assert goal in held.value and limit in budget.value and limit not in held.value
+
+
+@pytest.mark.parametrize("lang, first, correction, new, old", [
+    ("en", "My train leaves at 8:10 tomorrow.", "sorry, 8:50, not 8:10.", "8:50", "8:10"),
+    ("en", "I'm allergic to kiwi.", "Oops, I mixed them up, it's mango I'm allergic to, not kiwi.", "mango", "kiwi"),
+    ("en", "I'm Katy, by the way.", "Typo, it's Katie.", "Katie", "Katy,"),
+    ("zh", "我周五要去杭州开会。", "说错了，是周六，不是周五。", "我周六要去杭州开会", "周五"),
+    ("zh", "我对芒果过敏。", "哎呀说错了，过敏的是菠萝。", "菠萝", "芒果"),
+    ("zh", "我明晚8:05的高铁。", "不对，是8:35，看错了。", "8:35", "8:05"),
+])
+def test_a_correction_of_a_slip_replaces_the_value_it_corrects(conversation, lang, first, correction, new, old):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    [before] = chat.active()
+    chat.say(correction)
+    [after] = chat.active()
+    assert new in after.value and old not in after.value
+    assert after.scope == before.scope and after.supersedes == before.id

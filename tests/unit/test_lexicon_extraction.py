@@ -96,6 +96,8 @@ ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": 
     ("fact.my_subject", "en", "My favourite colour is green.", "subject", "favourite colour"),
     ("fact.numbered_subject", "zh", "预算应该是5000元", "subject", "预算"),
     ("fact.numbered_subject", "en", "The team size is 12 people", "subject", "team size"),
+    ("fact.schedule", "en", "My ferry departs at 9:30 on Monday", "subject", "ferry"),
+    ("fact.schedule", "zh", "我后天下午3点的面试", "subject", "面试"),
 ])
 def test_fact_cues_fire_and_name_their_group(name, lang, text, group, value):
     found = lexicon.first_match(name, text, (lang,))
@@ -123,6 +125,8 @@ def test_fact_cues_fire_and_name_their_group(name, lang, text, group, value):
     ("fact.family", "en", "I have two meetings today"),
     ("fact.family", "zh", "我叫了外卖"),
     ("fact.numbered_subject", "en", "The weather is nice"),
+    ("fact.schedule", "en", "My train was late again"),
+    ("fact.schedule", "zh", "航班经常延误"),
     ("fact.numbered_subject", "zh", "天气很好"),
 ])
 def test_fact_cues_stay_quiet_elsewhere(name, lang, text):

@@ -60,7 +60,7 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
     ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
-    ("fact.my_subject", None), ("fact.numbered_subject", None),
+    ("fact.schedule", None), ("fact.my_subject", None), ("fact.numbered_subject", None),
     ("fact.head_count", "head count"),
 )
 # A preference, a decision and the goal (the lexicon's ``kind.preference``, ``kind.decision``,
@@ -372,7 +372,7 @@ _EN_CHANGE = re.compile("|".join(lexicon("en")["change"]["verb"]["patterns"]), r
 # ``change.lead``), then the words before what changes (``change.subject_lead``: only before a verb of
 # change, not a copula — "把预算改成8000", but "将军是张三" is about 将军) and its article
 # (``change.article``).
-_CHANGE_LEAD = re.compile(f"^({alternatives('change.lead', ('zh', 'en'))})[，,:：\\s]*", re.IGNORECASE)
+_CHANGE_LEAD = re.compile(f"^(({alternatives('change.lead', ('zh', 'en'))})[，,:：\\s]*)+", re.IGNORECASE)
 _SUBJECT_LEAD = re.compile(f"^({alternatives('change.subject_lead', ('zh', 'en'))})\\s*", re.IGNORECASE)
 _ARTICLE = re.compile(f"^({alternatives('change.article', ('en', 'zh'))})\\s+", re.IGNORECASE)
 
