@@ -180,3 +180,19 @@ def test_a_correction_of_a_slip_replaces_the_value_it_corrects(conversation, lan
     [after] = chat.active()
     assert new in after.value and old not in after.value
     assert after.scope == before.scope and after.supersedes == before.id
+
+
+@pytest.mark.parametrize("lang, first, then, new, old", [
+    ("en", "The most I can spend on a bike is 900 dollars.", "Got a bonus, so the ceiling is 1100 now.", "1100", "900"),
+    ("en", "We've set aside 400 for the garden.", "Make the budget 450.", "450", "400"),
+    ("zh", "买自行车最多花2000。", "上限可以到2500了。", "2500", "2000"),
+    ("zh", "预算大概800块。", "嗯，不对，600就够了。", "600", "800"),
+])
+def test_a_spending_limit_renamed_and_changed_replaces_the_old_one(conversation, lang, first, then, new, old):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    [before] = chat.active()
+    assert before.kind == "constraint"
+    chat.say(then)
+    [after] = chat.active()
+    assert new in after.value and old not in after.value and after.supersedes == before.id
