@@ -196,3 +196,17 @@ def test_a_spending_limit_renamed_and_changed_replaces_the_old_one(conversation,
     chat.say(then)
     [after] = chat.active()
     assert new in after.value and old not in after.value and after.supersedes == before.id
+
+
+@pytest.mark.parametrize("lang, rule, change, new, old", [
+    ("en", "Always answer in German.", "Actually, switch to Italian instead.", "Italian", "German"),
+    ("zh", "以后都用英文回答。", "还是换成日语吧。", "日语", "英文"),
+])
+def test_a_change_to_a_reply_rule_replaces_the_rule(conversation, lang, rule, change, new, old):
+    chat = conversation(lang=lang)
+    chat.say(rule)
+    [before] = chat.active()
+    chat.say(change)
+    [after] = chat.active()
+    assert after.kind == "directive" and new in after.value and old not in after.value
+    assert after.supersedes == before.id

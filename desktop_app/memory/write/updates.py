@@ -157,6 +157,8 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
     target = _holding(active, dropped) if dropped else None
     if target is None and cand.subject:
         target = _same_subject(cand.model_copy(update={"kind": "fact"}), active)
+    if target is None and cand.canonical:  # "actually, switch to French instead" changes the reply rule
+        target = next((i for i in reversed(active) if i.kind == "directive" and i.subject == cand.subject), None)
     if target is not None and not dropped and numbers(cand.value) and not numbers(target.value):
         # A new number corrects the item of that subject that holds one ("budget: 4000", not "budget: Porto").
         target = next((i for i in reversed(active) if i.subject == target.subject and numbers(i.value)), target)
