@@ -210,3 +210,19 @@ def test_a_change_to_a_reply_rule_replaces_the_rule(conversation, lang, rule, ch
     [after] = chat.active()
     assert after.kind == "directive" and new in after.value and old not in after.value
     assert after.supersedes == before.id
+
+
+@pytest.mark.parametrize("lang, turns, final, gone", [
+    ("en", ["We're expecting 40 guests at the reunion.", "Update, 46 guests confirmed.",
+            "Scratch that, a few dropped out, so we're at 38."], "38", ("40", "46")),
+    ("en", ["We have 18 people signed up for the class.", "Two more joined, so 20 in total."], "20", ("18",)),
+    ("zh", ["公司聚餐来60个人。", "又加了5个，65人了。", "最后确认是63人。"], "63", ("60", "65")),
+    ("zh", ["这次露营有8个人。", "又来了两个，一共10个。"], "10", ("8个",)),
+])
+def test_a_head_count_said_again_replaces_the_old_one(conversation, lang, turns, final, gone):
+    chat = conversation(lang=lang)
+    for text in turns:
+        chat.say(text)
+    [count] = [i for i in chat.active() if i.subject == "head count"]
+    assert final in count.value
+    assert not any(old in i.value for i in chat.active() for old in gone)

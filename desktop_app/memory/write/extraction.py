@@ -60,8 +60,8 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
     ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
-    ("fact.schedule", None), ("fact.my_subject", None), ("fact.numbered_subject", None),
-    ("fact.head_count", "head count"),
+    ("fact.head_count", "head count"), ("fact.schedule", None), ("fact.my_subject", None),
+    ("fact.numbered_subject", None),
 )
 # A preference, a decision and the goal (the lexicon's ``kind.preference``, ``kind.decision``,
 # ``kind.goal``), case-insensitive.
@@ -204,6 +204,12 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     question follows a statement of fact ("my dad has high blood pressure, is hiking ok?")."""
     whole = classify(sentence)
     parts = clauses(sentence)
+    if whole is not None and whole.action == "revoke" and len(parts) >= 2:
+        # "Scratch that, so we're at 10": what was said is taken back for the value that follows it.
+        instead = [c for part in parts[1:] if (c := classify(part)) is not None and c.action == "add"
+                   and c.kind in SUPERSEDING_KINDS and _stands_alone(c)]
+        if instead:
+            return [c.model_copy(update={"action": "correct"}) for c in instead[:1]]
     if len(parts) < 2 or (whole is not None and (whole.action != "add" or whole.kind == "open_question")) \
             or is_hypothetical(sentence) or REPORTED.search(sentence) or any(is_hypothetical(p) for p in parts[:-1]):
         return [whole] if whole is not None else []
@@ -217,6 +223,10 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     if whole.kind in ("directive", "constraint") and found and all(c.kind == "fact" for c in found):
         return found
     return [whole]
+
+
+# Kinds a clause may hold that replace an earlier value of theirs.
+SUPERSEDING_KINDS = ("fact", "constraint", "preference", "decision")
 
 
 def _stands_alone(candidate: Candidate) -> bool:
