@@ -226,3 +226,28 @@ def test_a_head_count_said_again_replaces_the_old_one(conversation, lang, turns,
     [count] = [i for i in chat.active() if i.subject == "head count"]
     assert final in count.value
     assert not any(old in i.value for i in chat.active() for old in gone)
+
+
+@pytest.mark.parametrize("lang, plan, choice", [
+    ("en", "We're flying to Lisbon in June.", "Change of plan: we decided on Porto now."),
+    ("zh", "打算去桂林玩。", "最后还是定了厦门。"),
+])
+def test_a_choice_of_another_place_replaces_the_planned_trip(conversation, lang, plan, choice):
+    chat = conversation(lang=lang)
+    chat.say(plan)
+    [trip] = chat.active("goal")
+    chat.say(choice)
+    assert chat.active("goal") == []
+    [decision] = chat.active("decision")
+    assert decision.supersedes == trip.id
+
+
+@pytest.mark.parametrize("lang, plan, choice", [
+    ("en", "We're driving to Cornwall in August.", "We decided to rent a cottage."),
+    ("zh", "暑假想带孩子去海边。", "就定青岛吧。"),
+])
+def test_a_choice_within_the_trip_keeps_it(conversation, lang, plan, choice):
+    chat = conversation(lang=lang)
+    chat.say(plan)
+    chat.say(choice)
+    assert len(chat.active("goal")) == 1 and len(chat.active("decision")) == 1

@@ -69,7 +69,9 @@ PREFERENCE = rx(alternatives("kind.preference", ("zh", "en")))
 DECISION = rx(alternatives("kind.decision", ("zh", "en")))
 GOAL = rx(alternatives("kind.goal", ("zh", "en")))
 # A plan or task the user is on (the lexicon's ``kind.plan``): the goal, when nothing firmer is said.
-PLAN = rx(alternatives("kind.plan", ("zh", "en")))
+PLAN = rx(alternatives("kind.plan", ("zh", "en")), alternatives("kind.trip", ("zh", "en")))
+# A trip the user is on (the lexicon's ``kind.trip``): a plan a later choice of another place replaces.
+TRIP = rx(alternatives("kind.trip", ("zh", "en")))
 # A step of the goal done, and speculation (the lexicon's ``goal.step_done``, ``mood.speculation``):
 # case-insensitive, ``^`` the start of the sentence only.
 STEP_DONE = rx(alternatives("goal.step_done", ("zh", "en")))

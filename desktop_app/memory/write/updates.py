@@ -21,7 +21,7 @@ from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import amounts
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import clip, numbers, term_set
-from desktop_app.memory.write.extraction import Candidate, extract, is_question
+from desktop_app.memory.write.extraction import TRIP, Candidate, extract, is_question, rx
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,
@@ -107,6 +107,12 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
                   supersedes=old.id if old else None, details={"state": "in_progress", "steps_done": []})
         result = _commit(store, session_id, [op], "new goal", now)
         return MemoryOutcome(action="superseded" if old else "added", item_ids=result.added_ids)
+    trip = next((i for i in active if i.kind == "goal" and TRIP.search(i.value)), None)
+    if cand.kind == "decision" and trip is not None and CHANGED.search(cand.quote):
+        # "最后还是定了海南三亚" after "打算去云南玩": the choice replaces the trip that was planned.
+        op = _new(cand, "decision", cand.subject, cand.value, origin=origin, source_message_id=src, supersedes=trip.id)
+        result = _commit(store, session_id, [op], "a choice replaces the planned trip", now)
+        return MemoryOutcome(action="superseded", item_ids=result.added_ids)
     same = _same_subject(cand, active)
     if cand.kind == "directive" and same is not None and same.kind == "directive":
         op = _new(cand, "directive", cand.subject, cand.value, origin=origin, source_message_id=src,
@@ -276,6 +282,10 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
         return MemoryOutcome.told("pending", "drop_one", [pid], id=options[0], value=clip(rule.value if rule else "", 60))
     listed = ", ".join(f"#{i}" for i in options)
     return MemoryOutcome.told("pending", "which_rule", [pid], listed=listed, pid=pid)
+
+
+# Words in a quote that say a value changed (the lexicon's ``change.said``).
+CHANGED = rx(alternatives("change.said", ("en", "zh")))
 
 
 # Words that name a rule (the lexicon's ``rule.reference``), case-insensitive.
