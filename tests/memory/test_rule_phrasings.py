@@ -251,3 +251,24 @@ def test_a_choice_within_the_trip_keeps_it(conversation, lang, plan, choice):
     chat.say(plan)
     chat.say(choice)
     assert len(chat.active("goal")) == 1 and len(chat.active("decision")) == 1
+
+
+@pytest.mark.parametrize("lang, first, second", [
+    ("en", "I'm allergic to peanuts.", "I'm allergic to sesame too."),
+    ("en", "I have asthma.", "I have high blood pressure."),
+    ("zh", "我对花生过敏。", "我还对芝麻过敏。"),
+    ("zh", "我有哮喘。", "我膝盖不好。"),
+])
+def test_a_second_allergy_or_condition_is_one_more_not_a_replacement(conversation, lang, first, second):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    chat.say(second)
+    assert len(chat.active("fact")) == 2
+
+
+@pytest.mark.parametrize("text, subjects", [
+    ("家里两个孩子，姐姐叫小雨，弟弟叫小雷。", {"family:姐姐", "family:弟弟"}),
+    ("A bit about me: 41, live in Bremen.", {"location"}),
+])
+def test_facts_in_clauses_the_whole_sentence_does_not_read_are_kept(text, subjects):
+    assert {c.subject for c in extract(text)} == subjects

@@ -216,8 +216,8 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
             or is_hypothetical(sentence) or REPORTED.search(sentence) or any(is_hypothetical(p) for p in parts[:-1]):
         return [whole] if whole is not None else []
     found = [c for part in parts if (c := classify(part)) is not None and c.action == "add" and _stands_alone(c)]
-    if whole is None:  # a question or chatter: only the facts stated before it
-        return [c for c in found if c.kind in ("fact", "goal")] if is_question(sentence) else []
+    if whole is None:  # a question, or clauses the whole does not read: the facts and plans stated in them
+        return [c for c in found if c.kind in ("fact", "goal")]
     # One rule said in two clauses ("always answer in Chinese, no English words") stays one rule.
     if len({(c.kind, c.subject) for c in found}) >= 2 and not all(c.kind in ("directive", "constraint") for c in found):
         return found

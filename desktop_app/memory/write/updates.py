@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 SUPERSEDABLE_KINDS = ("fact", "constraint", "decision", "preference")
 REVOCABLE_KINDS = ("directive", "constraint", "preference", "decision")
+# Profile subjects a person has several of (allergies, health conditions): only a correction replaces one.
+LIST_SUBJECTS = ("allergy", "health")
 
 
 def _norm(text: str) -> str:
@@ -121,6 +123,8 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
         pid = result.added_ids[0]
         return MemoryOutcome.told("pending", "conflict", [pid], pid=pid, new=clip(cand.value, 60), old=same.id,
                                   old_value=clip(same.value, 60))
+    if same is not None and cand.kind == "fact" and same.subject.split(":", 1)[0] in LIST_SUBJECTS:
+        same = None  # a second allergy or condition is one more, not a new value of the first
     if same is not None and same.kind in SUPERSEDABLE_KINDS and cand.kind in SUPERSEDABLE_KINDS:
         return _supersede(store, session_id, cand, same, cand.value, same.kind if same.kind == "constraint" else cand.kind,
                           origin, src, now)
