@@ -272,3 +272,15 @@ def test_a_second_allergy_or_condition_is_one_more_not_a_replacement(conversatio
 ])
 def test_facts_in_clauses_the_whole_sentence_does_not_read_are_kept(text, subjects):
     assert {c.subject for c in extract(text)} == subjects
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("I hate olives.", "preference"),
+    ("I can't stand jazz.", "preference"),
+    ("我讨厌香菜。", "preference"),
+    ("我很受不了太甜的东西。", "preference"),
+    ("I hate being late.", None),
+    ("他讨厌香菜。", None),
+])
+def test_a_dislike_is_a_preference(text, kind):
+    assert [c.kind for c in extract(text)] == ([kind] if kind else [])
