@@ -284,3 +284,28 @@ def test_facts_in_clauses_the_whole_sentence_does_not_read_are_kept(text, subjec
 ])
 def test_a_dislike_is_a_preference(text, kind):
     assert [c.kind for c in extract(text)] == ([kind] if kind else [])
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "I'm not staying at that hostel ever again."),
+    ("en", "No trains that arrive later than 9pm."),
+    ("zh", "那家航空公司我再也不坐了。"),
+    ("zh", "排队时间别超过30分钟。"),
+])
+def test_a_ban_or_a_limit_in_everyday_words_is_a_constraint(conversation, lang, text):
+    chat = conversation(lang=lang)
+    chat.say(text)
+    [held] = chat.active()
+    assert held.kind == "constraint"
+
+
+@pytest.mark.parametrize("lang, limit, relaxed, new, old", [
+    ("en", "No layovers longer than 90 minutes.", "Actually make that layover limit 120 minutes.", "120", "90"),
+    ("zh", "排队时间别超过30分钟。", "排队时间放宽到45分钟吧。", "45", "30"),
+])
+def test_a_limit_relaxed_replaces_the_old_one(conversation, lang, limit, relaxed, new, old):
+    chat = conversation(lang=lang)
+    chat.say(limit)
+    chat.say(relaxed)
+    [held] = chat.active()
+    assert new in held.value and old not in held.value

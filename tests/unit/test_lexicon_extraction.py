@@ -281,6 +281,10 @@ CUE_CASES = [
     ("kind.preference", "zh", "我倾向坐火车", True),
     ("kind.preference", "zh", "他喜欢猫", False),  # the user's own liking only
     ("kind.decision", "en", "Let's go with Rome", True),
+    ("rule.prohibit", "en", "I'm not flying with them ever again", True),
+    ("rule.prohibit", "en", "Not again, the printer jammed", False),
+    ("rule.prohibit", "zh", "那家店我再也不去了", True),
+    ("rule.prohibit", "zh", "再也不会有这么好的机会了", False),
     ("kind.decision", "zh", "那就定青岛吧", True),
     ("kind.trip", "en", "We're flying to Oslo next week", True),
     ("kind.trip", "en", "We're flying over the Alps", False),
