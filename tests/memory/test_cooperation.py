@@ -136,10 +136,10 @@ def test_the_pre_filter_skips_greetings_acknowledgements_and_pure_questions():
 # -- merging with the rules -------------------------------------------------------------------
 def test_a_compound_sentence_becomes_one_item_per_subject_and_a_later_change_touches_only_its_own(store, settings, conversation):
     convo = conversation()
-    convo.user("My name is Bob and my budget is 300 euros.")
+    convo.user("My name is Bob and the budget is 300 euros.")
     [rule_item] = store.list_items(convo.sid, statuses=("active",))  # the rules keep the sentence as one item
     engine = scripted([entry("My name is Bob", "name", "Bob", scope="profile"),
-                       entry("my budget is 300 euros", "budget", "300 EUR", kind="constraint")])
+                       entry("the budget is 300 euros", "budget", "300 EUR", kind="constraint")])
     outcome, _ = model_pass(convo, engine)
     assert outcome.status == "done"
     now = active(store, convo.sid)

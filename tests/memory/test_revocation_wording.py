@@ -19,13 +19,14 @@ def test_a_rule_dropped_by_a_hyphenated_name_is_revoked(conversation, rule, drop
     assert not convo.active("directive"), [i.value for i in convo.active()]
 
 
-@pytest.mark.parametrize("lang, rule, unclear", [
-    ("en", "From now on, always answer in one short paragraph.", "Never mind that paragraph thing."),
-    ("zh", "以后回答都先说结论再说细节。", "结论先行那个不用了，正常说就行"),
+@pytest.mark.parametrize("lang, rules, unclear", [
+    ("en", ["From now on, always answer in one short paragraph."], "Never mind that rule."),
+    ("zh", ["以后回答都先说结论再说细节。", "以后每次回答都用中文。"], "那个不用了"),
 ])
-def test_a_pending_question_about_a_rule_reaches_the_prompt_without_the_mark(conversation, lang, rule, unclear):
+def test_a_pending_question_about_a_rule_reaches_the_prompt_without_the_mark(conversation, lang, rules, unclear):
     convo = conversation(lang=lang)
-    convo.say(rule)
+    for rule in rules:
+        convo.say(rule)
     convo.say(unclear)
     pending = convo.store.list_items(convo.sid, statuses=("pending",))
     plan = convo.say("OK." if lang == "en" else "好的。")

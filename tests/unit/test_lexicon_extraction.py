@@ -54,7 +54,8 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "mood.speculation", "answer.affirm", "answer.deny", "mood.question",
                                               "mood.hypothetical", "intent.revoke", "intent.correct",
                                               "rule.standing", "rule.prohibit", "rule.reply", "rule.limit",
-                                              "kind.preference", "kind.decision", "kind.goal", "speech.reported",
+                                              "kind.preference", "kind.decision", "kind.goal", "kind.plan", "kind.trip",
+                                              "change.not_old", "clause.split", "speech.reported",
                                               "speech.common", "speech.relayed", "request.ask",
                                               "time.date", "request.uses_value",
                                               "request.task", "address.personal", "mood.imperative",
@@ -84,10 +85,20 @@ ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": 
     ("fact.diet", "en", "I'm vegetarian", "value", "vegetarian"),
     ("fact.occupation", "zh", "我是一名护士", "value", "护士"),
     ("fact.occupation", "en", "I am a nurse", "value", "nurse"),
+    ("fact.occupation", "en", "I work as a welder", "value", "welder"),
+    ("fact.occupation", "zh", "我在青岛做会计", "value", "会计"),
+    ("fact.name", "en", "I'm Oskar, by the way", "value", "Oskar"),
+    ("fact.name", "zh", "我是周婷，多指教", "value", "周婷"),
+    ("fact.pets", "en", "my cat Juno hates the vet", "value", "Juno"),
+    ("fact.pets", "zh", "我养了条狗叫旺财", "value", "旺财"),
+    ("fact.family", "en", "I have two daughters", "value", "two daughters"),
+    ("fact.family", "zh", "大宝叫毛毛", "value", "毛毛"),
     ("fact.my_subject", "zh", "我的生日是五月三号", "subject", "生日"),
     ("fact.my_subject", "en", "My favourite colour is green.", "subject", "favourite colour"),
     ("fact.numbered_subject", "zh", "预算应该是5000元", "subject", "预算"),
     ("fact.numbered_subject", "en", "The team size is 12 people", "subject", "team size"),
+    ("fact.schedule", "en", "My ferry departs at 9:30 on Monday", "subject", "ferry"),
+    ("fact.schedule", "zh", "我后天下午3点的面试", "subject", "面试"),
 ])
 def test_fact_cues_fire_and_name_their_group(name, lang, text, group, value):
     found = lexicon.first_match(name, text, (lang,))
@@ -108,7 +119,15 @@ def test_fact_cues_fire_and_name_their_group(name, lang, text, group, value):
     ("fact.head_count", "zh", "这家店能坐40个人"),
     ("fact.diet", "en", "I'm hungry"),
     ("fact.diet", "zh", "我是学生"),
+    ("fact.name", "en", "I'm Irish, so tea it is"),
+    ("fact.name", "zh", "我是学生"),
+    ("fact.pets", "en", "my dog is old"),
+    ("fact.pets", "zh", "邻居家的狗叫得很凶"),
+    ("fact.family", "en", "I have two meetings today"),
+    ("fact.family", "zh", "我叫了外卖"),
     ("fact.numbered_subject", "en", "The weather is nice"),
+    ("fact.schedule", "en", "My train was late again"),
+    ("fact.schedule", "zh", "航班经常延误"),
     ("fact.numbered_subject", "zh", "天气很好"),
 ])
 def test_fact_cues_stay_quiet_elsewhere(name, lang, text):
@@ -149,6 +168,11 @@ CUE_CASES = [
     ("intent.revoke", "en", "You can drop the conclusion-first thing now, it's fine either way.", True),
     ("intent.revoke", "zh", "结论先行那个不用了，正常说就行", True),
     ("intent.revoke", "zh", "谢谢，不用了", False),  # declining an offer names no rule
+    ("intent.revoke", "en", "Swear words are fine again", True),
+    ("intent.revoke", "en", "The weather is fine today", False),
+    ("intent.revoke", "zh", "结尾那句鼓励去掉吧", True),
+    ("intent.revoke", "zh", "油炸的也可以推荐了", True),
+    ("intent.revoke", "zh", "把糖去掉再试试", False),
     ("speech.common", "zh", "我妈常说早睡早起身体好", True),
     ("speech.common", "zh", "结论先行那个不用了，正常说就行", False),  # 正常说 is how to talk, not a saying
     ("small_talk.ack", "en", "Thanks, sounds good!", True),
@@ -257,6 +281,19 @@ CUE_CASES = [
     ("kind.preference", "zh", "我倾向坐火车", True),
     ("kind.preference", "zh", "他喜欢猫", False),  # the user's own liking only
     ("kind.decision", "en", "Let's go with Rome", True),
+    ("rule.prohibit", "en", "I'm not flying with them ever again", True),
+    ("rule.prohibit", "en", "Not again, the printer jammed", False),
+    ("rule.prohibit", "zh", "那家店我再也不去了", True),
+    ("rule.prohibit", "zh", "再也不会有这么好的机会了", False),
+    ("kind.decision", "zh", "那就定青岛吧", True),
+    ("kind.trip", "en", "We're flying to Oslo next week", True),
+    ("kind.trip", "en", "We're flying over the Alps", False),
+    ("kind.trip", "zh", "周末想带爸妈去黄山", True),
+    ("kind.trip", "zh", "他想去北京", False),
+    ("kind.plan", "en", "I'm hosting a dinner on Friday", True),
+    ("kind.plan", "en", "Planning is the hard part", False),
+    ("kind.plan", "zh", "打算学游泳", True),
+    ("kind.plan", "zh", "学游泳难不难", False),
     ("kind.decision", "en", "We'll use Python", True),
     ("kind.decision", "en", "We will use Python", True),
     ("kind.decision", "en", "We are undecided to a point", False),
@@ -276,6 +313,10 @@ CUE_CASES = [
     ("speech.reported", "zh", "他说：“以后用中文”", True),
     ("speech.reported", "zh", "邮件里说不要迟到", True),
     ("speech.reported", "zh", "他说以后用中文", False),
+    ("speech.reported", "en", "my brother texted me: 'never trust a cheap tent'", True),
+    ("speech.reported", "en", "I texted my brother about the tent", False),
+    ("speech.reported", "zh", "我哥发来一句：'别买便宜帐篷'", True),
+    ("speech.reported", "zh", "我发了一个帐篷的链接给他", False),
     ("speech.common", "en", "Everyone says so", True),
     ("speech.common", "en", "Everyone says sooo", False),
     ("speech.common", "zh", "我妈常说要早睡", True),
@@ -714,7 +755,7 @@ def test_a_revocation_asked_as_a_question_names_what_it_revokes(sentence, revoke
 @pytest.mark.parametrize("sentence, kind", [
     ("From now on, answer in English", "directive"),
     ("以后都用中文回答", "directive"),
-    ("I don't eat pork", "constraint"),
+    ("Don't put pork in anything", "constraint"),  # "I don't eat pork" is a diet fact
     ("不要放香菜", "constraint"),
 ])
 def test_a_standing_rule_or_prohibition_is_classified_so(sentence, kind):

@@ -41,6 +41,10 @@ CUE_CASES = [
     ("rule.reference", "en", "Drop the rules about emoji", False),  # the word itself only, as written
     ("rule.reference", "zh", "那条规则不要了", True),
     ("rule.reference", "zh", "不要再用英文了", False),
+    ("rule.reference", "en", "never mind the metric thing", True),
+    ("rule.reference", "en", "one thing I forgot", False),
+    ("rule.reference", "zh", "公里那个算了", True),
+    ("rule.reference", "zh", "那个不行", False),
     ("summary.vague", "en", "The user mentioned a budget", True),
     ("summary.vague", "en", "User said they like tea", True),
     ("summary.vague", "en", "The budget is 5000", False),

@@ -59,14 +59,19 @@ def _is_me(word: str) -> bool:
 FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
-    ("fact.occupation", "occupation"), ("fact.my_subject", None), ("fact.numbered_subject", None),
-    ("fact.head_count", "head count"),
+    ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
+    ("fact.head_count", "head count"), ("fact.schedule", None), ("fact.my_subject", None),
+    ("fact.numbered_subject", None),
 )
 # A preference, a decision and the goal (the lexicon's ``kind.preference``, ``kind.decision``,
 # ``kind.goal``), case-insensitive.
 PREFERENCE = rx(alternatives("kind.preference", ("zh", "en")))
 DECISION = rx(alternatives("kind.decision", ("zh", "en")))
 GOAL = rx(alternatives("kind.goal", ("zh", "en")))
+# A plan or task the user is on (the lexicon's ``kind.plan``): the goal, when nothing firmer is said.
+PLAN = rx(alternatives("kind.plan", ("zh", "en")), alternatives("kind.trip", ("zh", "en")))
+# A trip the user is on (the lexicon's ``kind.trip``): a plan a later choice of another place replaces.
+TRIP = rx(alternatives("kind.trip", ("zh", "en")))
 # A step of the goal done, and speculation (the lexicon's ``goal.step_done``, ``mood.speculation``):
 # case-insensitive, ``^`` the start of the sentence only.
 STEP_DONE = rx(alternatives("goal.step_done", ("zh", "en")))
@@ -179,10 +184,60 @@ def extract(text: str) -> list[Candidate]:
         return [Candidate(action="reject", quote=stripped)]
     out: list[Candidate] = []
     for sentence in split_sentences(_unquoted(text)):
-        candidate = classify(sentence)
-        if candidate is not None:
-            out.append(candidate)
+        out += _sentence_candidates(sentence)
     return out
+
+
+# Where a sentence divides into clauses (the lexicon's ``clause.split``).
+_CLAUSE = rx(alternatives("clause.split", ("zh", "en")))
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of ``sentence``, each a span of it, punctuation between them left out."""
+    cuts = [(m.start(), m.end()) for m in _CLAUSE.finditer(sentence) if m.end() > m.start()]
+    bounds = [0, *(x for cut in cuts for x in cut), len(sentence)]
+    parts = (sentence[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2))
+    return [p for p in parts if len(p.strip(_TRIM)) >= 2]
+
+
+def _sentence_candidates(sentence: str) -> list[Candidate]:
+    """What a sentence asks memory to do: one candidate, or one per clause when its clauses state
+    different things ("I'm Ana, 34, a nurse in Porto"; "我们想去成都，预算8000") or when a
+    question follows a statement of fact ("my dad has high blood pressure, is hiking ok?")."""
+    whole = classify(sentence)
+    parts = clauses(sentence)
+    if whole is not None and whole.action == "revoke" and len(parts) >= 2:
+        # "Scratch that, so we're at 10": what was said is taken back for the value that follows it.
+        instead = [c for part in parts[1:] if (c := classify(part)) is not None and c.action == "add"
+                   and c.kind in SUPERSEDING_KINDS and _stands_alone(c)]
+        if instead:
+            return [c.model_copy(update={"action": "correct"}) for c in instead[:1]]
+    if len(parts) < 2 or (whole is not None and (whole.action != "add" or whole.kind == "open_question")) \
+            or is_hypothetical(sentence) or REPORTED.search(sentence) or any(is_hypothetical(p) for p in parts[:-1]):
+        return [whole] if whole is not None else []
+    found = [c for part in parts if (c := classify(part)) is not None and c.action == "add" and _stands_alone(c)]
+    if whole is None:  # a question, or clauses the whole does not read: the facts and plans stated in them
+        return [c for c in found if c.kind in ("fact", "goal")]
+    # One rule said in two clauses ("always answer in Chinese, no English words") stays one rule.
+    if len({(c.kind, c.subject) for c in found}) >= 2 and not all(c.kind in ("directive", "constraint") for c in found):
+        return found
+    # A rule word in a clause that makes no rule ("我有高血压，一直在吃药"): the fact is what was said.
+    if whole.kind in ("directive", "constraint") and found and all(c.kind == "fact" for c in found):
+        return found
+    return [whole]
+
+
+# Kinds a clause may hold that replace an earlier value of theirs.
+SUPERSEDING_KINDS = ("fact", "constraint", "preference", "decision")
+
+
+def _stands_alone(candidate: Candidate) -> bool:
+    """A clause's candidate that is an item on its own: a fact only under a named subject (a name,
+    an allergy, a job; not "my monitors are huge"), a goal, a choice or a rule; a liking or a
+    guess in a clause is the reason for the rest of the sentence, or part of its question."""
+    if candidate.kind == "fact":
+        return candidate.canonical
+    return candidate.kind in ("goal", "decision", "constraint", "directive")
 
 
 def _unquoted(text: str) -> str:
@@ -259,6 +314,8 @@ def classify(sentence: str) -> Candidate | None:
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     reply_rule = REPLY_BEHAVIOUR.search(body) is not None
     has_limit = bool(LIMIT.search(body) and (numbers(body) or DATE.search(body))) or bool(DATE.search(body) and LIMIT.search(body))
+    if not (reply_rule or has_limit) and (diet := _stated_fact(body, quote, canonical, _BEFORE_RULES)) is not None:
+        return diet  # "I don't eat pork" tells what the user eats; its "don't" asks nothing of the reply
     if (STANDING.search(body) or PROHIBIT.search(body)) and (relayed or not addressed(body)) and not has_limit:
         return None  # someone else's rule, or a remark about the world ("大城市的生活节奏总是很快")
     if (STANDING.search(body) or PROHIBIT.search(body)) and reply_rule:
@@ -274,23 +331,39 @@ def classify(sentence: str) -> Candidate | None:
                          quote=quote)
     if canonical and _COPULA.search(body):
         return Candidate(action="add", kind="fact", subject=canonical, value=body, quote=quote, canonical=True)
-    for name, fixed in FACT_CUES:
-        match = first_match(name, body, ("zh", "en"))
-        if match:
-            raw_subject = match.groupdict().get("subject") or ""
-            if fixed and fixed.endswith(":"):  # whose it is: "allergy:mia" (a profile item of its own)
-                who = raw_subject.strip().lower()
-                subject = fixed[:-1] if _is_me(who) else fixed + who
-            else:
-                subject = fixed or canonical_subject(raw_subject) or canonical or f"fact:{raw_subject.strip().lower()}"
-            return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
-                             canonical=fixed is not None or canonical is not None)
+    fact = _stated_fact(body, quote, canonical, FACT_CUES)
+    if fact is not None:
+        return fact
+    if PLAN.search(body):
+        return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     if DECISION.search(body):
         return Candidate(action="add", kind="decision", subject=canonical or topic_subject("decision", body),
                          value=body, quote=quote, canonical=canonical is not None)
     if PREFERENCE.search(body):
         return Candidate(action="add", kind="preference", subject=canonical or topic_subject("pref", body),
                          value=body, quote=quote, canonical=canonical is not None)
+    return None
+
+
+# Fact cues whose sentences hold a rule's word without being a rule ("I don't eat pork").
+_BEFORE_RULES: tuple[tuple[str, str | None], ...] = (("fact.diet", "diet"),)
+
+
+def _stated_fact(body: str, quote: str, canonical: str | None,
+                 cues: tuple[tuple[str, str | None], ...]) -> Candidate | None:
+    """The fact of the first of ``cues`` the sentence matches, under its subject."""
+    for name, fixed in cues:
+        match = first_match(name, body, ("zh", "en"))
+        if match:
+            raw_subject = match.groupdict().get("subject") or ""
+            if fixed and fixed.endswith(":"):  # whose it is: "allergy:mia" (a profile item of its own)
+                who = raw_subject.strip().lower()
+                # No one named (a clause of the user's own: "乳糖不耐受") is the user.
+                subject = fixed[:-1] if not who or _is_me(who) else fixed + who
+            else:
+                subject = fixed or canonical_subject(raw_subject) or canonical or f"fact:{raw_subject.strip().lower()}"
+            return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
+                             canonical=fixed is not None or canonical is not None)
     return None
 
 
@@ -311,7 +384,7 @@ _EN_CHANGE = re.compile("|".join(lexicon("en")["change"]["verb"]["patterns"]), r
 # ``change.lead``), then the words before what changes (``change.subject_lead``: only before a verb of
 # change, not a copula — "把预算改成8000", but "将军是张三" is about 将军) and its article
 # (``change.article``).
-_CHANGE_LEAD = re.compile(f"^({alternatives('change.lead', ('zh', 'en'))})[，,:：\\s]*", re.IGNORECASE)
+_CHANGE_LEAD = re.compile(f"^(({alternatives('change.lead', ('zh', 'en'))})[，,:：\\s]*)+", re.IGNORECASE)
 _SUBJECT_LEAD = re.compile(f"^({alternatives('change.subject_lead', ('zh', 'en'))})\\s*", re.IGNORECASE)
 _ARTICLE = re.compile(f"^({alternatives('change.article', ('en', 'zh'))})\\s+", re.IGNORECASE)
 

@@ -15,13 +15,13 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.lexicon import alternatives
+from desktop_app.lexicon import alternatives, first_match
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import amounts
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import clip, numbers, term_set, without_lead_in
-from desktop_app.memory.write.extraction import Candidate, extract
+from desktop_app.memory.write.extraction import TRIP, Candidate, extract, is_question, rx
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 
 SUPERSEDABLE_KINDS = ("fact", "constraint", "decision", "preference")
 REVOCABLE_KINDS = ("directive", "constraint", "preference", "decision")
+# Profile subjects a person has several of (allergies, health conditions): only a correction replaces one.
+LIST_SUBJECTS = ("allergy", "health")
 
 
 def _norm(text: str) -> str:
@@ -107,6 +109,12 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
                   supersedes=old.id if old else None, details={"state": "in_progress", "steps_done": []})
         result = _commit(store, session_id, [op], "new goal", now)
         return MemoryOutcome(action="superseded" if old else "added", item_ids=result.added_ids)
+    trip = next((i for i in active if i.kind == "goal" and TRIP.search(i.value)), None)
+    if cand.kind == "decision" and trip is not None and CHANGED.search(cand.quote):
+        # "最后还是定了海南三亚" after "打算去云南玩": the choice replaces the trip that was planned.
+        op = _new(cand, "decision", cand.subject, cand.value, origin=origin, source_message_id=src, supersedes=trip.id)
+        result = _commit(store, session_id, [op], "a choice replaces the planned trip", now)
+        return MemoryOutcome(action="superseded", item_ids=result.added_ids)
     same = _same_subject(cand, active)
     if cand.kind == "directive" and same is not None and same.kind == "directive":
         op = _new(cand, "directive", cand.subject, cand.value, origin=origin, source_message_id=src,
@@ -115,6 +123,8 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
         pid = result.added_ids[0]
         return MemoryOutcome.told("pending", "conflict", [pid], pid=pid, new=clip(cand.value, 60), old=same.id,
                                   old_value=clip(same.value, 60))
+    if same is not None and cand.kind == "fact" and same.subject.split(":", 1)[0] in LIST_SUBJECTS:
+        same = None  # a second allergy or condition is one more, not a new value of the first
     if same is not None and same.kind in SUPERSEDABLE_KINDS and cand.kind in SUPERSEDABLE_KINDS:
         return _supersede(store, session_id, cand, same, cand.value, same.kind if same.kind == "constraint" else cand.kind,
                           origin, src, now)
@@ -151,12 +161,21 @@ def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, 
 
 def _correct(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
              src: int | None, origin: str, now: float) -> MemoryOutcome:
-    target = _same_subject(cand.model_copy(update={"kind": "fact"}), active) if cand.subject else None
-    if target is not None and numbers(cand.value) and not numbers(target.value):
+    dropped, kept = dropped_value(cand.value)
+    if dropped:  # "the 14th, not the 12th": the item holding the old value is the one corrected
+        cand = cand.model_copy(update={"value": kept})
+    target = _holding(active, dropped) if dropped else None
+    if target is None and cand.subject:
+        target = _same_subject(cand.model_copy(update={"kind": "fact"}), active)
+    if target is None and cand.canonical:  # "actually, switch to French instead" changes the reply rule
+        target = next((i for i in reversed(active) if i.kind == "directive" and i.subject == cand.subject), None)
+    if target is not None and not dropped and numbers(cand.value) and not numbers(target.value):
         # A new number corrects the item of that subject that holds one ("budget: 4000", not "budget: Porto").
         target = next((i for i in reversed(active) if i.subject == target.subject and numbers(i.value)), target)
     if target is None and cand.subject and not cand.canonical:
         target = _by_words(active, cand.subject.split(":", 1)[-1])
+        if target is None and numbers(cand.value) and not is_question(cand.quote):  # "my mistake, 14, one is off"
+            target = _latest_correctable(active, cand.value)
     elif target is None and not cand.subject:
         target = _latest_correctable(active, cand.value)
     explicit = "user" if origin in ("rule", "import") else origin
@@ -167,8 +186,36 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         op = _new(cand, kind, cand.subject, cand.value, origin=explicit, source_message_id=src)
         result = _commit(store, session_id, [op], "correction with nothing to correct: new item", now)
         return MemoryOutcome(action="added", item_ids=result.added_ids)
-    value = corrected_value(target.value, cand.value)
+    value = _swapped(target.value, dropped, cand.value) if dropped else corrected_value(target.value, cand.value)
     return _supersede(store, session_id, cand, target, value, target.kind, explicit, src, now)
+
+
+def dropped_value(value: str) -> tuple[str, str]:
+    """The old value a correction drops ("…, not the 12th", "…，不是周三"; the lexicon's
+    ``change.not_old``) and the correction without it; ("", value) when it names none."""
+    match = first_match("change.not_old", value, ("zh", "en"))
+    if match is None or not match.group("old"):
+        return "", value
+    return match.group("old"), (value[:match.start()] + value[match.end():]).strip(" ，,。.;；")
+
+
+def _swapped(old_value: str, dropped: str, new: str) -> str:
+    """A short correction put in place of the value it drops, so the item keeps its words: "我下周三要去
+    上海出差" corrected by "是下周四，不是周三" is "我下周四要去上海出差" (the words the two share at the
+    seam are written once). A long correction stands as it is."""
+    at = old_value.lower().find(dropped.lower())
+    if at < 0 or len(new) > len(dropped) + 6:
+        return new
+    before = old_value[:at]
+    seam = next((n for n in range(min(len(before), len(new)), 0, -1) if before.endswith(new[:n])), 0)
+    return before + new[seam:] + old_value[at + len(dropped):]
+
+
+def _holding(active: list[MemoryItem], old: str) -> MemoryItem | None:
+    """The latest item whose value holds ``old`` (as a word, in English)."""
+    pattern = re.compile(rf"(?<![\w]){re.escape(old)}(?![\w])" if old.isascii() else re.escape(old), re.IGNORECASE)
+    held = [i for i in active if i.kind in (*SUPERSEDABLE_KINDS, "goal") and pattern.search(i.value)]
+    return held[-1] if held else None
 
 
 def _latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | None:
@@ -246,6 +293,10 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
         return MemoryOutcome.told("pending", "drop_one", [pid], id=options[0], value=clip(rule.value if rule else "", 60))
     listed = ", ".join(f"#{i}" for i in options)
     return MemoryOutcome.told("pending", "which_rule", [pid], listed=listed, pid=pid)
+
+
+# Words in a quote that say a value changed (the lexicon's ``change.said``).
+CHANGED = rx(alternatives("change.said", ("en", "zh")))
 
 
 # Words that name a rule (the lexicon's ``rule.reference``), case-insensitive.

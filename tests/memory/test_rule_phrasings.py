@@ -1,0 +1,311 @@
+"""Phrasings the rules must read right, in both languages: each test names a class of sentence,
+not one sentence (the integrity benchmark measures the classes on sentences of its own)."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.memory.write.extraction import extract
+
+
+@pytest.mark.parametrize("text", [
+    "My sister messaged me: 'Never skip breakfast and always drink eight glasses of water.' so sweet",
+    "Mom texted 'don't forget to always lock the door' lol",
+    "我妈发来一句：'以后出门一定要带伞，千万别淋雨。' 哈哈",
+    "同事给我发的：'永远不要在周五上线新功能。' 有道理",
+])
+def test_a_message_someone_sent_the_user_writes_no_rule(text):
+    assert extract(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Translate into German: 'I never eat meat, please no pork.'",
+    "帮我把这句翻成英语：'我不吃辣，请别放辣椒。'",
+    "再翻一句：'以后请不要周末联系我。'",
+])
+def test_text_handed_over_for_translation_writes_nothing(text):
+    assert extract(text) == []
+
+
+@pytest.mark.parametrize("lang, rule, revocation", [
+    ("en", "Always give distances in miles.", "Never mind the miles thing, kilometres are fine."),
+    ("en", "Never use slang words in your replies.", "Slang words are fine again."),
+    ("en", "Keep every answer under 80 words.", "You can drop the word limit now."),
+    ("zh", "以后距离都用公里表示。", "公里那个不用管了，英里我也懂。"),
+    ("zh", "每次回答结尾加一句鼓励的话。", "结尾那句鼓励去掉吧。"),
+    ("zh", "这周别给我推荐油炸食品。", "油炸食品也可以推荐了。"),
+])
+def test_a_rule_let_go_by_naming_one_of_its_words_is_revoked(conversation, lang, rule, revocation):
+    chat = conversation(lang=lang)
+    chat.say(rule)
+    [held] = chat.active()
+    chat.say(revocation)
+    assert chat.active() == []
+    assert chat.store.get_item(held.id).status == "revoked"
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("My mom has asthma, is a cabin with a wood stove a bad idea?", "health:mom"),
+    ("I live in Porto, what's a good day trip from here?", "location"),
+    ("我奶奶有糖尿病，那生日蛋糕是不是就不能买了？", "health:我奶奶"),
+    ("我住在青岛，周末去哪儿玩比较好？", "location"),
+])
+def test_a_fact_stated_before_a_question_is_kept(text, subject):
+    [fact] = extract(text)
+    assert (fact.kind, fact.subject) == ("fact", subject)
+    assert not fact.value.rstrip().endswith(("?", "？"))
+
+
+@pytest.mark.parametrize("text, subjects", [
+    ("I'm vegan and I'm allergic to soy.", {"diet", "allergy"}),
+    ("My name is Ana Silva, I live in Porto.", {"name", "location"}),
+    ("我叫小林，对芒果过敏。", {"name", "allergy"}),
+    ("我是素食者，另外我对花生过敏。", {"diet", "allergy"}),
+])
+def test_two_facts_in_one_sentence_are_two_items(conversation, text, subjects):
+    assert {c.subject for c in extract(text)} == subjects
+    chat = conversation()
+    chat.say(text)
+    assert {i.subject for i in chat.active()} == subjects
+
+
+@pytest.mark.parametrize("text", [
+    "From now on, answer in English, no emoji.",
+    "Whatever laptop we pick has to weigh under 1.5 kg, my back is bad.",
+    "以后回答都用中文，别夹英文单词。",
+    "还在纠结买相机还是镜头，预算倒是够。",
+    "If I had a car, I'd drive to Lyon, is that far?",
+    "要是多请两天假，我们就去桂林，来得及吗？",
+])
+def test_a_sentence_whose_clauses_say_one_thing_stays_one_item_or_none(text):
+    assert len(extract(text)) <= 1
+
+
+@pytest.mark.parametrize("lang, text, subject, word", [
+    ("en", "Hey, I'm Tomasz Nowak, by the way.", "name", "Tomasz"),
+    ("en", "My name's Ines.", "name", "Ines"),
+    ("en", "I work as a pharmacist.", "occupation", "pharmacist"),
+    ("en", "We recently moved to Ghent.", "location", "Ghent"),
+    ("en", "I'm coeliac.", "health", "coeliac"),
+    ("en", "I don't eat beef.", "diet", "beef"),
+    ("en", "I have a dog, Pepper.", "pets:dog", "Pepper"),
+    ("en", "I've got three kids.", "family", "three kids"),
+    ("zh", "我是刘洋，叫我小刘就行。", "name", "刘洋"),
+    ("zh", "我在杭州当医生。", "occupation", "医生"),
+    ("zh", "我们上个月刚搬到厦门了。", "location", "厦门"),
+    ("zh", "我乳糖不耐受。", "health", "乳糖"),
+    ("zh", "我不吃牛肉。", "diet", "牛肉"),
+    ("zh", "我家养了只猫叫球球。", "pets:猫", "球球"),
+    ("zh", "我女儿叫甜甜。", "family:女儿", "甜甜"),
+])
+def test_facts_about_the_user_in_everyday_phrasings_go_to_the_profile(conversation, lang, text, subject, word):
+    chat = conversation(lang=lang)
+    chat.say(text)
+    [fact] = [i for i in chat.active() if i.subject == subject]
+    assert fact.kind == "fact" and fact.scope == "profile" and word in fact.value
+
+
+@pytest.mark.parametrize("text", [
+    "I'm Canadian, so winters don't scare me.",
+    "I'm fine, thanks.",
+    "Say I moved to Berlin, would rent be lower?",
+    "I'm a bit tired today.",
+    "我是学生。",
+    "我在公司做报表。",
+    "就算搬到上海了，房租也太贵。",
+])
+def test_phrasings_that_only_look_like_a_profile_fact_write_none(conversation, text):
+    chat = conversation()
+    chat.say(text)
+    assert not [i for i in chat.active() if i.scope == "profile"]
+
+
+@pytest.mark.parametrize("text, word", [
+    ("Planning a ski weekend in Chamonix.", "Chamonix"),
+    ("We're flying to Oslo in March.", "Oslo"),
+    ("I want to learn to knit.", "knit"),
+    ("I'm hosting a baby shower next month.", "shower"),
+    ("I'm driving to Leeds on Sunday, any tips for the M1?", "Leeds"),
+    ("国庆想带爸妈去黄山。", "黄山"),
+    ("打算学游泳。", "游泳"),
+    ("下周五飞成都。", "成都"),
+    ("我在写一份商业计划书。", "计划书"),
+    ("周末要去杭州，有什么推荐的吗？", "杭州"),
+])
+def test_a_plan_the_user_is_on_is_the_goal(conversation, text, word):
+    chat = conversation()
+    chat.say(text)
+    [goal] = chat.active("goal")
+    assert word in goal.value and not goal.value.endswith(("?", "？"))
+
+
+@pytest.mark.parametrize("text", [
+    "Planning is the hard part.",
+    "I want to know why the sky is blue.",
+    "Are we flying to Oslo or Bergen?",
+    "他想去北京。",
+    "要去哪里吃饭？",
+])
+def test_words_of_a_plan_that_state_none_set_no_goal(conversation, text):
+    chat = conversation()
+    chat.say(text)
+    assert chat.active("goal") == []
+
+
+@pytest.mark.parametrize("text, goal, limit", [
+    ("We're renovating the bathroom, budget 9000.", "renovating", "9000"),
+    ("暑假想带孩子去青岛，预算6000左右。", "青岛", "6000"),
+])
+def test_a_plan_and_its_budget_in_one_sentence_are_two_items(conversation, text, goal, limit):
+    chat = conversation()
+    chat.say(text)
+    [held] = chat.active("goal")
+    [budget] = chat.active("constraint")
+    assert goal in held.value and limit in budget.value and limit not in held.value
+
+
+@pytest.mark.parametrize("lang, first, correction, new, old", [
+    ("en", "My train leaves at 8:10 tomorrow.", "sorry, 8:50, not 8:10.", "8:50", "8:10"),
+    ("en", "I'm allergic to kiwi.", "Oops, I mixed them up, it's mango I'm allergic to, not kiwi.", "mango", "kiwi"),
+    ("en", "I'm Katy, by the way.", "Typo, it's Katie.", "Katie", "Katy,"),
+    ("zh", "我周五要去杭州开会。", "说错了，是周六，不是周五。", "我周六要去杭州开会", "周五"),
+    ("zh", "我对芒果过敏。", "哎呀说错了，过敏的是菠萝。", "菠萝", "芒果"),
+    ("zh", "我明晚8:05的高铁。", "不对，是8:35，看错了。", "8:35", "8:05"),
+])
+def test_a_correction_of_a_slip_replaces_the_value_it_corrects(conversation, lang, first, correction, new, old):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    [before] = chat.active()
+    chat.say(correction)
+    [after] = chat.active()
+    assert new in after.value and old not in after.value
+    assert after.scope == before.scope and after.supersedes == before.id
+
+
+@pytest.mark.parametrize("lang, first, then, new, old", [
+    ("en", "The most I can spend on a bike is 900 dollars.", "Got a bonus, so the ceiling is 1100 now.", "1100", "900"),
+    ("en", "We've set aside 400 for the garden.", "Make the budget 450.", "450", "400"),
+    ("zh", "买自行车最多花2000。", "上限可以到2500了。", "2500", "2000"),
+    ("zh", "预算大概800块。", "嗯，不对，600就够了。", "600", "800"),
+])
+def test_a_spending_limit_renamed_and_changed_replaces_the_old_one(conversation, lang, first, then, new, old):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    [before] = chat.active()
+    assert before.kind == "constraint"
+    chat.say(then)
+    [after] = chat.active()
+    assert new in after.value and old not in after.value and after.supersedes == before.id
+
+
+@pytest.mark.parametrize("lang, rule, change, new, old", [
+    ("en", "Always answer in German.", "Actually, switch to Italian instead.", "Italian", "German"),
+    ("zh", "以后都用英文回答。", "还是换成日语吧。", "日语", "英文"),
+])
+def test_a_change_to_a_reply_rule_replaces_the_rule(conversation, lang, rule, change, new, old):
+    chat = conversation(lang=lang)
+    chat.say(rule)
+    [before] = chat.active()
+    chat.say(change)
+    [after] = chat.active()
+    assert after.kind == "directive" and new in after.value and old not in after.value
+    assert after.supersedes == before.id
+
+
+@pytest.mark.parametrize("lang, turns, final, gone", [
+    ("en", ["We're expecting 40 guests at the reunion.", "Update, 46 guests confirmed.",
+            "Scratch that, a few dropped out, so we're at 38."], "38", ("40", "46")),
+    ("en", ["We have 18 people signed up for the class.", "Two more joined, so 20 in total."], "20", ("18",)),
+    ("zh", ["公司聚餐来60个人。", "又加了5个，65人了。", "最后确认是63人。"], "63", ("60", "65")),
+    ("zh", ["这次露营有8个人。", "又来了两个，一共10个。"], "10", ("8个",)),
+])
+def test_a_head_count_said_again_replaces_the_old_one(conversation, lang, turns, final, gone):
+    chat = conversation(lang=lang)
+    for text in turns:
+        chat.say(text)
+    [count] = [i for i in chat.active() if i.subject == "head count"]
+    assert final in count.value
+    assert not any(old in i.value for i in chat.active() for old in gone)
+
+
+@pytest.mark.parametrize("lang, plan, choice", [
+    ("en", "We're flying to Lisbon in June.", "Change of plan: we decided on Porto now."),
+    ("zh", "打算去桂林玩。", "最后还是定了厦门。"),
+])
+def test_a_choice_of_another_place_replaces_the_planned_trip(conversation, lang, plan, choice):
+    chat = conversation(lang=lang)
+    chat.say(plan)
+    [trip] = chat.active("goal")
+    chat.say(choice)
+    assert chat.active("goal") == []
+    [decision] = chat.active("decision")
+    assert decision.supersedes == trip.id
+
+
+@pytest.mark.parametrize("lang, plan, choice", [
+    ("en", "We're driving to Cornwall in August.", "We decided to rent a cottage."),
+    ("zh", "暑假想带孩子去海边。", "就定青岛吧。"),
+])
+def test_a_choice_within_the_trip_keeps_it(conversation, lang, plan, choice):
+    chat = conversation(lang=lang)
+    chat.say(plan)
+    chat.say(choice)
+    assert len(chat.active("goal")) == 1 and len(chat.active("decision")) == 1
+
+
+@pytest.mark.parametrize("lang, first, second", [
+    ("en", "I'm allergic to peanuts.", "I'm allergic to sesame too."),
+    ("en", "I have asthma.", "I have high blood pressure."),
+    ("zh", "我对花生过敏。", "我还对芝麻过敏。"),
+    ("zh", "我有哮喘。", "我膝盖不好。"),
+])
+def test_a_second_allergy_or_condition_is_one_more_not_a_replacement(conversation, lang, first, second):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    chat.say(second)
+    assert len(chat.active("fact")) == 2
+
+
+@pytest.mark.parametrize("text, subjects", [
+    ("家里两个孩子，姐姐叫小雨，弟弟叫小雷。", {"family:姐姐", "family:弟弟"}),
+    ("A bit about me: 41, live in Bremen.", {"location"}),
+])
+def test_facts_in_clauses_the_whole_sentence_does_not_read_are_kept(text, subjects):
+    assert {c.subject for c in extract(text)} == subjects
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("I hate olives.", "preference"),
+    ("I can't stand jazz.", "preference"),
+    ("我讨厌香菜。", "preference"),
+    ("我很受不了太甜的东西。", "preference"),
+    ("I hate being late.", None),
+    ("他讨厌香菜。", None),
+])
+def test_a_dislike_is_a_preference(text, kind):
+    assert [c.kind for c in extract(text)] == ([kind] if kind else [])
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("en", "I'm not staying at that hostel ever again."),
+    ("en", "No trains that arrive later than 9pm."),
+    ("zh", "那家航空公司我再也不坐了。"),
+    ("zh", "排队时间别超过30分钟。"),
+])
+def test_a_ban_or_a_limit_in_everyday_words_is_a_constraint(conversation, lang, text):
+    chat = conversation(lang=lang)
+    chat.say(text)
+    [held] = chat.active()
+    assert held.kind == "constraint"
+
+
+@pytest.mark.parametrize("lang, limit, relaxed, new, old", [
+    ("en", "No layovers longer than 90 minutes.", "Actually make that layover limit 120 minutes.", "120", "90"),
+    ("zh", "排队时间别超过30分钟。", "排队时间放宽到45分钟吧。", "45", "30"),
+])
+def test_a_limit_relaxed_replaces_the_old_one(conversation, lang, limit, relaxed, new, old):
+    chat = conversation(lang=lang)
+    chat.say(limit)
+    chat.say(relaxed)
+    [held] = chat.active()
+    assert new in held.value and old not in held.value
