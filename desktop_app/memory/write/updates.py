@@ -218,11 +218,18 @@ def _holding(active: list[MemoryItem], old: str) -> MemoryItem | None:
     return held[-1] if held else None
 
 
+SHORT_CORRECTION_TERMS = 6  # "actually, make it Porto" corrects the last value; a longer sentence is news
+
+
 def _latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | None:
     """The item a correction that names no subject corrects: the latest one holding a number when
     the correction gives one ("make that 2200"), but never one counting something else: "make
     that 5 people" does not correct a budget of €5,000 (nothing is corrected then)."""
     pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS]
+    if not numbers(value) and len(term_set(value)) > SHORT_CORRECTION_TERMS:
+        # "Change of plan: Priya went fully vegan, so …" is news of its own, not a new wording of
+        # whatever was said last (it replaced the head count).
+        return None
     if numbers(value):
         pool = [i for i in pool if numbers(i.value)] or pool
         counts = _units(value)

@@ -1,5 +1,7 @@
-"""A rule dropped by a name made of its words is revoked, and a question about dropping one reaches
-the prompt as the user's words, never as the program's "revoke?" mark (the 0.5B answered "Revoke.")."""
+"""Changes as people word them: a rule dropped by a name made of its words is revoked; a question
+about dropping one reaches the prompt as the user's words, never as the program's "revoke?" mark
+(the 0.5B answered "Revoke."); a long correction that names nothing is news, not a new value of
+whatever was said last."""
 
 from __future__ import annotations
 
@@ -34,3 +36,15 @@ def test_a_pending_question_about_a_rule_reaches_the_prompt_without_the_mark(con
     assert pending, "an unclear drop is asked about"
     assert pending[0].value.startswith("revoke?"), "the memory panel still shows the question"
     assert "revoke?" not in prompt.lower()
+
+
+@pytest.mark.parametrize("lang, count, news", [
+    ("en", "We're at 10 now.", "Change of plan: Priya told me she went fully vegan last month, so the vegetarian "
+                               "option needs to be vegan now."),
+    ("zh", "我们现在一共10个人。", "计划有变：小雨说她上个月开始吃全素，所以那道素菜得换成纯素的做法才行。"),
+])
+def test_a_long_correction_naming_nothing_never_replaces_the_last_value(conversation, lang, count, news):
+    convo = conversation(lang=lang)
+    convo.say(count)
+    convo.say(news)
+    assert any("10" in i.value for i in convo.active()), [i.value for i in convo.active()]
