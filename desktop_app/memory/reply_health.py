@@ -123,8 +123,10 @@ def scaffold_labels() -> tuple[str, ...]:
     labels: set[str] = set()
     for lang in LANGS:
         t = templates(lang)
-        for table in ("layers", "summary"):
-            for template in t[table].values():
+        for table in ("layers", "summary", "guard"):
+            for key, template in t[table].items():
+                if table == "guard" and key == "recap":
+                    continue  # the program's own line before the values it adds to a summary
                 # A label with its colon ("still undecided:", "当前任务：") is the prompt's, however short.
                 head = re.match(r"^([^{:：]*[:：])", str(template).strip())
                 if head and (len(_CJK_CHAR.findall(head.group(1))) >= 3 or len(head.group(1)) >= 10):

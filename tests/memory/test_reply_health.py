@@ -231,3 +231,18 @@ def test_short_values_in_a_row_and_a_summary_listing_the_notes_are_answers(reply
     from desktop_app.memory.reply_health import check_reply
 
     assert "scaffolding" not in {f.kind for f in check_reply(reply, user_text=user_text, notes=notes)}
+
+
+@pytest.mark.parametrize("reply", [
+    "5. The user asked for everything: name each of these current values in the reply",
+    "本次回复请注意：回复里要逐一写出这些当前的值。",
+])
+def test_the_guards_correction_pasted_back_is_scaffolding(reply):
+    assert scaffolding_in(reply) is not None
+
+
+def test_the_line_the_program_adds_to_a_summary_is_not_scaffolding():
+    from desktop_app.prompts import guard_text
+
+    for lang in ("en", "zh"):
+        assert scaffolding_in(guard_text(lang)["recap"] + "\n- 5 people") is None
