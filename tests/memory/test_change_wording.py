@@ -48,3 +48,50 @@ def test_a_long_correction_naming_nothing_never_replaces_the_last_value(conversa
     convo.say(count)
     convo.say(news)
     assert any("10" in i.value for i in convo.active()), [i.value for i in convo.active()]
+
+
+def _values(convo, status="active"):
+    return [i.value for i in convo.store.list_items(convo.sid, statuses=(status,))]
+
+
+@pytest.mark.parametrize("lang, messages, current, old", [
+    ("en", ["We're thinking 7 days, flying out July 14.", "Flights are cheaper if we leave July 21 instead."],
+     "July 21", "July 14"),
+    ("zh", ["打算国庆去，10月1号出发，玩6天", "改成10月3号出发吧"], "10月3号", "10月1号"),
+])
+def test_a_new_departure_date_replaces_the_old_one(conversation, lang, messages, current, old):
+    convo = conversation(lang=lang)
+    for text in ["Budget is about 5,000 euros." if lang == "en" else "预算2万。", *messages]:
+        convo.say(text)
+    now = _values(convo)
+    assert any(current in v for v in now), now
+    assert not any(old in v for v in now), now
+    assert any(("5,000" if lang == "en" else "2万") in v for v in now), "the budget is not what a date corrects"
+
+
+@pytest.mark.parametrize("lang, text, length", [
+    ("en", "We're thinking 7 days, flying out July 14.", "7 days"),
+    ("en", "We'll stay for two weeks in total.", "two weeks"),
+    ("zh", "打算国庆去，10月1号出发，玩6天", "6天"),
+    ("zh", "我们在丽江待两天", "两天"),
+])
+def test_how_long_the_trip_lasts_is_an_item(conversation, lang, text, length):
+    convo = conversation(lang=lang)
+    convo.say(text)
+    assert any(i.subject == "trip length" and length in i.value for i in convo.active()), _values(convo)
+
+
+@pytest.mark.parametrize("messages, budget", [
+    (["Budget is about €5,000 total.", "Mum is coming too, so make that 5 people.",
+      "With her coming we can stretch the budget a bit. Let's say €6,500 instead."], "6,500"),
+    (["Budget for food and drinks is around $250.", "We're at 10 now.",
+      "Let's bump it up to $320 since there are more of us."], "320"),
+])
+def test_an_amount_of_money_said_anew_replaces_the_budget_not_the_head_count(conversation, messages, budget):
+    convo = conversation()
+    for text in messages:
+        convo.say(text)
+    now = _values(convo)
+    assert [v for v in now if budget in v], now
+    assert len([i for i in convo.active() if i.subject == "budget"]) == 1, now
+    assert any(i.subject == "head count" for i in convo.active()), "the head count stays"

@@ -60,9 +60,12 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
     ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
-    ("fact.head_count", "head count"), ("fact.schedule", None), ("fact.my_subject", None),
+    ("fact.head_count", "head count"), ("fact.departure", "departure"), ("fact.trip_length", "trip length"),
+    ("fact.schedule", None), ("fact.my_subject", None),
     ("fact.numbered_subject", None),
 )
+# The fact cues that name their subject themselves ("10月3号出发" is the departure).
+_FIXED_FACT_CUES = tuple((name, fixed) for name, fixed in FACT_CUES if fixed is not None)
 # A preference, a decision and the goal (the lexicon's ``kind.preference``, ``kind.decision``,
 # ``kind.goal``), case-insensitive.
 PREFERENCE = rx(alternatives("kind.preference", ("zh", "en")))
@@ -300,6 +303,8 @@ def classify(sentence: str) -> Candidate | None:
                          quote=quote)
     if CORRECT.search(body) or CHANGE.search(body):
         subject, value = _subject_value(body, canonical)
+        if not subject and (stated := _stated_fact(body, quote, canonical, _FIXED_FACT_CUES)) is not None:
+            subject = stated.subject  # "改成10月3号出发吧" changes the departure, not the latest number
         return Candidate(action="correct", kind="fact", subject=subject, value=value, quote=quote,
                          canonical=canonical is not None)
     if question and not (STANDING.search(body) and REPLY_BEHAVIOUR.search(body)):

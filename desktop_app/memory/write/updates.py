@@ -233,8 +233,8 @@ def _latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | No
     if numbers(value):
         pool = [i for i in pool if numbers(i.value)] or pool
         counts = _units(value)
-        if counts:
-            pool = [i for i in pool if not (theirs := _units(i.value)) or counts & theirs]
+        if counts:  # the latest value counting the same thing, else the latest that says what it counts nowhere
+            pool = [i for i in pool if counts & _units(i.value)] or [i for i in pool if not _units(i.value)]
     return max(pool, key=lambda i: (i.updated_at, i.id)) if pool else None
 
 
