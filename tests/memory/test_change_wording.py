@@ -95,3 +95,18 @@ def test_an_amount_of_money_said_anew_replaces_the_budget_not_the_head_count(con
     assert [v for v in now if budget in v], now
     assert len([i for i in convo.active() if i.subject == "budget"]) == 1, now
     assert any(i.subject == "head count" for i in convo.active()), "the head count stays"
+
+
+def test_a_chinese_prompt_names_the_programs_subjects_in_chinese(conversation):
+    from desktop_app.memory.write.patches import AddItem, apply_patch, propose
+
+    convo = conversation(lang="zh")
+    convo.say("我们一共4个人。")
+    ops = [AddItem(kind="constraint", subject="budget", value="budget: 2万左右", origin="model"),
+           AddItem(kind="fact", subject="head count", value="head count: 5个人", origin="model")]
+    apply_patch(convo.store, propose(convo.store, convo.sid, ops, reason="test"))
+    plan = convo.say("帮我规划一下")
+    prompt = "\n".join(m["content"] for m in plan.messages)
+    assert "预算：2万左右" in prompt
+    assert "budget:" not in prompt
+    assert "head count:" not in prompt

@@ -30,6 +30,7 @@ from desktop_app.memory.prompt.render import (
     KIND_ORDER,
     annotate,
     goal_sentence,
+    in_language,
     plain_value,
     said_line,
     sentence,
@@ -214,7 +215,7 @@ def _changes(changes: list[HeadChange], inp: AssemblyInput, budget: int, counter
 
 def _change_line(change: HeadChange, inp: AssemblyInput, t: dict[str, str]) -> str:
     item = change.item
-    value = plain_value(item.value)
+    value = plain_value(in_language(item.value, inp.lang))
     if item.kind == "goal":
         value = plain_value(goal_sentence(item, inp.lang))
     elif item.kind == "open_question":
@@ -223,7 +224,7 @@ def _change_line(change: HeadChange, inp: AssemblyInput, t: dict[str, str]) -> s
     if change.change == "changed" and was is not None and any(ch.isdigit() for ch in was.value):
         # A number that changed says what it was (the old one must not be used); a replaced rule
         # or choice is only stated anew: its old wording is one more sentence to copy.
-        line = t["change_changed"].format(value=value, old=plain_value(was.value))
+        line = t["change_changed"].format(value=value, old=plain_value(in_language(was.value, inp.lang)))
     elif change.change == "changed":
         line = value
     elif change.change == "revoked":

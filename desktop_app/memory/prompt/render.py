@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from desktop_app.lexicon import lexicon
 from desktop_app.memory.core.models import REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.core.turn_numbers import TurnView
@@ -60,10 +61,20 @@ def plain_value(value: str) -> str:
     return _TRAILING.sub("", without_lead_in(text, keep_last=True)) or _TRAILING.sub("", text)
 
 
+def in_language(value: str, lang: str) -> str:
+    """``value`` with the label the program gave it ("budget: 2万左右", "head count: 4个人") named in
+    ``lang`` ("预算：2万左右"): a Chinese prompt shows no English label (the lexicon's ``subject.label``)."""
+    label, colon, rest = value.partition(": ")
+    names = lexicon(lang)["subject"].get("label", {})
+    if not colon or label.lower() not in names or not rest.strip():
+        return value
+    return f"{names[label.lower()]}{text_for(lang)['label_end']}{rest}"
+
+
 def sentence(label: str, values: list[str], lang: str) -> str:
     """``label`` followed by ``values`` joined into one sentence ("Hard limits: a; b.")."""
     t = text_for(lang)
-    return label + t["join"].join(plain_value(v) for v in values) + t["end"]
+    return label + t["join"].join(plain_value(in_language(v, lang)) for v in values) + t["end"]
 
 
 def goal_sentence(goal: MemoryItem, lang: str) -> str:
@@ -105,7 +116,7 @@ def supersession_notes(history: list[MemoryItem], current: dict[int, MemoryItem]
             newer = by_supersedes.get(item.id)
             while newer is not None and newer.status == "superseded" and newer.id in by_supersedes:
                 newer = by_supersedes[newer.id]
-            note = t["superseded"].format(new=plain_value(newer.value)) \
+            note = t["superseded"].format(new=plain_value(in_language(newer.value, lang))) \
                 if newer is not None and newer.status in ("active", "pending") else t["superseded_gone"]
         elif item.status == "revoked":
             note = t["revoked"]
