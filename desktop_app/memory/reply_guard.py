@@ -291,17 +291,23 @@ def _opposite(rule: MemoryItem) -> MemoryItem:
 RECAP_KINDS = ("fact", "constraint", "decision", "preference")
 MAX_RECAP = 8  # values named in one correction
 RECAP_SHARE = 0.5  # of a wordy value's terms (or Chinese characters) that make it mentioned
+# "1. ", "2、": a number at a line's start that only counts the lines of a list
+_LIST_MARK = re.compile(r"(?<![^\n])\s*\d{1,2}(?:[.)]\s|[、）])")
 
 
 def _mentioned(item: MemoryItem, reply: str, said: list[Amount]) -> bool:
     """``reply`` names ``item``'s value: one of its amounts, else half of its words (Chinese: of
     its characters, as a summary rewords "我妈一点辣都不能吃" into "妈妈不吃辣")."""
     value = plain_value(item.value)
-    own = [a.value for a in amounts(value) if a.value]
+    own = [a for a in amounts(value) if a.value][:2]
     if own:
-        return any(abs(a.value - v) < 1e-9 for v in own for a in said) or any(
-            re.search(rf"\b{re.escape(word)}\b", reply, re.IGNORECASE)
-            for lang in LANGS for word, n in lexicon(lang)["number"].get("spelled", {}).items() if n in own)
+        # Each of its numbers (a date has two), counting the same thing where both say what; a list's
+        # own numbering ("1. …", "6、…") names nothing.
+        counted = [a for a in said if not _LIST_MARK.match(reply, a.start)]
+        spelled = {n for lang in LANGS for word, n in lexicon(lang)["number"].get("spelled", {}).items()
+                   if re.search(rf"\b{re.escape(word)}\b", reply, re.IGNORECASE)}
+        return all(any(abs(a.value - v.value) < 1e-9 and (a.unit is None or v.unit is None or a.unit == v.unit)
+                       for a in counted) or v.value in spelled for v in own)
     words = {t for t in term_set(value) if not _CJK_CHAR.match(t)}
     chars = set(_CJK_CHAR.findall(value))
     shares = []

@@ -245,3 +245,15 @@ def test_an_added_value_drops_a_label_its_words_repeat():
                         item(2, "flight: way cheaper", kind="fact"), item(3, "预算: 2.5万预算")], "en")
     assert added.splitlines()[-3:] == ["- Our younger one, Mia, has a tree nut allergy", "- flight: way cheaper",
                                       "- 2.5万预算"]
+
+
+@pytest.mark.parametrize("lang, ask, reply, items, missing", [
+    ("zh", "好，把我所有要求总结一下，给我最终方案", "最终方案：\n1. 预算2.5万\n2. 住古城\n6. 出发前订票",
+     [item(1, "10月1号出发", kind="fact"), item(2, "预算2.5万")], ["10月1号出发"]),
+    ("en", "Okay, summarise all my constraints and give me the final plan.",
+     "Final plan:\n1. Budget 6,500 euros\n14. Book early",
+     [item(1, "flying out July 14", kind="fact"), item(2, "budget 6,500 euros")], ["flying out July 14"]),
+])
+def test_a_lists_numbering_names_no_value(lang, ask, reply, items, missing):
+    found = [f.current for f in guard_reply(reply, active=items, lang=lang, user_text=ask) if f.kind == "omitted"]
+    assert found == missing
