@@ -22,7 +22,7 @@ from desktop_app.engine.protocol import Embedder, Progress, TokenCounter
 from desktop_app.memory.archive.paging import page_out_if_needed
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.head_fold import FoldReason, HeadFold
-from desktop_app.memory.core.models import Message, Session
+from desktop_app.memory.core.models import MemoryItem, Message, Session
 from desktop_app.memory.core.plan import DEFAULT_MODE, MODES, ContextPlan
 from desktop_app.memory.core.records import (
     GuardFinding,
@@ -351,24 +351,27 @@ class TurnPipeline:
     def guard(self, session: Session, text: str, *, user_text: str = "", finished: bool = True) -> list[GuardFinding]:
         """What in ``text`` disagrees with the session's memory (memory.reply_guard): an old value
         stated as current, a broken limit or rule, a dropped rule applied, a reply cut off."""
-        items = self.store.list_items(session.id, statuses=("active", "superseded", "revoked"))
-        rules = [i.value for i in items if i.kind == "directive" and i.status == "active"]
-        lang = expected_language(user_text, rules, self.options.lang) if user_text else self.options.lang
-        return guard_reply(text, active=[i for i in items if i.status == "active"],
-                           history=[i for i in items if i.status != "active"], lang=lang, finished=finished,
-                           user_text=user_text)
+        active, past, lang = self._guard_state(session, user_text)
+        return guard_reply(text, active=active, history=past, lang=lang, finished=finished, user_text=user_text)
 
     def recap_completion(self, session: Session, text: str, *, user_text: str) -> tuple[str, list[str]]:
         """What to add to ``text``, a reply to "summarise everything", so that it names every current
         value: the lines (memory.reply_guard.completion) and the values they name; ("", []) when the
         message asks for no summary or the reply names them all."""
-        items = self.store.list_items(session.id, statuses=("active", "superseded", "revoked"))
-        active, past = [i for i in items if i.status == "active"], [i for i in items if i.status != "active"]
-        rules = [i.value for i in active if i.kind == "directive"]
+        active, past, lang = self._guard_state(session, user_text)
         left = left_out(text, active, user_text, history=past)
         if not left:
             return "", []
-        return completion(left, expected_language(user_text, rules, self.options.lang)), [i.value for i in left]
+        return completion(left, lang), [i.value for i in left]
+
+    def _guard_state(self, session: Session, user_text: str) -> tuple[list[MemoryItem], list[MemoryItem], str]:
+        """What the guard reads: the active items, the superseded and revoked ones, and the reply's
+        language (the message's, or an active language rule's)."""
+        items = self.store.list_items(session.id, statuses=("active", "superseded", "revoked"))
+        active, past = [i for i in items if i.status == "active"], [i for i in items if i.status != "active"]
+        rules = [i.value for i in active if i.kind == "directive"]
+        lang = expected_language(user_text, rules, self.options.lang) if user_text else self.options.lang
+        return active, past, lang
 
     # -- stage 4 -------------------------------------------------------------------------
     def log(self, recorded: RecordedInput, plan: ContextPlan, reply: RecordedReply | None, *,
