@@ -94,6 +94,11 @@ def amounts(text: str) -> list[Amount]:
     return sorted(found, key=lambda a: a.start)
 
 
+def counted(text: str) -> set[str]:
+    """What the numbers of ``text`` count, where it says (money, people, days, a measure)."""
+    return {a.unit for a in amounts(text) if a.unit}
+
+
 def _unit(text: str, start: int, end: int) -> str | None:
     after = text[end:end + 14].lstrip()
     offset = end + (len(text[end:end + 14]) - len(after))

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from desktop_app.lexicon import CJK, alternatives
 from desktop_app.memory.core.models import MemoryItem, Message
-from desktop_app.memory.lang.amounts import amounts
+from desktop_app.memory.lang.amounts import counted
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, subjects_named, term_set
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
@@ -191,9 +191,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
 
 
 def _counted(text: str) -> set[str]:
-    """What the numbers of ``text`` count, where the lexicon knows it (money, people, days):
-    "5 people" never replaces "7 days", and a subject "days" never holds "5 people"."""
-    return {a.unit for a in amounts(text) if a.unit in ("money", "people", "days")}
+    """What the numbers of ``text`` count among money, people and days (a measure only keeps a
+    number from being an amount): "5 people" never replaces "7 days", and a subject "days" never
+    holds "5 people"."""
+    return counted(text) - {"measure"}
 
 
 def _label_owner(op: AddItem, active: list[MemoryItem], message: Message) -> MemoryItem | None:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_app.lexicon import alternatives, first_match
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
-from desktop_app.memory.lang.amounts import amounts
+from desktop_app.memory.lang.amounts import counted
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import clip, numbers, term_set, without_lead_in
 from desktop_app.memory.write.extraction import TRIP, Candidate, extract, is_question, rx
@@ -232,15 +232,10 @@ def _latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | No
         return None
     if numbers(value):
         pool = [i for i in pool if numbers(i.value)] or pool
-        counts = _units(value)
+        counts = counted(value)
         if counts:  # the latest value counting the same thing, else the latest that says what it counts nowhere
-            pool = [i for i in pool if counts & _units(i.value)] or [i for i in pool if not _units(i.value)]
+            pool = [i for i in pool if counts & counted(i.value)] or [i for i in pool if not counted(i.value)]
     return max(pool, key=lambda i: (i.updated_at, i.id)) if pool else None
-
-
-def _units(text: str) -> set[str]:
-    """What the numbers of ``text`` count (money, people, days, a measure), where it says."""
-    return {a.unit for a in amounts(text) if a.unit}
 
 
 def _by_words(active: list[MemoryItem], subject_words: str) -> MemoryItem | None:
