@@ -81,6 +81,15 @@ def echoes(reply: str, user_text: str) -> bool:
     return len(asked) >= 2 * MIN_COPY_CHARS and similarity(opening, asked) >= ECHO_OPENING
 
 
+def _piece_of(reply: str, user_text: str) -> bool:
+    """The reply, marks aside, is a run of the user's message ("1200", "8个人", "虾过敏"), which
+    asked nothing (to "Lisbon or Porto?", "Lisbon" is the answer)."""
+    if re.search(r"[?？]", user_text):
+        return False
+    piece, whole = re.sub(r"[\W_]+", "", reply.lower()), re.sub(r"[\W_]+", "", user_text.lower())
+    return bool(piece) and len(whole) >= max(MIN_ECHO_CHARS, 2 * len(piece)) and piece in whole
+
+
 OPENING_CHARS = 40  # from this many characters on, a streaming reply's opening is watched
 SAME_OPENING = 0.9  # an opening this like an earlier reply's is a copy
 # An opening this like the user's message is the message said back, reworded a little ("…could use
@@ -240,6 +249,10 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     squashed = _squash(text)
     # A number is a word of an answer ("July 14", "5 people"): only a reply of fewer than two is empty.
     cjk, words, numbers = len(_CJK_CHAR.findall(text)), len(_LATIN_WORD.findall(text)), len(_NUMBER.findall(text))
+    if (cjk < 2 and words + numbers < 2 or cjk < FEW_CJK and words < FEW_WORDS) and _piece_of(text, user_text):
+        # "1200" to "人少了那预算就压到1200吧", "虾过敏" to "我表妹小雨对虾过敏…": the message said back in
+        # part, which the 0.5B then repeats turn after turn.
+        return [HealthFinding("echo", "only a piece of the user's message")]
     if cjk < 2 and words + numbers < 2:
         return [HealthFinding("empty", "no words")]
     asked_cjk, asked_words = len(_CJK_CHAR.findall(user_text)), len(_LATIN_WORD.findall(user_text))

@@ -110,3 +110,35 @@ def test_a_chinese_prompt_names_the_programs_subjects_in_chinese(conversation):
     assert "预算：2万左右" in prompt
     assert "budget:" not in prompt
     assert "head count:" not in prompt
+
+
+@pytest.mark.parametrize("lang, messages, current, old", [
+    ("zh", ["大概12个人，老老少少都有", "刚才二姨说他们家不来了，少4个，就8个人了",
+            "哎算了，二姨又说能来了……还是12个人，预算也还是按1500吧，不折腾了"], "12个人", "8个人"),
+    ("en", ["There will be 12 of us.", "My aunt's family can't come, so we're 8 people now.",
+            "Never mind, they can come after all, so make that 12 people again, and the budget stays at $1,500."],
+     "12 people", "8 people"),
+])
+def test_a_head_count_changed_back_replaces_the_one_in_between(conversation, lang, messages, current, old):
+    convo = conversation(lang=lang)
+    for text in messages:
+        convo.say(text)
+    counts = [i.value for i in convo.active() if i.subject == "head count"]
+    assert len(counts) == 1 and current in counts[0], _values(convo)
+    assert not any(old in v for v in _values(convo)), _values(convo)
+    if lang == "zh":
+        assert any("1500" in v for v in _values(convo)), "the budget said in the same sentence"
+
+
+@pytest.mark.parametrize("lang, rule, drop", [
+    ("zh", "以后都用列表回答我，方便我截图发家族群", "不用再列表了，正常说话就行"),
+    ("en", "From now on, answer in numbered lists so I can screenshot them.",
+     "No more lists, just talk normally."),
+])
+def test_a_drop_naming_a_word_of_the_only_rule_revokes_it(conversation, lang, rule, drop):
+    convo = conversation(lang=lang)
+    convo.say(rule)
+    convo.say("预算1500以内" if lang == "zh" else "Budget is $1,500.")
+    convo.say(drop)
+    assert not convo.active("directive"), _values(convo)
+    assert not convo.store.list_items(convo.sid, statuses=("pending",)), "nothing left to ask"

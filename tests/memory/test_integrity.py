@@ -153,3 +153,18 @@ def test_a_number_is_not_a_subject(conversation):
         job = model_pass(convo, Model([wrong]))
         assert not [v for v in values(convo) if v.startswith(("6:", "7:"))], (lang, values(convo))
         assert any("names nothing" in note for note in job.notes), job.notes
+
+
+def test_a_subject_naming_people_holds_no_bare_number_said_of_something_else(conversation):
+    # The 0.5B filed "人数: 1200" from "人少了那预算就压到1200吧" and the head count was lost.
+    for lang, first, change, wrong in (
+            ("zh", "大概12个人。", "人少了那预算就压到1200吧", entry("预算就压到1200吧", "人数", "1200", change="update")),
+            ("en", "There will be 12 people.", "Fewer people, so let's push the budget down to 1200.",
+             entry("push the budget down to 1200", "people", "1200", change="update"))):
+        convo = conversation(f"bare-{lang}", lang=lang)
+        convo.user(first)
+        convo.user(change)
+        job = model_pass(convo, Model([wrong]))
+        assert not [v for v in values(convo) if v.startswith(("人数:", "people:"))], (lang, values(convo))
+        assert any("12" in v for v in values(convo)), (lang, "the head count stays", values(convo))
+        assert any("counts" in note for note in job.notes), job.notes

@@ -246,3 +246,18 @@ def test_the_line_the_program_adds_to_a_summary_is_not_scaffolding():
 
     for lang in ("en", "zh"):
         assert scaffolding_in(guard_text(lang)["recap"] + "\n- 5 people") is None
+
+
+@pytest.mark.parametrize("reply, user_text", [
+    ("1200", "人少了那预算就压到1200吧"),
+    ("虾过敏", "我表妹小雨对虾过敏，很严重那种，虾一定不能有"),
+    ("8 people", "My aunt's family can't come, so we're 8 people now."),
+])
+def test_a_piece_of_the_message_said_back_is_an_echo(reply, user_text):
+    assert [f.kind for f in check_reply(reply, user_text=user_text)] == ["echo"]
+
+
+@pytest.mark.parametrize("reply, user_text", [("Lisbon", "Lisbon or Porto?"), ("小雨", "我刚才说谁过敏来着？"),
+                                              ("好的", "好的")])
+def test_a_word_of_a_question_or_a_whole_short_message_is_no_echo(reply, user_text):
+    assert "echo" not in [f.kind for f in check_reply(reply, user_text=user_text)]

@@ -137,7 +137,7 @@ def test_a_first_attempt_stopped_as_a_copy_never_stands_in_for_a_worse_retry(sto
     opening = "Here's the plan for your family trip to Lisbon this summer, step by step: "
     earlier = opening + "book the flights first, then the hotel, then the day trips."
     echo = "Which neighbourhoods are good to stay in with kids?"
-    replies = ["OK.", earlier, opening + "stay in Baixa, it is flat and central for the kids.", echo]
+    replies = ["OK, sounds lovely.", earlier, opening + "stay in Baixa, it is flat and central for the kids.", echo]
     engine = ScriptedEngine(lambda messages: replies.pop(0))
     turn(store, settings, engine, "We are planning a trip to Lisbon.", lang="en")
     turn(store, settings, engine, "Give me a plan.", lang="en")
@@ -145,3 +145,13 @@ def test_a_first_attempt_stopped_as_a_copy_never_stands_in_for_a_worse_retry(sto
     assert result.record.health.attempts[0][0].startswith("copy"), "the watch stopped the first attempt"
     assert result.reply.content == echo, "the cut first line is not kept in place of the retry"
     assert result.record.health.kept_out
+
+
+def test_a_bare_value_for_a_message_is_asked_for_once_more_and_the_answer_kept(store, settings):
+    # The 0.5B answered "1200" to "人少了那预算就压到1200吧" three turns running.
+    replies = ["1200", "好的，预算改成1200元：凉菜少做一道，鱼和肉按8个人的量买。"]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    result = turn(store, settings, engine, "人少了那预算就压到1200吧")
+    assert result.record.health.retried, "a bare number for a message is no answer"
+    assert result.reply.content.startswith("好的，预算改成1200元")
+    assert result.reply.unhealthy is None

@@ -177,13 +177,13 @@ def test_an_unclear_revocation_asks_with_one_id_which_confirm_and_reject_accept(
     chat = conversation(lang="zh")
     chat.say("以后每次回答都先给结论。")
     [directive] = chat.active("directive")
-    chat.say("取消结论")
+    chat.say("取消那个")
     [outcome] = chat.outcomes
     assert outcome.action == "pending"
     assert re.findall(r"#?(\d+)", outcome.notice) == [str(directive.id)] * 3, outcome.notice
     run_command(chat.store, chat.store.get_session(chat.sid), "reject", str(directive.id), time.time())
     assert chat.store.get_item(directive.id).status == "active", "/reject keeps the rule"
-    chat.say("取消结论")
+    chat.say("取消那个")
     run_command(chat.store, chat.store.get_session(chat.sid), "confirm", str(directive.id), time.time())
     assert chat.store.get_item(directive.id).status == "revoked"
 

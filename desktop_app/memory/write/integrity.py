@@ -26,9 +26,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from desktop_app.lexicon import CJK, alternatives
+from desktop_app.lexicon import CJK, LANGS, alternatives, lexicon
 from desktop_app.memory.core.models import MemoryItem, Message
-from desktop_app.memory.lang.amounts import counted
+from desktop_app.memory.lang.amounts import amounts, counted
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, subjects_named, term_set
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
@@ -168,7 +168,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return f"the subject “{clip(op.subject, 20)}” belongs to #{owner.id}, which the message does not name"
     if refiles_rule(op, items):
         return "a standing rule's sentence filed as another kind"
-    named, counted = _counted(f"1 {op.subject.split(':', 1)[-1]}"), _counted(body(op.value))
+    named, counted = _named_count(op.subject), _counted_in(body(op.value), message.content)
+    if named and numbers(body(op.value)) and not counted:
+        return f"the subject “{clip(op.subject, 20)}” counts {'/'.join(sorted(named))}, and the message says " \
+               "nothing of what the value's number counts"
     if named and counted and not named & counted:
         return f"the subject “{clip(op.subject, 20)}” counts {'/'.join(sorted(named))}, the value " \
                f"{'/'.join(sorted(counted))}"
@@ -195,6 +198,28 @@ def _counted(text: str) -> set[str]:
     number from being an amount): "5 people" never replaces "7 days", and a subject "days" never
     holds "5 people"."""
     return counted(text) - {"measure"}
+
+
+def _named_count(subject: str) -> set[str]:
+    """What a subject says it counts: its own words ("days", "人数"), or for a canonical subject the
+    words of its label in each language ("head count" is 人数: people)."""
+    named = _counted(f"1 {subject.split(':', 1)[-1]}")
+    key = subject_key(subject)
+    for lang in LANGS:
+        label = lexicon(lang)["subject"].get("label", {}).get(key)
+        if label:
+            named |= _counted(f"1 {label}")
+    return named
+
+
+def _counted_in(value: str, message: str) -> set[str]:
+    """What the numbers of ``value`` count: where the value says ("8个人"), else where the message
+    says it of the same number ("1200" from "预算就压到1200元" is money; from "压到1200吧", nothing)."""
+    mine = _counted(value)
+    if mine:
+        return mine
+    said = {a.value for a in amounts(value)}
+    return {a.unit for a in amounts(message) if a.value in said and a.unit and a.unit != "measure"}
 
 
 def _label_owner(op: AddItem, active: list[MemoryItem], message: Message) -> MemoryItem | None:

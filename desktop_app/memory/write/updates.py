@@ -275,9 +275,12 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
     # The same rule in both languages: two shared terms, or — when the user names a rule ("那条…
     # 规则", "the rule about …") and only one rule shares anything — one. (A Chinese bigram like
     # 结论 carries what one English word does; 先给 is grammar and does not count.)
+    # A revocation that shares a word with one standing rule and nothing else ("不用再列表了" beside
+    # "以后都用列表回答我") names that rule too.
     names_rule = bool(RULE_REFERENCE.search(cand.quote or cand.value))
+    only_rule = len(scored) == 1 and scored[0][1].kind == "directive"
     alone = len(scored) == 1 or (len(scored) > 1 and scored[0][0] >= scored[1][0] + 2)
-    clear = bool(scored) and alone and (scored[0][0] >= 2 or (names_rule and len(scored) == 1))
+    clear = bool(scored) and alone and (scored[0][0] >= 2 or ((names_rule or only_rule) and len(scored) == 1))
     if clear:
         target = scored[0][1]
         _commit(store, session_id, [SetStatus(item_id=target.id, status="revoked", action="revoke",
