@@ -168,3 +168,25 @@ def test_a_subject_naming_people_holds_no_bare_number_said_of_something_else(con
         assert not [v for v in values(convo) if v.startswith(("人数:", "people:"))], (lang, values(convo))
         assert any("12" in v for v in values(convo)), (lang, "the head count stays", values(convo))
         assert any("counts" in note for note in job.notes), job.notes
+
+
+def test_an_amount_memory_holds_is_not_filed_again_under_another_label(conversation):
+    # The 0.5B restated "我们五一想去成都玩" as "旅游预算: 8000元" and "公司年会定了" as "公司年会: 80个人";
+    # when the budget and the head count changed, those copies stayed active with the old numbers.
+    for lang, first, wrong, change, old, new in (
+            ("zh", "我们五一想去成都玩，总预算是8000元，包括机票和住宿。",
+             entry("我们五一想去成都玩，总预算是8000元", "旅游预算", "8000元", kind="goal"),
+             "预算改成12000吧，想住好一点。", "8000", "12000"),
+            ("zh", "公司年会定了，来80个人。", entry("公司年会定了，来80个人", "公司年会", "80个人", kind="decision"),
+             "最后确认是95人，不会再变了。", "80", "95"),
+            ("en", "I'm hosting a party on Saturday, expecting 20 guests.",
+             entry("I'm hosting a party on Saturday, expecting 20 guests", "party", "20 guests"),
+             "Update, 25 people confirmed now.", "20", "25")):
+        convo = conversation(f"twin-{old}", lang=lang)
+        convo.user(first)
+        job = model_pass(convo, Model([wrong]))
+        assert any("already holds" in note for note in job.notes), job.notes
+        convo.user(change)
+        now = values(convo)
+        assert any(new in v for v in now), (lang, now)
+        assert not any(old in v for v in now), (lang, "no copy keeps the old number", now)

@@ -124,7 +124,8 @@ def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Messag
     by_id = {i.id: i for i in items}
     active = [i for i in items if i.status == "active"]
     written: set[str] = set()
-    replacing = {op.item_id for op in ops if isinstance(op, SetStatus) and op.action in ("supersede", "revoke")}
+    replacing = {op.item_id for op in ops if isinstance(op, SetStatus) and op.action in ("supersede", "revoke")} \
+        | {op.supersedes for op in ops if isinstance(op, AddItem) and op.supersedes is not None}
     for op in ops:
         if not isinstance(op, AddItem) or op.origin != "model":
             out.ops.append(op)
@@ -180,6 +181,9 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return "written twice in one pass"
     if any(squash(body(i.value)) == mine for i in active if i.id != op.supersedes and i.id not in replacing):
         return "memory already holds it"
+    twin = _amount_twin(op, [i for i in active if i.id != op.supersedes and i.id not in replacing])
+    if twin is not None:
+        return f"#{twin.id} already holds {clip(body(op.value), 20)}"
     if old is not None and not refining:
         if op.kind != old.kind:
             return f"a {op.kind} cannot replace the {old.kind} #{old.id}"
@@ -198,6 +202,21 @@ def _counted(text: str) -> set[str]:
     number from being an amount): "5 people" never replaces "7 days", and a subject "days" never
     holds "5 people"."""
     return counted(text) - {"measure"}
+
+
+def _said_amounts(text: str) -> frozenset[tuple[float, str]]:
+    return frozenset((a.value, a.unit) for a in amounts(text) if a.unit and a.unit != "measure")
+
+
+def _amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
+    """An active item that says the same amounts, each counting the same thing, as the entry
+    ("旅游预算: 8000元" beside "总预算是8000元", "公司年会: 80个人" beside "来80个人"): one thing under
+    a second label, which would stay behind when the first one changes."""
+    mine = _said_amounts(body(op.value))
+    if not mine or len(numbers(body(op.value))) > len(mine):
+        return None  # (an entry holding a date or another number beside them says more)
+    return next((i for i in active if i.kind not in ("directive", "open_question")
+                 and _said_amounts(body(i.value)) == mine), None)
 
 
 def _named_count(subject: str) -> set[str]:
