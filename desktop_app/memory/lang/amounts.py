@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from desktop_app.lexicon import LANGS, alternatives, cue, lexicon
+from desktop_app.lexicon import LANGS, alternatives, cue, fires, lexicon
 
 # "measure" (metres, kilograms, minutes …) only keeps a number from being read as a bare amount.
 UNITS = ("money", "people", "days", "measure")
@@ -111,3 +111,28 @@ def _unit(text: str, start: int, end: int) -> str | None:
     if before and before[-1] in "$€£¥￥":
         return "money"
     return None
+
+
+# Canonical subjects whose value is a date (the 0.5B filed "出发日期: 老人腿脚不太好" over "10月1号出发").
+DATED_SUBJECTS = ("departure",)
+
+
+def subject_counts(subject: str, canonical: str | None = None) -> set[str]:
+    """What a subject says it counts among money, people and days: its own words ("days", "人数"),
+    and for a canonical subject the words of its label in each language ("head count" is 人数)."""
+    named = counted(f"1 {subject.split(':', 1)[-1]}")
+    for lang in LANGS if canonical else ():
+        label = lexicon(lang)["subject"].get("label", {}).get(canonical)
+        if label:
+            named |= counted(f"1 {label}")
+    return named - {"measure"}
+
+
+def holds_its_kind(canonical: str, text: str) -> bool:
+    """``text`` says the kind of value the canonical subject holds: a count of what it counts
+    ("来80个人" for the head count), a date for the departure."""
+    if canonical in DATED_SUBJECTS:
+        return fires("time.date", text)
+    wanted = subject_counts(canonical, canonical)
+    return bool(wanted & counted(text))
+

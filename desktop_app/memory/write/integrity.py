@@ -12,7 +12,8 @@ checks them against invariants that hold for the memory as a whole:
 - an item replaces another only when both are about the same thing — the same canonical
   subject, shared subject words, or a sentence that names the old item — and is of its kind;
   a number never replaces one that counts something else ("5 people" for "7 days"), and a
-  subject that names what it counts ("days") holds no value counting another thing;
+  subject that names what it counts ("days") holds no value counting another thing, nor a bare
+  number the message says nothing of; a departure holds a date;
 - a profile item (name, allergy, diet, family …) is replaced only by an item about the same
   thing, named in the user's sentence;
 - a canonical subject ("budget") is never traded for a stray label by a restatement;
@@ -26,9 +27,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from desktop_app.lexicon import CJK, LANGS, alternatives, lexicon
+from desktop_app.lexicon import CJK, alternatives, fires
 from desktop_app.memory.core.models import MemoryItem, Message
-from desktop_app.memory.lang.amounts import amounts, counted
+from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, subject_counts
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, subjects_named, term_set
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
@@ -169,7 +170,9 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return f"the subject “{clip(op.subject, 20)}” belongs to #{owner.id}, which the message does not name"
     if refiles_rule(op, items):
         return "a standing rule's sentence filed as another kind"
-    named, counted = _named_count(op.subject), _counted_in(body(op.value), message.content)
+    if subject_key(op.subject) in DATED_SUBJECTS and not fires("time.date", body(op.value)):
+        return f"the subject “{clip(op.subject, 20)}” is a date, and the value names none"
+    named, counted = subject_counts(op.subject, subject_key(op.subject)), _counted_in(body(op.value), message.content)
     if named and numbers(body(op.value)) and not counted:
         return f"the subject “{clip(op.subject, 20)}” counts {'/'.join(sorted(named))}, and the message says " \
                "nothing of what the value's number counts"
@@ -217,18 +220,6 @@ def _amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
         return None  # (an entry holding a date or another number beside them says more)
     return next((i for i in active if i.kind not in ("directive", "open_question")
                  and _said_amounts(body(i.value)) == mine), None)
-
-
-def _named_count(subject: str) -> set[str]:
-    """What a subject says it counts: its own words ("days", "人数"), or for a canonical subject the
-    words of its label in each language ("head count" is 人数: people)."""
-    named = _counted(f"1 {subject.split(':', 1)[-1]}")
-    key = subject_key(subject)
-    for lang in LANGS:
-        label = lexicon(lang)["subject"].get("label", {}).get(key)
-        if label:
-            named |= _counted(f"1 {label}")
-    return named
 
 
 def _counted_in(value: str, message: str) -> set[str]:

@@ -16,7 +16,8 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import LANGS, alternatives, lexicon
+from desktop_app.lexicon import CJK, LANGS, alternatives, lexicon
+from desktop_app.memory.lang.amounts import holds_its_kind
 from desktop_app.memory.lang.text import (
     canonical_subject,
     keywords,
@@ -249,10 +250,20 @@ def regrounded(proposal: Proposal, sentence: str) -> Proposal:
     Porto") is replaced by the sentence's own telling word, so the entry cannot overwrite the
     budget; other subjects are the model's labels and stay."""
     claimed = canonical_subject(proposal.subject)
-    if claimed is None or canonical_subject(sentence) == claimed or canonical_subject(proposal.quote) == claimed:
+    if claimed is None or canonical_subject(sentence) == claimed or canonical_subject(proposal.quote) == claimed \
+            or holds_its_kind(claimed, proposal.quote):  # "来80个人" is a head count, though it says no 人数
         return proposal
+    named = canonical_subject(proposal.quote)
+    if named is not None:  # "预算总共5000元" filed as the days: it is the budget
+        return proposal.model_copy(update={"subject": named})
+    run = _CJK_OPENING.search(proposal.quote)
+    if run:  # the opening words of the quote ("老人腿脚"), not two bigrams cut from it ("老人 人腿")
+        return proposal.model_copy(update={"subject": run.group(0)})
     words = [w for w in keywords([proposal.quote], k=3) if w.lower() not in proposal.value.lower() and not w.isdigit()]
     return proposal.model_copy(update={"subject": words[0] if words else "note"})
+
+
+_CJK_OPENING = re.compile(f"[{CJK}]{{2,4}}")
 
 
 def _only_lead_in(value: str) -> bool:
