@@ -20,7 +20,7 @@ from desktop_app.lexicon import CJK, LANGS, cue, fires, first_match, lexicon
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.lang.amounts import Amount, amounts
-from desktop_app.memory.lang.text import split_sentences, term_set
+from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, numbers, split_sentences, term_set
 from desktop_app.memory.prompt.render import plain_value
 from desktop_app.memory.reply_health import reply_language, rule_language
 from desktop_app.prompts import guard_text
@@ -327,10 +327,23 @@ def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,
     if not user_text or not fires("request.recap", user_text):
         return []
     found = amounts(reply)
-    left = [i for i in active if i.kind in RECAP_KINDS and not _mentioned(i, reply, found)]
+    left = [i for i in active if _part_of_plan(i) and not _mentioned(i, reply, found)]
     past = list(history)
     return [i for i in left if not _superseded(i.value, amounts(i.value), active, past)
             and not _part_of_another(i, active)][:MAX_RECAP]
+
+
+def _part_of_plan(item: MemoryItem) -> bool:
+    """A value a final plan must name: a limit, a choice or a preference; a fact the rules took;
+    or one the model's pass filed that is about the person (an allergy, a diet), a canonical subject
+    (the head count, the departure), or holds a number or a date. A remark the 0.5B filed as a fact
+    ("ugh the weather is awful today", "it's fine either way") is no part of it."""
+    if item.kind not in RECAP_KINDS:
+        return False
+    if item.kind != "fact" or item.origin != "model" or item.scope == "profile" or item.subject in CANONICAL_SUBJECTS:
+        return True
+    value = plain_value(item.value)
+    return bool(numbers(value)) or fires("time.date", value)
 
 
 def _part_of_another(item: MemoryItem, active: Sequence[MemoryItem]) -> bool:

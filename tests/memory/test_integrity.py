@@ -234,3 +234,21 @@ def test_a_subject_the_rules_fill_holds_only_its_kind_of_value(subject, value, m
                     origin="model", source_message_id=9)
     assert guard_model_ops([right], [], Message(id=9, session_id=1, role="user", content="12个人，10月1号出发，玩6天",
                                                 created_at=0.0, content_hash="y")).ops == [right]
+
+
+def test_what_a_drop_of_a_rule_says_is_not_filed_as_a_value(conversation):
+    # The 0.5B filed "drop conclusion: You can drop the conclusion-first thing now, it's fine either
+    # way" and "it's fine either way" as facts, which a final plan then listed.
+    for lang, rule, drop, wrong in (
+            ("en", "From now on please give me the conclusion first, then the details.",
+             "You can drop the conclusion-first thing now, it's fine either way.",
+             [entry("You can drop the conclusion-first thing now", "drop conclusion",
+                    "You can drop the conclusion-first thing now"), entry("it's fine either way", "note",
+                                                                          "it's fine either way")]),
+            ("zh", "以后回答都先说结论再说细节", "结论先行那个不用了，正常说就行",
+             [entry("正常说就行", "说话", "正常说就行")])):
+        convo = conversation(f"drop-{lang}", lang=lang)
+        convo.user(rule)
+        convo.user(drop)
+        job = model_pass(convo, Model(wrong))
+        assert not [i for i in active(convo) if i.origin == "model"], (lang, values(convo), job.notes)

@@ -7,7 +7,7 @@ import pytest
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts, chinese_value
 from desktop_app.memory.prompt.render import plain_value
-from desktop_app.memory.reply_guard import guard_reply
+from desktop_app.memory.reply_guard import guard_reply, left_out
 
 
 def item(id_: int, value: str, *, kind: str = "constraint", subject: str = "", status: str = "active",
@@ -257,3 +257,15 @@ def test_an_added_value_drops_a_label_its_words_repeat():
 def test_a_lists_numbering_names_no_value(lang, ask, reply, items, missing):
     found = [f.current for f in guard_reply(reply, active=items, lang=lang, user_text=ask) if f.kind == "omitted"]
     assert found == missing
+
+
+def test_a_remark_the_model_filed_as_a_fact_is_not_asked_for_in_a_summary():
+    # hc-en-02: the program added "ugh the weather is awful today, …" and "it's fine either way" to
+    # a final plan because the 0.5B's pass had filed them as facts.
+    remark = item(5, "ugh the weather is awful today, I was supposed to go to the farmers market", kind="fact",
+                  subject="weather").model_copy(update={"origin": "model"})
+    either = item(6, "it's fine either way", kind="fact", subject="note").model_copy(update={"origin": "model"})
+    guests = item(7, "guests: 10 guests", kind="fact", subject="guests").model_copy(update={"origin": "model"})
+    left = left_out("Final plan: a taco night on Saturday.", [remark, either, guests],
+                    "Give me the full final plan with all my constraints summarised.")
+    assert [i.id for i in left] == [7], "a value the model filed with a number still counts"

@@ -6,7 +6,8 @@ checks them against invariants that hold for the memory as a whole:
 
 - a subject is made of the user's words (or is a canonical subject the message names), and
   holds a word (the 0.5B filed "预算总共2万左右" under "6");
-- a standing rule's sentence is never re-filed as a fact, a limit or a choice;
+- a standing rule's sentence is never re-filed as a fact, a limit or a choice, nor what a message
+  dropping a rule says beside the drop ("it's fine either way");
 - one thing is one item: a value the state already holds, or one the same pass writes twice
   under another label, is not written again;
 - an item replaces another only when both are about the same thing — the same canonical
@@ -30,7 +31,7 @@ from dataclasses import dataclass, field
 from desktop_app.lexicon import CJK, alternatives, fires
 from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, subject_counts
-from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, subjects_named, term_set
+from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, split_sentences, subjects_named, term_set
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
 
@@ -170,6 +171,9 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return f"the subject “{clip(op.subject, 20)}” belongs to #{owner.id}, which the message does not name"
     if refiles_rule(op, items):
         return "a standing rule's sentence filed as another kind"
+    if op.kind != "directive" and drops_a_rule(message.content) and not _said_amounts(body(op.value)) \
+            and not fires("time.date", body(op.value)):
+        return "the message drops a rule; what it says is no value (“it's fine either way”)"
     if subject_key(op.subject) in DATED_SUBJECTS and not fires("time.date", body(op.value)):
         return f"the subject “{clip(op.subject, 20)}” is a date, and the value names none"
     named, counted = subject_counts(op.subject, subject_key(op.subject)), _counted_in(body(op.value), message.content)
@@ -205,6 +209,12 @@ def _counted(text: str) -> set[str]:
     number from being an amount): "5 people" never replaces "7 days", and a subject "days" never
     holds "5 people"."""
     return counted(text) - {"measure"}
+
+
+def drops_a_rule(text: str) -> bool:
+    """A sentence of ``text`` drops a standing rule ("You can drop the conclusion-first thing now",
+    "不用再列表了"; the lexicon's ``intent.revoke``)."""
+    return any(fires("intent.revoke", sentence) for sentence in split_sentences(text))
 
 
 def _said_amounts(text: str) -> frozenset[tuple[float, str]]:
