@@ -252,3 +252,21 @@ def test_what_a_drop_of_a_rule_says_is_not_filed_as_a_value(conversation):
         convo.user(drop)
         job = model_pass(convo, Model(wrong))
         assert not [i for i in active(convo) if i.origin == "model"], (lang, values(convo), job.notes)
+
+
+def test_a_piece_of_a_limit_on_the_reply_is_not_filed_as_a_fact(conversation):
+    # The 0.5B filed "answers: keep answers" and "sentences: keep sentences" beside the rules' limit.
+    convo = conversation("limit-piece")
+    convo.user("Please keep your answers short, 3 sentences max.")
+    model_pass(convo, Model([entry("keep your answers short", "answers", "keep answers"),
+                             entry("keep your answers short", "sentences", "keep sentences")]))
+    assert not [i for i in active(convo) if i.origin == "model"], values(convo)
+
+
+def test_a_restated_trip_length_stays_a_fact(conversation):
+    convo = conversation("length-kind")
+    convo.user("We're going to Kyoto for 5 days in October.")
+    [length] = [i for i in active(convo) if i.subject == "trip length"]
+    model_pass(convo, Model([entry("for 5 days", "trip length", "5 days", kind="goal")]))
+    now = [i for i in active(convo) if i.subject == "trip length"]
+    assert [i.kind for i in now] == [length.kind], [(i.kind, i.value) for i in active(convo)]

@@ -97,9 +97,12 @@ def refiles_rule(op: AddItem, items: list[MemoryItem]) -> bool:
                                            for rule in _rule_texts(items)):
         return True
     quote = squash(op.source_quote or "")
+    # (A limit on the reply counts too: "answers: keep answers" beside "keep your answers short, 3
+    # sentences max" is a piece of it, though a fact holding an amount may be split off a limit.)
+    ruling = ("directive", "constraint") if op.kind == "fact" and not numbers(body(op.value)) else ("directive",)
     return bool(quote) and any(
-        item.kind == "directive" and item.status in ("active", "pending") and item.source_message_id == op.source_message_id
-        and quote in squash(item.source_quote or item.value) for item in items)
+        item.kind in ruling and item.status in ("active", "pending") and item.source_message_id == op.source_message_id
+        and item.id != op.supersedes and quote in squash(item.source_quote or item.value) for item in items)
 
 
 def _about_same_thing(old: MemoryItem, op: AddItem, message: Message) -> bool:
@@ -137,8 +140,10 @@ def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Messag
             out.notes.append(f"refused “{clip(op.value, 40)}”: {reason}")
             continue
         old = by_id.get(op.supersedes) if op.supersedes is not None else None
-        if old is not None and old.subject in CANONICAL_SUBJECTS and subject_key(op.subject) != old.subject:
-            op = op.model_copy(update={"subject": old.subject})  # a restatement keeps the canonical subject
+        if old is not None and old.subject in CANONICAL_SUBJECTS and (subject_key(op.subject) != old.subject
+                                                                      or op.kind != old.kind):
+            # A restatement keeps the canonical subject and its kind ("trip length: 5 days" is no goal).
+            op = op.model_copy(update={"subject": old.subject, "kind": old.kind})
         written.add(squash(body(op.value)))
         out.ops.append(op)
     replaced_by_something = any(isinstance(op, AddItem) and op.origin == "model" and op.status == "active"
