@@ -28,6 +28,7 @@ from desktop_app.memory.reply_health import (
     degenerate,
     degenerate_opening,
     expected_language,
+    retry_note,
     without_scaffolding,
     worth_retry,
 )
@@ -155,7 +156,13 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             streamed.restart()
             # A small model copies what it sees, and a second attempt shown the same replies copies
             # another of them: it sees the conversation's user turns and the memory briefing only.
-            again = plan.model_copy(update={"messages": without_replies(plan.messages)})
+            # Before the input, a line says what was wrong ("answer in your own words …").
+            messages = without_replies(plan.messages)
+            note = retry_note(findings, recorded.message.content,
+                              expected_language(recorded.message.content, [], pipeline.options.lang))
+            if note and messages and messages[-1]["role"] == "user":
+                messages[-1] = {**messages[-1], "content": f"{note}\n\n{messages[-1]['content']}"}
+            again = plan.model_copy(update={"messages": messages})
             _stream(pipeline, session, engine, again, settings, streamed, should_stop, on_token, None, variation)
             findings = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
             health.attempts.append([f"{f.kind}: {f.detail}" for f in findings])

@@ -26,6 +26,7 @@ REQUIRED = {
     "summary_model": ("system", "page", "retry"),
     "resolve": ("system", "ask", "examples"),
     "guard": ("lead", "superseded", "limit", "directive", "revoked", "omitted", "join", "end", "recap"),
+    "retry": ("lead", "echo", "copy", "refusal", "empty", "promise", "scaffolding", "statement", "join", "end"),
     "translate": ("system", "example", "example_reply"),
 }
 
@@ -68,6 +69,11 @@ def layer_text(lang: str = "en") -> dict[str, str]:
 def guard_text(lang: str = "en") -> dict[str, str]:
     """The correction line the reply guard puts before the input when it asks again."""
     return templates(lang)["guard"]
+
+
+def retry_text(lang: str = "en") -> dict[str, str]:
+    """The line before the input when a reply that was no answer is asked for once more."""
+    return templates(lang)["retry"]
 
 
 def summary_labels(lang: str = "en") -> dict[str, str]:

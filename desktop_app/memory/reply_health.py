@@ -18,7 +18,7 @@ from typing import Literal
 
 from desktop_app.lexicon import CJK, fires
 from desktop_app.memory.lang.text import script_language
-from desktop_app.prompts import LANGS, templates
+from desktop_app.prompts import LANGS, retry_text, templates
 
 NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's message) is a copy
 MIN_COPY_CHARS = 12  # shorter replies ("OK!", "好的") may repeat without being a loop
@@ -132,7 +132,7 @@ def scaffold_labels() -> tuple[str, ...]:
     labels: set[str] = set()
     for lang in LANGS:
         t = templates(lang)
-        for table in ("layers", "summary", "guard"):
+        for table in ("layers", "summary", "guard", "retry"):
             for key, template in t[table].items():
                 if table == "guard" and key == "recap":
                     continue  # the program's own line before the values it adds to a summary
@@ -283,6 +283,25 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     if memory_held and len(squashed) < SHORT_REPLY and fires("reply.promise", text):
         findings.append(HealthFinding("promise", "only promises or asks for what memory holds"))
     return findings
+
+
+def retry_note(findings: Iterable[HealthFinding], user_text: str, lang: str) -> str:
+    """The line put before the input when a reply is asked for once more: what was wrong with it
+    ("answer in your own words …"), and, to a message that only tells something ("我弟也要去，那就5个人
+    了"), what an answer to it is. "" when nothing in the findings has a line."""
+    text = retry_text(lang)
+    kinds = [f.kind for f in findings if f.kind in WORTH_RETRY or f.kind == "empty"]
+    lines = [text[kind] for kind in dict.fromkeys(kinds) if text.get(kind)]
+    if lines and tells_only(user_text):
+        lines.append(text["statement"])
+    return f"{text['lead']}{text['join'].join(lines)}{text['end']}" if lines else ""
+
+
+def tells_only(user_text: str) -> bool:
+    """The message asks nothing and requests nothing: it tells ("We're 5 now", "我爸有高血压")."""
+    sentences = [s for s in re.split(r"(?<=[。！？!?.；;])\s*|\n+", user_text.strip()) if s.strip()]
+    return not re.search(r"[?？]", user_text) and not any(
+        fires("request.ask", s.strip()) or fires("mood.question", s.strip()) for s in sentences)
 
 
 def degenerate(findings: Iterable[HealthFinding]) -> bool:

@@ -155,3 +155,27 @@ def test_a_bare_value_for_a_message_is_asked_for_once_more_and_the_answer_kept(s
     assert result.record.health.retried, "a bare number for a message is no answer"
     assert result.reply.content.startswith("好的，预算改成1200元")
     assert result.reply.unhealthy is None
+
+
+def test_the_retry_is_told_what_was_wrong_and_what_a_statement_asks_for(store, settings):
+    # To "我弟说他也要跟着去，那就5个人了" the 0.5B said the message back; asked again with no word on
+    # why, it did it again.
+    told = "我弟说他也要跟着去，那就5个人了"
+    replies = [told, "好的，那就按5个人来安排：多订一间房，包车换成七座车。"]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    result = turn(store, settings, engine, told)
+    retry_input = engine.calls[-1][-1]["content"]
+    assert retry_input.startswith("本次回复请注意：用你自己的话回答，不要复述用户的话"), retry_input
+    assert "用户是在告诉你新的情况" in retry_input, "a message that only tells gets the line on what to answer"
+    assert retry_input.endswith(told)
+    assert result.reply.content.startswith("好的，那就按5个人来安排")
+
+
+def test_a_question_is_not_told_it_is_a_statement():
+    from desktop_app.memory.reply_health import HealthFinding, retry_note
+
+    echo = [HealthFinding("echo", "repeats the user's message")]
+    assert "telling you" not in retry_note(echo, "Which neighbourhoods are good with kids?", "en")
+    assert "telling you" not in retry_note(echo, "Help me plan a family trip to Lisbon.", "en")
+    assert "telling you" in retry_note(echo, "My mum is coming too, so make that 5 people.", "en")
+    assert retry_note([HealthFinding("language", "in en, expected zh")], "帮我安排行程", "zh") == ""

@@ -81,6 +81,7 @@ def test_sliding_window_forgets_what_layered_keeps(store, settings):
 
 def test_run_turn_uses_the_layered_prompt_and_logs_the_turn(store, settings):
     """The real turn runner: extraction before the prompt, paging after the reply, a turn_log row."""
+    settings = settings.model_copy(update={"reply_retry": False})  # one reply, said every turn: no copy check
     engine = ScriptedEngine("Happy to help with that; here are some thoughts on the matter at hand.", n_ctx=1024)
     session = store.session_named("chat")
     pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
