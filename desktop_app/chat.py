@@ -179,7 +179,7 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
                 guard.findings = guard.first_findings
         if guard is not None and settings.guard == "fix" and not degenerate(findings) and streamed.pieces \
                 and not streamed.stopped:
-            _complete_recap(pipeline, recorded, streamed, guard, on_token)
+            _complete_recap(pipeline, recorded, streamed, guard, on_token, on_retry)
     except BaseException:
         if streamed.pieces:
             pipeline.record_reply(session, streamed.text, stopped=True, page_out=False, draft=streamed.draft)
@@ -266,17 +266,29 @@ def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
 
 
 def _complete_recap(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, guard: GuardVerdict,
-                    on_token: Callable[[str], None] | None) -> None:
-    """A reply to "summarise everything" that, asked once more, still leaves current values out gets
-    them added by the program (``guard.completed``): the user's plan names everything memory holds."""
-    lines, values = pipeline.recap_completion(recorded.session, streamed.text, user_text=recorded.message.content)
-    if not lines:
-        return
-    streamed.pieces.append(lines)
-    if on_token:
-        on_token(lines)
-    guard.completed, guard.added = values, lines
-    guard.findings = [f for f in guard.findings if f.kind != "omitted"]
+                    on_token: Callable[[str], None] | None, on_retry: Callable[[str], None] | None) -> None:
+    """A reply to "summarise everything" that, asked once more, still states an old value loses the
+    sentences stating it, and one that still leaves current values out gets them added by the program
+    (``guard.completed``): the user's plan names everything memory holds, and nothing it replaced."""
+    model_text = streamed.text
+    kept, lines, values = pipeline.recap_completion(recorded.session, model_text, user_text=recorded.message.content)
+    if kept != model_text:
+        # Sentences stating an old value go ("for our 4 people" when it is 5 now).
+        if on_retry:
+            on_retry("left out the sentences stating an old value")
+        streamed.restart()
+        streamed.pieces.append(kept)
+        if on_token:
+            on_token(kept)
+        guard.model_text = model_text
+    if lines:
+        streamed.pieces.append(lines)
+        if on_token:
+            on_token(lines)
+        guard.completed, guard.added = values, lines
+    if kept != model_text or lines:
+        guard.findings = [f for f in pipeline.guard(recorded.session, streamed.text, user_text=recorded.message.content)
+                          if f.kind != "omitted"]
 
 
 def without_replies(messages: list[ChatMessage]) -> list[ChatMessage]:

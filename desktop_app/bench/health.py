@@ -57,10 +57,13 @@ class TurnVerdict(BaseModel):
     first_token: float | None = None
     reply: str
     added: str = ""  # what the program added to the reply (a summary's left-out values), at its end
+    model_text: str = ""  # the reply as the model wrote it, when the program left sentences out
 
     @property
     def model_reply(self) -> str:
         """The reply as the model wrote it."""
+        if self.model_text:
+            return self.model_text
         return self.reply[: len(self.reply) - len(self.added)] if self.added and self.reply.endswith(self.added) \
             else self.reply
 
@@ -113,12 +116,12 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
                               findings=findings, retried=bool(health and health.retried),
                               first_findings=health.attempts[0] if health and health.retried else [],
                               seconds=round(seconds, 2), first_token=result.first_token_seconds, reply=reply,
-                              added=guard.added if guard else "")
+                              added=guard.added if guard else "", model_text=guard.model_text if guard else "")
         verdicts.append(verdict)
         replies.append(reply)
         if number == len(conversation.turns):
             final = judge_final(conversation, reply)
-            if verdict.added and not quiet:
+            if (verdict.added or verdict.model_text) and not quiet:
                 alone = judge_final(conversation, verdict.model_reply)
                 print(f"  {conversation.id} final by the model alone: {'PASS' if alone[0] else 'fail'}"
                       f"{' missing ' + ', '.join(alone[1]) if alone[1] else ''}; the program added "

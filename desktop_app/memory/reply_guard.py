@@ -108,6 +108,42 @@ def _superseded(reply: str, found: list[Amount], active: Sequence[MemoryItem],
     return out
 
 
+# A sentence of a reply with where it stands: up to its end mark (an English full stop only before a
+# space or the end), a line's end, or the text's.
+_SENTENCE = re.compile(r"[^\n]+?(?:[。！？!?；]+|\.(?=\s|$)|(?=\n)|$)")
+
+
+def stale_sentences(reply: str, active: Sequence[MemoryItem], history: Sequence[MemoryItem]) -> list[str]:
+    """The sentences of ``reply`` that state an amount of a superseded value as current ("for our 4
+    people" when it is 5 now), though the current value may stand elsewhere in the reply; a sentence
+    that marks it as history ("was 4", "原为8000") or a list's own numbering are not among them."""
+    everything = [*active, *history]
+    spans: set[tuple[int, int]] = set()
+    found = [a for a in amounts(reply) if not _LIST_MARK.match(reply, a.start)]
+    sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(reply) if m.group(0).strip()]
+    for old in history:
+        new = replacement(old, everything) if old.status == "superseded" else None
+        if new is None:
+            continue
+        new_values = {a.value for a in amounts(new.value)}
+        for stale in (a for a in amounts(old.value) if a.value not in new_values):
+            unit = _unit_of_item(old, stale)
+            for hit in found:
+                if hit.value == stale.value and _same_kind(hit, unit, hit.value) and not _near(reply, hit, "guard.history"):
+                    spans.update(span for span in sentences if span[0] <= hit.start < span[1])
+    return [reply[start:end] for start, end in sorted(spans)]
+
+
+def without_sentences(reply: str, sentences: Sequence[str]) -> str:
+    """``reply`` without ``sentences``; a line left empty (or only a list mark) goes too."""
+    for sentence in sentences:
+        reply = reply.replace(sentence, "", 1)
+    lines = [line.rstrip() for line in reply.split("\n")]
+    kept = [line for line in lines if not re.fullmatch(r"\s*(?:[-*•]|\d{1,2}[.)、])?\s*[，,:：]?\s*", line)
+            or not line.strip()]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(kept)).strip()
+
+
 def _current_terms(text: str) -> set[str]:
     """The terms of a new value outside what it marks as dropped ("Florence *instead of Rome*",
     "改去厦门，*不去三亚*")."""

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import Embedder, Progress, TokenCounter
+from desktop_app.lexicon import fires
 from desktop_app.memory.archive.paging import page_out_if_needed
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.head_fold import FoldReason, HeadFold
@@ -40,7 +41,7 @@ from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
 from desktop_app.memory.prompt.recalled import recalled_pages
-from desktop_app.memory.reply_guard import completion, guard_reply, left_out
+from desktop_app.memory.reply_guard import completion, guard_reply, left_out, stale_sentences, without_sentences
 from desktop_app.memory.reply_health import (
     HealthFinding,
     asks_for_translation,
@@ -354,15 +355,17 @@ class TurnPipeline:
         active, past, lang = self._guard_state(session, user_text)
         return guard_reply(text, active=active, history=past, lang=lang, finished=finished, user_text=user_text)
 
-    def recap_completion(self, session: Session, text: str, *, user_text: str) -> tuple[str, list[str]]:
-        """What to add to ``text``, a reply to "summarise everything", so that it names every current
-        value: the lines (memory.reply_guard.completion) and the values they name; ("", []) when the
-        message asks for no summary or the reply names them all."""
+    def recap_completion(self, session: Session, text: str, *, user_text: str) -> tuple[str, str, list[str]]:
+        """``text``, a reply to "summarise everything", made to state every current value and no old
+        one: the reply without the sentences stating an old value (memory.reply_guard.stale_sentences),
+        the lines to add for the values it leaves out (memory.reply_guard.completion) and those values;
+        (text, "", []) when the message asks for no summary or the reply is right."""
+        if not fires("request.recap", user_text):
+            return text, "", []
         active, past, lang = self._guard_state(session, user_text)
-        left = left_out(text, active, user_text, history=past)
-        if not left:
-            return "", []
-        return completion(left, lang), [i.value for i in left]
+        kept = without_sentences(text, stale_sentences(text, active, past))
+        left = left_out(kept, active, user_text, history=past)
+        return kept, completion(left, lang) if left else "", [i.value for i in left]
 
     def _guard_state(self, session: Session, user_text: str) -> tuple[list[MemoryItem], list[MemoryItem], str]:
         """What the guard reads: the active items, the superseded and revoked ones, and the reply's

@@ -168,3 +168,33 @@ def test_a_guard_retry_that_copies_an_earlier_reply_gives_way_to_the_reply_befor
     assert result.reply.content == "With the 5000 dollar budget, book the small hall.", "not the copy"
     assert [f.kind for f in guard.findings] == ["superseded"], "the finding of the reply kept"
     assert not result.record.health.kept_out
+
+
+@pytest.mark.parametrize("lang, facts, ask, first, again, kept, dropped", [
+    ("en", ["There'll be 4 of us.", "My mum is coming too, so make that 5 people."],
+     "Okay, summarise all my constraints and give me the final plan.",
+     "Final plan: a week in Lisbon for the 4 of us.",
+     "Final plan: a week in Lisbon, 5 people.\nBook two rooms for our 4 people.",
+     "Final plan: a week in Lisbon, 5 people.", "4 people"),
+    ("zh", ["我们一共4个人。", "我弟也要去，那就5个人了。"], "好，把我所有要求总结一下，给我最终方案",
+     "最终方案：4个人去大理。", "最终方案：5个人去大理。\n订两间房，4个人住。", "最终方案：5个人去大理。", "4个人"),
+])
+def test_a_summary_still_stating_an_old_value_loses_that_sentence(store, settings, lang, facts, ask, first, again, kept,
+                                                                  dropped):
+    # hc-en-01: "we'll go with €6500 instead of 8000 yuan for our 4 people" stayed in the final plan
+    # after the guard's retry, since the current head count stood elsewhere in the reply.
+    acks = ["Got it, noted.", "Great, that works."] if lang == "en" else ["好的，记下了。", "明白，没问题。"]
+    replies = acks[: len(facts)] + [first, again]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    for fact in facts:
+        turn(store, settings, engine, fact, lang=lang)
+    shown: list[str] = []
+    settings_ = settings.model_copy(update={"lang": lang})
+    result = run_turn(pipeline_for(store, settings_, counter=engine.counter, n_ctx=engine.n_ctx),
+                      store.session_named("launch"), engine, ask, settings=settings_, on_token=shown.append,
+                      on_retry=lambda reason: shown.clear())
+    assert result.reply.content == kept
+    assert dropped not in result.reply.content
+    guard = store.last_turn_record(store.session_named("launch").id).guard
+    assert guard.model_text == again, "the record keeps what the model wrote"
+    assert "".join(shown) == kept, "the user sees what is stored"

@@ -89,6 +89,7 @@ class GuardVerdict(BaseModel):
     mode: str = "fix"
     completed: list[str] = Field(default_factory=list)  # values the program added to a summary that left them out
     added: str = ""  # the lines that added them, at the end of the reply
+    model_text: str = ""  # the reply as the model wrote it, when the program left sentences of it out
 
     @property
     def ok(self) -> bool:
