@@ -255,12 +255,7 @@ def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
         checks = pipeline.check_reply(recorded, tidied) if tidied else []
         if tidied and not degenerate(checks):
             if tidied != streamed.text:
-                if on_retry:
-                    on_retry("kept the answer without the prompt's labels")
-                streamed.restart()
-                streamed.pieces.append(tidied)
-                if on_token:
-                    on_token(tidied)
+                streamed.replace(tidied, "kept the answer without the prompt's labels", on_token, on_retry)
             return checks
     return findings
 
@@ -272,14 +267,8 @@ def _complete_recap(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _
     (``guard.completed``): the user's plan names everything memory holds, and nothing it replaced."""
     model_text = streamed.text
     kept, lines, values = pipeline.recap_completion(recorded.session, model_text, user_text=recorded.message.content)
-    if kept != model_text:
-        # Sentences stating an old value go ("for our 4 people" when it is 5 now).
-        if on_retry:
-            on_retry("left out the sentences stating an old value")
-        streamed.restart()
-        streamed.pieces.append(kept)
-        if on_token:
-            on_token(kept)
+    if kept != model_text:  # sentences stating an old value go ("for our 4 people" when it is 5 now)
+        streamed.replace(kept, "left out the sentences stating an old value", on_token, on_retry)
         guard.model_text = model_text
     if lines:
         streamed.pieces.append(lines)
@@ -314,6 +303,16 @@ class _Streamed:
     def restart(self) -> None:
         """Start a second attempt in the same draft row (its first-token time stays the first's)."""
         self.pieces, self.stopped, self.cut_short = [], False, None
+
+    def replace(self, text: str, reason: str, on_token: Callable[[str], None] | None,
+                on_retry: Callable[[str], None] | None) -> None:
+        """Put ``text`` in place of what streamed: ``on_retry(reason)`` clears what the caller showed."""
+        if on_retry:
+            on_retry(reason)
+        self.restart()
+        self.pieces.append(text)
+        if on_token:
+            on_token(text)
 
 
 def _stream(pipeline: TurnPipeline, session: Session, engine: ChatEngine, plan: ContextPlan, settings: Settings,

@@ -8,10 +8,11 @@ from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.engine.scripted import ScriptedEngine
 
 
-def turn(store, settings, engine, text, **kwargs):
+def turn(store, settings, engine, text, on_token=None, on_retry=None, **kwargs):
     settings = settings.model_copy(update={"lang": "en", **kwargs})
     pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)
-    return run_turn(pipeline, store.session_named("launch"), engine, text, settings=settings)
+    return run_turn(pipeline, store.session_named("launch"), engine, text, settings=settings, on_token=on_token,
+                    on_retry=on_retry)
 
 
 def test_an_old_budget_is_corrected_once_and_the_fixed_reply_kept(store, settings):
@@ -91,10 +92,7 @@ def test_a_summary_still_leaving_values_out_gets_them_added_from_memory(store, s
     for fact in facts:
         turn(store, settings, engine, fact, lang=lang)
     shown: list[str] = []
-    settings_ = settings.model_copy(update={"lang": lang})
-    result = run_turn(pipeline_for(store, settings_, counter=engine.counter, n_ctx=engine.n_ctx),
-                      store.session_named("launch"), engine, ask, settings=settings_, on_token=shown.append)
-    reply = result.reply.content
+    reply = turn(store, settings, engine, ask, lang=lang, on_token=shown.append).reply.content
     assert reply.startswith("Final plan: the small hall, 5000 dollars."), "the model's retry comes first"
     added = reply.split("\n\n", 1)[1]
     assert added.startswith(lead)
@@ -189,10 +187,7 @@ def test_a_summary_still_stating_an_old_value_loses_that_sentence(store, setting
     for fact in facts:
         turn(store, settings, engine, fact, lang=lang)
     shown: list[str] = []
-    settings_ = settings.model_copy(update={"lang": lang})
-    result = run_turn(pipeline_for(store, settings_, counter=engine.counter, n_ctx=engine.n_ctx),
-                      store.session_named("launch"), engine, ask, settings=settings_, on_token=shown.append,
-                      on_retry=lambda reason: shown.clear())
+    result = turn(store, settings, engine, ask, lang=lang, on_token=shown.append, on_retry=lambda reason: shown.clear())
     assert result.reply.content == kept
     assert dropped not in result.reply.content
     guard = store.last_turn_record(store.session_named("launch").id).guard
