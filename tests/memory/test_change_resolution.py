@@ -73,7 +73,7 @@ def test_a_number_the_message_does_not_hold_is_refused(conversation):
     convo.user("Two more friends are joining us.")
     model = Model([], {"old": FIRST, "new": "11 people"})
     job = model_pass(convo, model)
-    assert "dinner guests: 7 people" in values(convo)
+    assert "head count: 7 people" in values(convo), "the model's label for the head count is the head count"
     assert any("does not hold" in note for note in job.notes)
 
 

@@ -270,3 +270,28 @@ def test_a_restated_trip_length_stays_a_fact(conversation):
     model_pass(convo, Model([entry("for 5 days", "trip length", "5 days", kind="goal")]))
     now = [i for i in active(convo) if i.subject == "trip length"]
     assert [i.kind for i in now] == [length.kind], [(i.kind, i.value) for i in active(convo)]
+
+
+def test_an_open_question_never_replaces_a_value(conversation):
+    # bench health hc-en-01: "still 7 days" became the open question "days: 7 days" in place of the
+    # trip length, and the final plan lost it.
+    from desktop_app.memory.write.integrity import guard_model_ops
+    from desktop_app.memory.write.patches import AddItem, SetStatus
+
+    convo = conversation("question-beside")
+    convo.user("Let's push everything back a week, still 7 days.")
+    [length] = [i for i in active(convo) if i.subject == "trip length"]
+    ops = [SetStatus(item_id=length.id, status="superseded", action="supersede", reason="restated"),
+           AddItem(kind="open_question", subject="days", value="days: 7 days?", origin="model",
+                   source_message_id=convo.recorded.message.id, supersedes=length.id)]
+    guarded = guard_model_ops(ops, active(convo), convo.recorded.message)
+    assert not [op for op in guarded.ops if isinstance(op, SetStatus)], "the trip length keeps its value"
+    assert all(op.supersedes is None for op in guarded.ops if isinstance(op, AddItem)), "beside it, if at all"
+
+
+def test_a_restated_budget_keeps_its_label(conversation):
+    convo = conversation("label-kept")
+    convo.user("Budget is about €5,000 total, including flights.")
+    convo.user("With her coming we can stretch the budget a bit. Let's say €6,500 instead.")
+    model_pass(convo, Model([entry("Let's say €6,500 instead", "instead", "€6,500", kind="constraint")]))
+    assert "budget: €6,500" in values(convo), values(convo)

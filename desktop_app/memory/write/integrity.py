@@ -135,18 +135,30 @@ def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Messag
         if not isinstance(op, AddItem) or op.origin != "model":
             out.ops.append(op)
             continue
+        replaced = by_id.get(op.supersedes) if op.supersedes is not None else None
+        if op.kind == "open_question" and replaced is not None and replaced.kind != "open_question":
+            # A question stands beside the value it is about, never in its place (the 0.5B turned
+            # "Let's push everything back a week, still 7 days" into the open question "days: 7 days").
+            op = op.model_copy(update={"supersedes": None, "refines": False})
+            replacing.discard(replaced.id)
         reason = _refusal(op, by_id, active, items, message, written, replacing)
         if reason:
             out.notes.append(f"refused “{clip(op.value, 40)}”: {reason}")
             continue
         old = by_id.get(op.supersedes) if op.supersedes is not None else None
-        if old is not None and old.subject in CANONICAL_SUBJECTS and (subject_key(op.subject) != old.subject
-                                                                      or op.kind != old.kind):
-            # A restatement keeps the canonical subject and its kind ("trip length: 5 days" is no goal).
-            op = op.model_copy(update={"subject": old.subject, "kind": old.kind})
+        key = subject_key(op.subject)
+        if old is not None and old.subject in CANONICAL_SUBJECTS and (key == old.subject or key not in CANONICAL_SUBJECTS) \
+                and (key != old.subject or op.kind != old.kind):
+            # (Another canonical subject is a split of a compound item: "name: Bob" off "my name is Bob
+            # and the budget is 300 euros".)
+            # A restatement keeps the canonical subject, its kind ("trip length: 5 days" is no goal) and
+            # its label ("instead: €6,500" is the budget).
+            value = f"{old.subject}: {body(op.value)}" if body(op.value) != op.value else op.value
+            op = op.model_copy(update={"subject": old.subject, "kind": old.kind, "value": value})
         written.add(squash(body(op.value)))
         out.ops.append(op)
     replaced_by_something = any(isinstance(op, AddItem) and op.origin == "model" and op.status == "active"
+                                and op.kind != "open_question"
                                 or (isinstance(op, SetStatus) and op.action == "confirm") for op in out.ops)
     if not replaced_by_something:
         # An item is superseded by the pass only beside the item replacing it: with the
