@@ -370,15 +370,18 @@ def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,
 
 
 def _part_of_plan(item: MemoryItem) -> bool:
-    """A value a final plan must name: a limit, a choice or a preference; a fact the rules took;
+    """A value a final plan must name: a limit, a choice or a preference; a fact the rules took; the
+    goal where it holds a date or a number;
     or one the model's pass filed that is about the person (an allergy, a diet), a canonical subject
     (the head count, the departure), or holds a number or a date. A remark the 0.5B filed as a fact
     ("ugh the weather is awful today", "it's fine either way") is no part of it."""
+    value = plain_value(item.value)
+    if item.kind == "goal":  # the task itself, where it holds the plan's date or size ("on Saturday the 18th")
+        return bool(numbers(value)) or fires("time.date", value)
     if item.kind not in RECAP_KINDS:
         return False
     if item.kind != "fact" or item.origin != "model" or item.scope == "profile" or item.subject in CANONICAL_SUBJECTS:
         return True
-    value = plain_value(item.value)
     return bool(numbers(value)) or fires("time.date", value)
 
 

@@ -295,3 +295,19 @@ def test_a_restated_budget_keeps_its_label(conversation):
     convo.user("With her coming we can stretch the budget a bit. Let's say €6,500 instead.")
     model_pass(convo, Model([entry("Let's say €6,500 instead", "instead", "€6,500", kind="constraint")]))
     assert "budget: €6,500" in values(convo), values(convo)
+
+
+def test_a_count_the_model_filed_under_its_own_label_is_replaced_by_the_rules_new_count(conversation):
+    # bench health hc-en-02: "guests: 8 guests" stayed active beside "We're at 10 now".
+    for lang, first, label, value, change, new in (
+            ("en", "Throwing a dinner party for 8.", "guests", "8 guests", "Ok so two more confirmed. We're at 10 now.",
+             "10"),
+            ("zh", "年夜饭请了8位亲戚。", "来客", "8位", "又加了两个，就10个人了", "10")):
+        convo = conversation(f"count-{lang}", lang=lang)
+        convo.user(first)
+        model_pass(convo, Model([entry(first.rstrip("。."), label, value)]))
+        assert any(value in v for v in values(convo)), values(convo)
+        convo.user(change)
+        now = values(convo)
+        assert not any(value in v for v in now), (lang, "the old count does not stay behind", now)
+        assert any(new in v for v in now), now

@@ -269,3 +269,11 @@ def test_a_remark_the_model_filed_as_a_fact_is_not_asked_for_in_a_summary():
     left = left_out("Final plan: a taco night on Saturday.", [remark, either, guests],
                     "Give me the full final plan with all my constraints summarised.")
     assert [i.id for i in left] == [7], "a value the model filed with a number still counts"
+
+
+def test_the_goal_is_part_of_a_summary_where_it_holds_the_date():
+    dated = item(8, "I'm hosting a dinner party on Saturday the 18th", kind="goal", subject="goal")
+    plain = item(9, "帮我规划一下带爸妈去云南玩的行程呗", kind="goal", subject="goal")
+    ask = "Give me the full final plan with all my constraints summarised."
+    assert [i.id for i in left_out("Final plan: tacos for everyone.", [dated, plain], ask)] == [8]
+    assert left_out("Final plan for Saturday the 18th: tacos.", [dated, plain], ask) == []

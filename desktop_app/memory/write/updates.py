@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_app.lexicon import alternatives, first_match
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
-from desktop_app.memory.lang.amounts import counted
+from desktop_app.memory.lang.amounts import amounts, counted, subject_counts
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import clip, numbers, term_set, without_lead_in
 from desktop_app.memory.write.extraction import TRIP, Candidate, extract, is_question, rx
@@ -137,11 +137,30 @@ def _same_subject(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | Non
     if not cand.subject:
         return None
     matches = [i for i in active if i.subject == cand.subject and i.kind not in ("goal", "open_question")]
+    if not matches and cand.kind != "directive":
+        matches = _same_count(cand.subject, active)
     if cand.kind == "directive":
         matches = [i for i in matches if i.kind == "directive"] or matches
     else:
         matches = [i for i in matches if i.kind != "directive"]
     return matches[-1] if matches else None
+
+
+def _same_count(subject: str, active: list[MemoryItem]) -> list[MemoryItem]:
+    """For a subject the rules fill with a count (the head count, the trip's length): the items the
+    model's pass filed under a label of its own that hold a count of the same thing and nothing else
+    ("guests: 8 guests" before "We're at 10 now"): the old value, which must not stay behind."""
+    wanted = subject_counts(subject, subject)
+    if not wanted:
+        return []
+    found = []
+    for item in active:
+        value = item.value.split(": ", 1)[-1]
+        said = [a for a in amounts(value) if a.unit != "measure"]
+        if item.origin == "model" and item.kind in SUPERSEDABLE_KINDS and said and len(said) == len(numbers(value)) \
+                and all(a.unit in wanted for a in said):
+            found.append(item)
+    return found
 
 
 def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, value: str, kind: str, origin: str,
