@@ -323,7 +323,7 @@ def _opposite(rule: MemoryItem) -> MemoryItem:
 
 
 # What a summary of "everything I asked for" must name: the current values (not the rules on the
-# reply, the goal itself or what is still undecided).
+# reply or what is still undecided; the goal only where it holds a date or a number, see _part_of_plan).
 RECAP_KINDS = ("fact", "constraint", "decision", "preference")
 MAX_RECAP = 8  # values named in one correction
 RECAP_SHARE = 0.5  # of a wordy value's terms (or Chinese characters) that make it mentioned
