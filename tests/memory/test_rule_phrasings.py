@@ -97,6 +97,9 @@ def test_a_sentence_whose_clauses_say_one_thing_stays_one_item_or_none(text):
     ("zh", "我不吃牛肉。", "diet", "牛肉"),
     ("zh", "我家养了只猫叫球球。", "pets:猫", "球球"),
     ("zh", "我女儿叫甜甜。", "family:女儿", "甜甜"),
+    # the health of someone in the family, after a spoken opening (bench health hc-zh-01, hc-zh-02)
+    ("zh", "对了我爸有高血压，香格里拉那种海拔高的是不是就别去了？", "health:我爸", "高血压"),
+    ("zh", "还有我奶奶牙口不好，得有几个软烂的菜", "health:我奶奶", "牙口"),
 ])
 def test_facts_about_the_user_in_everyday_phrasings_go_to_the_profile(conversation, lang, text, subject, word):
     chat = conversation(lang=lang)
