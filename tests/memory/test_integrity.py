@@ -311,3 +311,17 @@ def test_a_count_the_model_filed_under_its_own_label_is_replaced_by_the_rules_ne
         now = values(convo)
         assert not any(value in v for v in now), (lang, "the old count does not stay behind", now)
         assert any(new in v for v in now), now
+
+
+def test_a_restatement_never_drops_whose_allergy_it_is(conversation):
+    # bench health hc-en-02: the 0.5B restated Jake's allergy item as "friend: Priya"; the allergy was lost.
+    for lang, text, wrong, word in (
+            ("en", "Dietary stuff: my friend Priya is vegetarian, and Jake has a shellfish allergy.",
+             entry("my friend Priya is vegetarian", "friend", "Priya", scope="profile"), "shellfish"),
+            ("zh", "我表妹小雨对虾过敏，很严重那种",
+             entry("我表妹小雨对虾过敏", "表妹", "小雨", scope="profile"), "虾")):
+        convo = conversation(f"whose-{lang}", lang=lang)
+        convo.user(text)
+        assert any(word in v for v in values(convo)), values(convo)
+        model_pass(convo, Model([wrong]))
+        assert any(word in v for v in values(convo)), (lang, "the allergy stays", values(convo))

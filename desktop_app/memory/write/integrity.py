@@ -180,6 +180,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return f"the subject “{clip(op.subject, 20)}” names nothing (a number is not a subject)"
     old = by_id.get(op.supersedes) if op.supersedes is not None else None
     refining = old is not None and old.source_message_id == message.id and old.origin in ("rule", "user")
+    if refining and old is not None and old.scope == "profile" and _whose(old) and _whose(old) not in op.value.lower():
+        # "friend: Priya" restating "my friend Priya is vegetarian, and Jake has a shellfish allergy"
+        # (filed as Jake's allergy) lost the allergy.
+        return f"a restatement of #{old.id} without whose it is ({_whose(old)})"
     if not refining and op.subject.split(":", 1)[0] in ("directive", "fact", "constraint") \
             and not (old is not None and op.subject == old.subject):
         return f"the subject “{clip(op.subject, 20)}” is a label made by the rules, not the user's words"
@@ -247,6 +251,11 @@ def _amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
         return None  # (an entry holding a date or another number beside them says more)
     return next((i for i in active if i.kind not in ("directive", "open_question")
                  and _said_amounts(body(i.value)) == mine), None)
+
+
+def _whose(item: MemoryItem) -> str:
+    """Whose profile fact an item is, where its subject says ("allergy:jake" → "jake")."""
+    return item.subject.split(":", 1)[1].strip().lower() if ":" in item.subject else ""
 
 
 def _counted_in(value: str, message: str) -> set[str]:
