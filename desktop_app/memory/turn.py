@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from desktop_app.memory.store import Store
 
 MAX_INPUT_CHARS = 200_000
-RECENT_REPLIES_CHECKED = 8  # a reply is compared with this many earlier replies
+RECENT_REPLIES_CHECKED = 16  # a reply is compared with this many earlier replies (the 0.5B copied one 10 back)
 SIMILAR_OPENING = 0.5  # a retry avoids the openings of earlier replies at least this like the rejected one
 
 

@@ -179,3 +179,20 @@ def test_a_question_is_not_told_it_is_a_statement():
     assert "telling you" not in retry_note(echo, "Help me plan a family trip to Lisbon.", "en")
     assert "telling you" in retry_note(echo, "My mum is coming too, so make that 5 people.", "en")
     assert retry_note([HealthFinding("language", "in en, expected zh")], "帮我安排行程", "zh") == ""
+
+
+def test_a_copy_of_a_reply_ten_turns_back_is_asked_for_again(store, settings):
+    # bench health hc-zh-02: the 0.5B said a reply of ten turns before again, and the chat compared
+    # with the last eight only.
+    topics = ["大理古城适合慢慢逛，洱海边骑车也很舒服。", "丽江的雪山要提前订票，早上去人少。",
+              "昆明的滇池冬天有海鸥，可以带面包。",
+              "香格里拉海拔高，老人要注意休息。", "西双版纳的热带植物园值得去半天。", "腾冲的温泉很适合泡一泡解乏。",
+              "建水古城的烧豆腐一定要尝尝。", "普洱的茶山可以安排一天徒步。", "元阳梯田看日出要早起四点出发。",
+              "沙溪古镇很安静，适合住两晚。", "抚仙湖的水很清，可以在湖边吃鱼。"]
+    replies = [*topics, topics[1], "那就把第六天留给休息，住在古城里，晚上早点回酒店。"]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    for n in range(len(topics)):
+        turn(store, settings, engine, f"第{n + 1}个地方有什么推荐的？")
+    result = turn(store, settings, engine, "最后一天怎么安排比较好？")
+    assert result.record.health.retried, "a copy of a reply ten back is a copy"
+    assert result.reply.content.startswith("那就把第六天留给休息")
