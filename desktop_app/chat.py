@@ -27,6 +27,7 @@ from desktop_app.memory.reply_health import (
     HealthFinding,
     degenerate,
     degenerate_opening,
+    echoes,
     expected_language,
     retry_note,
     without_scaffolding,
@@ -152,7 +153,14 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             if on_retry:
                 on_retry("; ".join(f.detail for f in findings if f.kind in WORTH_RETRY))
             copied = tuple(pipeline.similar_replies(recorded, streamed.text))
-            variation = Variation(seed=random.randrange(1, 2**31), avoid=(streamed.text, *copied))
+            # Asked again, the 0.5B wrote the same echo behind another first word ("当然，我表妹小雨对虾
+            # 过敏…"): the retry may copy no run of words of the message, of the rejected reply, nor of
+            # the earlier reply or message it copied (engine.no_copy).
+            # (A reply whose only fault is a pasted label keeps its words.)
+            rejected = () if {f.kind for f in findings} <= {"scaffolding"} else (streamed.text,)
+            repeated = tuple(m for m in said if echoes(streamed.text, m))
+            variation = Variation(seed=random.randrange(1, 2**31), avoid=(streamed.text, *copied),
+                                  sources=(recorded.message.content, *rejected, *copied, *repeated))
             streamed.restart()
             # A small model copies what it sees, and a second attempt shown the same replies copies
             # another of them: it sees the conversation's user turns and the memory briefing only.

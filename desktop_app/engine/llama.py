@@ -16,11 +16,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ModelLoadError
+from desktop_app.engine.no_copy import CopyBlock
 from desktop_app.engine.prefix import PrefillChunk, common_prefix, find_moved_block
 from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation, WarmResult
 
 if TYPE_CHECKING:
-    from llama_cpp import Llama
+    from llama_cpp import Llama, LogitsProcessorList
     from llama_cpp.llama_cpp import llama_context_params
     from llama_cpp.llama_types import (
         ChatCompletionRequestMessage,
@@ -397,14 +398,14 @@ class LlamaEngine:
         if not filled.complete:
             return
         try:
-            repeat_penalty, seed, logit_bias = self.settings.repeat_penalty, None, None
+            repeat_penalty, seed, processors = self.settings.repeat_penalty, None, None
             if variation is not None:
                 temperature = max(temperature, variation.min_temperature)
                 repeat_penalty = max(self.settings.repeat_penalty, variation.repeat_penalty)
-                seed, logit_bias = variation.seed, self._banned_opening(variation.avoid)
+                seed, processors = variation.seed, self._copy_block(variation)
             stream = stream_chunks(self._llama.create_chat_completion(
                 messages=_request_messages(messages), stream=True, max_tokens=max_tokens, top_p=self.settings.top_p,
-                temperature=temperature, repeat_penalty=repeat_penalty, seed=seed, logit_bias=logit_bias))
+                temperature=temperature, repeat_penalty=repeat_penalty, seed=seed, logits_processor=processors))
             for chunk in stream:
                 if should_stop is not None and should_stop():
                     stream.close()
@@ -419,14 +420,18 @@ class LlamaEngine:
                 raise ContextFullError(f"the prompt does not fit the {self.n_ctx}-token context window: {message}") from None
             raise
 
-    def _banned_opening(self, texts: Sequence[str]) -> dict[int, float] | None:
-        """A bias that rules out the first token of each of ``texts`` (rejected replies' openings)."""
-        banned: dict[int, float] = {}
-        for text in texts:
-            tokens = self._llama.tokenize(text.strip().encode("utf-8", "replace"), add_bos=False, special=False)
-            if tokens:
-                banned[tokens[0]] = -100.0
-        return banned or None
+    def _copy_block(self, variation: Variation) -> LogitsProcessorList | None:
+        """A retry's sampling rule: it opens unlike the rejected replies and copies no run of
+        tokens of ``variation.sources`` (``engine.no_copy``). A logits processor, not a
+        ``logit_bias``: a bias holds at every position, and llama-cpp-python 0.3 drops a
+        processor list passed beside one (``list.extend`` returns None)."""
+        from llama_cpp import LogitsProcessorList
+
+        def tokenize(text: str) -> list[int]:
+            return self._llama.tokenize(text.encode("utf-8", "replace"), add_bos=False, special=False)
+
+        block = CopyBlock.build(tokenize, self._token_text, openings=variation.avoid, sources=variation.sources)
+        return LogitsProcessorList([block]) if block else None
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256,
                       temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict[str, Any]:

@@ -43,13 +43,14 @@ class WarmResult:
 @dataclass(frozen=True)
 class Variation:
     """How a second attempt at a reply differs from the first: another sampling seed, a stronger
-    repeat penalty, at least some randomness, and the opening of the rejected reply made
-    unlikely where the engine can bias tokens."""
+    repeat penalty, at least some randomness, and, where the engine can rule tokens out, neither
+    the opening of a rejected reply nor a run of a text the reply must not copy (``engine.no_copy``)."""
 
     seed: int
     repeat_penalty: float = 1.3
     min_temperature: float = 0.7
     avoid: tuple[str, ...] = ()  # rejected replies: none may open the new one
+    sources: tuple[str, ...] = ()  # texts the new reply may not copy a run of tokens from
 
 
 @runtime_checkable

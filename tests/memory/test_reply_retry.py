@@ -40,6 +40,7 @@ def test_a_copied_reply_is_asked_for_again_with_another_seed_and_its_opening_rul
     variation = model.engine.variations[-1]
     assert variation is not None
     assert variation.avoid[0] == LOOP
+    assert variation.sources[:2] == ("预算改成12000", LOOP), "the retry may copy no run of the message nor of the copy"
     assert variation.repeat_penalty > settings.repeat_penalty
     assert result.reply.content.startswith("第一天")
     assert result.reply.unhealthy is None
@@ -196,3 +197,15 @@ def test_a_copy_of_a_reply_ten_turns_back_is_asked_for_again(store, settings):
     result = turn(store, settings, engine, "最后一天怎么安排比较好？")
     assert result.record.health.retried, "a copy of a reply ten back is a copy"
     assert result.reply.content.startswith("那就把第六天留给休息")
+
+
+def test_a_retry_may_not_copy_the_earlier_message_the_reply_repeated(store, settings):
+    allergy = "我表妹小雨对虾过敏，很严重那种，虾一定不能有。"
+    engine = ScriptedEngine(lambda m: "好的，记住了，不做虾。")
+    turn(store, settings, engine, allergy)
+    engine = ScriptedEngine(lambda m: "当然，" + allergy if engine.variations[-1] is None else "凉菜：拍黄瓜；热菜：红烧肉。")
+    result = turn(store, settings, engine, "凉菜热菜各来两个吧")
+    variation = engine.variations[-1]
+    assert result.record.health.retried
+    assert variation is not None and allergy in variation.sources
+    assert variation.sources[0] == "凉菜热菜各来两个吧"
