@@ -302,8 +302,9 @@ def test_a_count_the_model_filed_under_its_own_label_is_replaced_by_the_rules_ne
     for lang, first, label, value, change, new in (
             ("en", "Throwing a dinner party for 8.", "guests", "8 guests", "Ok so two more confirmed. We're at 10 now.",
              "10"),
-            ("zh", "年夜饭请了8位亲戚。", "来客", "8位", "又加了两个，就10个人了", "10")):
-        convo = conversation(f"count-{lang}", lang=lang)
+            ("zh", "年夜饭请了8位亲戚。", "来客", "8位", "又加了两个，就10个人了", "10"),
+            ("zh", "年夜饭请了八位亲戚。", "来客", "八位", "又加了两个，就10个人了", "10")):  # a numeral too
+        convo = conversation(f"count-{lang}-{value}", lang=lang)
         convo.user(first)
         model_pass(convo, Model([entry(first.rstrip("。."), label, value)]))
         assert any(value in v for v in values(convo)), values(convo)

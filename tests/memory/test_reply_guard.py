@@ -277,3 +277,15 @@ def test_the_goal_is_part_of_a_summary_where_it_holds_the_date():
     ask = "Give me the full final plan with all my constraints summarised."
     assert [i.id for i in left_out("Final plan: tacos for everyone.", [dated, plain], ask)] == [8]
     assert left_out("Final plan for Saturday the 18th: tacos.", [dated, plain], ask) == []
+
+
+def test_a_text_holds_only_counts_when_every_number_in_it_counts_something():
+    from desktop_app.memory.lang.amounts import only_counts
+
+    assert only_counts("8 guests") == {(8.0, "people")}
+    assert only_counts("八个人") == {(8.0, "people")}, "a Chinese numeral counts too"
+    assert only_counts("总预算是8000元") == {(8000.0, "money")}
+    assert only_counts("10月1号出发，预算8000元") == frozenset(), "a date beside the budget says more"
+    assert only_counts("压到1200吧") == frozenset(), "a bare number counts nothing said"
+    assert only_counts("3,454 m") == frozenset()
+    assert only_counts("no number") == frozenset()

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from desktop_app.lexicon import LANGS, alternatives, cue, fires, lexicon
+from desktop_app.memory.lang.text import numbers
 
 # "measure" (metres, kilograms, minutes …) only keeps a number from being read as a bare amount.
 UNITS = ("money", "people", "days", "measure")
@@ -97,6 +98,16 @@ def amounts(text: str) -> list[Amount]:
 def counted(text: str) -> set[str]:
     """What the numbers of ``text`` count, where it says (money, people, days, a measure)."""
     return {a.unit for a in amounts(text) if a.unit}
+
+
+def only_counts(text: str) -> frozenset[tuple[float, str]]:
+    """The amounts of ``text``, each with what it counts, when every number in it counts money,
+    people or days ("8 guests", "八个人", "8000元"); empty when one stands bare or measures
+    something ("10月1号出发", "3,454 m", "压到1200吧"): such a text says more than its counts."""
+    said = amounts(text)
+    if not said or len(said) < len(numbers(text)) or any(a.unit in (None, "measure") for a in said):
+        return frozenset()
+    return frozenset((a.value, a.unit) for a in said if a.unit)
 
 
 def _unit(text: str, start: int, end: int) -> str | None:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from desktop_app.lexicon import CJK, alternatives, fires
 from desktop_app.memory.core.models import MemoryItem, Message
-from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, subject_counts
+from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, only_counts, subject_counts
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, split_sentences, subjects_named, term_set
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
@@ -245,10 +245,11 @@ def _said_amounts(text: str) -> frozenset[tuple[float, str]]:
 def _amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
     """An active item that says the same amounts, each counting the same thing, as the entry
     ("旅游预算: 8000元" beside "总预算是8000元", "公司年会: 80个人" beside "来80个人"): one thing under
-    a second label, which would stay behind when the first one changes."""
-    mine = _said_amounts(body(op.value))
-    if not mine or len(numbers(body(op.value))) > len(mine):
-        return None  # (an entry holding a date or another number beside them says more)
+    a second label, which would stay behind when the first one changes. An entry holding a date or
+    another number beside its counts says more, and is no twin."""
+    mine = only_counts(body(op.value))
+    if not mine:
+        return None
     return next((i for i in active if i.kind not in ("directive", "open_question")
                  and _said_amounts(body(i.value)) == mine), None)
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_app.lexicon import alternatives, first_match
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
-from desktop_app.memory.lang.amounts import amounts, counted, subject_counts
+from desktop_app.memory.lang.amounts import counted, only_counts, subject_counts
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import clip, numbers, term_set, without_lead_in
 from desktop_app.memory.write.extraction import TRIP, Candidate, extract, is_question, rx
@@ -153,14 +153,8 @@ def _same_count(subject: str, active: list[MemoryItem]) -> list[MemoryItem]:
     wanted = subject_counts(subject, subject)
     if not wanted:
         return []
-    found = []
-    for item in active:
-        value = item.value.split(": ", 1)[-1]
-        said = [a for a in amounts(value) if a.unit != "measure"]
-        if item.origin == "model" and item.kind in SUPERSEDABLE_KINDS and said and len(said) == len(numbers(value)) \
-                and all(a.unit in wanted for a in said):
-            found.append(item)
-    return found
+    return [i for i in active if i.origin == "model" and i.kind in SUPERSEDABLE_KINDS
+            and (counts := only_counts(i.value.split(": ", 1)[-1])) and all(unit in wanted for _, unit in counts)]
 
 
 def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, value: str, kind: str, origin: str,
