@@ -152,25 +152,8 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             health.retried, health.first_reply = True, streamed.text
             if on_retry:
                 on_retry("; ".join(f.detail for f in findings if f.kind in WORTH_RETRY))
-            copied = tuple(pipeline.similar_replies(recorded, streamed.text))
-            # Asked again, the 0.5B wrote the same echo behind another first word ("当然，我表妹小雨对虾
-            # 过敏…"): the retry may copy no run of words of the message, of the rejected reply, nor of
-            # the earlier reply or message it copied (engine.no_copy).
-            # (A reply whose only fault is a pasted label keeps its words.)
-            rejected = () if {f.kind for f in findings} <= {"scaffolding"} else (streamed.text,)
-            repeated = tuple(m for m in said if echoes(streamed.text, m))
-            variation = Variation(seed=random.randrange(1, 2**31), avoid=(streamed.text, *copied),
-                                  sources=(recorded.message.content, *rejected, *copied, *repeated))
+            again, variation = _retry_request(pipeline, recorded, plan, streamed.text, findings, said)
             streamed.restart()
-            # A small model copies what it sees, and a second attempt shown the same replies copies
-            # another of them: it sees the conversation's user turns and the memory briefing only.
-            # Before the input, a line says what was wrong ("answer in your own words …").
-            messages = without_replies(plan.messages)
-            note = retry_note(findings, recorded.message.content,
-                              expected_language(recorded.message.content, [], pipeline.options.lang))
-            if note and messages and messages[-1]["role"] == "user":
-                messages[-1] = {**messages[-1], "content": f"{note}\n\n{messages[-1]['content']}"}
-            again = plan.model_copy(update={"messages": messages})
             _stream(pipeline, session, engine, again, settings, streamed, should_stop, on_token, None, variation)
             findings = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
             health.attempts.append([f"{f.kind}: {f.detail}" for f in findings])
@@ -203,6 +186,30 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     gen_seconds = elapsed - (streamed.first_token or 0.0)
     return TurnResult(recorded, reply.message if reply else None, streamed.stopped, plan, record, streamed.first_token,
                       gen_seconds, len(streamed.pieces))
+
+
+def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: ContextPlan, rejected: str,
+                   findings: list[HealthFinding], said: list[str]) -> tuple[ContextPlan, Variation]:
+    """What a second attempt at a degenerate reply is asked with.
+
+    A small model copies what it sees, and a second attempt shown the same replies copies another
+    of them: it sees the conversation's user turns and the memory briefing only, and before the
+    input a line saying what was wrong ("answer in your own words …"). Asked again, the 0.5B wrote
+    the same echo behind another first word ("当然，我表妹小雨对虾过敏…"), or that line ("it changes
+    for the plan"): the retry opens unlike the rejected reply and copies no run of words of the
+    message, of the rejected reply (unless a pasted label was all that was wrong with it), of the
+    earlier reply or message it repeated, nor of the line (``engine.no_copy``)."""
+    user_text = recorded.message.content
+    messages = without_replies(plan.messages)
+    note = retry_note(findings, user_text, expected_language(user_text, [], pipeline.options.lang))
+    if note and messages and messages[-1]["role"] == "user":
+        messages[-1] = {**messages[-1], "content": f"{note}\n\n{messages[-1]['content']}"}
+    copied = tuple(pipeline.similar_replies(recorded, rejected))
+    own = () if {f.kind for f in findings} <= {"scaffolding"} else (rejected,)
+    repeated = tuple(m for m in said if echoes(rejected, m))
+    variation = Variation(seed=random.randrange(1, 2**31), avoid=(rejected, *copied),
+                          sources=(user_text, *own, *copied, *repeated, *((note,) if note else ())))
+    return plan.model_copy(update={"messages": messages}), variation
 
 
 def translate_input(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, settings: Settings,

@@ -209,3 +209,4 @@ def test_a_retry_may_not_copy_the_earlier_message_the_reply_repeated(store, sett
     assert result.record.health.retried
     assert variation is not None and allergy in variation.sources
     assert variation.sources[0] == "凉菜热菜各来两个吧"
+    assert any(source.startswith("本次回复请注意") for source in variation.sources), "nor the line telling it what was wrong"
