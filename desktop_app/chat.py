@@ -27,7 +27,6 @@ from desktop_app.memory.reply_health import (
     HealthFinding,
     degenerate,
     degenerate_opening,
-    echoes,
     expected_language,
     retry_note,
     without_scaffolding,
@@ -195,10 +194,11 @@ def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: Contex
     A small model copies what it sees, and a second attempt shown the same replies copies another
     of them: it sees the conversation's user turns and the memory briefing only, and before the
     input a line saying what was wrong ("answer in your own words …"). Asked again, the 0.5B wrote
-    the same echo behind another first word ("当然，我表妹小雨对虾过敏…"), or that line ("it changes
-    for the plan"): the retry opens unlike the rejected reply and copies no run of words of the
-    message, of the rejected reply (unless a pasted label was all that was wrong with it), of the
-    earlier reply or message it repeated, nor of the line (``engine.no_copy``)."""
+    the same echo behind another first word ("当然，我表妹小雨对虾过敏…"), another message it was shown
+    ("Hi! I'm planning a family trip…" to "make that 5 people"), or that line ("it changes for the
+    plan"): the retry opens unlike the rejected reply and copies no run of the user's messages, of
+    the rejected reply (unless a pasted label was all that was wrong with it), of the earlier reply
+    it copied, nor of the line (``engine.no_copy``)."""
     user_text = recorded.message.content
     messages = without_replies(plan.messages)
     note = retry_note(findings, user_text, expected_language(user_text, [], pipeline.options.lang))
@@ -206,9 +206,8 @@ def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: Contex
         messages[-1] = {**messages[-1], "content": f"{note}\n\n{messages[-1]['content']}"}
     copied = tuple(pipeline.similar_replies(recorded, rejected))
     own = () if {f.kind for f in findings} <= {"scaffolding"} else (rejected,)
-    repeated = tuple(m for m in said if echoes(rejected, m))
     variation = Variation(seed=random.randrange(1, 2**31), avoid=(rejected, *copied),
-                          sources=(user_text, *own, *copied, *repeated, *((note,) if note else ())))
+                          sources=(user_text, *own, *copied, *said, *((note,) if note else ())))
     return plan.model_copy(update={"messages": messages}), variation
 
 

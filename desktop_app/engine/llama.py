@@ -422,7 +422,7 @@ class LlamaEngine:
 
     def _copy_block(self, variation: Variation) -> LogitsProcessorList | None:
         """A retry's sampling rule: it opens unlike the rejected replies and copies no run of
-        tokens of ``variation.sources`` (``engine.no_copy``). A logits processor, not a
+        ``variation.sources`` (``engine.no_copy``). A logits processor, not a
         ``logit_bias``: a bias holds at every position, and llama-cpp-python 0.3 drops a
         processor list passed beside one (``list.extend`` returns None)."""
         from llama_cpp import LogitsProcessorList
@@ -430,7 +430,10 @@ class LlamaEngine:
         def tokenize(text: str) -> list[int]:
             return self._llama.tokenize(text.encode("utf-8", "replace"), add_bos=False, special=False)
 
-        block = CopyBlock.build(tokenize, self._token_text, openings=variation.avoid, sources=variation.sources)
+        def detokenize(tokens: Sequence[int]) -> str:
+            return self._llama.detokenize(list(tokens)).decode("utf-8", "replace")
+
+        block = CopyBlock.build(tokenize, detokenize, openings=variation.avoid, sources=variation.sources)
         return LogitsProcessorList([block]) if block else None
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256,

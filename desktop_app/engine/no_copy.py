@@ -1,15 +1,19 @@
-"""Sampling that cannot copy: a retried reply may not open like a rejected one, nor go on copying
-a run of tokens from a text it must not repeat (the user's message, an earlier reply).
+"""Sampling that cannot copy: a retried reply may not open like a rejected one, nor write a run of
+characters of a text it must not repeat (the user's messages, the rejected reply, the line saying
+what was wrong with it).
 
-A small model asked again often writes the same echo with another first word ("当然，我表妹小雨对虾
-过敏…"); ruling out only the opening does not stop it. Here the next token is ruled out whenever
-the last ``COPY_RUN - 1`` words of the reply, followed by it, would stand in a source: the reply
-can quote a name, a number or a few words, never a sentence. Punctuation and spaces do not count
-(a copy with "。" for "，" is a copy) and are never ruled out. Pure token arithmetic, no llama.cpp.
+A small model asked again often writes the same echo behind another first word ("当然，我表妹小雨
+对虾过敏…"), or with a word changed ("suitcase" for "suitcases"): ruling out the opening, or runs of
+the same tokens, does not stop it. Here a likely next token is ruled out when the reply's last
+letters, followed by its letters, would make a run of ``RUN_CJK`` Chinese characters or
+``RUN_LATIN`` letters and digits that stands in a source (case, spaces and punctuation aside): the
+reply can quote a name, a number or a few words, never a clause. Pure text arithmetic on token
+texts, no llama.cpp.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -17,8 +21,25 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-COPY_RUN = 5  # word tokens: a reply shares at most COPY_RUN - 1 in a row with a source
+from desktop_app.lexicon import CJK
+
+RUN_CJK = 6  # characters: a reply shares fewer in a row with a Chinese source
+RUN_LATIN = 16  # letters and digits (spaces aside): about three words
+CANDIDATES = 64  # the likeliest next tokens checked at each step (the rest are never sampled)
 BANNED = -1e9  # not -inf: the sampler's softmax stays finite when every candidate is ruled out
+
+
+def letters(text: str) -> str:
+    """``text`` as a copy is compared: letters, digits and ideographs only, lower case."""
+    return "".join(c for c in text.lower() if unicodedata.category(c)[0] in "LN")
+
+
+def run_for(text: str) -> int:
+    """How many characters in a row of ``text`` make a copy (fewer for Chinese, denser)."""
+    return RUN_CJK if 2 * len(_CJK_CHAR.findall(text)) >= len(text) else RUN_LATIN
+
+
+_CJK_CHAR = re.compile(f"[{CJK}]")
 
 
 @dataclass
@@ -29,55 +50,58 @@ class CopyBlock:
     first call (made before the first generated token)."""
 
     opening: frozenset[int] = frozenset()
-    follow: dict[tuple[int, ...], frozenset[int]] = field(default_factory=dict)
-    text_of: Callable[[int], str] = str
-    run: int = COPY_RUN
+    windows: dict[int, frozenset[str]] = field(default_factory=dict)  # run length → runs of the sources
+    detokenize: Callable[[Sequence[int]], str] = lambda tokens: ""
     start: int | None = None
-    _words: dict[int, bool] = field(default_factory=dict)
+    _pieces: dict[int, str] = field(default_factory=dict)
 
     @classmethod
-    def build(cls, tokenize: Callable[[str], Sequence[int]], text_of: Callable[[int], str], *,
-              openings: Iterable[str] = (), sources: Iterable[str] = (), run: int = COPY_RUN) -> CopyBlock:
+    def build(cls, tokenize: Callable[[str], Sequence[int]], detokenize: Callable[[Sequence[int]], str], *,
+              openings: Iterable[str] = (), sources: Iterable[str] = ()) -> CopyBlock:
         """The first token of each of ``openings`` is ruled out as the reply's first token; no run
-        of ``run`` word tokens of any of ``sources`` may appear in the reply (``text_of`` gives a
-        token's text, to tell words from punctuation)."""
+        of any of ``sources`` (``run_for`` characters of it, ``letters`` only) may be written."""
         opening = frozenset(toks[0] for text in openings if text.strip() and (toks := tokenize(text.strip())))
-        block = cls(opening, {}, text_of, run)
-        follow: dict[tuple[int, ...], set[int]] = {}
+        windows: dict[int, set[str]] = {}
         for text in sources:
-            toks = [t for t in tokenize(text.strip()) if block.is_word(t)] if text.strip() else []
-            for i in range(len(toks) - run + 1):
-                follow.setdefault(tuple(toks[i: i + run - 1]), set()).add(toks[i + run - 1])
-        block.follow = {key: frozenset(v) for key, v in follow.items()}
-        return block
+            plain = letters(text)
+            run = run_for(plain)
+            windows.setdefault(run, set()).update(plain[i: i + run] for i in range(len(plain) - run + 1))
+        return cls(opening, {run: frozenset(w) for run, w in windows.items() if w}, detokenize)
 
     def __bool__(self) -> bool:
-        return bool(self.opening or self.follow)
+        return bool(self.opening or self.windows)
 
-    def is_word(self, token: int) -> bool:
-        """Whether the token holds a letter, digit or ideograph (not only punctuation or space)."""
-        if token not in self._words:
-            self._words[token] = any(unicodedata.category(c)[0] in "LN" for c in self.text_of(token))
-        return self._words[token]
+    def piece(self, token: int) -> str:
+        if token not in self._pieces:
+            self._pieces[token] = letters(self.detokenize([token]))
+        return self._pieces[token]
 
-    def banned(self, made: Sequence[int]) -> frozenset[int]:
-        """The tokens ruled out after ``made`` (the reply's tokens so far)."""
-        if not made:
-            return self.opening
-        words: list[int] = []
-        for token in reversed(made):
-            if len(words) == self.run - 1:
-                break
-            if self.is_word(int(token)):
-                words.append(int(token))
-        if len(words) < self.run - 1:
-            return frozenset()
-        return self.follow.get(tuple(reversed(words)), frozenset())
+    def copies(self, tail: str, piece: str) -> bool:
+        """Whether ``piece`` written after ``tail`` (both ``letters``) completes a run of a source."""
+        if not piece:
+            return False
+        text = tail + piece
+        for run, runs in self.windows.items():
+            for end in range(max(run, len(tail) + 1), len(text) + 1):
+                if text[end - run: end] in runs:
+                    return True
+        return False
+
+    def tail(self, made: Sequence[int]) -> str:
+        """The last letters of the reply so far (as many as the longest run needs)."""
+        longest = max(self.windows, default=0)
+        return letters(self.detokenize(list(made[-longest - 2:])))[-longest:] if longest and len(made) else ""
 
     def __call__(self, input_ids: npt.NDArray[np.intc], scores: npt.NDArray[np.single]) -> npt.NDArray[np.single]:
         if self.start is None:
             self.start = len(input_ids)
-        banned = self.banned(list(input_ids[self.start:]))
+        made = [int(t) for t in input_ids[self.start:]]
+        banned = set(self.opening) if not made else set()
+        if self.windows:
+            tail = self.tail(made)
+            likely = np.argpartition(scores, -CANDIDATES)[-CANDIDATES:] if len(scores) > CANDIDATES \
+                else np.arange(len(scores))
+            banned |= {int(t) for t in likely if self.copies(tail, self.piece(int(t)))}
         if banned:
             scores = np.copy(scores)
             scores[[t for t in banned if 0 <= t < len(scores)]] = BANNED

@@ -199,7 +199,7 @@ def test_a_copy_of_a_reply_ten_turns_back_is_asked_for_again(store, settings):
     assert result.reply.content.startswith("那就把第六天留给休息")
 
 
-def test_a_retry_may_not_copy_the_earlier_message_the_reply_repeated(store, settings):
+def test_a_retry_may_not_copy_the_users_earlier_messages(store, settings):
     allergy = "我表妹小雨对虾过敏，很严重那种，虾一定不能有。"
     engine = ScriptedEngine(lambda m: "好的，记住了，不做虾。")
     turn(store, settings, engine, allergy)
