@@ -402,14 +402,25 @@ def _unlabelled(value: str) -> str:
     return rest.strip() if term_set(label) <= term_set(rest) else value
 
 
-def completion(left: Sequence[MemoryItem], lang: str) -> str:
+def still_open(reply: str, active: Sequence[MemoryItem], user_text: str) -> list[MemoryItem]:
+    """The user's open questions a reply to "summarise everything" does not name ("鱼要不要整条蒸？"
+    asked two turns before): a final plan says what is still to decide. Empty for another message."""
+    if not user_text or not fires("request.recap", user_text):
+        return []
+    found = amounts(reply)
+    return [i for i in active if i.kind == "open_question" and not _mentioned(i, reply, found)
+            and not _part_of_another(i, active)][:MAX_RECAP]
+
+
+def completion(left: Sequence[MemoryItem], lang: str, open_questions: Sequence[MemoryItem] = ()) -> str:
     """Lines that add to a summary of everything the values it left out (``left_out``), one per
-    line under a short lead-in, in ``lang``; "" when nothing was left out. The program states what
-    memory holds when the model, asked once more, still leaves it out."""
-    if not left:
-        return ""
-    lines = "\n".join(f"- {_unlabelled(plain_value(i.value))}" for i in left)
-    return f"\n\n{guard_text(lang)['recap']}\n{lines}"
+    line under a short lead-in, in ``lang``, then the questions still open it did not name
+    (``still_open``) under another; "" when nothing was left out. The program states what memory
+    holds when the model, asked once more, still leaves it out."""
+    text = guard_text(lang)
+    blocks = [f"{text[lead]}\n" + "\n".join(f"- {_unlabelled(plain_value(i.value))}" for i in items)
+              for lead, items in (("recap", left), ("still_open", open_questions)) if items]
+    return "".join(f"\n\n{block}" for block in blocks)
 
 
 def _omitted(reply: str, active: Sequence[MemoryItem], history: Sequence[MemoryItem], user_text: str,

@@ -134,8 +134,8 @@ def scaffold_labels() -> tuple[str, ...]:
         t = templates(lang)
         for table in ("layers", "summary", "guard", "retry"):
             for key, template in t[table].items():
-                if table == "guard" and key == "recap":
-                    continue  # the program's own line before the values it adds to a summary
+                if table == "guard" and key in ("recap", "still_open"):
+                    continue  # the program's own lines before what it adds to a summary
                 # A label with its colon ("still undecided:", "当前任务：") is the prompt's, however short.
                 head = re.match(r"^([^{:：]*[:：])", str(template).strip())
                 if head and (len(_CJK_CHAR.findall(head.group(1))) >= 3 or len(head.group(1)) >= 10):

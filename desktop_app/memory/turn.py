@@ -41,7 +41,14 @@ from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
 from desktop_app.memory.prompt.recalled import recalled_pages
-from desktop_app.memory.reply_guard import completion, guard_reply, left_out, stale_sentences, without_sentences
+from desktop_app.memory.reply_guard import (
+    completion,
+    guard_reply,
+    left_out,
+    stale_sentences,
+    still_open,
+    without_sentences,
+)
 from desktop_app.memory.reply_health import (
     HealthFinding,
     asks_for_translation,
@@ -358,14 +365,15 @@ class TurnPipeline:
     def recap_completion(self, session: Session, text: str, *, user_text: str) -> tuple[str, str, list[str]]:
         """``text``, a reply to "summarise everything", made to state every current value and no old
         one: the reply without the sentences stating an old value (memory.reply_guard.stale_sentences),
-        the lines to add for the values it leaves out (memory.reply_guard.completion) and those values;
+        the lines to add for the values and the user's open questions it leaves out
+        (memory.reply_guard.completion) and those values;
         (text, "", []) when the message asks for no summary or the reply is right."""
         if not fires("request.recap", user_text):
             return text, "", []
         active, past, lang = self._guard_state(session, user_text)
         kept = without_sentences(text, stale_sentences(text, active, past))
-        left = left_out(kept, active, user_text, history=past)
-        return kept, completion(left, lang) if left else "", [i.value for i in left]
+        left, asked = left_out(kept, active, user_text, history=past), still_open(kept, active, user_text)
+        return kept, completion(left, lang, asked), [i.value for i in left + asked]
 
     def _guard_state(self, session: Session, user_text: str) -> tuple[list[MemoryItem], list[MemoryItem], str]:
         """What the guard reads: the active items, the superseded and revoked ones, and the reply's

@@ -193,3 +193,13 @@ def test_a_summary_still_stating_an_old_value_loses_that_sentence(store, setting
     guard = store.last_turn_record(store.session_named("launch").id).guard
     assert guard.model_text == again, "the record keeps what the model wrote"
     assert "".join(shown) == kept, "the user sees what is stored"
+
+
+def test_a_summary_gets_the_users_open_question_added(store, settings):
+    replies = ["好的。", "好的。", "最终方案：订小厅，12个人。", "最终方案：订小厅，12个人。"]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, "年夜饭大概12个人", lang="zh")
+    turn(store, settings, engine, "鱼要不要整条蒸？年年有余嘛", lang="zh")
+    reply = turn(store, settings, engine, "好了，总结一下我的所有要求，给我最终方案", lang="zh").reply.content
+    assert reply.startswith("最终方案：订小厅，12个人。")
+    assert reply.endswith("还没定下来、你问过的：\n- 鱼要不要整条蒸"), reply

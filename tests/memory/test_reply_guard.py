@@ -289,3 +289,18 @@ def test_a_text_holds_only_counts_when_every_number_in_it_counts_something():
     assert only_counts("压到1200吧") == frozenset(), "a bare number counts nothing said"
     assert only_counts("3,454 m") == frozenset()
     assert only_counts("no number") == frozenset()
+
+
+def test_a_summary_names_the_users_questions_still_open():
+    from desktop_app.memory.reply_guard import completion, still_open
+
+    # hc-zh-02: "鱼要不要整条蒸？年年有余嘛" two turns before "总结一下我的所有要求，给我最终方案"; the plan never said.
+    fish = item(3, "鱼要不要整条蒸", kind="open_question", subject="q:整条")
+    budget = item(4, "预算也还是按1500吧")
+    ask = "好了，总结一下我的所有要求，给我最终方案"
+    assert still_open("最终方案：预算1500元，12个人。", [fish, budget], ask) == [fish]
+    assert still_open("最终方案：预算1500元，鱼整条清蒸，年年有余。", [fish, budget], ask) == []
+    assert still_open("凉菜两个。", [fish, budget], "几个凉菜比较合适？") == [], "only a summary of everything"
+    added = completion([], "zh", [fish])
+    assert added.splitlines()[-2:] == ["还没定下来、你问过的：", "- 鱼要不要整条蒸"]
+    assert completion([budget], "zh", [fish]).count("\n\n") == 2, "values first, then the open questions"

@@ -246,6 +246,7 @@ def test_the_line_the_program_adds_to_a_summary_is_not_scaffolding():
 
     for lang in ("en", "zh"):
         assert scaffolding_in(guard_text(lang)["recap"] + "\n- 5 people") is None
+        assert scaffolding_in(guard_text(lang)["still_open"] + "\n- 鱼要不要整条蒸") is None
 
 
 @pytest.mark.parametrize("reply, user_text", [
