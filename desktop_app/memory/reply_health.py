@@ -153,12 +153,47 @@ def scaffold_labels() -> tuple[str, ...]:
 
 
 def scaffolding_in(reply: str) -> str | None:
-    """The first piece of the prompt's scaffolding found in ``reply``, else None."""
+    """The first piece of the prompt's scaffolding found in ``reply``, else None: a label, an id, a
+    stamp, or the retry's line reworded ("Note for this response: say something new …")."""
     match = _STRUCTURE.search(reply)
     if match:
         return match.group(0)
     lowered = reply.lower()
-    return next((label for label in scaffold_labels() if label in lowered), None)
+    return next((label for label in scaffold_labels() if label in lowered), None) or _retry_line_in(reply)
+
+
+RETRY_LINE_ALIKE = 0.75  # a piece of a reply this like a line of the retry's note is that line said back
+RETRY_PIECE_CHARS, RETRY_PIECE_CJK = 28, 7  # a piece of a line that long is compared on its own
+_PIECE = re.compile(r"[^\n。！？!?;；:：，,]+")
+
+
+@lru_cache(maxsize=1)
+def _retry_lines() -> tuple[str, ...]:
+    """The retry's lines in every language, whole and in their pieces ("acknowledge it in a sentence")."""
+    lines = set()
+    for lang in LANGS:
+        for key, line in templates(lang)["retry"].items():
+            if key not in ("join", "end"):
+                text = str(line).strip(" :：")
+                lines.add(_squash(text))
+                # (A shorter piece is a phrase a reply may use: "let me give you a concrete suggestion".)
+                lines.update(_squash(p) for p in re.split(r"[:：,，;；]|\band\b", text)
+                             if len(_squash(p)) >= RETRY_PIECE_CHARS or len(_CJK_CHAR.findall(p)) >= RETRY_PIECE_CJK)
+    return tuple(sorted(lines))
+
+
+def _retry_line_in(reply: str) -> str | None:
+    """A piece of ``reply`` (between end marks, colons and semicolons) that says a line of the
+    retry's note again, reworded a little: the 0.5B, told "Note for this reply: say something new
+    …", answered "Note for this response: say something new in a sentence …"."""
+    for piece in _PIECE.findall(reply):
+        mine = _squash(piece.strip(" -—–,.，、"))
+        if len(mine) < MIN_COPY_CHARS and len(_CJK_CHAR.findall(mine)) < MIN_NOTE_CJK:
+            continue
+        for line in _retry_lines():
+            if similarity(mine, line) >= RETRY_LINE_ALIKE:
+                return piece.strip()
+    return None
 
 
 # A sentence of a line: up to its end mark (an English full stop only before a space), or the line's end.

@@ -262,3 +262,24 @@ def test_a_piece_of_the_message_said_back_is_an_echo(reply, user_text):
                                               ("好的", "好的")])
 def test_a_word_of_a_question_or_a_whole_short_message_is_no_echo(reply, user_text):
     assert "echo" not in [f.kind for f in check_reply(reply, user_text=user_text)]
+
+
+@pytest.mark.parametrize("reply", [
+    # bench health hc-en-01, round five: the 0.5B said the retry's line back, reworded.
+    "Note for this response: say something new in a sentence and do not repeat earlier reply; the trip is set.",
+    "Acknowledge it in a sentence: I'm sorry, but the task at hand is already complete.",
+    "下次回复请注意：说点新，不要重复之前的回答；你已经告诉过我的情况不要再问，直接给予具体建议。",
+])
+def test_the_retry_line_said_back_reworded_is_scaffolding(reply):
+    assert scaffolding_in(reply)
+    assert without_scaffolding(reply) != reply
+
+
+@pytest.mark.parametrize("reply", [
+    "Let me give you a concrete suggestion: stay in Baixa, it is flat.",
+    "Sure! Here's a plan: day 1 Alfama, day 2 Belem.",
+    "我会用一句话回答你：可以去。",
+    "好的，已经确认：现在是5个人，预算要相应增加。",
+])
+def test_an_answer_using_a_phrase_of_the_retry_line_is_no_scaffolding(reply):
+    assert scaffolding_in(reply) is None
