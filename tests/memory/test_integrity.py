@@ -326,3 +326,20 @@ def test_a_restatement_never_drops_whose_allergy_it_is(conversation):
         assert any(word in v for v in values(convo)), values(convo)
         model_pass(convo, Model([wrong]))
         assert any(word in v for v in values(convo)), (lang, "the allergy stays", values(convo))
+
+
+def test_a_number_is_never_refiled_as_counting_another_thing(conversation):
+    # bench health hc-en-01, round five: "Let's push everything back a week, still 7 days" became
+    # "people: still 7 people", which replaced the head count of 5.
+    for lang, first, change, wrong, kept in (
+            ("en", "My mum is coming too, so make that 5 people.", "Let's push everything back a week, still 7 days.",
+             entry("still 7 days", "people", "still 7 people"), "5"),
+            ("zh", "我弟也要去，那就5个人了", "往后推一周，还是玩6天",
+             entry("还是玩6天", "人数", "6个人"), "5")):
+        convo = conversation(f"miscount-{lang}", lang=lang)
+        convo.user(first)
+        convo.user(change)
+        model_pass(convo, Model([wrong]))
+        now = values(convo)
+        assert not any(wrong["value"] in v for v in now), (lang, now)
+        assert any(kept in v for v in now), (lang, "the head count stays", now)

@@ -197,6 +197,9 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return "the message drops a rule; what it says is no value (“it's fine either way”)"
     if subject_key(op.subject) in DATED_SUBJECTS and not fires("time.date", body(op.value)):
         return f"the subject “{clip(op.subject, 20)}” is a date, and the value names none"
+    miscounted = _miscounted(body(op.value), message.content)
+    if miscounted:
+        return miscounted
     named, counted = subject_counts(op.subject, subject_key(op.subject)), _counted_in(body(op.value), message.content)
     if named and numbers(body(op.value)) and not counted:
         return f"the subject “{clip(op.subject, 20)}” counts {'/'.join(sorted(named))}, and the message says " \
@@ -230,6 +233,21 @@ def _counted(text: str) -> set[str]:
     number from being an amount): "5 people" never replaces "7 days", and a subject "days" never
     holds "5 people"."""
     return counted(text) - {"measure"}
+
+
+def _miscounted(value: str, message: str) -> str:
+    """Why ``value`` counts one of its numbers as another thing than the message does ("still 7
+    people" from "Let's push everything back a week, still 7 days"; the 0.5B then had 7 people
+    going), else ""."""
+    said: dict[float, set[str | None]] = {}
+    for a in amounts(message):
+        said.setdefault(a.value, set()).add(a.unit)
+    for a in amounts(value):
+        theirs = said.get(a.value)
+        if a.unit and a.unit != "measure" and theirs and None not in theirs and a.unit not in theirs:
+            number = f"{a.value:g}"
+            return f"the message counts {number} as {'/'.join(sorted(str(u) for u in theirs))}, the value as {a.unit}"
+    return ""
 
 
 def drops_a_rule(text: str) -> bool:
