@@ -343,3 +343,21 @@ def test_a_number_is_never_refiled_as_counting_another_thing(conversation):
         now = values(convo)
         assert not any(wrong["value"] in v for v in now), (lang, now)
         assert any(kept in v for v in now), (lang, "the head count stays", now)
+
+
+def test_a_new_count_replacing_the_models_copy_keeps_the_canonical_subject(conversation):
+    # bench health hc-en-02, round five: "We're at 10 now" replaced the pass's "guests: 8 guests" under
+    # the subject "guests"; the next pass restated it as "we're 10: 10 now", which no summary reads
+    # as the head count.
+    for lang, first, label, value, change, restated in (
+            ("en", "It'll be 8 guests including me.", "guests", "8 guests", "Ok so two more confirmed. We're at 10 now.",
+             entry("We're at 10 now", "we're 10", "10 now")),
+            ("zh", "年夜饭请了8位亲戚。", "来客", "8位", "又加了两个，就10个人了",
+             entry("就10个人了", "就10", "10个人"))):
+        convo = conversation(f"canon-{lang}", lang=lang)
+        convo.user(first)
+        model_pass(convo, Model([entry(first.rstrip("。."), label, value)]))
+        convo.user(change)
+        model_pass(convo, Model([restated]))
+        counts = [i for i in active(convo) if "10" in i.value]
+        assert [i.subject for i in counts] == ["head count"], (lang, [(i.subject, i.value) for i in counts])

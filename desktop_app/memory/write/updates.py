@@ -20,7 +20,7 @@ from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, Memory
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import counted, only_counts, subject_counts
 from desktop_app.memory.lang.notices import render_notice
-from desktop_app.memory.lang.text import clip, numbers, term_set, without_lead_in
+from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, term_set, without_lead_in
 from desktop_app.memory.write.extraction import TRIP, Candidate, extract, is_question, rx
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.patches import (
@@ -159,15 +159,18 @@ def _same_count(subject: str, active: list[MemoryItem]) -> list[MemoryItem]:
 
 def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, value: str, kind: str, origin: str,
                src: int | None, now: float) -> MemoryOutcome:
+    # A count the rules file under its canonical subject keeps it when it replaces the model's copy
+    # ("guests: 8 guests" → "head count", not "guests": the pass then relabelled it "we're 10").
+    subject = cand.subject if cand.subject in CANONICAL_SUBJECTS else old.subject
     if ORIGIN_RANK.get(origin, 0) < ORIGIN_RANK.get(old.origin, 0):
-        op = _new(cand, kind, old.subject, value, origin=origin, source_message_id=src, status="pending",
+        op = _new(cand, kind, subject, value, origin=origin, source_message_id=src, status="pending",
                   supersedes=old.id)
         result = _commit(store, session_id, [op], "inferred change to a user-stated item", now)
         pid = result.added_ids[0]
         return MemoryOutcome.told("pending", "user_set", [pid], pid=pid, old=old.id, old_value=clip(old.value, 60),
                                   new=clip(value, 60))
-    op = _new(cand, kind, old.subject, value, origin=origin, source_message_id=src, supersedes=old.id)
-    result = _commit(store, session_id, [op], f"newer {kind} for {old.subject}", now)
+    op = _new(cand, kind, subject, value, origin=origin, source_message_id=src, supersedes=old.id)
+    result = _commit(store, session_id, [op], f"newer {kind} for {subject}", now)
     return MemoryOutcome.told("superseded", "updated", result.added_ids, old=old.id, new_id=result.added_ids[0],
                               value=clip(value, 80))
 
