@@ -193,12 +193,12 @@ def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: Contex
 
     A small model copies what it sees, and a second attempt shown the same replies copies another
     of them: it sees the conversation's user turns and the memory briefing only, and before the
-    input a line saying what was wrong ("answer in your own words …"). Asked again, the 0.5B wrote
-    the same echo behind another first word ("当然，我表妹小雨对虾过敏…"), another message it was shown
-    ("Hi! I'm planning a family trip…" to "make that 5 people"), or that line ("it changes for the
-    plan"): the retry opens unlike the rejected reply and copies no run of the user's messages, of
-    the rejected reply (unless a pasted label was all that was wrong with it), of the earlier reply
-    it copied, nor of the line (``engine.no_copy``)."""
+    input a line saying what was wrong ("answer in your own words …"). The retry opens unlike the
+    rejected reply and copies no run of it (unless a pasted label was all that was wrong with it),
+    of the earlier reply it copied, nor of that line, which the 0.5B said back ("Note for this
+    response: …"; ``engine.no_copy``). The user's messages are no source: barred from them the 0.5B
+    still said them back, mangled ("香格里老" for 香格里拉), and a mangled echo passes the checks and
+    feeds the history where a plain one is caught and kept out."""
     user_text = recorded.message.content
     messages = without_replies(plan.messages)
     note = retry_note(findings, user_text, expected_language(user_text, [], pipeline.options.lang))
@@ -207,7 +207,7 @@ def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: Contex
     copied = tuple(pipeline.similar_replies(recorded, rejected))
     own = () if {f.kind for f in findings} <= {"scaffolding"} else (rejected,)
     variation = Variation(seed=random.randrange(1, 2**31), avoid=(rejected, *copied),
-                          sources=(user_text, *own, *copied, *said, *((note,) if note else ())))
+                          sources=(*own, *copied, *((note,) if note else ())))
     return plan.model_copy(update={"messages": messages}), variation
 
 

@@ -1,14 +1,13 @@
 """Sampling that cannot copy: a retried reply may not open like a rejected one, nor write a run of
-characters of a text it must not repeat (the user's messages, the rejected reply, the line saying
-what was wrong with it).
+characters of a text it must not repeat (the rejected reply, the earlier reply it copied, the line
+saying what was wrong with it).
 
-A small model asked again often writes the same echo behind another first word ("当然，我表妹小雨
-对虾过敏…"), or with a word changed ("suitcase" for "suitcases"): ruling out the opening, or runs of
-the same tokens, does not stop it. Here a likely next token is ruled out when the reply's last
-letters, followed by its letters, would make a run of ``RUN_CJK`` Chinese characters or
-``RUN_LATIN`` letters and digits that stands in a source (case, spaces and punctuation aside): the
-reply can quote a name, a number or a few words, never a clause. Pure text arithmetic on token
-texts, no llama.cpp.
+A small model asked again often writes the same reply behind another first word, or with a word
+changed: ruling out the opening, or runs of the same tokens, does not stop it. Here a likely next
+token is ruled out when the reply's last letters, followed by its letters, would make a run of
+``RUN_CJK`` Chinese characters or ``RUN_LATIN`` letters and digits that stands in a source (case,
+spaces and punctuation aside): the reply can reuse a name, a number or a few words, never a clause.
+Pure text arithmetic on token texts, no llama.cpp.
 """
 
 from __future__ import annotations
@@ -23,8 +22,8 @@ import numpy.typing as npt
 
 from desktop_app.lexicon import CJK
 
-RUN_CJK = 6  # characters: a reply shares fewer in a row with a Chinese source
-RUN_LATIN = 16  # letters and digits (spaces aside): about three words
+RUN_CJK = 8  # characters: a reply shares fewer in a row with a Chinese source (a name is 2–4)
+RUN_LATIN = 24  # letters and digits (spaces aside): about five words
 CANDIDATES = 64  # the likeliest next tokens checked at each step (the rest are never sampled)
 BANNED = -1e9  # not -inf: the sampler's softmax stays finite when every candidate is ruled out
 
