@@ -81,6 +81,14 @@ def echoes(reply: str, user_text: str) -> bool:
     return len(asked) >= 2 * MIN_COPY_CHARS and similarity(opening, asked) >= ECHO_OPENING
 
 
+def _run_of(reply: str, user_text: str) -> bool:
+    """The reply, marks aside, is a run of at least half of the user's message: the message said
+    back cut short ("今年年夜饭轮到我家做，有点慌。" to "今年年夜饭轮到我家做，有点慌，帮我想想菜单"), which a
+    similarity of the whole texts (0.78 here) lets through."""
+    piece, whole = re.sub(r"[\W_]+", "", reply.lower()), re.sub(r"[\W_]+", "", user_text.lower())
+    return len(piece) >= max(MIN_ECHO_CHARS, (len(whole) + 1) // 2) and piece in whole
+
+
 def _piece_of(reply: str, user_text: str) -> bool:
     """The reply, marks aside, is a run of the user's message ("1200", "8个人", "虾过敏"), which
     asked nothing (to "Lisbon or Porto?", "Lisbon" is the answer)."""
@@ -300,7 +308,7 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
             if score >= NEAR_COPY:
                 findings.append(HealthFinding("copy", f"{score:.0%} like the reply {n} back"))
                 break
-    if len(squashed) >= MIN_ECHO_CHARS and echoes(text, user_text):
+    if len(squashed) >= MIN_ECHO_CHARS and (echoes(text, user_text) or _run_of(text, user_text)):
         findings.append(HealthFinding("echo", "repeats the user's message"))
     elif len(squashed) >= MIN_COPY_CHARS and any(echoes(text, said) for said in earlier_messages):
         findings.append(HealthFinding("echo", "repeats an earlier message of the user's"))

@@ -283,3 +283,10 @@ def test_the_retry_line_said_back_reworded_is_scaffolding(reply):
 ])
 def test_an_answer_using_a_phrase_of_the_retry_line_is_no_scaffolding(reply):
     assert scaffolding_in(reply) is None
+
+
+def test_the_message_said_back_cut_short_is_an_echo():
+    # bench health hc-zh-02, round five: similarity 0.78, under the 0.8 of a near-copy.
+    ask = "今年年夜饭轮到我家做，有点慌，帮我想想菜单"
+    assert [f.kind for f in check_reply("今年年夜饭轮到我家做，有点慌。", user_text=ask)] == ["echo"]
+    assert not check_reply("年夜饭别慌：凉菜四个，热菜六个，再来一条鱼。", user_text=ask)
