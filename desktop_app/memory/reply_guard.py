@@ -21,7 +21,7 @@ from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.lang.amounts import Amount, amounts
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, numbers, split_sentences, term_set
-from desktop_app.memory.prompt.render import plain_value
+from desktop_app.memory.prompt.render import in_language, plain_value
 from desktop_app.memory.reply_health import reply_language, rule_language
 from desktop_app.prompts import guard_text
 
@@ -416,9 +416,10 @@ def completion(left: Sequence[MemoryItem], lang: str, open_questions: Sequence[M
     """Lines that add to a summary of everything the values it left out (``left_out``), one per
     line under a short lead-in, in ``lang``, then the questions still open it did not name
     (``still_open``) under another; "" when nothing was left out. The program states what memory
-    holds when the model, asked once more, still leaves it out."""
+    holds when the model, asked once more, still leaves it out, with its labels in ``lang``
+    ("budget: 2.5万" is "预算：2.5万" in a Chinese reply)."""
     text = guard_text(lang)
-    blocks = [f"{text[lead]}\n" + "\n".join(f"- {_unlabelled(plain_value(i.value))}" for i in items)
+    blocks = [f"{text[lead]}\n" + "\n".join(f"- {in_language(_unlabelled(plain_value(i.value)), lang)}" for i in items)
               for lead, items in (("recap", left), ("still_open", open_questions)) if items]
     return "".join(f"\n\n{block}" for block in blocks)
 

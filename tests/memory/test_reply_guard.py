@@ -304,3 +304,5 @@ def test_a_summary_names_the_users_questions_still_open():
     added = completion([], "zh", [fish])
     assert added.splitlines()[-2:] == ["还没定下来、你问过的：", "- 鱼要不要整条蒸"]
     assert completion([budget], "zh", [fish]).count("\n\n") == 2, "values first, then the open questions"
+    # hc-zh-01: the program added "budget: 2.5万" to a Chinese plan.
+    assert completion([item(5, "budget: 2.5万")], "zh").splitlines()[-1] == "- 预算：2.5万"
