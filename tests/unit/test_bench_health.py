@@ -18,6 +18,13 @@ def test_the_final_plan_must_name_every_current_value_and_no_old_one():
     assert judge_final(PLAN, "Budget 5,000 for 4 people.") == (False, ["5 people"], ["4 people"])
 
 
+def test_an_old_value_named_as_old_in_the_final_plan_is_not_stale():
+    # hc-en-01, round five: "leave July 21 instead of flying out July 14" named the old date as old.
+    assert judge_final(PLAN, "Budget 5,000 for 5 people, instead of 4 people.") == (True, [], [])
+    assert judge_final(PLAN, "Budget 5,000 for 5 people (it was 4 people).") == (True, [], [])
+    assert judge_final(PLAN, "5 people. Budget 5,000 and 4 people get a room each.")[2] == ["4 people"]
+
+
 def test_a_plan_completed_by_the_program_counts_for_the_user_not_for_the_model():
     added = "\n\nAlso part of the plan, from what you told me:\n- make that 5 people"
     last = verdict("Budget 5,000.", added)
