@@ -361,3 +361,19 @@ def test_a_new_count_replacing_the_models_copy_keeps_the_canonical_subject(conve
         model_pass(convo, Model([restated]))
         counts = [i for i in active(convo) if "10" in i.value]
         assert [i.subject for i in counts] == ["head count"], (lang, [(i.subject, i.value) for i in counts])
+
+
+def test_a_request_for_the_final_plan_files_nothing_and_replaces_no_decision(conversation):
+    # bench health hc-en-02, round five: "final plan: Great. Give me the full final plan…" replaced the
+    # decision "…the vegetarian option needs to be vegan now".
+    for lang, decision, ask in (
+            ("en", "Change of plan: Priya went fully vegan, so the vegetarian option needs to be vegan now.",
+             "Great. Give me the full final plan with all my constraints summarised."),
+            ("zh", "改主意了：主菜定成清蒸鱼。", "好了，总结一下我的所有要求，给我最终方案")):
+        convo = conversation(f"recap-{lang}", lang=lang)
+        convo.user(decision)
+        model_pass(convo, Model([entry(decision.rstrip("。."), "plan", decision.rstrip("。."), kind="decision")]))
+        before = values(convo)
+        convo.user(ask)
+        model_pass(convo, Model([entry(ask, "final plan", ask, kind="decision")]))
+        assert values(convo) == before, (lang, values(convo))

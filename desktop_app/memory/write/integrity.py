@@ -176,6 +176,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return "a placeholder, not a value"
     if op.details.get("proposal"):
         return ""  # a question to the user ("revoke? …") writes nothing until answered
+    if fires("request.recap", message.content):
+        # The 0.5B filed "final plan: Great. Give me the full final plan…" as a decision, in place of
+        # the one the user had made ("…the vegetarian option needs to be vegan now").
+        return "a request for a summary says nothing to remember"
     if not _NAMING.search(op.subject):
         return f"the subject “{clip(op.subject, 20)}” names nothing (a number is not a subject)"
     old = by_id.get(op.supersedes) if op.supersedes is not None else None
