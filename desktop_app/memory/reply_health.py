@@ -194,7 +194,8 @@ def _retry_line_in(reply: str) -> str | None:
     """A piece of ``reply`` (between end marks, colons and semicolons) that says a line of the
     retry's note again, reworded a little: the 0.5B, told "Note for this reply: say something new
     …", answered "Note for this response: say something new in a sentence …"."""
-    for piece in _PIECE.findall(reply):
+    for found in _PIECE.finditer(reply):
+        piece = found.group(0)
         mine = _squash(piece.strip(" -—–,.，、"))
         if len(mine) < MIN_COPY_CHARS and len(_CJK_CHAR.findall(mine)) < MIN_NOTE_CJK:
             continue
