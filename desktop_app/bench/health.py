@@ -74,20 +74,18 @@ def load(path: Path = DATA) -> list[Conversation]:
         return [Conversation.model_validate(c) for c in json.load(handle)["conversations"]]
 
 
-MARKED_OLD_WINDOW = 20  # characters before an old value where a history word ("instead of", "原来") marks it old
-
-
 def judge_final(conversation: Conversation, reply: str) -> tuple[bool, list[str], list[str]]:
     """Every current value named, no superseded one stated as current: (ok, missing, stale). An old
     value right after a history word ("leave July 21 instead of flying out July 14", "原来是8000")
     is named as old, which a plan may do."""
     from desktop_app.lexicon import fires
+    from desktop_app.memory.reply_guard import HISTORY_WINDOW  # the guard's window, before the value only
 
     lowered = reply.lower()
     missing = [forms[0] for forms in conversation.final_current if not any(f.lower() in lowered for f in forms)]
 
     def as_current(form: str) -> bool:
-        return any(not fires("guard.history", lowered[max(0, at - MARKED_OLD_WINDOW):at])
+        return any(not fires("guard.history", lowered[max(0, at - HISTORY_WINDOW):at])
                    for at in (m.start() for m in re.finditer(re.escape(form.lower()), lowered)))
 
     stale = [s for s in conversation.final_superseded if as_current(s)]
