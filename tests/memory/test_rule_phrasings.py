@@ -174,6 +174,13 @@ def test_a_plan_and_its_budget_in_one_sentence_are_two_items(conversation, text,
     ("zh", "我周五要去杭州开会。", "说错了，是周六，不是周五。", "我周六要去杭州开会", "周五"),
     ("zh", "我对芒果过敏。", "哎呀说错了，过敏的是菠萝。", "菠萝", "芒果"),
     ("zh", "我明晚8:05的高铁。", "不对，是8:35，看错了。", "8:35", "8:05"),
+    # A change of mind that only says the new number.
+    ("zh", "每个月学费预算500。", "算了，800吧，找个好点的。", "800", "500"),
+    ("zh", "买菜预算控制在1500以内", "算了，还是1200吧", "1200", "1500"),
+    ("zh", "团建一共12个人。", "算了，15个吧。", "15", "12"),
+    ("en", "Monthly lesson budget is 500.", "Never mind, 800 then.", "800", "500"),
+    ("en", "Budget is about 1500 total.", "Scratch that, let's do 1200.", "1200", "1500"),
+    ("en", "We're 12 people.", "On second thought, make it 15.", "15", "12"),
 ])
 def test_a_correction_of_a_slip_replaces_the_value_it_corrects(conversation, lang, first, correction, new, old):
     chat = conversation(lang=lang)
