@@ -81,11 +81,16 @@ def echoes(reply: str, user_text: str) -> bool:
     return len(asked) >= 2 * MIN_COPY_CHARS and similarity(opening, asked) >= ECHO_OPENING
 
 
+def _marks_aside(text: str) -> str:
+    """``text`` lower-cased without spaces, punctuation or marks (how a piece of a message is found in it)."""
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
 def _run_of(reply: str, user_text: str) -> bool:
     """The reply, marks aside, is a run of at least half of the user's message: the message said
     back cut short ("今年年夜饭轮到我家做，有点慌。" to "今年年夜饭轮到我家做，有点慌，帮我想想菜单"), which a
     similarity of the whole texts (0.78 here) lets through."""
-    piece, whole = re.sub(r"[\W_]+", "", reply.lower()), re.sub(r"[\W_]+", "", user_text.lower())
+    piece, whole = _marks_aside(reply), _marks_aside(user_text)
     return len(piece) >= max(MIN_ECHO_CHARS, (len(whole) + 1) // 2) and piece in whole
 
 
@@ -94,7 +99,7 @@ def _piece_of(reply: str, user_text: str) -> bool:
     asked nothing (to "Lisbon or Porto?", "Lisbon" is the answer)."""
     if re.search(r"[?？]", user_text):
         return False
-    piece, whole = re.sub(r"[\W_]+", "", reply.lower()), re.sub(r"[\W_]+", "", user_text.lower())
+    piece, whole = _marks_aside(reply), _marks_aside(user_text)
     return bool(piece) and len(whole) >= max(MIN_ECHO_CHARS, 2 * len(piece)) and piece in whole
 
 
