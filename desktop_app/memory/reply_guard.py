@@ -20,7 +20,7 @@ from desktop_app.lexicon import CJK, LANGS, cue, fires, first_match, lexicon
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.lang.amounts import Amount, amounts
-from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, numbers, split_sentences, term_set
+from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, ZH_STOPCHARS, numbers, split_sentences, term_set
 from desktop_app.memory.prompt.render import in_language, plain_value
 from desktop_app.memory.reply_health import reply_language, rule_language
 from desktop_app.prompts import guard_text
@@ -34,6 +34,17 @@ _LIST_LINE = re.compile(r"(?m)^\s*(?:[-*•·]|\d+[.)、]|[（(]?\d+[)）])\s+\S
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
 _YEAR = range(1900, 2101)
+
+
+# "1. ", "2、": a number at a line's start that only counts the lines of a list
+_LIST_NUMBER = re.compile(r"\d{1,2}(?:[.)](?:\*\*)?\s|[、）])")
+_LIST_PREFIX = re.compile(r"[\s#*>（(]*")
+
+
+def _numbering(text: str, amount: Amount) -> bool:
+    """``amount`` only numbers a line of a list or a heading ("1. ", "6、", "### 5. ", "**2.** ")."""
+    line_start = text.rfind("\n", 0, amount.start) + 1
+    return bool(_LIST_PREFIX.fullmatch(text, line_start, amount.start) and _LIST_NUMBER.match(text, amount.start))
 
 
 def _in_subject(unit: str, subject: str) -> bool:
@@ -119,7 +130,7 @@ def stale_sentences(reply: str, active: Sequence[MemoryItem], history: Sequence[
     that marks it as history ("was 4", "原为8000") or a list's own numbering are not among them."""
     everything = [*active, *history]
     spans: set[tuple[int, int]] = set()
-    found = [a for a in amounts(reply) if not _LIST_MARK.match(reply, a.start)]
+    found = [a for a in amounts(reply) if not _numbering(reply, a)]
     sentences = [(m.start(), m.end()) for m in _SENTENCE.finditer(reply) if m.group(0).strip()]
     for old in history:
         new = replacement(old, everything) if old.status == "superseded" else None
@@ -326,32 +337,51 @@ def _opposite(rule: MemoryItem) -> MemoryItem:
 # reply or what is still undecided; the goal only where it holds a date or a number, see _part_of_plan).
 RECAP_KINDS = ("fact", "constraint", "decision", "preference")
 MAX_RECAP = 8  # values named in one correction
-RECAP_SHARE = 0.5  # of a wordy value's terms (or Chinese characters) that make it mentioned
-# "1. ", "2、": a number at a line's start that only counts the lines of a list
-_LIST_MARK = re.compile(r"(?<![^\n])\s*\d{1,2}(?:[.)]\s|[、）])")
-
-
+RECAP_SHARE = 0.5  # more than this share of a wordy value's terms (or Chinese characters) in one sentence names it
 def _mentioned(item: MemoryItem, reply: str, said: list[Amount]) -> bool:
-    """``reply`` names ``item``'s value: one of its amounts, else half of its words (Chinese: of
-    its characters, as a summary rewords "我妈一点辣都不能吃" into "妈妈不吃辣")."""
+    """``reply`` names ``item``'s value: each of its amounts, else more than half of its words (Chinese: of
+    its characters that are not grammar, as a summary rewords "我妈一点辣都不能吃" into "妈妈不吃辣")
+    within one sentence of the reply — a long plan holds every common character somewhere."""
     value = plain_value(item.value)
     own = [a for a in amounts(value) if a.value][:2]
     if own:
-        # Each of its numbers (a date has two), counting the same thing where both say what; a list's
-        # own numbering ("1. …", "6、…") names nothing.
-        counted = [a for a in said if not _LIST_MARK.match(reply, a.start)]
+        # Each of its numbers (a date has two), counting the same thing; a list's own numbering
+        # ("1. …", "### 6. …") names nothing.
+        counted = [a for a in said if not _numbering(reply, a)]
         spelled = {n for lang in LANGS for word, n in lexicon(lang)["number"].get("spelled", {}).items()
                    if re.search(rf"\b{re.escape(word)}\b", reply, re.IGNORECASE)}
-        return all(any(abs(a.value - v.value) < 1e-9 and (a.unit is None or v.unit is None or a.unit == v.unit)
-                       for a in counted) or v.value in spelled for v in own)
+        return all(any(abs(a.value - v.value) < 1e-9 and _counts_alike(reply, a, v, item) for a in counted)
+                   or v.value in spelled for v in own)
     words = {t for t in term_set(value) if not _CJK_CHAR.match(t)}
     chars = set(_CJK_CHAR.findall(value))
-    shares = []
-    if words:
-        shares.append(len(words & term_set(reply)) / len(words))
-    if chars:
-        shares.append(len(chars & set(_CJK_CHAR.findall(reply))) / len(chars))
-    return not shares or max(shares) >= RECAP_SHARE
+    chars = (chars - ZH_STOPCHARS) or chars
+    if not words and not chars:
+        return True
+    for sentence in (m.group(0) for m in _SENTENCE.finditer(reply)):
+        if words and len(words & term_set(sentence)) > RECAP_SHARE * len(words):
+            return True
+        if chars and len(chars & set(_CJK_CHAR.findall(sentence))) > RECAP_SHARE * len(chars):
+            return True
+    return False
+
+
+_UNIT_FOLLOWS = re.compile(rf"\s*[A-Za-z{CJK}]")
+UNIT_WINDOW = 16  # characters before a bare number where its label ("人数：", "guests:") may stand
+
+
+def _counts_alike(reply: str, said: Amount, own: Amount, item: MemoryItem) -> bool:
+    """The reply's number counts what the item's does: the same unit, or a bare number (nothing
+    counted right after it, or the unit's label just before: "人数：5", "Guests: 10") where the item
+    says what it counts — "6个月" and "6 months" do not name "玩6天"."""
+    if said.unit is not None and own.unit is not None:
+        return said.unit == own.unit
+    if said.unit is not None or own.unit is None:
+        return True
+    if not _UNIT_FOLLOWS.match(reply, said.end):
+        return True
+    before = reply[max(0, said.start - UNIT_WINDOW):said.start].lower()
+    return _in_subject(own.unit, before) or (
+        bool(term_set(item.subject)) and term_set(item.subject) <= term_set(before))
 
 
 def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,

@@ -306,3 +306,24 @@ def test_a_summary_names_the_users_questions_still_open():
     assert completion([budget], "zh", [fish]).count("\n\n") == 2, "values first, then the open questions"
     # hc-zh-01: the program added "budget: 2.5万" to a Chinese plan.
     assert completion([item(5, "budget: 2.5万")], "zh").splitlines()[-1] == "- 预算：2.5万"
+
+
+@pytest.mark.parametrize("lang, reply, items, missing", [
+    # hc-zh-01 (round five): a rambling plan "named" 玩6天 by "6个月", 5个人 by "### 5. 预算调整" and
+    # "对了我爸有高血压" by characters spread over the whole reply.
+    ("zh", "最终方案：\n建议提前订30天到6个月的机票。\n\n### 5. 预算调整\n- 了解我们有什么选择，老爸喜欢高处。\n- 血拼压力小。",
+     [item(1, "玩6天", kind="fact"), item(2, "5个人", kind="fact", subject="head count"),
+      item(3, "对了我爸有高血压", kind="fact")], ["玩6天", "5个人", "对了我爸有高血压"]),
+    ("zh", "最终方案：玩6天。\n人数：5\n- 爸爸高血压，少爬坡。",
+     [item(1, "玩6天", kind="fact"), item(2, "5个人", kind="fact", subject="head count"),
+      item(3, "对了我爸有高血压", kind="fact")], []),
+    ("en", "Final plan: book 6 months ahead.\n**2.** Budget talk\nMia loves the beach. The tree house is nice. A nut bar is open.",
+     [item(1, "6 days", kind="fact"), item(2, "2 kids", kind="fact"), item(3, "Mia has a tree nut allergy", kind="fact")],
+     ["6 days", "2 kids", "Mia has a tree nut allergy"]),
+    ("en", "Final plan: 6 days in Lisbon.\nGuests: 10\nMia: tree nut allergy, so no cashews.",
+     [item(1, "6 days", kind="fact"), item(2, "10 guests", kind="fact", subject="head count"),
+      item(3, "Mia has a tree nut allergy", kind="fact")], []),
+])
+def test_a_long_plan_names_a_value_only_where_it_says_it(lang, reply, items, missing):
+    ask = {"zh": "好，把我所有要求总结一下，给我最终方案", "en": "Okay, summarise all my constraints and give me the final plan."}
+    assert [i.value for i in left_out(reply, items, ask[lang])] == missing
