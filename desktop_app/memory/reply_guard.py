@@ -372,15 +372,16 @@ UNIT_WINDOW = 16  # characters before a bare number where its label ("人数："
 def _counts_alike(reply: str, said: Amount, own: Amount, item: MemoryItem) -> bool:
     """The reply's number counts what the item's does: the same unit, or a bare number (nothing
     counted right after it, or the unit's label just before: "人数：5", "Guests: 10") where the item
-    says what it counts — "6个月" and "6 months" do not name "玩6天"."""
-    if said.unit is not None and own.unit is not None:
-        return said.unit == own.unit
-    if said.unit is not None or own.unit is None:
+    or its subject says what it counts — "6个月" does not name "玩6天", nor "(10 now)" "head count: 10"."""
+    unit = _unit_of_item(item, own)
+    if said.unit is not None and unit is not None:
+        return said.unit == unit
+    if said.unit is not None or unit is None:
         return True
     if not _UNIT_FOLLOWS.match(reply, said.end):
         return True
     before = reply[max(0, said.start - UNIT_WINDOW):said.start].lower()
-    return _in_subject(own.unit, before) or (
+    return _in_subject(unit, before) or (
         bool(term_set(item.subject)) and term_set(item.subject) <= term_set(before))
 
 

@@ -327,3 +327,14 @@ def test_a_summary_names_the_users_questions_still_open():
 def test_a_long_plan_names_a_value_only_where_it_says_it(lang, reply, items, missing):
     ask = {"zh": "好，把我所有要求总结一下，给我最终方案", "en": "Okay, summarise all my constraints and give me the final plan."}
     assert [i.value for i in left_out(reply, items, ask[lang])] == missing
+
+
+def test_a_bare_number_names_a_count_only_under_its_label():
+    # hc-en-02, round five: "head counts for each person at the party (10 now)" was taken to name
+    # "head count: 10 now"; the user read no head count in the plan.
+    ask = "Great. Give me the full final plan with all my constraints summarised."
+    count = item(1, "head count: 10 now", kind="fact", subject="head count")
+    assert left_out("Plan: guests and their phone numbers, head counts for each person at the party (10 now).",
+                    [count], ask) == [count]
+    assert left_out("Plan: head count 10, tacos.", [count], ask) == []
+    assert left_out("Plan: tacos for 10.", [count], ask) == []

@@ -23,6 +23,9 @@ def test_an_old_value_named_as_old_in_the_final_plan_is_not_stale():
     assert judge_final(PLAN, "Budget 5,000 for 5 people, instead of 4 people.") == (True, [], [])
     assert judge_final(PLAN, "Budget 5,000 for 5 people (it was 4 people).") == (True, [], [])
     assert judge_final(PLAN, "5 people. Budget 5,000 and 4 people get a room each.")[2] == ["4 people"]
+    # hc-zh-02, round five: "预算：1500，原为 人数少那预算就压到1200吧" named 1200 as the old budget.
+    zh = Conversation(id="c2", lang="zh", turns=["a", "总结一下"], final_current=[["1500"]], final_superseded=["1200"])
+    assert judge_final(zh, "预算：1500，原为 人数少那预算就压到1200吧") == (True, [], [])
 
 
 def test_a_plan_completed_by_the_program_counts_for_the_user_not_for_the_model():
