@@ -128,7 +128,8 @@ def _misstated(reply: str, found: list[Amount], active: Sequence[MemoryItem], hi
     """A budget the reply states that memory never held ("预算为8000元" when it is 2.5万 and was 2万;
     the 0.5B makes one up): only where memory holds one budget, the reply calls the amount the
     budget ("the budget is", not "the food budget"), and neither memory nor the message has it."""
-    budgets = [i for i in active if i.kind in ("constraint", "fact", "decision") and fires("guard.ceiling", f"{i.subject} {i.value}")
+    budgets = [i for i in active if i.kind in ("constraint", "fact", "decision")
+               and fires("guard.ceiling", f"{i.subject} {i.value}")
                and any(_unit_of_item(i, a) == "money" for a in amounts(i.value))]
     values = {a.value for i in budgets for a in amounts(i.value) if _unit_of_item(i, a) == "money"}
     if len(values) != 1:
