@@ -120,7 +120,7 @@ def _superseded(reply: str, found: list[Amount], active: Sequence[MemoryItem],
     return out
 
 
-BUDGET_WINDOW = 24  # characters before an amount where "the budget is" may stand
+BUDGET_WINDOW = 24  # characters before an amount where "the budget is" may stand (after it: "… budget")
 
 
 def _misstated(reply: str, found: list[Amount], active: Sequence[MemoryItem], history: Sequence[MemoryItem],
@@ -137,13 +137,16 @@ def _misstated(reply: str, found: list[Amount], active: Sequence[MemoryItem], hi
     held = {a.value for i in (*active, *history) for a in amounts(i.value)} | {a.value for a in amounts(user_text)}
     for a in found:
         if a.value in held or not _same_kind(a, "money", a.value) or _numbering(reply, a) \
-                or _near(reply, a, "guard.per_person", window=12) or _near(reply, a, "guard.history"):
+                or _near(reply, a, "guard.per_person", window=12) or _near(reply, a, "guard.per_period", window=12) \
+                or _near(reply, a, "guard.history"):
             continue
-        start = max(0, a.start - BUDGET_WINDOW)
-        stated = next((m for lang in LANGS if (p := cue("guard.budget_stated", lang)) is not None
+        start, end = max(0, a.start - BUDGET_WINDOW), min(len(reply), a.end + BUDGET_WINDOW)
+        before = next((m.start() for lang in LANGS if (p := cue("guard.budget_stated", lang)) is not None
                        and (m := p.search(reply, start, a.start)) is not None), None)
-        if stated is not None:
-            said = re.sub(r"\*+", "", reply[stated.start():a.end])
+        after = next((m.end() for lang in LANGS if (p := cue("guard.budget_after", lang)) is not None
+                      and (m := p.match(reply, a.end, end)) is not None), None)
+        if before is not None or after is not None:
+            said = re.sub(r"\*+", "", reply[a.start if before is None else before:a.end if after is None else after])
             return [GuardFinding(kind="superseded", item=budgets[0].id, detail=f"says “{said}”; "
                                  f"memory holds “{budgets[0].value}”", current=budgets[0].value, old=said)]
     return []
