@@ -3,8 +3,9 @@
 The model may state an old value as current (or a budget memory never held), propose a total
 over the budget, ignore a standing rule it was given, apply a rule the user dropped, or stop at
 the length limit. Each finding names the memory item it concerns, so the chat can ask once more
-with a one-line correction and otherwise show the conflict under the reply. Pure and deterministic; the words it reads
-(history words, limit cues, units, list rules) live in ``assets/lexicon``.
+with a one-line correction and otherwise show the conflict under the reply. Pure and
+deterministic; the words it reads (history words, limit cues, units, list rules) live in
+``assets/lexicon``.
 
 What it cannot check it does not guess: a value without a number is only compared with the
 reply when the two share a unit, a date after a deadline is not read, and "conclusion first" is
