@@ -1,10 +1,11 @@
 """Does the reply agree with what memory holds? The program's check of every reply, no model.
 
-The model may state an old value as current, propose a total over the budget, ignore a standing
-rule it was given, apply a rule the user dropped, or stop at the length limit. Each finding names
-the memory item it concerns, so the chat can ask once more with a one-line correction and
-otherwise show the conflict under the reply. Pure and deterministic; the words it reads
-(history words, limit cues, units, list rules) live in ``assets/lexicon``.
+The model may state an old value as current (or a budget memory never held), propose a total
+over the budget, ignore a standing rule it was given, apply a rule the user dropped, or stop at
+the length limit. Each finding names the memory item it concerns, so the chat can ask once more
+with a one-line correction and otherwise show the conflict under the reply. Pure and
+deterministic; the words it reads (history words, limit cues, units, list rules) live in
+``assets/lexicon``.
 
 What it cannot check it does not guess: a value without a number is only compared with the
 reply when the two share a unit, a date after a deadline is not read, and "conclusion first" is
@@ -117,6 +118,38 @@ def _superseded(reply: str, found: list[Amount], active: Sequence[MemoryItem],
                 out.append(GuardFinding(kind="superseded", item=old.id, detail=f"states “{word}” from “{old.value}”, "
                                         f"replaced by “{new.value}”", current=new.value, old=old.value))
     return out
+
+
+BUDGET_WINDOW = 24  # characters before an amount where "the budget is" may stand (after it: "… budget")
+
+
+def _misstated(reply: str, found: list[Amount], active: Sequence[MemoryItem], history: Sequence[MemoryItem],
+               user_text: str) -> list[GuardFinding]:
+    """A budget the reply states that memory never held ("预算为8000元" when it is 2.5万 and was 2万;
+    the 0.5B makes one up): only where memory holds one budget, the reply calls the amount the
+    budget ("the budget is", not "the food budget"), and neither memory nor the message has it."""
+    budgets = [i for i in active if i.kind in ("constraint", "fact", "decision")
+               and fires("guard.ceiling", f"{i.subject} {i.value}")
+               and any(_unit_of_item(i, a) == "money" for a in amounts(i.value))]
+    values = {a.value for i in budgets for a in amounts(i.value) if _unit_of_item(i, a) == "money"}
+    if len(values) != 1:
+        return []  # no budget, or several (food, hotel, total): which one a sentence means is not read
+    held = {a.value for i in (*active, *history) for a in amounts(i.value)} | {a.value for a in amounts(user_text)}
+    for a in found:
+        if a.value in held or not _same_kind(a, "money", a.value) or _numbering(reply, a) \
+                or _near(reply, a, "guard.per_person", window=12) or _near(reply, a, "guard.per_period", window=12) \
+                or _near(reply, a, "guard.history"):
+            continue
+        start, end = max(0, a.start - BUDGET_WINDOW), min(len(reply), a.end + BUDGET_WINDOW)
+        before = next((m.start() for lang in LANGS if (p := cue("guard.budget_stated", lang)) is not None
+                       and (m := p.search(reply, start, a.start)) is not None), None)
+        after = next((m.end() for lang in LANGS if (p := cue("guard.budget_after", lang)) is not None
+                      and (m := p.match(reply, a.end, end)) is not None), None)
+        if before is not None or after is not None:
+            said = re.sub(r"\*+", "", reply[a.start if before is None else before:a.end if after is None else after])
+            return [GuardFinding(kind="superseded", item=budgets[0].id, detail=f"says “{said}”; "
+                                 f"memory holds “{budgets[0].value}”", current=budgets[0].value, old=said)]
+    return []
 
 
 # A sentence of a reply with where it stands: up to its end mark (an English full stop only before a
@@ -473,7 +506,9 @@ def guard_reply(reply: str, *, active: Sequence[MemoryItem], history: Iterable[M
     to sum everything up must name every current value)."""
     past = list(history)
     found = amounts(reply)
-    findings = [*_superseded(reply, found, active, past), *_limits(reply, found, active, past),
+    limits = _limits(reply, found, active, past)
+    misstated = [f for f in _misstated(reply, found, active, past, user_text) if all(g.item != f.item for g in limits)]
+    findings = [*_superseded(reply, found, active, past), *limits, *misstated,
                 *_directives(reply, active), *_revoked(reply, active, past, lang),
                 *_omitted(reply, active, past, user_text, lang)]
     if not finished:

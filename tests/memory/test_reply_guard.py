@@ -338,3 +338,20 @@ def test_a_bare_number_names_a_count_only_under_its_label():
                     [count], ask) == [count]
     assert left_out("Plan: head count 10, tacos.", [count], ask) == []
     assert left_out("Plan: tacos for 10.", [count], ask) == []
+
+
+@pytest.mark.parametrize("lang, items, reply, expected", [
+    # hc-zh-01, round five: with 2.5万 in memory (2万 before), the 0.5B's plan said "预算为8000元".
+    ("zh", [item(1, "预算总共2万左右", subject="预算", status="superseded"),
+            item(2, "人多了预算也加点吧，2.5万", subject="预算", supersedes=1)],
+     "行程安排如下：\n- 预算为8000元。", [("superseded", 2)]),
+    ("zh", [item(2, "人多了预算也加点吧，2.5万", subject="预算")], "住宿预算为800元，人均150元。", []),
+    ("zh", [item(2, "人多了预算也加点吧，2.5万", subject="预算")], "预算：25000元，机票大概3000元。", []),
+    ("en", [item(1, "Budget is about €5,000 total", subject="budget", status="superseded"),
+            item(2, "Let's say €6,500 now", subject="budget", supersedes=1)],
+     "**Budget:** €4,000\nFlights first.", [("superseded", 2)]),
+    ("en", [item(2, "Let's say €6,500 now", subject="budget")], "The food budget is €300 and flights cost €1,200.", []),
+    ("en", [item(2, "Let's say €6,500 now", subject="budget")], "The budget is €6,500; that leaves €700 for extras.", []),
+])
+def test_a_budget_memory_never_held_is_misstated(lang, items, reply, expected):
+    assert kinds(reply, items, lang) == expected
