@@ -45,7 +45,6 @@ def test_a_copied_reply_is_asked_for_again_with_another_seed_and_its_opening_rul
     assert variation.repeat_penalty > settings.repeat_penalty
     assert result.reply.content.startswith("第一天")
     assert result.reply.unhealthy is None
-    assert LOOP not in [m["content"] for m in model.engine.calls[-1]], "the retry does not see the reply it copied"
     assert LOOP in [m["content"] for m in model.engine.calls[-2]]
     health = result.record.health
     assert health.retried
@@ -110,8 +109,9 @@ def test_a_loop_is_stopped_after_its_opening_not_after_the_whole_reply(store, se
     assert result.reply.content == "第一天：古城；第二天：洱海。"
 
 
-def test_the_retry_sees_the_users_turns_but_none_of_the_earlier_replies(store, settings):
-    """A second attempt shown the other replies copies another one of them (the 0.5B in Chinese)."""
+def test_the_retry_sees_the_conversation_and_may_copy_no_reply_it_is_shown(store, settings):
+    """Shown only the user's turns, the 0.5B said the first one back; shown the replies with no bar,
+    it copied another of them (the 0.5B in Chinese). It sees them, barred from copying any."""
     plan = "第一天：大理古城；第二天：洱海骑行；第三天：喜洲。"
     replies = [plan, LOOP, LOOP, "好的，预算按12000元算，住宿可以升级到海景客栈。"]
     engine = ScriptedEngine(lambda messages: replies.pop(0))
@@ -120,7 +120,9 @@ def test_the_retry_sees_the_users_turns_but_none_of_the_earlier_replies(store, s
     third = turn(store, settings, engine, "预算改成12000")
     assert third.record.health.retried, "the first attempt copied the second reply"
     assert plan in [m["content"] for m in engine.calls[-2]], "the first attempt saw both replies"
-    assert [m for m in engine.calls[-1] if m["role"] == "assistant"] == [], "the retry sees none of them"
+    shown = [m["content"] for m in engine.calls[-1] if m["role"] == "assistant"]
+    assert plan in shown, "the retry sees the conversation as it was"
+    assert set(shown) <= set(engine.variations[-1].sources), "and may copy no run of any reply it is shown"
     assert "帮我安排一个5天的大理行程" in [m["content"] for m in engine.calls[-1]], "the user's turns are still there"
     assert third.reply.content.startswith("好的，预算")
 
