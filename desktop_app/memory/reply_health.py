@@ -9,6 +9,7 @@ scores whole conversations with the same checks.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -73,8 +74,14 @@ def similarity(a: str, b: str) -> float:
 
 
 def echoes(reply: str, user_text: str) -> bool:
-    """The reply is the user's message again, or opens by repeating it (then goes on)."""
+    """The reply is the user's message again, or opens by repeating it (then goes on): reworded a
+    little, or word for word from its start for at least half of it, however short the message
+    ("我刚才说谁过敏来着？对什么过敏？ 预算: 1200" to "我刚才说谁过敏来着？对什么过敏？我怕记混了")."""
     if similarity(reply, user_text) >= NEAR_COPY:
+        return True
+    asked, said = _marks_aside(user_text), _marks_aside(reply)
+    shared = len(os.path.commonprefix([asked, said]))
+    if shared >= max(MIN_COPY_CHARS, (len(asked) + 1) // 2):
         return True
     asked = _squash(user_text)
     opening = _squash(reply)[: len(asked) + 4]

@@ -88,6 +88,10 @@ def test_an_echo_of_the_users_message_is_degenerate():
     # A short question echoed back word for word (the 0.5B did this in a real Chinese session).
     assert "echo" in kinds("手冲咖啡怎么做？", user_text="手冲咖啡怎么做？")
     assert "echo" not in kinds("好的", user_text="好的")
+    # hc-zh-02, round six: a short question said back word for word, then a value pasted after it.
+    asked = "我刚才说谁过敏来着？对什么过敏？我怕记混了"
+    assert "echo" in kinds("我刚才说谁过敏来着？对什么过敏？\n\n预算: 1200", user_text=asked)
+    assert "echo" not in kinds("是表妹小雨，她对虾过敏，很严重。", user_text=asked)
     rule = "Oh, one thing: from now on please give me the conclusion first, then the details."
     assert "echo" in kinds("Oh, one thing: From now on please give me the conclusion first, then the details. Sure!",
                            user_text=rule)
