@@ -54,15 +54,19 @@ def _in_subject(unit: str, subject: str) -> bool:
 
 
 def _unit_of_item(item: MemoryItem, amount: Amount) -> str | None:
-    """What an item's number counts: its own unit, else what its subject says (a budget is money)."""
+    """What an item's number counts: its own unit, else what its subject says (a budget is money) —
+    unless another number of the value already counts that ("我们一共3个人，…5岁的儿子" under 人数: the 3
+    is the head count, the 5 an age; "蜜月总预算3.5万，两个人" under 预算: 3.5万 is still the money)."""
     if amount.unit:
         return amount.unit
     subject = item.subject.lower()
     if fires("unit.money", subject) or _in_subject("money", subject):
-        return "money"
-    if fires("unit.people", subject) or _in_subject("people", subject):
-        return "people"
-    return None
+        unit = "money"
+    elif fires("unit.people", subject) or _in_subject("people", subject):
+        unit = "people"
+    else:
+        return None
+    return None if any(other.unit == unit for other in amounts(item.value)) else unit
 
 
 def _same_kind(reply: Amount, item_unit: str | None, value: float) -> bool:

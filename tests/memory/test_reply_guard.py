@@ -355,3 +355,13 @@ def test_a_bare_number_names_a_count_only_under_its_label():
 ])
 def test_a_budget_memory_never_held_is_misstated(lang, items, reply, expected):
     assert kinds(reply, items, lang) == expected
+
+
+def test_a_bare_number_beside_the_count_is_not_the_count():
+    # A Chinese session under Pilot, round six: "我们一共3个人，我、我老婆和5岁的儿子" under 人数 made the guard
+    # read the age 5 as a head count of 5, and "我们一共3个人" in the reply as breaking it.
+    family = item(3, "我们一共3个人，我、我老婆和5岁的儿子", kind="fact", subject="人数")
+    assert kinds("结论：我们一共3个人，我、我老婆和5岁的儿子。", [family], "zh") == []
+    assert kinds("按4个人订房。", [family], "zh") == [("limit", 3)]
+    party = item(4, "There are 3 of us: me, my wife and our 5-year-old", kind="fact", subject="head count")
+    assert kinds("For the 3 of you, a family room works.", [party]) == []
