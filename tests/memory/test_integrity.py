@@ -377,3 +377,20 @@ def test_a_request_for_the_final_plan_files_nothing_and_replaces_no_decision(con
         convo.user(ask)
         model_pass(convo, Model([entry(ask, "final plan", ask, kind="decision")]))
         assert values(convo) == before, (lang, values(convo))
+
+
+def test_a_remark_is_never_filed_under_a_health_condition(conversation):
+    # Under Pilot (round six) the 0.5B filed "今天好累啊" as "儿童过敏: 今天好累啊", beside the son's allergy.
+    for lang, allergy, remark, subject in (("zh", "对了，儿子对花生过敏，吃饭要注意", "今天好累啊", "儿童过敏"),
+                                           ("en", "Oh, and my son is allergic to peanuts", "ugh what a long day", "child allergy")):
+        convo = conversation(f"health-{lang}", lang=lang)
+        convo.user(allergy)
+        model_pass(convo, Model([]))
+        convo.user(remark)
+        job = model_pass(convo, Model([entry(remark, subject, remark)]))
+        assert not [v for v in values(convo) if v.startswith(subject)], (lang, values(convo))
+        assert any("health condition" in note for note in job.notes), job.notes
+        kept = conversation(f"health-kept-{lang}", lang=lang)
+        kept.user(allergy)
+        told = model_pass(kept, Model([entry(allergy, subject, allergy)]))
+        assert not any("health condition" in note for note in told.notes), "a message that states it may file it"

@@ -182,6 +182,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return "a request for a summary says nothing to remember"
     if not _NAMING.search(op.subject):
         return f"the subject “{clip(op.subject, 20)}” names nothing (a number is not a subject)"
+    if fires("integrity.health_subject", op.subject) and not fires("integrity.health_subject", message.content) \
+            and not fires("integrity.health_subject", body(op.value)):
+        # Under Pilot the 0.5B filed "今天好累啊" as "儿童过敏: 今天好累啊", beside the son's peanut allergy.
+        return f"the subject “{clip(op.subject, 20)}” is a health condition the message does not speak of"
     old = by_id.get(op.supersedes) if op.supersedes is not None else None
     refining = old is not None and old.source_message_id == message.id and old.origin in ("rule", "user")
     if refining and old is not None and old.scope == "profile" and _whose(old) and _whose(old) not in op.value.lower():
