@@ -103,3 +103,20 @@ async def test_every_screen_speaks_chinese(settings, ui):
 def test_the_walk_would_catch_english_labels():
     assert english_phrases("Scroll home") == ["Scroll home"]
     assert english_phrases("滚到顶部 · ctrl+q · /memory · layered · Qwen2.5-Coder-0.5B · session profile") == []
+
+
+def test_a_label_the_program_gave_an_item_is_named_in_the_ui_language():
+    # Under Pilot (round six) a Chinese session's panel listed the budget as "budget: 4000".
+    from desktop_app.memory.core.models import MemoryItem
+    from desktop_app.ui.i18n import set_lang
+    from desktop_app.ui.widgets.memory_panel import item_prompt
+
+    budget = MemoryItem(id=10, session_id=1, kind="constraint", subject="budget", value="budget: 4000", status="active",
+                        origin="model", state_version=1, created_at=0.0, updated_at=0.0)
+    try:
+        set_lang("zh")
+        assert item_prompt(budget, 5).plain.startswith("#10 预算：4000")
+        set_lang("en")
+        assert item_prompt(budget, 5).plain.startswith("#10 budget: 4000")
+    finally:
+        set_lang("en")

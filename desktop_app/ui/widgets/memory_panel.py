@@ -56,11 +56,16 @@ def short_time(ts: float) -> str:
 
 
 def item_prompt(item: MemoryItem, turn: int | None) -> Text:
+    """One item as the panel lists it; a label the program gave it is named in the UI's language
+    ("budget: 4000" is "预算：4000" in Chinese)."""
+    from desktop_app.memory.prompt.render import in_language
+    from desktop_app.ui.i18n import current_lang
+
     text = Text()
     text.append(f"#{item.id} ", style="dim")
     if item.pinned:
         text.append("★ ", style="bold")
-    text.append(item.value)
+    text.append(in_language(item.value, current_lang()))
     where = [t("memory.turn", n=turn)] if turn else []
     where += [t(f"memory.origin.{item.origin}")]
     if item.scope == "profile":
