@@ -375,6 +375,8 @@ def _opposite(rule: MemoryItem) -> MemoryItem:
 RECAP_KINDS = ("fact", "constraint", "decision", "preference")
 MAX_RECAP = 8  # values named in one correction
 RECAP_SHARE = 0.5  # more than this share of a wordy value's terms (or Chinese characters) in one sentence names it
+
+
 def _mentioned(item: MemoryItem, reply: str, said: list[Amount]) -> bool:
     """``reply`` names ``item``'s value: each of its amounts, else more than half of its words (Chinese: of
     its characters that are not grammar, as a summary rewords "我妈一点辣都不能吃" into "妈妈不吃辣")

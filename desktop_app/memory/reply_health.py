@@ -79,9 +79,9 @@ def echoes(reply: str, user_text: str) -> bool:
     ("我刚才说谁过敏来着？对什么过敏？ 预算: 1200" to "我刚才说谁过敏来着？对什么过敏？我怕记混了")."""
     if similarity(reply, user_text) >= NEAR_COPY:
         return True
-    asked, said = _marks_aside(user_text), _marks_aside(reply)
-    shared = len(os.path.commonprefix([asked, said]))
-    if shared >= max(MIN_COPY_CHARS, (len(asked) + 1) // 2):
+    message = _marks_aside(user_text)
+    shared = len(os.path.commonprefix([message, _marks_aside(reply)]))
+    if shared >= max(MIN_COPY_CHARS, (len(message) + 1) // 2):
         return True
     asked = _squash(user_text)
     opening = _squash(reply)[: len(asked) + 4]

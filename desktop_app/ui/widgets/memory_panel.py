@@ -19,7 +19,8 @@ from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
 from desktop_app.memory.core.models import Bookmark, MemoryItem
-from desktop_app.ui.i18n import t
+from desktop_app.memory.prompt.render import in_language
+from desktop_app.ui.i18n import current_lang, t
 from desktop_app.ui.shown import Text
 
 SECTIONS = ("directive", "constraint", "goal", "decision", "fact", "preference", "open_question")
@@ -38,7 +39,6 @@ class PanelState(BaseModel):
 def load_panel_state(store, session_id: int) -> PanelState:
     """Active and pending items with their source turns, bookmarks, the rendered summary."""
     from desktop_app.memory.prompt.summary_text import render_summary
-    from desktop_app.ui.i18n import current_lang
 
     items = store.list_items(session_id, statuses=("active", "pending"))
     turn_of = store.message_turns(i.source_message_id for i in items if i.source_message_id)
@@ -58,9 +58,6 @@ def short_time(ts: float) -> str:
 def item_prompt(item: MemoryItem, turn: int | None) -> Text:
     """One item as the panel lists it; a label the program gave it is named in the UI's language
     ("budget: 4000" is "预算：4000" in Chinese)."""
-    from desktop_app.memory.prompt.render import in_language
-    from desktop_app.ui.i18n import current_lang
-
     text = Text()
     text.append(f"#{item.id} ", style="dim")
     if item.pinned:
