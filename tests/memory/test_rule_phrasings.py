@@ -319,3 +319,41 @@ def test_a_limit_relaxed_replaces_the_old_one(conversation, lang, limit, relaxed
     chat.say(relaxed)
     [held] = chat.active()
     assert new in held.value and old not in held.value
+
+
+@pytest.mark.parametrize("lang, rule, replacement, new, old", [
+    ("en", "Please end every answer with a follow-up question.",
+     "Stop asking me follow-up questions, it's annoying. Just end with a one-sentence summary instead.",
+     "summary", "follow-up question"),
+    ("en", "Use formal language with me, please.", "Actually that feels stiff. Be casual with me, like a friend.",
+     "casual", "formal"),
+    ("en", "from now on answer in bullet points pls",
+     "ok actually you can drop that formatting rule, just write normal paragraphs", "paragraphs", "bullet"),
+    ("zh", "以后你叫我'老板'吧，哈哈。", "还是算了，叫我小陈就好。", "小陈", "老板"),
+    ("zh", "以后回答都先说结论再解释", "嗯算了，刚才那个规矩取消，以后都按步骤一条条讲", "步骤", "结论"),
+    ("zh", "以后回答控制在三句话以内", "不用限制字数了，以后回答详细一点，最好带例子", "例子", "三句"),
+])
+def test_a_reply_rule_said_instead_of_the_one_dropped_replaces_it(conversation, lang, rule, replacement, new, old):
+    chat = conversation(lang=lang)
+    chat.say(rule)
+    [held] = chat.active()
+    assert held.kind == "directive", "a reply rule said without 'always' is still one"
+    chat.say("What's a good way to store basil?" if lang == "en" else "基金定投适合我吗？")
+    chat.say(replacement)
+    rules = chat.active("directive")
+    assert [new in r.value for r in rules] == [True], [r.value for r in rules]
+    assert not any(old in i.value for i in chat.active()), [i.value for i in chat.active()]
+    assert not chat.store.list_items(chat.sid, statuses=("pending",)), "nothing left to ask"
+
+
+@pytest.mark.parametrize("lang, rule, drop", [
+    ("en", "Start every answer with a one-line TL;DR.", "Eh, it's getting repetitive, drop the TL;DR."),
+    ("zh", "每次回答开头先给一句话总结。", "开头那句总结去掉吧。"),
+])
+def test_a_rule_for_every_answer_is_a_rule_and_its_drop_revokes_it(conversation, lang, rule, drop):
+    chat = conversation(lang=lang)
+    chat.say(rule)
+    [held] = chat.active()
+    assert held.kind == "directive" and held.value.rstrip(".。").endswith(("TL;DR", "总结"))
+    chat.say(drop)
+    assert chat.active() == []

@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 from desktop_app.lexicon import CJK, LANGS, cue, lexicon
 
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；;\n])|(?<=[.])\s+")
+# A ";" between two letters ("TL;DR") ends nothing.
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；\n])|(?<=;)(?![A-Za-z])|(?<=[.])\s+")
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:[.,]\d+)*")
 _CJK_RUN = re.compile(f"[{CJK}]+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")

@@ -26,6 +26,7 @@ class Candidate(BaseModel):
     value: str = ""
     quote: str
     canonical: bool = False  # subject came from SUBJECT_ALIASES (safe to supersede/conflict by it)
+    replaces: bool = False  # a reply rule said in place of one the same message drops
 
 
 def rx(*patterns: str) -> re.Pattern[str]:
@@ -45,6 +46,20 @@ STANDING = rx(alternatives("rule.standing", ("zh", "en")))
 PROHIBIT = rx(alternatives("rule.prohibit", ("zh", "en")))
 # A rule about the reply and a limit (the lexicon's ``rule.reply``, ``rule.limit``), case-insensitive.
 REPLY_BEHAVIOUR = rx(alternatives("rule.reply", ("zh", "en")))
+# How to talk to the user, said without "always" (the lexicon's ``rule.manner``); in a message that
+# drops a rule, the new way of answering (``rule.manner_instead``) and the words that say it comes
+# instead (``rule.instead``).
+MANNER = rx(alternatives("rule.manner", ("zh", "en")))
+MANNER_INSTEAD = rx(alternatives("rule.manner_instead", ("zh", "en")))
+INSTEAD = rx(alternatives("rule.instead", ("zh", "en")))
+# Back to the assistant's own way ("just talk normally"; the lexicon's ``rule.default_manner``): no rule.
+DEFAULT_MANNER = rx(alternatives("rule.default_manner", ("zh", "en")))
+
+
+def _says_manner_instead(body: str) -> bool:
+    """``body`` is a new way of answering said in place of a dropped one ("just write paragraphs"),
+    not a drop itself nor a return to the assistant's own way ("just talk normally")."""
+    return bool(MANNER_INSTEAD.search(body)) and not REVOKE.search(body) and not DEFAULT_MANNER.search(body)
 LIMIT = rx(alternatives("rule.limit", ("zh", "en")))
 # A date (the lexicon's ``time.date``).
 DATE = rx(alternatives("time.date", ("zh", "en")))
@@ -186,8 +201,32 @@ def extract(text: str) -> list[Candidate]:
     if DENY.match(stripped):
         return [Candidate(action="reject", quote=stripped)]
     out: list[Candidate] = []
-    for sentence in split_sentences(_unquoted(text)):
+    sentences = split_sentences(_unquoted(text))
+    for sentence in sentences:
         out += _sentence_candidates(sentence)
+    return _replacing_rule(sentences, out)
+
+
+def _replacing_rule(sentences: list[str], found: list[Candidate]) -> list[Candidate]:
+    """In a message that drops a reply rule or says a new one comes instead ("Stop asking me
+    follow-up questions. Just end with a one-sentence summary instead."; "还是算了，叫我小陈就好"),
+    the new way of answering is a rule that replaces the old one, however it is worded."""
+    said = " ".join(sentences)
+    dropping = any(c.action == "revoke" for c in found) or bool(INSTEAD.search(said) or CORRECT.search(said))
+    if not dropping:
+        return found
+    out = [c.model_copy(update={"replaces": True}) if c.action == "add" and c.kind == "directive" else c
+           for c in found]
+    if any(c.replaces for c in out):
+        return out
+    for sentence in sentences:
+        for part in clauses(sentence) or [sentence]:
+            body = _CHANGE_LEAD.sub("", part.strip()).strip(_TRIM)
+            if _says_manner_instead(body) and not is_question(part):
+                rule = _hard("directive", body, part.strip(), canonical_subject(body)).model_copy(update={"replaces": True})
+                # The new rule stands for what the message made of its words (a correction of a "fact").
+                return [c for c in out if c.quote.strip(_TRIM) not in (part.strip(_TRIM), sentence.strip(_TRIM))
+                        or c.action == "revoke"] + [rule]
     return out
 
 
@@ -215,6 +254,18 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
                    and c.kind in SUPERSEDING_KINDS and _stands_alone(c)]
         if instead:
             return [c.model_copy(update={"action": "correct"}) for c in instead[:1]]
+        # "drop that formatting rule, just write normal paragraphs": the rule goes, the new one comes.
+        for part in parts[1:]:
+            body = part.strip(_TRIM)
+            rule = classify(part)
+            if not (rule is not None and rule.action == "add" and rule.kind == "directive") \
+                    and _says_manner_instead(body):
+                rule = _hard("directive", body, part.strip(), canonical_subject(body))
+            if rule is not None and rule.action == "add" and rule.kind == "directive":
+                at = sentence.find(part)
+                dropped, rest = sentence[:at].strip(_TRIM), sentence[at:].strip(_TRIM)
+                rule = rule.model_copy(update={"replaces": True, "value": rest, "quote": rest})
+                return [whole.model_copy(update={"value": dropped, "quote": dropped}), rule]
     if len(parts) < 2 or (whole is not None and (whole.action != "add" or whole.kind == "open_question")) \
             or is_hypothetical(sentence) or REPORTED.search(sentence) or any(is_hypothetical(p) for p in parts[:-1]):
         return [whole] if whole is not None else []
@@ -324,6 +375,8 @@ def classify(sentence: str) -> Candidate | None:
     if (STANDING.search(body) or PROHIBIT.search(body)) and (relayed or not addressed(body)) and not has_limit:
         return None  # someone else's rule, or a remark about the world ("大城市的生活节奏总是很快")
     if (STANDING.search(body) or PROHIBIT.search(body)) and reply_rule:
+        return _hard("directive", body, quote, canonical)
+    if MANNER.search(body) and not relayed:  # "Use formal language with me", "回答用英文吧"
         return _hard("directive", body, quote, canonical)
     if has_limit:
         return _hard("constraint", body, quote, canonical)

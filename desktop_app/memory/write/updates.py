@@ -115,6 +115,17 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
         op = _new(cand, "decision", cand.subject, cand.value, origin=origin, source_message_id=src, supersedes=trip.id)
         result = _commit(store, session_id, [op], "a choice replaces the planned trip", now)
         return MemoryOutcome(action="superseded", item_ids=result.added_ids)
+    if cand.kind == "directive" and cand.replaces and (replaced := _replaced_rule(cand, active)) is not None:
+        # "Actually that feels stiff. Be casual with me": the new way of answering replaces the old
+        # one, and a question the same message raised about dropping it is answered.
+        ops: list[PatchOp] = [_new(cand, "directive", cand.subject, cand.value, origin=origin, source_message_id=src,
+                                   supersedes=replaced.id)]
+        ops += [SetStatus(item_id=i.id, status="revoked", action="reject", reason="the rule was replaced")
+                for i in current if i.status == "pending" and i.details.get("proposal") == "revoke"
+                and set(i.details.get("candidates") or []) <= {replaced.id}]
+        result = _commit(store, session_id, ops, "a new reply rule replaces the old one", now)
+        return MemoryOutcome.told("superseded", "updated", result.added_ids, old=replaced.id,
+                                  new_id=result.added_ids[0], value=clip(cand.value, 80))
     same = _same_subject(cand, active)
     if cand.kind == "directive" and same is not None and same.kind == "directive":
         op = _new(cand, "directive", cand.subject, cand.value, origin=origin, source_message_id=src,
@@ -131,6 +142,18 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
     op = _new(cand, cand.kind, cand.subject, cand.value, origin=origin, source_message_id=src)
     result = _commit(store, session_id, [op], f"new {cand.kind}", now)
     return MemoryOutcome(action="added", item_ids=result.added_ids)
+
+
+def _replaced_rule(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
+    """The reply rule a rule said instead replaces: the one under its subject, else the only one
+    active, else the one sharing the most words with what the message said (none when tied)."""
+    rules = [i for i in active if i.kind == "directive"]
+    same = [i for i in rules if cand.subject and i.subject == cand.subject]
+    if same or len(rules) <= 1:
+        return (same or rules)[-1] if same or rules else None
+    words = _rule_words(cand.quote)
+    scored = sorted(((len(words & _rule_words(i.value)), i.id, i) for i in rules), reverse=True)
+    return scored[0][2] if scored[0][0] > scored[1][0] else None
 
 
 def _same_subject(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
