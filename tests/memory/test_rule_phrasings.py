@@ -357,3 +357,29 @@ def test_a_rule_for_every_answer_is_a_rule_and_its_drop_revokes_it(conversation,
     assert held.kind == "directive" and held.value.rstrip(".。").endswith(("TL;DR", "总结"))
     chat.say(drop)
     assert chat.active() == []
+
+
+@pytest.mark.parametrize("lang, goal, cancel, then, kept", [
+    ("en", "I want to run a marathon this fall", "hmm my knee's been bad lately, forget that plan",
+     "I'll aim for a 10k in october instead", "10k"),
+    ("en", "Help me plan a weekend in Paris in June.", "actually forget that idea, her work got super busy", None, None),
+    ("en", "I want to learn the guitar this year.", "The guitar plan is off, no time.", None, None),
+    ("zh", "国庆想带爸妈去一趟张家界", "算了，那个计划取消吧", None, None),
+    ("zh", "打算今年考研，目标是浙大计算机", "想了想还是不考了", "准备直接找工作，投互联网大厂的后端岗", "后端"),
+])
+def test_a_plan_given_up_leaves_memory_and_the_next_one_is_the_goal(conversation, lang, goal, cancel, then, kept):
+    chat = conversation(lang=lang)
+    chat.say(goal)
+    [held] = chat.active()
+    assert held.kind == "goal"
+    chat.say(cancel)
+    assert chat.active("goal") == []
+    assert chat.store.get_item(held.id).status == "revoked"
+    if then:
+        chat.say(then)
+        assert [kept in g.value for g in chat.active("goal")] == [True]
+
+
+@pytest.mark.parametrize("text", ["Forget the rule about emojis.", "我们决定不去了吗？", "那个计划取消了吗？"])
+def test_a_question_about_a_plan_or_a_rule_gives_up_no_plan(text):
+    assert not [c for c in extract(text) if c.action == "revoke" and c.kind == "goal"]

@@ -93,6 +93,8 @@ TRIP = rx(alternatives("kind.trip", ("zh", "en")))
 # A step of the goal done, and speculation (the lexicon's ``goal.step_done``, ``mood.speculation``):
 # case-insensitive, ``^`` the start of the sentence only.
 STEP_DONE = rx(alternatives("goal.step_done", ("zh", "en")))
+# The goal given up (the lexicon's ``goal.cancel``).
+GOAL_CANCEL = rx(alternatives("goal.cancel", ("zh", "en")))
 SPECULATION = rx(alternatives("mood.speculation", ("zh", "en")))
 # A whole message that only says yes or no (``answer.affirm``, ``answer.deny``), one final mark at most.
 AFFIRM = rx(rf"^({alternatives('answer.affirm', ('zh', 'en'))})[。.!！]?$")
@@ -254,6 +256,10 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
                    and c.kind in SUPERSEDING_KINDS and _stands_alone(c)]
         if instead:
             return [c.model_copy(update={"action": "correct"}) for c in instead[:1]]
+        if whole.kind == "goal":  # "forget that plan, I'll aim for a 10k instead": the new goal replaces it
+            goals = [c for part in parts[1:] if (c := classify(part)) is not None and c.action == "add" and c.kind == "goal"]
+            if goals:
+                return goals[:1]
         # "drop that formatting rule, just write normal paragraphs": the rule goes, the new one comes.
         for part in parts[1:]:
             body = part.strip(_TRIM)
@@ -346,6 +352,8 @@ def classify(sentence: str) -> Candidate | None:
     relayed = RELAYED.search(body) is not None
     canonical = canonical_subject(body)
     question = is_question(quote)
+    if GOAL_CANCEL.search(body) and not question:  # "forget that plan", "想了想还是不考了"
+        return Candidate(action="revoke", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     if REVOKE.search(body) and not CHANGE.search(body) and not (question and not _ADDRESSES_RULE.search(body)):
         return Candidate(action="revoke", kind="directive", value=body, quote=quote,
                          subject=canonical or "", canonical=canonical is not None)

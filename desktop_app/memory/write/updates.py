@@ -302,6 +302,14 @@ def _rule_words(text: str) -> set[str]:
 
 def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
             src: int | None, origin: str, now: float) -> MemoryOutcome:
+    if cand.kind == "goal":  # the plan given up goes, with every goal still active
+        goals = [i for i in active if i.kind == "goal"]
+        if not goals:
+            return MemoryOutcome(action="ignored")
+        _commit(store, session_id, [SetStatus(item_id=g.id, status="revoked", action="revoke", reason=cand.quote)
+                                    for g in goals], "the user gave up the plan", now)
+        return MemoryOutcome.told("revoked", "revoked", [g.id for g in goals], id=goals[-1].id,
+                                  value=clip(goals[-1].value, 80))
     words = _rule_words(cand.value)
     scored = []
     for item in active:
