@@ -383,3 +383,38 @@ def test_a_plan_given_up_leaves_memory_and_the_next_one_is_the_goal(conversation
 @pytest.mark.parametrize("text", ["Forget the rule about emojis.", "我们决定不去了吗？", "那个计划取消了吗？"])
 def test_a_question_about_a_plan_or_a_rule_gives_up_no_plan(text):
     assert not [c for c in extract(text) if c.action == "revoke" and c.kind == "goal"]
+
+
+@pytest.mark.parametrize("lang, messages, current, old", [
+    ("en", ["I'm hosting a party on Saturday, expecting 20 guests.", "Update, 25 people confirmed now.",
+            "ugh, two cancelled, so 23."], "23", ["20", "25"]),
+    ("en", ["organizing a bbq saturday for like 10 people", "ok more people said yes, now its 14",
+            "two cancelled so 12 final"], "12", ["10", "14"]),
+    ("en", ["budget is around 3000 dollars for everything", "ok final answer, lets cap it at 4200 total"],
+     "4200", ["3000"]),
+    ("en", ["We've set aside 2000 for the wedding flowers.",
+            "Florist quoted more than expected, so flower spend goes up to 2600."], "2600", ["2000"]),
+    ("zh", ["年夜饭在家做，目前算下来是8个人", "小姨一家三口也要来，那就11个", "舅舅他们不回来了，减两个，一共9个"], "9", ["8", "11"]),
+    ("zh", ["家里准备装修了，预算大概15万", "跟老婆商量了一下，最多能拿出18万", "算了算还是紧，定个20万吧，不能再多了"],
+     "20万", ["15万", "18万"]),
+])
+def test_a_value_said_anew_by_its_number_alone_replaces_the_old_one(conversation, lang, messages, current, old):
+    chat = conversation(lang=lang)
+    for text in messages:
+        chat.say(text)
+    values = [i.value for i in chat.active() if i.kind != "goal"]
+    assert [current in v for v in values] == [True], values
+    assert not any(o in v.replace(current, "") for o in old for v in values), values
+
+
+@pytest.mark.parametrize("lang, first, then", [
+    ("en", "Party on Saturday, we'll be 20 people.", "Is it ok if I make it 25?"),
+    ("en", "Party on Saturday, we'll be 20 people.", "If more come, then 30."),
+    ("zh", "聚会一共20个人。", "要不那就25个？"),
+])
+def test_a_number_asked_about_or_supposed_changes_nothing(conversation, lang, first, then):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    chat.say(then)
+    values = [i.value for i in chat.active() if i.kind != "goal"]
+    assert values and all("20" in v and "25" not in v and "30" not in v for v in values), values

@@ -14,6 +14,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from desktop_app.lexicon import LANGS, alternatives, cue, fires, first_match, lexicon
+from desktop_app.memory.lang.amounts import only_counts
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, topic_subject
 
 
@@ -93,6 +94,8 @@ TRIP = rx(alternatives("kind.trip", ("zh", "en")))
 # A step of the goal done, and speculation (the lexicon's ``goal.step_done``, ``mood.speculation``):
 # case-insensitive, ``^`` the start of the sentence only.
 STEP_DONE = rx(alternatives("goal.step_done", ("zh", "en")))
+# A new value said as its number alone ("so 23", "12 final", "定个20万吧"; the lexicon's ``change.bare``).
+BARE_CHANGE = rx(alternatives("change.bare", ("zh", "en")))
 # The goal given up (the lexicon's ``goal.cancel``).
 GOAL_CANCEL = rx(alternatives("goal.cancel", ("zh", "en")))
 SPECULATION = rx(alternatives("mood.speculation", ("zh", "en")))
@@ -205,8 +208,21 @@ def extract(text: str) -> list[Candidate]:
     out: list[Candidate] = []
     sentences = split_sentences(_unquoted(text))
     for sentence in sentences:
-        out += _sentence_candidates(sentence)
+        out += _sentence_candidates(sentence) or _bare_change(sentence)
     return _replacing_rule(sentences, out)
+
+
+def _bare_change(sentence: str) -> list[Candidate]:
+    """A new value said as its number alone, after what changed it ("ugh, two cancelled, so 23",
+    "舅舅不来了，那就9个"): a correction of the latest value counting the same thing."""
+    body = sentence.strip().strip(_TRIM)
+    if is_question(sentence) or is_hypothetical(body) or REPORTED.search(sentence):
+        return []
+    match = next((m for part in (body, *clauses(body)) if (m := BARE_CHANGE.search(part.strip(_TRIM)))), None)
+    if match is None:
+        return []
+    said = match.group(0).strip(" ，,;；")
+    return [Candidate(action="correct", kind="fact", value=said, quote=sentence.strip())]
 
 
 def _replacing_rule(sentences: list[str], found: list[Candidate]) -> list[Candidate]:
@@ -428,9 +444,17 @@ def _stated_fact(body: str, quote: str, canonical: str | None,
                 subject = fixed[:-1] if not who or _is_me(who) else fixed + who
             else:
                 subject = fixed or canonical_subject(raw_subject) or canonical or f"fact:{raw_subject.strip().lower()}"
+            if not fixed and not canonical and _counts_people_only(match.groupdict().get("value") or body):
+                # "目前算下来是8个人": a number of people under the user's own words is the head count
+                subject, canonical = "head count", "head count"
             return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
                              canonical=fixed is not None or canonical is not None)
     return None
+
+
+def _counts_people_only(text: str) -> bool:
+    counts = only_counts(text)
+    return bool(counts) and all(unit == "people" for _, unit in counts)
 
 
 def _hard(kind: str, body: str, quote: str, canonical: str | None, prefix: str | None = None) -> Candidate:
