@@ -419,3 +419,21 @@ def test_a_number_asked_about_or_supposed_changes_nothing(conversation, lang, fi
     chat.say(then)
     values = [i.value for i in chat.active() if i.kind != "goal"]
     assert values and all("20" in v and "25" not in v and "30" not in v for v in values), values
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("I'm a nurse, I work night shifts mostly", "occupation"),
+    ("I'm a vegetarian, fyi", "diet"),
+    ("I've got a golden retriever named Biscuit", "pets:retriever"),
+    ("hmm my knee's been bad lately", "health"),
+    ("家里养了一只布偶猫叫团子", "pets:布偶"),
+    ("我爸腿脚不好，爬不了山", "health:我爸"),
+])
+def test_a_profile_fact_in_everyday_words_is_read(text, subject):
+    [fact] = extract(text)
+    assert (fact.kind, fact.subject) == ("fact", subject)
+
+
+@pytest.mark.parametrize("text", ["I'm a bit tired today", "I'm a big fan of jazz", "I'm a little lost here"])
+def test_a_degree_word_or_a_liking_is_no_job(text):
+    assert not [c for c in extract(text) if c.subject == "occupation"]

@@ -272,10 +272,13 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
                    and c.kind in SUPERSEDING_KINDS and _stands_alone(c)]
         if instead:
             return [c.model_copy(update={"action": "correct"}) for c in instead[:1]]
-        if whole.kind == "goal":  # "forget that plan, I'll aim for a 10k instead": the new goal replaces it
-            goals = [c for part in parts[1:] if (c := classify(part)) is not None and c.action == "add" and c.kind == "goal"]
-            if goals:
-                return goals[:1]
+        if whole.kind == "goal":
+            # "forget that plan, I'll aim for a 10k instead": the new goal replaces it; "my knee's been bad
+            # lately, forget that plan": the reason is a fact of its own.
+            said = [c for part in parts if (c := classify(part)) is not None and c.action == "add"]
+            goals = [c for c in said if c.kind == "goal"]
+            facts = [c for c in said if c.kind == "fact" and _stands_alone(c)]
+            return (goals[:1] or [whole]) + facts
         # "drop that formatting rule, just write normal paragraphs": the rule goes, the new one comes.
         for part in parts[1:]:
             body = part.strip(_TRIM)
