@@ -434,6 +434,7 @@ def test_a_profile_fact_in_everyday_words_is_read(text, subject):
     assert (fact.kind, fact.subject) == ("fact", subject)
 
 
-@pytest.mark.parametrize("text", ["I'm a bit tired today", "I'm a big fan of jazz", "I'm a little lost here"])
+@pytest.mark.parametrize("text", ["I'm a bit tired today", "I'm a big fan of jazz", "I'm a little lost here",
+                                  "I'm a sucker for spicy food, the hotter the better"])
 def test_a_degree_word_or_a_liking_is_no_job(text):
     assert not [c for c in extract(text) if c.subject == "occupation"]
