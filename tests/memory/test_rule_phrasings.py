@@ -438,3 +438,15 @@ def test_a_profile_fact_in_everyday_words_is_read(text, subject):
                                   "I'm a sucker for spicy food, the hotter the better"])
 def test_a_degree_word_or_a_liking_is_no_job(text):
     assert not [c for c in extract(text) if c.subject == "occupation"]
+
+
+@pytest.mark.parametrize("lang, first, correction, new, old", [
+    ("zh", "下周三要带我妈去医院复查", "哦说错了，是下周四", "周四", "周三"),
+    ("en", "Help me plan a picnic for next Saturday.", "sorry, I meant Sunday", "Sunday", "Saturday"),
+])
+def test_a_slip_of_the_day_corrects_the_day_where_it_was_said(conversation, lang, first, correction, new, old):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    chat.say(correction)
+    values = [i.value for i in chat.active()]
+    assert any(new in v for v in values) and not any(old in v for v in values), values

@@ -21,7 +21,7 @@ from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import counted, only_counts, subject_counts
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, term_set, without_lead_in
-from desktop_app.memory.write.extraction import TRIP, Candidate, extract, is_question, rx
+from desktop_app.memory.write.extraction import DATE, TRIP, Candidate, extract, is_question, rx
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,
@@ -217,6 +217,9 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
             target = _latest_correctable(active, cand.value)
     elif target is None and not cand.subject:
         target = _latest_correctable(active, cand.value)
+    if target is None and not dropped and (moved := _date_moved(active, cand.value)) is not None:
+        # "哦说错了，是下周四" after "下周三要带我妈去医院复查": the day said is put in place of the old one
+        target, dropped = moved
     explicit = "user" if origin in ("rule", "import") else origin
     if target is None:
         if not cand.subject:
@@ -227,6 +230,21 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         return MemoryOutcome(action="added", item_ids=result.added_ids)
     value = _swapped(target.value, dropped, cand.value) if dropped else corrected_value(target.value, cand.value)
     return _supersede(store, session_id, cand, target, value, target.kind, explicit, src, now)
+
+
+def _date_moved(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] | None:
+    """A correction that says one date and nothing else to correct: the latest item holding a date,
+    and that date (its place takes the new one)."""
+    said = DATE.findall(value)
+    if len(set(said)) != 1:
+        return None
+    for item in reversed(active):
+        if item.kind in ("directive", "open_question"):
+            continue
+        held = DATE.search(item.value)
+        if held is not None and held.group(0).lower() != said[0].lower():
+            return item, held.group(0)
+    return None
 
 
 def dropped_value(value: str) -> tuple[str, str]:
