@@ -450,3 +450,22 @@ def test_a_slip_of_the_day_corrects_the_day_where_it_was_said(conversation, lang
     chat.say(correction)
     values = [i.value for i in chat.active()]
     assert any(new in v for v in values) and not any(old in v for v in values), values
+
+
+@pytest.mark.parametrize("lang, first, then, new, old", [
+    ("en", "booked the Marriott downtown for our Chicago trip, march 3 to 6",
+     "ugh they cancelled on us, we moved to the Hyatt Regency", "Hyatt", "Marriott"),
+    ("zh", "出差住的是全季酒店，下周一到周三", "前台说满房了，改订了亚朵", "亚朵", "全季"),
+])
+def test_where_the_user_stays_is_one_item_a_new_place_replaces(conversation, lang, first, then, new, old):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    chat.say(then)
+    [stay] = [i for i in chat.active() if i.subject == "lodging"]
+    assert new in stay.value and not any(old in i.value for i in chat.active())
+
+
+@pytest.mark.parametrize("text", ["We moved to Boston last year.", "we'd need a hotel near the louvre",
+                                  "我们搬到了杭州", "酒店要离地铁近一点"])
+def test_a_move_or_a_wish_for_a_hotel_is_no_place_to_stay(text):
+    assert not [c for c in extract(text) if c.subject == "lodging"]

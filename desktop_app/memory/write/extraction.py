@@ -77,6 +77,7 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
     ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
     ("fact.head_count", "head count"), ("fact.departure", "departure"), ("fact.trip_length", "trip length"),
+    ("fact.lodging", "lodging"),
     ("fact.schedule", None), ("fact.my_subject", None),
     ("fact.numbered_subject", None),
 )
@@ -381,8 +382,9 @@ def classify(sentence: str) -> Candidate | None:
                          quote=quote)
     if CORRECT.search(body) or CHANGE.search(body):
         subject, value = _subject_value(body, canonical)
-        if not subject and (stated := _stated_fact(body, quote, canonical, _FIXED_FACT_CUES)) is not None:
-            subject = stated.subject  # "改成10月3号出发吧" changes the departure, not the latest number
+        if (not subject or not canonical) and (stated := _stated_fact(body, quote, canonical, _FIXED_FACT_CUES)) is not None:
+            # "改成10月3号出发吧" changes the departure, not the latest number; "we moved to the Hyatt" the lodging
+            subject = stated.subject
         return Candidate(action="correct", kind="fact", subject=subject, value=value, quote=quote,
                          canonical=canonical is not None)
     if question and not (STANDING.search(body) and REPLY_BEHAVIOUR.search(body)):
