@@ -469,3 +469,18 @@ def test_where_the_user_stays_is_one_item_a_new_place_replaces(conversation, lan
                                   "我们搬到了杭州", "酒店要离地铁近一点"])
 def test_a_move_or_a_wish_for_a_hotel_is_no_place_to_stay(text):
     assert not [c for c in extract(text) if c.subject == "lodging"]
+
+
+@pytest.mark.parametrize("lang, messages, parts", [
+    ("en", ["For the Rome trip, hotel budget is 1500 euros.", "Total budget is 4000 euros.", "Bump the food budget to 800."],
+     {"budget:hotel": "1500", "budget": "4000", "budget:food": "800"}),
+    ("zh", ["这次装修，硬装预算20万。", "软装另外算，预算6万左右。", "软装预算提到9万吧。"],
+     {"budget:硬装": "20万", "budget": "9万"}),
+])
+def test_a_budget_for_one_part_stands_beside_the_total(conversation, lang, messages, parts):
+    chat = conversation(lang=lang)
+    for text in messages:
+        chat.say(text)
+    held = {i.subject: i.value for i in chat.active("constraint")}
+    assert set(held) == set(parts), held
+    assert all(amount in held[subject] for subject, amount in parts.items()), held

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import LANGS, alternatives, cue, fires, first_match, lexicon
+from desktop_app.lexicon import LANGS, alternatives, cue, each_pattern, fires, first_match, lexicon
 from desktop_app.memory.lang.amounts import only_counts
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, topic_subject
 
@@ -370,7 +370,7 @@ def classify(sentence: str) -> Candidate | None:
     if len(body) < 2 or is_hypothetical(body) or REPORTED.search(quote):
         return None
     relayed = RELAYED.search(body) is not None
-    canonical = canonical_subject(body)
+    canonical = _budget_part(body) or canonical_subject(body)
     question = is_question(quote)
     if GOAL_CANCEL.search(body) and not question:  # "forget that plan", "想了想还是不考了"
         return Candidate(action="revoke", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
@@ -454,6 +454,20 @@ def _stated_fact(body: str, quote: str, canonical: str | None,
                 subject, canonical = "head count", "head count"
             return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
                              canonical=fixed is not None or canonical is not None)
+    return None
+
+
+def _budget_part(body: str) -> str | None:
+    """The subject of a budget for one part of the whole ("Bump the food budget to 800" → "budget:food",
+    "软装预算提到9万吧" → "budget:软装"): its own item beside the total; None for the whole budget."""
+    for lang in LANGS:
+        whole = cue("subject.budget_whole", lang)
+        for pattern in each_pattern("subject.budget_part", lang):
+            match = pattern.search(body)
+            if match is not None:
+                part = match.group("part").lower()
+                if whole is None or not any(whole.fullmatch(part[i:]) for i in range(len(part))):
+                    return f"budget:{part}"
     return None
 
 

@@ -160,6 +160,10 @@ def _same_subject(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | Non
     if not cand.subject:
         return None
     matches = [i for i in active if i.subject == cand.subject and i.kind not in ("goal", "open_question")]
+    if not matches and cand.subject.startswith("budget:"):
+        # "软装预算提到9万吧" after "软装另外算，预算6万左右": the budget that named the part is that part's
+        part = cand.subject.split(":", 1)[1]
+        matches = [i for i in active if i.subject == "budget" and part in i.value.lower()]
     if not matches and cand.kind != "directive":
         matches = _same_count(cand.subject, active)
     if cand.kind == "directive":
