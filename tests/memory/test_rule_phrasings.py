@@ -484,3 +484,15 @@ def test_a_budget_for_one_part_stands_beside_the_total(conversation, lang, messa
     held = {i.subject: i.value for i in chat.active("constraint")}
     assert set(held) == set(parts), held
     assert all(amount in held[subject] for subject, amount in parts.items()), held
+
+
+@pytest.mark.parametrize("text, subject, amount", [
+    ("看中了一套房，总价320万", "fact:总价", "320万"),
+    ("首付要交三成，差不多96万", "fact:首付", "96万"),
+    ("已经交了2万定金，剩下的婚礼当天结清", "fact:定金", "2万"),
+    ("the down payment is about 96k", "fact:down payment", "96k"),
+    ("we paid a 2000 deposit for the venue", "fact:deposit", "2000"),
+])
+def test_a_sum_said_under_what_it_is_is_a_fact_of_its_own(text, subject, amount):
+    [fact] = extract(text)
+    assert (fact.kind, fact.subject) == ("fact", subject) and amount in fact.value

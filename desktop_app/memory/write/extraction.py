@@ -78,7 +78,7 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
     ("fact.head_count", "head count"), ("fact.departure", "departure"), ("fact.trip_length", "trip length"),
     ("fact.lodging", "lodging"),
-    ("fact.schedule", None), ("fact.my_subject", None),
+    ("fact.schedule", None), ("fact.priced", None), ("fact.my_subject", None),
     ("fact.numbered_subject", None),
 )
 # The fact cues that name their subject themselves ("10月3号出发" is the departure).
