@@ -569,3 +569,22 @@ def test_a_new_request_is_still_a_goal(store, settings, conversation):
                                       "write a cover letter for Acme", kind="goal")]))
     now = active(store, convo.sid).values()
     assert any(i.kind == "goal" and "cover letter" in i.value for i in now), [(i.kind, i.value) for i in now]
+
+
+@pytest.mark.parametrize("lang, text, quote, subject, value, kept", [
+    ("en", "I'm hosting a party on Saturday, expecting 20 guests.", "I'm hosting a party on Saturday, expecting 20 guests",
+     "party", "I'm hosting a party on Saturday, expecting 20 guests", "goal"),
+    ("en", "We're going to Kyoto for 5 days in October.", "We're going to Kyoto for 5 days in October",
+     "trip length", "5 days", "Kyoto"),
+    ("zh", "我在写一篇论文，学校要求8000字。", "我在写一篇论文，学校要求8000字", "论文内容", "8000字", "goal"),
+])
+def test_a_restatement_that_drops_the_plan_or_a_name_does_not_replace_the_rule_item(conversation, lang, text, quote,
+                                                                                     subject, value, kept):
+    convo = conversation(lang=lang)
+    convo.user(text)
+    before = convo.store.list_items(convo.sid, statuses=("active",))
+    assert before, "the rules read the sentence"
+    model_pass(convo, scripted([entry(quote, subject, value)]))
+    after = convo.store.list_items(convo.sid, statuses=("active",))
+    assert any(kept == i.kind or kept in i.value for i in after), [(i.kind, i.value) for i in after]
+    assert all(i.status == "active" for i in convo.store.list_items(convo.sid) if i.id in {b.id for b in before})

@@ -276,8 +276,22 @@ def _coverage(vetted: list[Vetted], own: list[MemoryItem]) -> dict[int, bool]:
                 and _overlaps(item, v.proposal.quote)]
         values = " ".join(p.value + " " + p.subject for p in kept)
         same_polarity = all(negated(p.value) == negated(item.value) for p in kept) if negated(item.value) else True
-        out[item.id] = bool(kept) and same_polarity and all(n in numbers(values) for n in numbers(item.value))
+        # A plan restated as a detail of itself loses the plan ("party: 20 guests" for "I'm hosting a party
+        # on Saturday"), and a restatement that drops a name drops what it names ("trip length: 5 days"
+        # for "We're going to Kyoto for 5 days in October").
+        plan_kept = item.kind != "goal" or any(p.kind == "goal" for p in kept)
+        names_kept = all(name.lower() in values.lower() for name in _names(item.value))
+        out[item.id] = bool(kept) and same_polarity and plan_kept and names_kept \
+            and all(n in numbers(values) for n in numbers(item.value))
     return out
+
+
+# A name in English text: a capitalised word that does not open a sentence ("Kyoto", "Marriott").
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b)[A-Z][a-z]+")
+
+
+def _names(text: str) -> set[str]:
+    return set(_NAME.findall(text.strip()))
 
 
 def _duplicate(items: list[MemoryItem], key: str, entry: Proposal, message: Message) -> bool:
