@@ -496,3 +496,12 @@ def test_a_budget_for_one_part_stands_beside_the_total(conversation, lang, messa
 def test_a_sum_said_under_what_it_is_is_a_fact_of_its_own(text, subject, amount):
     [fact] = extract(text)
     assert (fact.kind, fact.subject) == ("fact", subject) and amount in fact.value
+
+
+@pytest.mark.parametrize("text", [
+    "my manager always wants reports in bullet points, it drives me nuts",
+    "My teacher insists on double spacing for every essay.",
+    "论文的格式是导师要求的，必须用三号字",
+])
+def test_what_someone_else_always_wants_is_no_rule_for_the_assistant(text):
+    assert not [c for c in extract(text) if c.kind == "directive"]
