@@ -27,6 +27,8 @@ from desktop_app.bench import Expect
 from desktop_app.memory.write.integrity import body, squash
 
 DATA = Path(__file__).parent / "data" / "memory_integrity.json"
+# A second set of 100, written blind by another helper after round six (``--cases holdout``).
+HOLDOUT = Path(__file__).parent / "data" / "memory_integrity_holdout.json"
 
 
 class SequenceScore(BaseModel):
@@ -142,7 +144,8 @@ def run(args, settings) -> int:
     from desktop_app.engine.guard import LockedEngine
     from desktop_app.engine.tokens import fallback_counter
 
-    with open(args.cases or DATA, encoding="utf-8") as handle:
+    path = HOLDOUT if args.cases == "holdout" else (args.cases or DATA)
+    with open(path, encoding="utf-8") as handle:
         cases = json.load(handle)["sequences"]
     if args.limit:
         cases = [c for lang in ("en", "zh") for c in [c for c in cases if c["lang"] == lang][:args.limit]]
