@@ -505,3 +505,31 @@ def test_a_sum_said_under_what_it_is_is_a_fact_of_its_own(text, subject, amount)
 ])
 def test_what_someone_else_always_wants_is_no_rule_for_the_assistant(text):
     assert not [c for c in extract(text) if c.kind == "directive"]
+
+
+def test_a_liking_taken_back_for_another_replaces_it(conversation):
+    chat = conversation()
+    chat.say("I like window seats.")
+    chat.say("Hmm scratch that, aisle seats are better for me, I get up a lot.")
+    [liking] = chat.active("preference")
+    assert "aisle" in liking.value and not chat.store.list_items(chat.sid, statuses=("pending",))
+
+
+@pytest.mark.parametrize("lang, rule, drop", [
+    ("zh", "以后给我的食谱都用克来表示分量。", "克不克的无所谓了，你随便写吧。"),
+])
+def test_a_rule_the_user_no_longer_minds_is_dropped_or_asked_about(conversation, lang, rule, drop):
+    chat = conversation(lang=lang)
+    chat.say(rule)
+    chat.say(drop)
+    assert chat.store.list_items(chat.sid, statuses=("pending",)) or not chat.active("directive")
+
+
+@pytest.mark.parametrize("text", [
+    "And what if I moved to Denver, would I need AWD?",
+    "那如果预算涨到5万呢，能换个好点的吗",
+    "And this one: 'Never call me before 9am, I live in Boston.'",
+    "再来一句：以后请不要周末联系我。",
+])
+def test_a_supposition_or_the_next_piece_of_material_writes_nothing(text):
+    assert extract(text) == []

@@ -270,7 +270,7 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     if whole is not None and whole.action == "revoke" and len(parts) >= 2:
         # "Scratch that, so we're at 10": what was said is taken back for the value that follows it.
         instead = [c for part in parts[1:] if (c := classify(part)) is not None and c.action == "add"
-                   and c.kind in SUPERSEDING_KINDS and _stands_alone(c)]
+                   and c.kind in SUPERSEDING_KINDS and (_stands_alone(c) or c.kind == "preference")]
         if instead:
             return [c.model_copy(update={"action": "correct"}) for c in instead[:1]]
         if whole.kind == "goal":

@@ -221,6 +221,9 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
             target = _latest_correctable(active, cand.value)
     elif target is None and not cand.subject:
         target = _latest_correctable(active, cand.value)
+    if target is None and cand.kind == "preference":
+        # "scratch that, aisle seats are better for me": the liking it takes back shares its words
+        target = _by_words([i for i in active if i.kind == "preference"], cand.value)
     if target is None and not dropped and (moved := _date_moved(active, cand.value)) is not None:
         # "哦说错了，是下周四" after "下周三要带我妈去医院复查": the day said is put in place of the old one
         target, dropped = moved
@@ -228,7 +231,7 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
     if target is None:
         if not cand.subject:
             return MemoryOutcome(action="ignored")
-        kind = "constraint" if numbers(cand.value) and cand.canonical else "fact"
+        kind = "constraint" if numbers(cand.value) and cand.canonical else "preference" if cand.kind == "preference" else "fact"
         op = _new(cand, kind, cand.subject, cand.value, origin=explicit, source_message_id=src)
         result = _commit(store, session_id, [op], "correction with nothing to correct: new item", now)
         return MemoryOutcome(action="added", item_ids=result.added_ids)
