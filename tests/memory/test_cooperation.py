@@ -588,3 +588,16 @@ def test_a_restatement_that_drops_the_plan_or_a_name_does_not_replace_the_rule_i
     after = convo.store.list_items(convo.sid, statuses=("active",))
     assert any(kept == i.kind or kept in i.value for i in after), [(i.kind, i.value) for i in after]
     assert all(i.status == "active" for i in convo.store.list_items(convo.sid) if i.id in {b.id for b in before})
+
+
+@pytest.mark.parametrize("lang, text, quote, subject, value, old", [
+    ("zh", "说错了，是下周四，不是周三。", "说错了，是下周四，不是周三", "周四", "说错了，是下周四，不是周三", "周三"),
+    ("en", "Sorry, I meant the 14th, not the 12th.", "I meant the 14th, not the 12th", "date", "the 14th, not the 12th",
+     "12th"),
+])
+def test_a_model_value_never_keeps_the_old_value_its_correction_drops(conversation, lang, text, quote, subject,
+                                                                      value, old):
+    convo = conversation(lang=lang)
+    convo.user(text)
+    model_pass(convo, scripted([entry(quote, subject, value)]))
+    assert not any(old in i.value for i in convo.store.list_items(convo.sid, statuses=("active",)))

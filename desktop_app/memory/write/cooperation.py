@@ -26,7 +26,7 @@ from pydantic import BaseModel
 from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, term_set
-from desktop_app.memory.write.extraction import CHANGE, CORRECT, negated, rx
+from desktop_app.memory.write.extraction import CHANGE, CORRECT, dropped_value, negated, rx
 from desktop_app.memory.write.kind_cues import settle_kind
 from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.proposals import Proposal
@@ -155,6 +155,9 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
             written.append(_norm(sentence))
             entry = entry.model_copy(update={"value": sentence})
         entry = entry.model_copy(update={"kind": kind})
+        dropped, kept_words = dropped_value(entry.value)
+        if dropped and kept_words:  # "周四: 说错了，是下周四，不是周三" holds the old day it drops
+            entry = entry.model_copy(update={"value": kept_words})
         key = subject_key(entry.subject)
         value = presented(entry.subject, entry.value)
         counted = (key, tuple(sorted(numbers(entry.value)))) if numbers(entry.value) else None
@@ -174,6 +177,10 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
             # Written after the message this pass reads (a later statement, your correction): the
             # pass is stale about it and changes nothing.
             plan.notes.append(f"#{older.id} is newer than this message: kept")
+            continue
+        if mine is not None and mine.kind == "goal" and coverage.get(mine.id, False):
+            # The plan stays in the user's words ("party: …" would turn it into a detail of itself).
+            plan.notes.append(f"kept the goal #{mine.id} in the user's words")
             continue
         if mine is not None and coverage.get(mine.id, False):
             if older is not None and mine.status == "active":

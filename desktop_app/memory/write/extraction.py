@@ -520,6 +520,15 @@ def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
     return canonical or "", cleaned
 
 
+def dropped_value(value: str) -> tuple[str, str]:
+    """The old value a correction drops ("…, not the 12th", "…，不是周三"; the lexicon's
+    ``change.not_old``) and the correction without it; ("", value) when it names none."""
+    match = first_match("change.not_old", value, ("zh", "en"))
+    if match is None or not match.group("old"):
+        return "", value
+    return match.group("old"), (value[:match.start()] + value[match.end():]).strip(" ，,。.;；")
+
+
 def describe(candidate: Candidate) -> str:
     """One line for logs and notices."""
     return f"{candidate.action} {candidate.kind} [{candidate.subject}] {clip(candidate.value, 60)}"

@@ -15,13 +15,13 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.lexicon import alternatives, first_match
+from desktop_app.lexicon import alternatives
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import counted, only_counts, subject_counts
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, term_set, without_lead_in
-from desktop_app.memory.write.extraction import DATE, TRIP, Candidate, extract, is_question, rx
+from desktop_app.memory.write.extraction import DATE, TRIP, Candidate, dropped_value, extract, is_question, rx
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,
@@ -252,15 +252,6 @@ def _date_moved(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] 
         if held is not None and held.group(0).lower() != said[0].lower():
             return item, held.group(0)
     return None
-
-
-def dropped_value(value: str) -> tuple[str, str]:
-    """The old value a correction drops ("…, not the 12th", "…，不是周三"; the lexicon's
-    ``change.not_old``) and the correction without it; ("", value) when it names none."""
-    match = first_match("change.not_old", value, ("zh", "en"))
-    if match is None or not match.group("old"):
-        return "", value
-    return match.group("old"), (value[:match.start()] + value[match.end():]).strip(" ，,。.;；")
 
 
 def _swapped(old_value: str, dropped: str, new: str) -> str:
