@@ -286,7 +286,8 @@ def summarise(verdicts: list[TurnVerdict], finals: dict[str, tuple[bool, list[st
         healthy = sum(v.healthy for v in mine)
         conversations = [cid for cid, conv_lang in langs.items() if conv_lang == lang]
         out[lang] = {"replies": len(mine), "healthy": healthy, "percent": 100 * healthy / max(1, len(mine)),
-                     **{k: kinds.get(k, 0) for k in ("copy", "echo", "scaffolding", "refusal", "language", "empty", "promise")},
+                     **{k: kinds.get(k, 0) for k in ("copy", "echo", "scaffolding", "refusal", "language", "empty", "promise",
+                                                     "loop")},
                      "retried": sum(v.retried for v in mine),
                      "final_ok": sum(finals[c][0] for c in conversations if c in finals),
                      "final_ok_model": sum(judge_final(by_id[c], last[c].model_reply)[0] for c in conversations

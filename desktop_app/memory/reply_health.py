@@ -29,10 +29,10 @@ MIN_ECHO_CHARS = 5
 # length: fewer words than this (Chinese: characters) to a message at least this long is empty.
 FEW_WORDS, FEW_CJK = 4, 6
 LONG_MESSAGE_WORDS, LONG_MESSAGE_CJK = 10, 20
-SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "empty", "promise"]
+SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "empty", "promise", "loop"]
 # What makes a reply degenerate: it must not be fed back, and the chat asks once more. (A small
 # model's refusal of an ordinary request is a loop too: it refuses again once it has seen itself do it.)
-DEGENERATE: frozenset[str] = frozenset({"copy", "echo", "scaffolding", "refusal"})
+DEGENERATE: frozenset[str] = frozenset({"copy", "echo", "scaffolding", "refusal", "loop"})
 # What is worth asking for once more, though harmless as history: a reply in the wrong language, or
 # one that only asks for what memory already holds (another seed usually answers).
 WORTH_RETRY: frozenset[str] = DEGENERATE | {"language", "promise"}
@@ -289,6 +289,20 @@ def expected_language(user_text: str, rules: Iterable[str], default: str) -> str
     return rule_language(rules) or reply_language(user_text) or default
 
 
+LOOP_TIMES = 5  # one short piece said this many times in a row is a loop ("60多，60多，60多，60多，60多")
+_LOOP = re.compile(r"(\S.{0,11}?)(?:[\s,，、;；.。]*\1){" + str(LOOP_TIMES - 1) + ",}")
+_WORDLIKE = re.compile(f"[A-Za-z{CJK}]")
+
+
+def loops(reply: str) -> str | None:
+    """The piece a reply says over and over (a small model's loop), or None. Rules and tables of
+    marks ("|---|---|") are no loop: the piece must hold a letter or a Chinese character."""
+    for match in _LOOP.finditer(reply):
+        if _WORDLIKE.search(match.group(1)) and len(match.group(0)) >= MIN_COPY_CHARS:
+            return match.group(1).strip()
+    return None
+
+
 def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = (), expected_lang: str | None = None,
                 memory_held: bool = False, earlier_messages: Sequence[str] = (),
                 notes: Sequence[str] = ()) -> list[HealthFinding]:
@@ -325,6 +339,9 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         findings.append(HealthFinding("echo", "repeats the user's message"))
     elif len(squashed) >= MIN_COPY_CHARS and any(echoes(text, said) for said in earlier_messages):
         findings.append(HealthFinding("echo", "repeats an earlier message of the user's"))
+    looped = loops(text)
+    if looped:
+        findings.append(HealthFinding("loop", f"says {looped!r} over and over"))
     piece = scaffolding_in(text)
     if piece:
         findings.append(HealthFinding("scaffolding", f"contains the prompt's {piece!r}"))

@@ -12,6 +12,7 @@ from desktop_app.memory.reply_health import (
     reply_language,
     scaffolding_in,
     without_scaffolding,
+    worth_retry,
 )
 
 
@@ -294,3 +295,17 @@ def test_the_message_said_back_cut_short_is_an_echo():
     ask = "今年年夜饭轮到我家做，有点慌，帮我想想菜单"
     assert [f.kind for f in check_reply("今年年夜饭轮到我家做，有点慌。", user_text=ask)] == ["echo"]
     assert not check_reply("年夜饭别慌：凉菜四个，热菜六个，再来一条鱼。", user_text=ask)
+
+
+@pytest.mark.parametrize("reply, looped", [
+    ("新情况：我要计划一次带爸妈去云南玩。人数：4个人，60多，60多，60多，60多，60多，60多，60多，60多。", True),
+    ("Here is the plan: Lisbon Lisbon Lisbon Lisbon Lisbon Lisbon Lisbon.", True),
+    ("| a | b | c | d | e |\n|---|---|---|---|---|\n| 1 | 2 | 3 | 4 | 5 |", False),
+    ("- **Day 1**: Alfama\n- **Day 2**: Belém\n- **Day 3**: Sintra\n- **Day 4**: Cascais\n- **Day 5**: rest", False),
+    ("第一天：大理古城。第二天：洱海。第三天：丽江。第四天：玉龙雪山。第五天：返程。", False),
+])
+def test_a_reply_saying_one_piece_over_and_over_is_a_loop(reply, looped):
+    findings = check_reply(reply, user_text="帮我规划一下" if "的" in reply else "Plan it please")
+    assert any(f.kind == "loop" for f in findings) is looped, findings
+    if looped:
+        assert degenerate(findings) and worth_retry(findings)
