@@ -533,3 +533,14 @@ def test_a_rule_the_user_no_longer_minds_is_dropped_or_asked_about(conversation,
 ])
 def test_a_supposition_or_the_next_piece_of_material_writes_nothing(text):
     assert extract(text) == []
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("The camera budget is 900 dollars.", "budget:camera"),
+    ("Extra budget of 200 for souvenirs.", "budget:extra"),
+    ("Total budget is 3000 dollars.", "budget"),
+    ("这次总预算3000。", "budget"),
+    ("软装预算6万左右。", "budget:软装"),
+])
+def test_a_part_of_the_budget_is_named_by_its_word_and_the_whole_by_its_own(text, subject):
+    assert [c.subject for c in extract(text)] == [subject]

@@ -47,6 +47,7 @@ STANDING = rx(alternatives("rule.standing", ("zh", "en")))
 PROHIBIT = rx(alternatives("rule.prohibit", ("zh", "en")))
 # A rule about the reply and a limit (the lexicon's ``rule.reply``, ``rule.limit``), case-insensitive.
 REPLY_BEHAVIOUR = rx(alternatives("rule.reply", ("zh", "en")))
+LIMIT = rx(alternatives("rule.limit", ("zh", "en")))
 # How to talk to the user, said without "always" (the lexicon's ``rule.manner``); in a message that
 # drops a rule, the new way of answering (``rule.manner_instead``) and the words that say it comes
 # instead (``rule.instead``).
@@ -55,13 +56,6 @@ MANNER_INSTEAD = rx(alternatives("rule.manner_instead", ("zh", "en")))
 INSTEAD = rx(alternatives("rule.instead", ("zh", "en")))
 # Back to the assistant's own way ("just talk normally"; the lexicon's ``rule.default_manner``): no rule.
 DEFAULT_MANNER = rx(alternatives("rule.default_manner", ("zh", "en")))
-
-
-def _says_manner_instead(body: str) -> bool:
-    """``body`` is a new way of answering said in place of a dropped one ("just write paragraphs"),
-    not a drop itself nor a return to the assistant's own way ("just talk normally")."""
-    return bool(MANNER_INSTEAD.search(body)) and not REVOKE.search(body) and not DEFAULT_MANNER.search(body)
-LIMIT = rx(alternatives("rule.limit", ("zh", "en")))
 # A date (the lexicon's ``time.date``).
 DATE = rx(alternatives("time.date", ("zh", "en")))
 # Facts the user states (patterns in the lexicon's ``fact.*``): a fixed subject ("我叫…", "I live in …"),
@@ -224,6 +218,12 @@ def _bare_change(sentence: str) -> list[Candidate]:
         return []
     said = match.group(0).strip(" ，,;；")
     return [Candidate(action="correct", kind="fact", value=said, quote=sentence.strip())]
+
+
+def _says_manner_instead(body: str) -> bool:
+    """``body`` is a new way of answering said in place of a dropped one ("just write paragraphs"),
+    not a drop itself nor a return to the assistant's own way ("just talk normally")."""
+    return bool(MANNER_INSTEAD.search(body)) and not REVOKE.search(body) and not DEFAULT_MANNER.search(body)
 
 
 def _replacing_rule(sentences: list[str], found: list[Candidate]) -> list[Candidate]:
@@ -466,7 +466,10 @@ def _budget_part(body: str) -> str | None:
             match = pattern.search(body)
             if match is not None:
                 part = match.group("part").lower()
-                if whole is None or not any(whole.fullmatch(part[i:]) for i in range(len(part))):
+                # Chinese names the whole by its last character(s) ("次总" of "这次总预算"); an English word is whole
+                # or not ("camera" is a part though it ends in "a").
+                ends = (0,) if part.isascii() else range(len(part))
+                if whole is None or not any(whole.fullmatch(part[i:]) for i in ends):
                     return f"budget:{part}"
     return None
 
