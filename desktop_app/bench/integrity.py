@@ -29,6 +29,10 @@ from desktop_app.memory.write.integrity import body, squash
 DATA = Path(__file__).parent / "data" / "memory_integrity.json"
 # A second set of 100, written blind by another helper after round six (``--cases holdout``).
 HOLDOUT = Path(__file__).parent / "data" / "memory_integrity_holdout.json"
+# A third set of 100, written blind by a third helper after round seven (``--cases third``): round
+# eight was measured on it and not read.
+THIRD = Path(__file__).parent / "data" / "memory_integrity_third.json"
+SETS = {"holdout": HOLDOUT, "third": THIRD}
 
 
 class SequenceScore(BaseModel):
@@ -144,7 +148,7 @@ def run(args, settings) -> int:
     from desktop_app.engine.guard import LockedEngine
     from desktop_app.engine.tokens import fallback_counter
 
-    path = HOLDOUT if args.cases == "holdout" else (args.cases or DATA)
+    path = SETS.get(args.cases or "", args.cases or DATA)
     with open(path, encoding="utf-8") as handle:
         cases = json.load(handle)["sequences"]
     if args.limit:

@@ -394,3 +394,40 @@ def test_a_remark_is_never_filed_under_a_health_condition(conversation):
         kept.user(allergy)
         told = model_pass(kept, Model([entry(allergy, subject, allergy)]))
         assert not any("health condition" in note for note in told.notes), "a message that states it may file it"
+
+
+@pytest.mark.parametrize("lang, said, quote, subject", [
+    ("en", "I'm vegetarian.", "I'm vegetarian", "vegetarian"),
+    ("zh", "我吃素。", "我吃素", "吃素"),
+])
+def test_a_restated_profile_fact_keeps_its_kind(conversation, lang, said, quote, subject):
+    # Under Pilot the 0.5B restated the rules' "I'm vegetarian" as a *decision* ("vegetarian: I'm
+    # vegetarian"): a profile fact stays a profile fact when the pass words it anew.
+    convo = conversation(lang=lang)
+    convo.user(said)
+    [diet] = [i for i in active(convo) if i.scope == "profile"]
+    model_pass(convo, Model([entry(quote, subject, quote, kind="decision", scope="session", change="update")]))
+    now = [i for i in active(convo) if quote[:3] in i.value]
+    assert now and all((i.kind, i.scope) == (diet.kind, "profile") for i in now), \
+        [(i.kind, i.scope, i.value) for i in active(convo)]
+
+
+@pytest.mark.parametrize("lang, first, second, subject, value", [
+    ("en", "I'm vegetarian.", "Actually make the budget 1000. What should we eat there?", "vegetarian", "eat there"),
+    ("zh", "我吃素。", "预算改成1000。那边吃什么好？", "吃素", "那边吃什么"),
+])
+def test_the_words_of_a_question_propose_no_value(conversation, lang, first, second, subject, value):
+    # Under Pilot the 0.5B read "What should we eat there?" as a new diet, "vegetarian: eat there";
+    # the profile guard made it a question to the user, but a question states nothing to ask about.
+    # (The vetting drops a quote that is a question; the guard holds whatever quote the pass gave.)
+    from desktop_app.memory.write.integrity import guard_model_ops
+    from desktop_app.memory.write.patches import AddItem
+
+    convo = conversation(lang=lang)
+    convo.user(first)
+    [diet] = [i for i in active(convo) if i.scope == "profile"]
+    convo.user(second)
+    ops = [AddItem(kind="fact", subject=subject, value=f"{subject}: {value}", scope="profile", status="pending",
+                   origin="model", source_message_id=convo.recorded.message.id, supersedes=diet.id)]
+    guarded = guard_model_ops(ops, active(convo), convo.recorded.message)
+    assert not guarded.ops and any("question" in note for note in guarded.notes), guarded

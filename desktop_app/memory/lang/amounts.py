@@ -95,6 +95,12 @@ def amounts(text: str) -> list[Amount]:
     return sorted(found, key=lambda a: a.start)
 
 
+def written_numbers(text: str) -> list[str]:
+    """The numbers of ``text`` as written, in digits or in Chinese ("1.5k", "8000元", "七千", "八千五");
+    digits that are no amount (a phone number's pieces) still count as numbers."""
+    return [text[a.start:a.end] for a in amounts(text)] or numbers(text)
+
+
 def counted(text: str) -> set[str]:
     """What the numbers of ``text`` count, where it says (money, people, days, a measure)."""
     return {a.unit for a in amounts(text) if a.unit}

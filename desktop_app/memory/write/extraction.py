@@ -14,8 +14,8 @@ from typing import Literal
 from pydantic import BaseModel
 
 from desktop_app.lexicon import LANGS, alternatives, cue, each_pattern, fires, first_match, lexicon
-from desktop_app.memory.lang.amounts import only_counts
-from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, topic_subject
+from desktop_app.memory.lang.amounts import only_counts, written_numbers
+from desktop_app.memory.lang.text import canonical_subject, clip, split_sentences, term_set, topic_subject, without_lead_in
 
 
 class Candidate(BaseModel):
@@ -58,6 +58,7 @@ INSTEAD = rx(alternatives("rule.instead", ("zh", "en")))
 DEFAULT_MANNER = rx(alternatives("rule.default_manner", ("zh", "en")))
 # A date (the lexicon's ``time.date``).
 DATE = rx(alternatives("time.date", ("zh", "en")))
+CLOCK = rx(alternatives("time.clock", ("zh", "en")))
 # Facts the user states (patterns in the lexicon's ``fact.*``): a fixed subject ("我叫…", "I live in …"),
 # else the subject the sentence names ("my X is Y", "X is <number>"). The first that matches wins;
 # Chinese is tried before English, as when these were written here.
@@ -81,6 +82,7 @@ _FIXED_FACT_CUES = tuple((name, fixed) for name, fixed in FACT_CUES if fixed is 
 # ``kind.goal``), case-insensitive.
 PREFERENCE = rx(alternatives("kind.preference", ("zh", "en")))
 DECISION = rx(alternatives("kind.decision", ("zh", "en")))
+_MOVED = rx(alternatives("change.moved", ("zh", "en")))
 GOAL = rx(alternatives("kind.goal", ("zh", "en")))
 # A plan or task the user is on (the lexicon's ``kind.plan``): the goal, when nothing firmer is said.
 PLAN = rx(alternatives("kind.plan", ("zh", "en")), alternatives("kind.trip", ("zh", "en")))
@@ -179,7 +181,8 @@ def addressed(sentence: str) -> bool:
     """Said to the assistant or about the user (personal words, or an imperative opening); words
     in quotation marks are someone's text, not said to anyone here."""
     body = _QUOTED.sub("", sentence).strip(_TRIM)
-    return bool(_PERSONAL.search(body) or _IMPERATIVE.search(body))
+    opened = without_lead_in(body, edge=_TRIM) or body  # "and always include sources", "还有说话别那么客气"
+    return bool(_PERSONAL.search(body) or _IMPERATIVE.search(body) or _IMPERATIVE.search(opened))
 
 
 def is_request(sentence: str) -> bool:
@@ -390,15 +393,16 @@ def classify(sentence: str) -> Candidate | None:
     if question and not (STANDING.search(body) and REPLY_BEHAVIOUR.search(body)):
         return None  # a polite request for a standing reply rule still counts ("could you always …?")
     if is_request(body) and not (STANDING.search(body) or PROHIBIT.search(body)):
-        # "Plan it within my budget" uses the budget; it does not state one. It may set the goal.
+        # "Plan it within my budget" uses the budget; it does not state one. It may set the goal, or
+        # say when something happens ("set up notes for a call with the client tuesday 2pm").
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True) \
-            if GOAL.search(body) else None
+            if GOAL.search(body) else _dated(body, quote, asked=True)
     if STEP_DONE.search(body) and not STANDING.search(body):
         return Candidate(action="step_done", kind="goal", subject="goal", value=body, quote=quote)
     if GOAL.search(body):
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     reply_rule = REPLY_BEHAVIOUR.search(body) is not None
-    has_limit = bool(LIMIT.search(body) and (numbers(body) or DATE.search(body))) or bool(DATE.search(body) and LIMIT.search(body))
+    has_limit = bool(LIMIT.search(body) and (written_numbers(body) or DATE.search(body))) or bool(DATE.search(body) and LIMIT.search(body))
     if not (reply_rule or has_limit) and (diet := _stated_fact(body, quote, canonical, _BEFORE_RULES)) is not None:
         return diet  # "I don't eat pork" tells what the user eats; its "don't" asks nothing of the reply
     if (STANDING.search(body) or PROHIBIT.search(body)) and (relayed or not addressed(body)) and not has_limit:
@@ -423,13 +427,28 @@ def classify(sentence: str) -> Candidate | None:
         return fact
     if PLAN.search(body):
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
-    if DECISION.search(body):
+    if DECISION.search(body) and term_set(_MOVED.sub("", DECISION.sub("", body))):
+        # "最后说定了，八千五封顶": the clause that only says a choice was made chooses nothing
         return Candidate(action="add", kind="decision", subject=canonical or topic_subject("decision", body),
                          value=body, quote=quote, canonical=canonical is not None)
     if PREFERENCE.search(body):
         return Candidate(action="add", kind="preference", subject=canonical or topic_subject("pref", body),
                          value=body, quote=quote, canonical=canonical is not None)
-    return None
+    return _dated(body, quote)
+
+
+def _dated(body: str, quote: str, *, asked: bool = False) -> Candidate | None:
+    """A statement of when something happens ("my sister's visiting june 10 to 14", "约了装修师傅周六上午
+    来量尺寸") is a fact: a later "now june 19 to 23" moves it. A request says when only with a day and
+    a time of day ("set up notes for a call with the client tuesday 2pm", not "ideas for Sunday lunch").
+    Its subject is made of its other words, so that a moved day leaves no old day behind."""
+    asked = asked or REQUEST.search(body) is not None or _ASKS.search(body) is not None
+    if not DATE.search(body) or (asked and not CLOCK.search(body)):
+        return None  # (a time alone is a habit as often as an appointment: "I'm useless after 9pm")
+    topic = CLOCK.sub(" ", DATE.sub(" ", body))
+    # "Payment must clear by the 15th" is a limit, "We settled on the 21st" a choice.
+    kind = next((k for k in ("constraint", "decision") if fires(f"kind_cue.{k}", body)), "fact")
+    return Candidate(action="add", kind=kind, subject=topic_subject("when", topic), value=body, quote=quote)
 
 
 # Fact cues whose sentences hold a rule's word without being a rule ("I don't eat pork").

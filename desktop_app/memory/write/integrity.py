@@ -33,6 +33,7 @@ from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, only_counts, subject_counts
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, split_sentences, subjects_named, term_set
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
+from desktop_app.memory.write.extraction import is_question
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
 
 _SQUASH = re.compile(r"[\W_]+")
@@ -146,6 +147,10 @@ def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Messag
             out.notes.append(f"refused “{clip(op.value, 40)}”: {reason}")
             continue
         old = by_id.get(op.supersedes) if op.supersedes is not None else None
+        if old is not None and old.scope == "profile" and (op.kind, op.scope) != (old.kind, old.scope):
+            # "vegetarian: I'm vegetarian" as a decision restating the rules' profile fact: a fact
+            # about the user stays one, whatever the pass calls it.
+            op = op.model_copy(update={"kind": old.kind, "scope": old.scope})
         key = subject_key(op.subject)
         if old is not None and old.subject in CANONICAL_SUBJECTS and (key == old.subject or key not in CANONICAL_SUBJECTS) \
                 and (key != old.subject or op.kind != old.kind):
@@ -180,6 +185,9 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         # The 0.5B filed "final plan: Great. Give me the full final plan…" as a decision, in place of
         # the one the user had made ("…the vegetarian option needs to be vegan now").
         return "a request for a summary says nothing to remember"
+    if _only_asked(body(op.value), message.content):
+        # The 0.5B read "What should we eat there?" as a new diet ("vegetarian: eat there").
+        return "the words of a question the message asks, not a value it states"
     if not _NAMING.search(op.subject):
         return f"the subject “{clip(op.subject, 20)}” names nothing (a number is not a subject)"
     if fires("integrity.health_subject", op.subject) and not fires("integrity.health_subject", message.content) \
@@ -234,6 +242,17 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         if old.scope == "profile" and op.status == "active" and not names_item(old, message.content):
             return f"the profile item #{old.id} is not named in the message"
     return ""
+
+
+def _only_asked(value: str, message: str) -> bool:
+    """Every word of ``value`` comes from the message's questions and none from what it states."""
+    mine = term_set(value)
+    sentences = split_sentences(message)
+    asked = [s for s in sentences if is_question(s)]
+    if not mine or not asked:
+        return False
+    stated = term_set(" ".join(s for s in sentences if not is_question(s)))
+    return mine <= term_set(" ".join(asked)) and not mine & stated
 
 
 def _counted(text: str) -> set[str]:

@@ -15,13 +15,20 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.lexicon import alternatives
+from desktop_app.lexicon import alternatives, fires
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
-from desktop_app.memory.lang.amounts import counted, only_counts, subject_counts
+from desktop_app.memory.lang.amounts import counted, only_counts, subject_counts, written_numbers
 from desktop_app.memory.lang.notices import render_notice
-from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, term_set, without_lead_in
-from desktop_app.memory.write.extraction import DATE, TRIP, Candidate, dropped_value, extract, is_question, rx
+from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, term_set, topic_subject, without_lead_in
+from desktop_app.memory.write.extraction import (
+    REPLY_BEHAVIOUR,
+    TRIP,
+    Candidate,
+    dropped_value,
+    extract,
+    is_question,
+)
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,
@@ -33,11 +40,12 @@ from desktop_app.memory.write.patches import (
     apply_patch,
     propose,
 )
+from desktop_app.memory.write.typed_values import CHANGED, VALUE_KINDS, budget_said_anew, says_when, when_moved, when_news
 
 if TYPE_CHECKING:
     from desktop_app.memory.store import Store
 
-SUPERSEDABLE_KINDS = ("fact", "constraint", "decision", "preference")
+SUPERSEDABLE_KINDS = VALUE_KINDS  # the kinds whose value a newer one replaces
 REVOCABLE_KINDS = ("directive", "constraint", "preference", "decision")
 # Profile subjects a person has several of (allergies, health conditions): only a correction replaces one.
 LIST_SUBJECTS = ("allergy", "health")
@@ -126,6 +134,14 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
         result = _commit(store, session_id, ops, "a new reply rule replaces the old one", now)
         return MemoryOutcome.told("superseded", "updated", result.added_ids, old=replaced.id,
                                   new_id=result.added_ids[0], value=clip(cand.value, 80))
+    if cand.kind in SUPERSEDABLE_KINDS and not cand.canonical and (moved := when_news(cand, active)) is not None:
+        # "she pushed it again lol, now june 19 to 23": news of a day or time moved moves it in place
+        return _supersede(store, session_id, cand, moved[0], moved[1], moved[0].kind,
+                          "user" if origin in ("rule", "import") else origin, src, now)
+    if (budget := budget_said_anew(cand, active)) is not None:
+        # "最后说定了，八千五封顶" after "预算五千左右": a new limit of the same money is the budget's new value
+        return _supersede(store, session_id, cand.model_copy(update={"subject": "budget"}), budget, cand.value,
+                          "constraint", "user" if origin in ("rule", "import") else origin, src, now)
     same = _same_subject(cand, active)
     if cand.kind == "directive" and same is not None and same.kind == "directive":
         op = _new(cand, "directive", cand.subject, cand.value, origin=origin, source_message_id=src,
@@ -188,7 +204,7 @@ def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, 
                src: int | None, now: float) -> MemoryOutcome:
     # A count the rules file under its canonical subject keeps it when it replaces the model's copy
     # ("guests: 8 guests" → "head count", not "guests": the pass then relabelled it "we're 10").
-    subject = cand.subject if cand.subject in CANONICAL_SUBJECTS else old.subject
+    subject = cand.subject if cand.subject in CANONICAL_SUBJECTS else _retitled(old.subject, value)
     if ORIGIN_RANK.get(origin, 0) < ORIGIN_RANK.get(old.origin, 0):
         op = _new(cand, kind, subject, value, origin=origin, source_message_id=src, status="pending",
                   supersedes=old.id)
@@ -202,6 +218,15 @@ def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, 
                               value=clip(value, 80))
 
 
+def _retitled(subject: str, value: str) -> str:
+    """A subject made of an old value's words ("decision:hertz/rental") made anew from the value that
+    replaces it, so that the old value does not stay behind in its name; other subjects stay."""
+    prefix, _, words = subject.partition(":")
+    if "/" not in words or all(word in value.lower() for word in words.split("/")):
+        return subject
+    return topic_subject(prefix, value)
+
+
 def _correct(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
              src: int | None, origin: str, now: float) -> MemoryOutcome:
     dropped, kept = dropped_value(cand.value)
@@ -212,46 +237,40 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         target = _same_subject(cand.model_copy(update={"kind": "fact"}), active)
     if target is None and cand.canonical:  # "actually, switch to French instead" changes the reply rule
         target = next((i for i in reversed(active) if i.kind == "directive" and i.subject == cand.subject), None)
-    if target is not None and not dropped and numbers(cand.value) and not numbers(target.value):
+    if target is not None and not dropped and written_numbers(cand.value) and not written_numbers(target.value):
         # A new number corrects the item of that subject that holds one ("budget: 4000", not "budget: Porto").
-        target = next((i for i in reversed(active) if i.subject == target.subject and numbers(i.value)), target)
+        target = next((i for i in reversed(active) if i.subject == target.subject and written_numbers(i.value)), target)
+    if not dropped and says_when(said := cand.value.split(": ", 1)[-1]) and \
+            (target is None or not says_when(target.value)) and (moved := when_moved(active, said)) is not None:
+        # "哦说错了，是下周四" after "下周三要带我妈去医院复查", "pushing it to wednesday 10am": the day or
+        # the time said is put in place of the old one
+        return _supersede(store, session_id, cand, moved[0], moved[1], moved[0].kind,
+                          "user" if origin in ("rule", "import") else origin, src, now)
     if target is None and cand.subject and not cand.canonical:
         target = _by_words(active, cand.subject.split(":", 1)[-1])
-        if target is None and numbers(cand.value) and not is_question(cand.quote):  # "my mistake, 14, one is off"
+        if target is None and written_numbers(cand.value) and not is_question(cand.quote):  # "my mistake, 14, one is off"
             target = _latest_correctable(active, cand.value)
     elif target is None and not cand.subject:
         target = _latest_correctable(active, cand.value)
     if target is None and cand.kind == "preference":
         # "scratch that, aisle seats are better for me": the liking it takes back shares its words
         target = _by_words([i for i in active if i.kind == "preference"], cand.value)
-    if target is None and not dropped and (moved := _date_moved(active, cand.value)) is not None:
-        # "哦说错了，是下周四" after "下周三要带我妈去医院复查": the day said is put in place of the old one
-        target, dropped = moved
     explicit = "user" if origin in ("rule", "import") else origin
     if target is None:
         if not cand.subject:
             return MemoryOutcome(action="ignored")
-        kind = "constraint" if numbers(cand.value) and cand.canonical else "preference" if cand.kind == "preference" else "fact"
+        kind = "constraint" if written_numbers(cand.value) and cand.canonical \
+            else "preference" if cand.kind == "preference" else "fact"
         op = _new(cand, kind, cand.subject, cand.value, origin=explicit, source_message_id=src)
         result = _commit(store, session_id, [op], "correction with nothing to correct: new item", now)
         return MemoryOutcome(action="added", item_ids=result.added_ids)
-    value = _swapped(target.value, dropped, cand.value) if dropped else corrected_value(target.value, cand.value)
+    said = cand.value
+    if not cand.canonical and target.subject != cand.subject and written_numbers(said.split(": ", 1)[-1]):
+        # "看了下五千的都不太行，加到七千": the words before the change are a remark, not what changes;
+        # the new number takes the old one's place in the item it corrects.
+        said = said.split(": ", 1)[-1]
+    value = _swapped(target.value, dropped, said) if dropped else corrected_value(target.value, said)
     return _supersede(store, session_id, cand, target, value, target.kind, explicit, src, now)
-
-
-def _date_moved(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] | None:
-    """A correction that says one date and nothing else to correct: the latest item holding a date,
-    and that date (its place takes the new one)."""
-    said = DATE.findall(value)
-    if len(set(said)) != 1:
-        return None
-    for item in reversed(active):
-        if item.kind in ("directive", "open_question"):
-            continue
-        held = DATE.search(item.value)
-        if held is not None and held.group(0).lower() != said[0].lower():
-            return item, held.group(0)
-    return None
 
 
 def _swapped(old_value: str, dropped: str, new: str) -> str:
@@ -281,12 +300,12 @@ def _latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | No
     the correction gives one ("make that 2200"), but never one counting something else: "make
     that 5 people" does not correct a budget of €5,000 (nothing is corrected then)."""
     pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS]
-    if not numbers(value) and len(term_set(value)) > SHORT_CORRECTION_TERMS:
+    if not written_numbers(value) and len(term_set(value)) > SHORT_CORRECTION_TERMS:
         # "Change of plan: Priya went fully vegan, so …" is news of its own, not a new wording of
         # whatever was said last (it replaced the head count).
         return None
-    if numbers(value):
-        pool = [i for i in pool if numbers(i.value)] or pool
+    if written_numbers(value):
+        pool = [i for i in pool if written_numbers(i.value)] or pool
         counts = counted(value)
         if counts:  # the latest value counting the same thing, else the latest that says what it counts nowhere
             pool = [i for i in pool if counts & counted(i.value)] or [i for i in pool if not counted(i.value)]
@@ -303,7 +322,7 @@ def _by_words(active: list[MemoryItem], subject_words: str) -> MemoryItem | None
 
 def corrected_value(old_value: str, new_value: str) -> str:
     """Keep the old wording when only the number changed: '预算不超过5000元' + '6000' → '预算不超过6000元'."""
-    old_numbers, new_numbers = numbers(old_value), numbers(new_value)
+    old_numbers, new_numbers = written_numbers(old_value), written_numbers(new_value)
     if len(old_numbers) == 1 and len(new_numbers) == 1 and len(new_value) <= len(new_numbers[0]) + 12:
         return old_value.replace(old_numbers[0], new_numbers[0], 1)
     return new_value
@@ -326,6 +345,14 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
                                     for g in goals], "the user gave up the plan", now)
         return MemoryOutcome.told("revoked", "revoked", [g.id for g in goals], id=goals[-1].id,
                                   value=clip(goals[-1].value, 80))
+    # The rules the user set, in order: the ways to answer and the prohibitions ("以后别用网络用语").
+    rules = sorted((i for i in active if i.kind == "directive" or i.subject.startswith("forbid:")), key=lambda i: i.id)
+    if (place := _ordinal(cand.quote or cand.value)) is not None and rules:
+        # "scratch that last rule", "第一条取消吧": the rule at that place among the standing ones
+        target = rules[min(place, len(rules) - 1) if place >= 0 else -1]
+        _commit(store, session_id, [SetStatus(item_id=target.id, status="revoked", action="revoke",
+                                              reason=cand.quote)], "revoked by the user", now)
+        return MemoryOutcome.told("revoked", "revoked", [target.id], id=target.id, value=clip(target.value, 80))
     words = _rule_words(cand.value)
     scored = []
     for item in active:
@@ -349,7 +376,13 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
         _commit(store, session_id, [SetStatus(item_id=target.id, status="revoked", action="revoke",
                                               reason=cand.quote)], "revoked by the user", now)
         return MemoryOutcome.told("revoked", "revoked", [target.id], id=target.id, value=clip(target.value, 80))
-    options = [item.id for _, item in scored[:4]] or [i.id for i in active if i.kind == "directive"][:4]
+    if not scored and REPLY_BEHAVIOUR.search(cand.value) and fires("rule.stop_doing", cand.value) \
+            and not fires("change.let_go", cand.value) and not is_question(cand.quote):
+        # "pls stop using emojis in your replies" with no such rule to drop: a new rule, not a drop
+        prohibition = cand.model_copy(update={"action": "add", "kind": "directive",
+                                              "subject": topic_subject("forbid", cand.value), "canonical": False})
+        return _add(store, session_id, prohibition, active, current, src, origin, now)
+    options = [item.id for _, item in scored[:4]] or [i.id for i in rules][:4]
     if not options:
         return MemoryOutcome(action="ignored")
     op = _new(cand, "directive", "revoke", f"{REVOKE_MARK}{clip(cand.value, 200)}", origin=origin,
@@ -363,8 +396,14 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
     return MemoryOutcome.told("pending", "which_rule", [pid], listed=listed, pid=pid)
 
 
-# Words in a quote that say a value changed (the lexicon's ``change.said``).
-CHANGED = rx(alternatives("change.said", ("en", "zh")))
+
+
+# A rule named by its place ("the first rule", "最后一条"): index among the standing rules, -1 the last.
+_ORDINALS = ((0, "rule.ordinal_1"), (1, "rule.ordinal_2"), (2, "rule.ordinal_3"), (-1, "rule.ordinal_last"))
+
+
+def _ordinal(text: str) -> int | None:
+    return next((place for place, name in _ORDINALS if fires(name, text)), None)
 
 
 # Words that name a rule (the lexicon's ``rule.reference``), case-insensitive.

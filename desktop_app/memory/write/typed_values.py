@@ -1,0 +1,96 @@
+"""Values read by their type (round eight): a day or a time of day moved by news of a change, and a
+budget said anew as a limit. What changes is found by the kind of value the message says, not by
+the words around it: "she pushed it again lol, now june 19 to 23" moves the visit's days,
+"最后说定了，八千五封顶" is the budget's new amount."""
+
+from __future__ import annotations
+
+import re
+
+from desktop_app.lexicon import alternatives, fires
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.lang.amounts import amounts
+from desktop_app.memory.write.extraction import CLOCK, DATE, LIMIT, Candidate, rx
+
+# The kinds whose value a newer one replaces.
+VALUE_KINDS = ("fact", "constraint", "decision", "preference")
+# Words in a quote that say a value changed (the lexicon's ``change.said``, ``change.moved``).
+CHANGED = rx(alternatives("change.said", ("en", "zh")))
+MOVED = rx(alternatives("change.moved", ("en", "zh")))
+# What says when, by the way it says it: a change of one moves the same in the item it changes.
+WHEN = {"date": DATE, "clock": CLOCK}
+
+
+# A new limit is the budget said anew only within this factor of it: "max 180 a night" is no new
+# total after "3000 for everything", "final: 2300 max" is after "like 1.5k".
+_BUDGET_RATIO = 3.0
+
+
+def budget_said_anew(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
+    """The whole budget a limit or a decision states anew without naming it: one amount of money (or
+    a bare one), said as a limit or a change, not per person or per night, within a few times the
+    budget's amount."""
+    if cand.kind not in ("constraint", "decision") or cand.subject.startswith("budget") or \
+            not (LIMIT.search(cand.quote) or CHANGED.search(cand.quote) or MOVED.search(cand.quote)):
+        return None
+    said = amounts(cand.value)
+    if len(said) != 1 or said[0].unit not in ("money", None) or said[0].value <= 0 or \
+            fires("guard.per_period", cand.value) or fires("guard.per_person", cand.value):
+        return None
+    for item in reversed(active):
+        held = amounts(item.value) if item.subject == "budget" and item.kind in VALUE_KINDS else []
+        if len(held) == 1 and held[0].unit in ("money", None) and held[0].value > 0:
+            ratio = said[0].value / held[0].value
+            return item if 1 / _BUDGET_RATIO <= ratio <= _BUDGET_RATIO else None
+    return None
+
+
+def when_news(cand: Candidate, active: list[MemoryItem]) -> tuple[MemoryItem, str] | None:
+    """News that a day or time changed ("she pushed it again lol, now june 19 to 23", "师傅又说周日有事，
+    改到下周二下午两点"): the item it moves, with the new day or time (said after the news word)."""
+    cues = [m for pattern in (CHANGED, MOVED) for m in pattern.finditer(cand.value)]
+    if not cues:
+        return None
+    return when_moved(active, cand.value) or when_moved(active, cand.value[max(m.end() for m in cues):])
+
+
+def says_when(text: str) -> bool:
+    return any(pattern.search(text) for pattern in WHEN.values())
+
+
+def when_moved(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] | None:
+    """A change that says when (a day, a time of day, or both): the latest item saying when in the
+    same way, with the new day or time in the old one's place ("约了师傅周六上午来" + "改到下周二下午两点"
+    → "约了师傅下周二下午两点来"); a time the item lacks goes after its day. Where the change names
+    two days, the one the item holds is the old one ("June 21, the 14th was the old option")."""
+    said = {kind: list(dict.fromkeys(m.group(0) for m in pattern.finditer(value))) for kind, pattern in WHEN.items()}
+    said = {kind: found for kind, found in said.items() if found}
+    if not said:
+        return None
+    for item in reversed(active):
+        if item.kind in ("directive", "open_question") or not any(WHEN[kind].search(item.value) for kind in said):
+            continue
+        moved = item.value
+        for kind, found in said.items():
+            held = [m.group(0) for m in WHEN[kind].finditer(item.value)]
+            new = [f for f in found if not any(same_when(f, h) for h in held)]
+            if len(new) > 1 or (len(found) > 1 and not new):
+                return None  # two new days: which replaces which is not said
+            if not new:
+                continue
+            at = WHEN[kind].search(moved)
+            if at is not None:
+                moved = moved[:at.start()] + new[0] + moved[at.end():]
+            elif kind == "clock" and (day := WHEN["date"].search(moved)) is not None:
+                gap = " " if new[0].isascii() else ""
+                moved = moved[:day.end()] + gap + new[0] + moved[day.end():]
+        return (item, moved) if moved != item.value else None
+    return None
+
+
+def same_when(said: str, held: str) -> bool:
+    """The same day or time, however written ("the 14th" is "June 14"; "周三" is "周三")."""
+    if said.lower() == held.lower():
+        return True
+    digits = re.findall(r"\d+", said)
+    return bool(digits) and set(digits) <= set(re.findall(r"\d+", held))
