@@ -197,7 +197,8 @@ def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: Contex
     in an A/B on failed turns, against 7 of 9 answers with the replies shown); shown the replies
     without a bar, it copied one of them. So the retry copies no run (8 Chinese characters, 24
     letters; ``engine.no_copy``) of any reply it is shown, of the rejected one (unless a pasted label
-    was all that was wrong with it), nor of its own line, and opens unlike the rejected reply. The
+    was all that was wrong with it), of the memory notes when it pasted them, nor of its own line,
+    and opens unlike the rejected reply. The
     user's messages are no source: barred from them the 0.5B still said them back, mangled ("香格里老"
     for 香格里拉), and a mangled echo passes the checks and feeds the history where a plain one is
     caught and kept out."""
@@ -208,9 +209,13 @@ def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: Contex
         messages[-1] = {**messages[-1], "content": f"{note}\n\n{messages[-1]['content']}"}
     copied = tuple(pipeline.similar_replies(recorded, rejected))
     shown = tuple(m["content"] for m in messages if m["role"] == "assistant")
-    own = () if {f.kind for f in findings} <= {"scaffolding"} else (rejected,)
+    kinds = {f.kind for f in findings}
+    own = () if kinds <= {"scaffolding"} else (rejected,)
+    # Notes pasted back (round seven: "菜单: 有点慌，帮我想想菜单" a character off) are no source of a run
+    # either: the values stay usable, a whole note is not.
+    notes = tuple(pipeline.notes(recorded.session)) if "scaffolding" in kinds else ()
     variation = Variation(seed=random.randrange(1, 2**31), avoid=(rejected, *copied),
-                          sources=tuple(dict.fromkeys((*own, *copied, *shown, *((note,) if note else ())))))
+                          sources=tuple(dict.fromkeys((*own, *copied, *shown, *notes, *((note,) if note else ())))))
     return plan.model_copy(update={"messages": messages}), variation
 
 

@@ -264,11 +264,12 @@ def run(args, settings) -> int:
 
 def print_table(table: dict) -> None:
     print("| lang | healthy replies | % | copies | echoes | scaffolding | refusals | wrong language | empty/promise "
-          "| retried | final plan right (by the model alone) | s/reply | first token (median) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| loops/templates | retried | final plan right (by the model alone) | s/reply | first token (median) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for lang, row in table["languages"].items():
         print(f"| {lang} | {row['healthy']}/{row['replies']} | {row['percent']:.0f} % | {row['copy']} | {row['echo']} "
-              f"| {row['scaffolding']} | {row['refusal']} | {row['language']} | {row['empty'] + row['promise']} | {row['retried']} "
+              f"| {row['scaffolding']} | {row['refusal']} | {row['language']} | {row['empty'] + row['promise']} "
+              f"| {row.get('loop', 0) + row.get('template', 0)} | {row['retried']} "
               f"| {row['final_ok']}/{row['conversations']} ({row['final_ok_model']}) | {row['seconds_per_reply']:.1f} "
               f"| {row['first_token_median']:.1f} s |")
 
@@ -287,7 +288,7 @@ def summarise(verdicts: list[TurnVerdict], finals: dict[str, tuple[bool, list[st
         conversations = [cid for cid, conv_lang in langs.items() if conv_lang == lang]
         out[lang] = {"replies": len(mine), "healthy": healthy, "percent": 100 * healthy / max(1, len(mine)),
                      **{k: kinds.get(k, 0) for k in ("copy", "echo", "scaffolding", "refusal", "language", "empty", "promise",
-                                                     "loop")},
+                                                     "loop", "template")},
                      "retried": sum(v.retried for v in mine),
                      "final_ok": sum(finals[c][0] for c in conversations if c in finals),
                      "final_ok_model": sum(judge_final(by_id[c], last[c].model_reply)[0] for c in conversations

@@ -17,7 +17,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
 
-from desktop_app.lexicon import CJK, fires
+from desktop_app.lexicon import CJK, fires, first_match
 from desktop_app.memory.lang.text import script_language
 from desktop_app.prompts import LANGS, retry_text, templates
 
@@ -29,13 +29,15 @@ MIN_ECHO_CHARS = 5
 # length: fewer words than this (Chinese: characters) to a message at least this long is empty.
 FEW_WORDS, FEW_CJK = 4, 6
 LONG_MESSAGE_WORDS, LONG_MESSAGE_CJK = 10, 20
-SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "empty", "promise", "loop"]
+SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "empty", "promise", "loop", "template"]
 # What makes a reply degenerate: it must not be fed back, and the chat asks once more. (A small
 # model's refusal of an ordinary request is a loop too: it refuses again once it has seen itself do it.)
 DEGENERATE: frozenset[str] = frozenset({"copy", "echo", "scaffolding", "refusal", "loop"})
 # What is worth asking for once more, though harmless as history: a reply in the wrong language, or
 # one that only asks for what memory already holds (another seed usually answers).
-WORTH_RETRY: frozenset[str] = DEGENERATE | {"language", "promise"}
+# A letter template with blanks to fill ("Dear [Wife's Name], … Best regards, [Your Name]") is asked for
+# once more too.
+WORTH_RETRY: frozenset[str] = DEGENERATE | {"language", "promise", "template"}
 SHORT_REPLY = 160  # characters: a refusal or a promise this short is all the reply says
 
 _CJK_CHAR = re.compile(f"[{CJK}]")
@@ -266,7 +268,25 @@ def pasted_notes(reply: str, notes: Sequence[str]) -> str | None:
                 found = re.search(re.escape(a) + _BETWEEN_NOTES + re.escape(b), squashed)
                 if found:
                     return found.group(0)
-    return None
+    return _labelled_notes_said_back(reply, notes)
+
+
+NOTE_ALIKE = 0.75  # a piece of a reply this like a labelled note is the note said back
+
+
+def _labelled_notes_said_back(reply: str, notes: Sequence[str]) -> str | None:
+    """Notes as the briefing labels them ("菜预算: 1500以内"), said back in the reply's pieces a word or
+    two off ("菜预算: 1500内。", "菜单: 有点慌，帮我想想菜单；…"), when they make at least half of it."""
+    labelled = [note for note in notes if _NOTE_LABEL.match(note)]
+    pieces = [piece for piece in _REPLY_PIECES.split(reply) if _squash(piece)]
+    said_back = [piece for piece in pieces if _NOTE_LABEL.match(piece.strip())
+                 and any(similarity(piece, note) >= NOTE_ALIKE for note in labelled)]
+    covered = sum(len(_squash(piece)) for piece in said_back)
+    return said_back[0].strip() if said_back and covered * 2 >= len(_squash(reply)) else None
+
+
+_NOTE_LABEL = re.compile(r"^[^:：\n]{1,24}[:：]\s*\S")
+_REPLY_PIECES = re.compile(r"[；;。\n]+")
 
 
 def rule_language(rules: Iterable[str]) -> str | None:
@@ -301,6 +321,14 @@ def loops(reply: str) -> str | None:
         if _WORDLIKE.search(match.group(1)) and len(match.group(0)) >= MIN_COPY_CHARS:
             return match.group(1).strip()
     return None
+
+
+_HAN_RUN = re.compile(f"[{CJK}]+")
+
+
+def _stray_chinese(reply: str, said: Sequence[str]) -> str | None:
+    """A run of Chinese characters in ``reply`` that none of the user's messages holds."""
+    return next((run for run in _HAN_RUN.findall(reply) if not any(run in text for text in said)), None)
 
 
 def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = (), expected_lang: str | None = None,
@@ -351,6 +379,14 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     lang = reply_language(text)
     if expected_lang and lang and lang != expected_lang:
         findings.append(HealthFinding("language", f"in {lang}, expected {expected_lang}"))
+    elif expected_lang == "en" and (stray := _stray_chinese(text, [user_text, *earlier_messages])):
+        # Under Pilot the 0.5B wrote "an initial预算 of 800 euros": a word of the other language in
+        # a reply mostly in English. (A Chinese name the user wrote is theirs to quote.)
+        findings.append(HealthFinding("language", f"the Chinese {stray!r} inside an English reply"))
+    blank = first_match("reply.placeholder", text)
+    if blank is not None and blank.group(0) not in user_text:
+        # Under Pilot the 0.5B answered a trip plan as a letter: "Dear [Wife's Name], …".
+        findings.append(HealthFinding("template", f"a blank to fill: {blank.group(0)!r}"))
     if len(squashed) < SHORT_REPLY and fires("reply.refusal", text):
         findings.append(HealthFinding("refusal", "refuses an ordinary request"))
     if memory_held and len(squashed) < SHORT_REPLY and fires("reply.promise", text):

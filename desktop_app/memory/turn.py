@@ -356,6 +356,10 @@ class TurnPipeline:
                            memory_held=bool(items), earlier_messages=self.earlier_messages(recorded),
                            notes=[i.value for i in items])
 
+    def notes(self, session: Session) -> list[str]:
+        """The values the memory briefing shows (what a reply may use, never paste back)."""
+        return [i.value for i in self.store.list_items(session.id, statuses=("active",))]
+
     def guard(self, session: Session, text: str, *, user_text: str = "", finished: bool = True) -> list[GuardFinding]:
         """What in ``text`` disagrees with the session's memory (memory.reply_guard): an old value
         stated as current, a broken limit or rule, a dropped rule applied, a reply cut off."""

@@ -309,3 +309,49 @@ def test_a_reply_saying_one_piece_over_and_over_is_a_loop(reply, looped):
     assert any(f.kind == "loop" for f in findings) is looped, findings
     if looped:
         assert degenerate(findings) and worth_retry(findings)
+
+
+def test_a_chinese_word_inside_an_english_reply_is_the_wrong_language():
+    """Seen under Pilot: "…with an initial预算 of 800 euros" to an English message."""
+    user = "Actually make the budget 1000. What should we eat there?"
+    assert "language" in kinds("We have an initial预算 of 800 euros for the weekend in Porto.", user_text=user,
+                               expected_lang="en")
+    assert "language" not in kinds("We have a budget of 1000 euros for the weekend in Porto.", user_text=user,
+                                   expected_lang="en")
+    # A name the user wrote in Chinese is theirs to quote; a Chinese reply may hold English words.
+    assert "language" not in kinds("Try the dumplings at 鼎泰丰 on your first evening, they're famous.",
+                                   user_text="We're going to 鼎泰丰 in Taipei, what should we order?", expected_lang="en")
+    assert "language" not in kinds("第一天去大理古城，晚上可以找一家有Wi-Fi的客栈。", expected_lang="zh")
+
+
+@pytest.mark.parametrize("reply, lang", [
+    ("Dear [Wife's Name],\n\nI'm writing to plan our weekend in Porto with a budget of 1000 euros.\n\n"
+     "Best regards,\n[Your Name]", "en"),
+    ("尊敬的[收件人]：\n\n我们计划五一去大理玩五天，预算五千元。\n\n此致\n[您的名字]", "zh"),
+])
+def test_a_letter_with_blanks_to_fill_is_asked_for_once_more(reply, lang):
+    """Seen under Pilot: every English reply of the 0.5B was a letter, "Dear [Wife's Name], …"."""
+    from desktop_app.memory.reply_health import retry_note, worth_retry
+
+    user = "Plan our weekend in Porto, the budget is 1000 euros." if lang == "en" else "五一去大理玩五天，预算五千。"
+    findings = check_reply(reply, user_text=user, expected_lang=lang)
+    assert [f.kind for f in findings] == ["template"]
+    assert worth_retry(findings) and not any(f.degenerate for f in findings)
+    assert retry_note(findings, user, lang)
+    assert "template" not in kinds("Use [brackets] for citations, like [1].", user_text="How do I cite?", expected_lang="en")
+
+
+@pytest.mark.parametrize("reply", [
+    "菜单: 有点慌，帮我想想菜单。",
+    "菜单: 有点慌，帮我想想菜单；人数：12个人（原为 大概12个人，老老少少都有）；people: 老老少少都有。",
+    "菜预算: 1500内。",
+])
+def test_labelled_notes_said_back_a_word_off_are_the_notes_pasted(reply):
+    """bench health hc-zh-02 (round seven): the 0.5B answered most turns with the briefing's labelled
+    notes, a character changed here and there, which the verbatim check missed."""
+    notes = ["年夜饭: 今年年夜饭轮到我家做，有点慌，帮我想想菜单", "菜单: 有点慌，帮我想想菜单", "head count: 12个人",
+             "people: 老老少少都有", "菜预算: 1500以内"]
+    assert "scaffolding" in kinds(reply, user_text="还有我奶奶牙口不好，得有几个软烂的菜", expected_lang="zh", notes=notes)
+    # An answer laid out with labels of its own is an answer.
+    assert "scaffolding" not in kinds("凉菜: 拍黄瓜、凉拌木耳；热菜: 红烧肉、清蒸鲈鱼、蒜蓉西兰花", user_text="几个凉菜几个热菜？",
+                                      expected_lang="zh", notes=notes)

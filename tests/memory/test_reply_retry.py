@@ -213,3 +213,23 @@ def test_a_retry_may_not_copy_the_rejected_reply_nor_the_line_saying_what_was_wr
     assert variation is not None and variation.sources[0] == "当然，" + allergy
     assert any(source.startswith("本次回复请注意") for source in variation.sources), "nor the line telling it what was wrong"
     assert allergy not in variation.sources and "凉菜热菜各来两个吧" not in variation.sources
+
+
+def test_a_reply_pasting_the_memory_notes_is_retried_barred_from_the_notes(store, settings):
+    """bench health hc-zh-02 (round seven): the 0.5B answered "菜预算: 1500内。" — the briefing's note
+    a character off. The retry may copy no run of the notes (their short values stay usable)."""
+    from desktop_app.memory.write.patches import AddItem, apply_patch, propose
+
+    replies = ["好的，记下了。", "菜预算: 1500内。", "预算1500元够做十个菜：红烧肉、清蒸鲈鱼、白灼菜心……"]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, "买菜预算控制在1500以内")
+    sid = store.session_named("trip").id
+    # The note as the model's pass labels it (the rules keep the user's sentence).
+    apply_patch(store, propose(store, sid, [AddItem(kind="constraint", subject="菜预算", value="菜预算: 1500以内",
+                                                    origin="model")]))
+    second = turn(store, settings, engine, "几个凉菜几个热菜比较合适？")
+    health = second.record.health
+    assert health.retried and health.first_reply == "菜预算: 1500内。"
+    notes = [i.value for i in store.list_items(store.session_named("trip").id, statuses=("active",))]
+    assert notes and set(notes) <= set(engine.variations[-1].sources)
+    assert second.reply.content.startswith("预算1500元")
