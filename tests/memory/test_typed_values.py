@@ -143,6 +143,7 @@ def test_a_message_passed_on_or_quoted_for_translation_writes_nothing(text):
 @pytest.mark.parametrize("lang, turns, new, old", [
     ("en", ["going with Airbnb for the stay", "actually a hotel was cheaper, switching to the Hilton"], "Hilton",
      "Airbnb"),
+    ("zh", ["决定报瑜伽课了", "体验了一节改主意了，还是报普拉提"], "普拉提", "瑜伽"),
 ])
 def test_a_choice_switched_replaces_the_old_one_and_its_name(conversation, lang, turns, new, old):
     chat = conversation(lang=lang)
@@ -158,3 +159,14 @@ def test_a_rule_after_a_spoken_opening_is_still_a_rule(conversation, lang, text,
     chat = conversation(lang=lang)
     chat.say(text)
     assert [i.kind for i in holding(chat, word)] == ["directive"]
+
+
+@pytest.mark.parametrize("text, subject", [
+    ("想了想还是买iPhone 15", None),  # "还是" is no "X is Y"
+    ("因为预算只有5000，所以别太贵", "budget"),  # "因为" is no part of the budget
+])
+def test_a_word_holding_is_or_a_function_word_names_no_subject(text, subject):
+    subjects = [c.subject for c in extract(text)]
+    assert not any(s.startswith("fact:") for s in subjects), subjects
+    if subject:
+        assert subject in subjects, subjects

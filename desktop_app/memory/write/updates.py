@@ -138,6 +138,10 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
         # "she pushed it again lol, now june 19 to 23": news of a day or time moved moves it in place
         return _supersede(store, session_id, cand, moved[0], moved[1], moved[0].kind,
                           "user" if origin in ("rule", "import") else origin, src, now)
+    decided = [i for i in active if i.kind == "decision"]
+    if cand.kind == "decision" and decided and fires("change.mind", cand.quote):
+        # "试驾完改主意了，还是买小鹏P7" after "决定买比亚迪的汉了": a choice made instead replaces the last one
+        return _supersede(store, session_id, cand, decided[-1], cand.value, "decision", origin, src, now)
     if (budget := budget_said_anew(cand, active)) is not None:
         # "最后说定了，八千五封顶" after "预算五千左右": a new limit of the same money is the budget's new value
         return _supersede(store, session_id, cand.model_copy(update={"subject": "budget"}), budget, cand.value,
