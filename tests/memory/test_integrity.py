@@ -431,3 +431,19 @@ def test_the_words_of_a_question_propose_no_value(conversation, lang, first, sec
                    origin="model", source_message_id=convo.recorded.message.id, supersedes=diet.id)]
     guarded = guard_model_ops(ops, active(convo), convo.recorded.message)
     assert not guarded.ops and any("question" in note for note in guarded.notes), guarded
+
+
+@pytest.mark.parametrize("lang, said, quote, subject, piece", [
+    ("en", "oh and I'm lactose intolerant, forgot to say", "I'm lactose intolerant", "lactose intolerance",
+     "I'm lactose intolerant, forgot to say"),
+    ("zh", "还有周日要带我妈去体检", "周日要带我妈去体检", "weekend", "带我妈去体检"),
+])
+def test_a_piece_of_an_item_is_not_filed_again_beside_it(conversation, lang, said, quote, subject, piece):
+    # bench memory --integrity, third set: the 0.5B filed "weekend: 带我妈去体检" beside the rules'
+    # "还有周日要带我妈去体检" (one thing, two items).
+    convo = conversation(lang=lang)
+    convo.user(said)
+    before = len(active(convo))
+    assert before == 1, values(convo)
+    model_pass(convo, Model([entry(quote, subject, piece)]))
+    assert len(active(convo)) == before, values(convo)

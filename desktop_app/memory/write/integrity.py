@@ -231,6 +231,11 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
     twin = _amount_twin(op, [i for i in active if i.id != op.supersedes and i.id not in replacing])
     if twin is not None:
         return f"#{twin.id} already holds {clip(body(op.value), 20)}"
+    whole = next((i for i in active if i.id != op.supersedes and i.id not in replacing and len(mine) >= MIN_PIECE
+                  and mine in squash(body(i.value)) and not _split_off(op, i)), None)
+    if whole is not None:
+        # The 0.5B filed "weekend: 带我妈去体检" beside the rules' "还有周日要带我妈去体检": one thing, one item.
+        return f"a piece of #{whole.id}, which already holds it"
     if old is not None and not refining:
         if op.kind != old.kind:
             return f"a {op.kind} cannot replace the {old.kind} #{old.id}"
@@ -253,6 +258,16 @@ def _only_asked(value: str, message: str) -> bool:
         return False
     stated = term_set(" ".join(s for s in sentences if not is_question(s)))
     return mine <= term_set(" ".join(asked)) and not mine & stated
+
+
+MIN_PIECE = 6  # characters (spaces and marks aside): a shorter value ("5 days", "虾过敏") is no telling piece
+
+
+def _split_off(op: AddItem, whole: MemoryItem) -> bool:
+    """``op`` splits a compound item into a canonical subject of its own ("name: Bob" off "my name is
+    Bob and the budget is 300 euros"): a piece, but another thing."""
+    key = subject_key(op.subject)
+    return key in CANONICAL_SUBJECTS and key != subject_key(whole.subject)
 
 
 def _counted(text: str) -> set[str]:
