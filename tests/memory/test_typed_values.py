@@ -170,3 +170,14 @@ def test_a_word_holding_is_or_a_function_word_names_no_subject(text, subject):
     assert not any(s.startswith("fact:") for s in subjects), subjects
     if subject:
         assert subject in subjects, subjects
+
+
+@pytest.mark.parametrize("rule, drop, dropped", [
+    ("以后回答都用要点列出来", "算了，不用列要点了", True),  # 列 and 点 shared; no bigram is (要 is grammar)
+    ("以后回答都用要点列出来", "算了，今天不想出门了", False),
+])
+def test_the_only_rule_is_dropped_by_a_revocation_sharing_its_characters(conversation, rule, drop, dropped):
+    chat = conversation(lang="zh")
+    chat.say(rule)
+    chat.say(drop)
+    assert (not chat.active("directive")) is dropped, [(i.status, i.value) for i in chat.store.list_items(chat.sid)]

@@ -15,12 +15,12 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.lexicon import alternatives, fires
+from desktop_app.lexicon import CJK, alternatives, fires, lexicon_words
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import counted, only_counts, subject_counts, written_numbers
 from desktop_app.memory.lang.notices import render_notice
-from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, term_set, topic_subject, without_lead_in
+from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, ZH_STOPCHARS, clip, term_set, topic_subject, without_lead_in
 from desktop_app.memory.write.extraction import (
     REPLY_BEHAVIOUR,
     TRIP,
@@ -332,6 +332,19 @@ def corrected_value(old_value: str, new_value: str) -> str:
     return new_value
 
 
+def _shared_characters(revocation: str, rule: str) -> int:
+    """How many Chinese characters that carry meaning a revocation shares with a rule: neither
+    grammar characters nor those of the words that revoke ("算了，不用…了")."""
+    def mine(text: str) -> set[str]:
+        return {ch for ch in _HAN.findall(text) if ch not in ZH_STOPCHARS and ch not in _REVOKING}
+    return len(mine(revocation) & mine(rule))
+
+
+_HAN = re.compile(f"[{CJK}]")
+_REVOKING = frozenset("".join(word for name in ("intent.revoke", "change.let_go")
+                              for word in lexicon_words(name, "zh")))
+
+
 def _rule_words(text: str) -> set[str]:
     """The words a revocation and a rule share: a name made of the rule's words ("the conclusion-first
     thing") counts word by word; the spoken opening of either ("Oh, one thing:") counts for nothing."""
@@ -365,6 +378,10 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
         score = len(words & _rule_words(item.value)) + (3 if cand.subject and item.subject == cand.subject else 0)
         if score > 0:
             scored.append((score, item))
+    if not scored and len(rules) == 1 and _shared_characters(cand.value, rules[0].value) >= 2:
+        # "算了，不用列要点了" beside the one rule "以后回答都用要点列出来": no bigram is shared (要 is a
+        # grammar character), but 列 and 点 are.
+        scored = [(1, rules[0])]
     scored.sort(key=lambda pair: (-pair[0], -pair[1].id))
     # The same rule in both languages: two shared terms, or — when the user names a rule ("那条…
     # 规则", "the rule about …") and only one rule shares anything — one. (A Chinese bigram like
