@@ -103,6 +103,22 @@ def _run_of(reply: str, user_text: str) -> bool:
     return len(piece) >= max(MIN_ECHO_CHARS, (len(whole) + 1) // 2) and piece in whole
 
 
+HELD_MESSAGE = 0.6  # a run of this share of a long message, inside a reply, is the message said back
+HELD_LATIN, HELD_CJK = 60, 20  # characters, marks aside: a shorter message may be quoted in an answer
+
+
+def _holds_message(reply: str, user_text: str) -> bool:
+    """A long message said back inside the reply ("**New Info:** Our younger one Mia has a tree nut
+    allergy. Cashews, almonds, all of it." in a reply to that message): a run of most of it. (A
+    summary may restate the request for it: "Here's the full final plan with all my constraints".)"""
+    whole, text = _marks_aside(user_text), _marks_aside(reply)
+    dense = 2 * len(_CJK_CHAR.findall(whole)) >= len(whole)
+    if len(whole) < (HELD_CJK if dense else HELD_LATIN) or fires("request.recap", user_text):
+        return False
+    run = SequenceMatcher(None, whole, text, autojunk=False).find_longest_match(0, len(whole), 0, len(text)).size
+    return run >= HELD_MESSAGE * len(whole)
+
+
 def _piece_of(reply: str, user_text: str) -> bool:
     """The reply, marks aside, is a run of the user's message ("1200", "8个人", "虾过敏"), which
     asked nothing (to "Lisbon or Porto?", "Lisbon" is the answer)."""
@@ -365,14 +381,21 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
                 break
     if len(squashed) >= MIN_ECHO_CHARS and (echoes(text, user_text) or _run_of(text, user_text)):
         findings.append(HealthFinding("echo", "repeats the user's message"))
+    elif _holds_message(text, user_text):
+        findings.append(HealthFinding("echo", "holds the user's message, said back inside it"))
     elif len(squashed) >= MIN_COPY_CHARS and any(echoes(text, said) for said in earlier_messages):
         findings.append(HealthFinding("echo", "repeats an earlier message of the user's"))
     looped = loops(text)
     if looped:
         findings.append(HealthFinding("loop", f"says {looped!r} over and over"))
     piece = scaffolding_in(text)
+    meta = first_match("reply.meta", text)
     if piece:
         findings.append(HealthFinding("scaffolding", f"contains the prompt's {piece!r}"))
+    elif meta is not None:
+        # bench health round eight: retried, the 0.5B answered the note, not the user ("Here's the
+        # revised response: **New Info:** <the user's message>").
+        findings.append(HealthFinding("scaffolding", f"speaks of itself as a version: {meta.group(0)!r}"))
     elif not fires("request.recap", user_text) and pasted_notes(text, notes):
         # (A summary of everything that lists the values as the user said them is an answer.)
         findings.append(HealthFinding("scaffolding", "pastes the memory notes back"))

@@ -355,3 +355,31 @@ def test_labelled_notes_said_back_a_word_off_are_the_notes_pasted(reply):
     # An answer laid out with labels of its own is an answer.
     assert "scaffolding" not in kinds("凉菜: 拍黄瓜、凉拌木耳；热菜: 红烧肉、清蒸鲈鱼、蒜蓉西兰花", user_text="几个凉菜几个热菜？",
                                       expected_lang="zh", notes=notes)
+
+
+@pytest.mark.parametrize("reply, user_text, kind", [
+    ("Okay, here's a new and concise version of your response:\n\n**New Info:**\n\nOur younger one Mia has a tree nut "
+     "allergy. Cashews, almonds, all of it.\n\nIs eating out going to be a problem?",
+     "Oh, our younger one Mia has a tree nut allergy. Cashews, almonds, all of it. Is eating out going to be a problem?",
+     "echo"),
+    ("Here's the revised response:\n\n**Plan:** a day trip to Sintra with the kids, the budget stays €6,500.",
+     "Is a day trip to Sintra worth it with kids?", "scaffolding"),
+    ("以下是修改后的回答：第一天去大理古城，第二天环洱海。", "帮我安排一下大理的行程", "scaffolding"),
+    ("好的，我会尽量不重复之前的回答。第一天去古城。", "帮我安排一下大理的行程", "scaffolding"),
+    ("好的！补充信息：我表妹小雨对虾过敏，很严重那种，虾一定不能有。那菜单就去掉白灼虾，换成清蒸鲈鱼。",
+     "我表妹小雨对虾过敏，很严重那种，虾一定不能有", "echo"),
+])
+def test_a_retry_answering_its_note_or_saying_the_message_back_inside_is_no_answer(reply, user_text, kind):
+    """bench health round eight: retried, the 0.5B wrote "Here's the revised response: **New Info:**"
+    and the user's message, which the echo check (the whole, or its opening) let through."""
+    assert kind in kinds(reply, user_text=user_text, expected_lang=None)
+
+
+@pytest.mark.parametrize("reply, user_text", [
+    ("Eating out is fine: tell the waiter 'alergia a frutos secos' and skip almond pastries.",
+     "Oh, our younger one Mia has a tree nut allergy. Cashews, almonds, all of it. Is eating out going to be a problem?"),
+    ("Here's the full final plan with all your constraints summarised: Lisbon, 7 days, €6,500.",
+     "Great. Give me the full final plan with all my constraints summarised."),
+])
+def test_an_answer_using_words_of_the_message_is_no_echo(reply, user_text):
+    assert not kinds(reply, user_text=user_text, expected_lang="en") & {"echo", "scaffolding"}
