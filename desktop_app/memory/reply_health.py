@@ -182,6 +182,10 @@ def scaffold_labels() -> tuple[str, ...]:
                 for aside in re.findall(r"[（(][^{}（）()]+[）)]", str(template)):
                     if len(_CJK_CHAR.findall(aside)) >= 4 or len(aside) >= 14:
                         labels.add(aside.lower())
+                # The mark before an old value ("{value}（原为 {old}）"): the 0.5B pastes "人数：5个人（原为 …）".
+                before_old = re.search(r"\}([^{}]*)\{old\}", str(template))
+                if before_old and len(_CJK_CHAR.findall(before_old.group(1))) >= 2:
+                    labels.add(before_old.group(1).strip().lower())
                 for piece in re.split(r"\{[^}]*\}|[\n:：;；()（）\[\]“”\"]", str(template)):
                     piece = piece.strip(" -—–,.，。、")
                     cjk = len(_CJK_CHAR.findall(piece))

@@ -383,3 +383,9 @@ def test_a_retry_answering_its_note_or_saying_the_message_back_inside_is_no_answ
 ])
 def test_an_answer_using_words_of_the_message_is_no_echo(reply, user_text):
     assert not kinds(reply, user_text=user_text, expected_lang="en") & {"echo", "scaffolding"}
+
+
+def test_the_mark_before_an_old_value_is_scaffolding():
+    """bench health round eight, hc-zh-01 t12: "人数：5个人（原为 我弟说他也要跟着去，那就5个人了）"."""
+    assert "scaffolding" in kinds("好的，以下是结论：人数：5个人（原为 我弟说他也要跟着去，那就5个人了）。", expected_lang="zh")
+    assert "scaffolding" not in kinds("原为了省钱才选的民宿，现在预算够了可以换酒店。", expected_lang="zh")
