@@ -181,3 +181,17 @@ def test_the_only_rule_is_dropped_by_a_revocation_sharing_its_characters(convers
     chat.say(rule)
     chat.say(drop)
     assert (not chat.active("directive")) is dropped, [(i.status, i.value) for i in chat.store.list_items(chat.sid)]
+
+
+@pytest.mark.parametrize("lang, turns, moved, gone, budget", [
+    ("zh", ["我们下周六带爸妈去杭州玩两天，预算三千左右", "不对，改到周日出发了，预算加到四千"], "周日", "下周六", "四千"),
+    ("en", ["We're driving to Denver on june 10, budget about 1.5k",
+            "actually we leave june 12 and the budget goes up to 2000"], "june 12", "june 10", "2000"),
+])
+def test_a_correction_of_a_day_and_an_amount_moves_both(conversation, lang, turns, moved, gone, budget):
+    # Under Pilot (round eight) the budget changed and the trip kept its old day.
+    chat = conversation(lang=lang)
+    said(chat, turns)
+    assert holding(chat, moved) and not holding(chat, gone), [(i.subject, i.value) for i in chat.active()]
+    assert [i for i in chat.active() if i.subject == "budget" and budget in i.value]
+    assert len(chat.active()) == 2

@@ -244,12 +244,11 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
     if target is not None and not dropped and written_numbers(cand.value) and not written_numbers(target.value):
         # A new number corrects the item of that subject that holds one ("budget: 4000", not "budget: Porto").
         target = next((i for i in reversed(active) if i.subject == target.subject and written_numbers(i.value)), target)
-    if not dropped and says_when(said := cand.value.split(": ", 1)[-1]) and \
-            (target is None or not says_when(target.value)) and (moved := when_moved(active, said)) is not None:
+    if not dropped and says_when(said := cand.value.split(": ", 1)[-1]) and target is None \
+            and (moved := when_moved(active, said)) is not None:
         # "哦说错了，是下周四" after "下周三要带我妈去医院复查", "pushing it to wednesday 10am": the day or
         # the time said is put in place of the old one
-        return _supersede(store, session_id, cand, moved[0], moved[1], moved[0].kind,
-                          "user" if origin in ("rule", "import") else origin, src, now)
+        return _move_when(store, session_id, cand, moved, "user" if origin in ("rule", "import") else origin, src, now)
     if target is None and cand.subject and not cand.canonical:
         target = _by_words(active, cand.subject.split(":", 1)[-1])
         if target is None and written_numbers(cand.value) and not is_question(cand.quote):  # "my mistake, 14, one is off"
@@ -274,7 +273,19 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         # the new number takes the old one's place in the item it corrects.
         said = said.split(": ", 1)[-1]
     value = _swapped(target.value, dropped, said) if dropped else corrected_value(target.value, said)
+    if not dropped and says_when(cand.quote) and not says_when(target.value) and \
+            (moved := when_moved([i for i in active if i.id != target.id], cand.quote)) is not None:
+        # "不对，改到周日出发了，预算加到四千": the day said beside the new budget moves the trip's day too
+        _move_when(store, session_id, cand, moved, explicit, src, now)
     return _supersede(store, session_id, cand, target, value, target.kind, explicit, src, now)
+
+
+def _move_when(store: Store, session_id: int, cand: Candidate, moved: tuple[MemoryItem, str], origin: str,
+               src: int | None, now: float) -> MemoryOutcome:
+    """The item a day or time moved in, under its own subject (not the subject the change named)."""
+    item, value = moved
+    return _supersede(store, session_id, cand.model_copy(update={"subject": item.subject}), item, value, item.kind,
+                      origin, src, now)
 
 
 def _swapped(old_value: str, dropped: str, new: str) -> str:
