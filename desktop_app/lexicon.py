@@ -90,12 +90,12 @@ def fires(name: str, text: str, langs: tuple[str, ...] = LANGS) -> bool:
     return False
 
 
-@lru_cache(maxsize=64)
 def lexicon_words(name: str, lang: str) -> tuple[str, ...]:
     """The words of concept ``name`` in ``lang``, as written."""
     return tuple(_entry(name, lang).get("words", []))
 
 
+@lru_cache(maxsize=64)
 def each_pattern(name: str, lang: str) -> tuple[re.Pattern[str], ...]:
     """Concept ``name``'s patterns compiled one by one (for patterns that name a group, such as
     the number of a length limit, which one joined pattern could not repeat)."""

@@ -82,7 +82,7 @@ _FIXED_FACT_CUES = tuple((name, fixed) for name, fixed in FACT_CUES if fixed is 
 # ``kind.goal``), case-insensitive.
 PREFERENCE = rx(alternatives("kind.preference", ("zh", "en")))
 DECISION = rx(alternatives("kind.decision", ("zh", "en")))
-_MOVED = rx(alternatives("change.moved", ("zh", "en")))
+MOVED = rx(alternatives("change.moved", ("zh", "en")))
 GOAL = rx(alternatives("kind.goal", ("zh", "en")))
 # A plan or task the user is on (the lexicon's ``kind.plan``): the goal, when nothing firmer is said.
 PLAN = rx(alternatives("kind.plan", ("zh", "en")), alternatives("kind.trip", ("zh", "en")))
@@ -427,7 +427,7 @@ def classify(sentence: str) -> Candidate | None:
         return fact
     if PLAN.search(body):
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
-    if DECISION.search(body) and term_set(_MOVED.sub("", DECISION.sub("", body))):
+    if DECISION.search(body) and term_set(MOVED.sub("", DECISION.sub("", body))):
         # "最后说定了，八千五封顶": the clause that only says a choice was made chooses nothing
         return Candidate(action="add", kind="decision", subject=canonical or topic_subject("decision", body),
                          value=body, quote=quote, canonical=canonical is not None)

@@ -10,13 +10,12 @@ import re
 from desktop_app.lexicon import alternatives, fires
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts
-from desktop_app.memory.write.extraction import CLOCK, DATE, LIMIT, Candidate, rx
+from desktop_app.memory.write.extraction import CLOCK, DATE, LIMIT, MOVED, Candidate, rx
 
 # The kinds whose value a newer one replaces.
 VALUE_KINDS = ("fact", "constraint", "decision", "preference")
-# Words in a quote that say a value changed (the lexicon's ``change.said``, ``change.moved``).
+# Words in a quote that say a value changed (the lexicon's ``change.said``; ``change.moved`` is MOVED).
 CHANGED = rx(alternatives("change.said", ("en", "zh")))
-MOVED = rx(alternatives("change.moved", ("en", "zh")))
 # What says when, by the way it says it: a change of one moves the same in the item it changes.
 WHEN = {"date": DATE, "clock": CLOCK}
 

@@ -137,7 +137,7 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
     if cand.kind in SUPERSEDABLE_KINDS and not cand.canonical and (moved := when_news(cand, active)) is not None:
         # "she pushed it again lol, now june 19 to 23": news of a day or time moved moves it in place
         return _supersede(store, session_id, cand, moved[0], moved[1], moved[0].kind,
-                          "user" if origin in ("rule", "import") else origin, src, now)
+                          _explicit(origin), src, now)
     decided = [i for i in active if i.kind == "decision"]
     if cand.kind == "decision" and decided and fires("change.mind", cand.quote):
         # "试驾完改主意了，还是买小鹏P7" after "决定买比亚迪的汉了": a choice made instead replaces the last one
@@ -145,7 +145,7 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
     if (budget := budget_said_anew(cand, active)) is not None:
         # "最后说定了，八千五封顶" after "预算五千左右": a new limit of the same money is the budget's new value
         return _supersede(store, session_id, cand.model_copy(update={"subject": "budget"}), budget, cand.value,
-                          "constraint", "user" if origin in ("rule", "import") else origin, src, now)
+                          "constraint", _explicit(origin), src, now)
     same = _same_subject(cand, active)
     if cand.kind == "directive" and same is not None and same.kind == "directive":
         op = _new(cand, "directive", cand.subject, cand.value, origin=origin, source_message_id=src,
@@ -222,6 +222,11 @@ def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, 
                               value=clip(value, 80))
 
 
+def _explicit(origin: str) -> str:
+    """The origin of a change the user said outright: the user's, when the rules read it."""
+    return "user" if origin in ("rule", "import") else origin
+
+
 def _retitled(subject: str, value: str) -> str:
     """A subject made of an old value's words ("decision:hertz/rental") made anew from the value that
     replaces it, so that the old value does not stay behind in its name; other subjects stay."""
@@ -248,7 +253,7 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
             and (moved := when_moved(active, said)) is not None:
         # "哦说错了，是下周四" after "下周三要带我妈去医院复查", "pushing it to wednesday 10am": the day or
         # the time said is put in place of the old one
-        return _move_when(store, session_id, cand, moved, "user" if origin in ("rule", "import") else origin, src, now)
+        return _move_when(store, session_id, cand, moved, _explicit(origin), src, now)
     if target is None and cand.subject and not cand.canonical:
         target = _by_words(active, cand.subject.split(":", 1)[-1])
         if target is None and written_numbers(cand.value) and not is_question(cand.quote):  # "my mistake, 14, one is off"
@@ -258,7 +263,7 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
     if target is None and cand.kind == "preference":
         # "scratch that, aisle seats are better for me": the liking it takes back shares its words
         target = _by_words([i for i in active if i.kind == "preference"], cand.value)
-    explicit = "user" if origin in ("rule", "import") else origin
+    explicit = _explicit(origin)
     if target is None:
         if not cand.subject:
             return MemoryOutcome(action="ignored")
@@ -378,9 +383,7 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
     if (place := _ordinal(cand.quote or cand.value)) is not None and rules:
         # "scratch that last rule", "第一条取消吧": the rule at that place among the standing ones
         target = rules[min(place, len(rules) - 1) if place >= 0 else -1]
-        _commit(store, session_id, [SetStatus(item_id=target.id, status="revoked", action="revoke",
-                                              reason=cand.quote)], "revoked by the user", now)
-        return MemoryOutcome.told("revoked", "revoked", [target.id], id=target.id, value=clip(target.value, 80))
+        return _revoke_one(store, session_id, cand, target, now)
     words = _rule_words(cand.value)
     scored = []
     for item in active:
@@ -405,9 +408,7 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
     clear = bool(scored) and alone and (scored[0][0] >= 2 or ((names_rule or only_rule) and len(scored) == 1))
     if clear:
         target = scored[0][1]
-        _commit(store, session_id, [SetStatus(item_id=target.id, status="revoked", action="revoke",
-                                              reason=cand.quote)], "revoked by the user", now)
-        return MemoryOutcome.told("revoked", "revoked", [target.id], id=target.id, value=clip(target.value, 80))
+        return _revoke_one(store, session_id, cand, target, now)
     if not scored and REPLY_BEHAVIOUR.search(cand.value) and fires("rule.stop_doing", cand.value) \
             and not fires("change.let_go", cand.value) and not is_question(cand.quote):
         # "pls stop using emojis in your replies" with no such rule to drop: a new rule, not a drop
@@ -428,8 +429,6 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
     return MemoryOutcome.told("pending", "which_rule", [pid], listed=listed, pid=pid)
 
 
-
-
 # A rule named by its place ("the first rule", "最后一条"): index among the standing rules, -1 the last.
 _ORDINALS = ((0, "rule.ordinal_1"), (1, "rule.ordinal_2"), (2, "rule.ordinal_3"), (-1, "rule.ordinal_last"))
 
@@ -440,6 +439,12 @@ def _ordinal(text: str) -> int | None:
 
 # Words that name a rule (the lexicon's ``rule.reference``), case-insensitive.
 RULE_REFERENCE = re.compile(alternatives("rule.reference", ("zh", "en")), re.IGNORECASE)
+
+
+def _revoke_one(store: Store, session_id: int, cand: Candidate, target: MemoryItem, now: float) -> MemoryOutcome:
+    _commit(store, session_id, [SetStatus(item_id=target.id, status="revoked", action="revoke", reason=cand.quote)],
+            "revoked by the user", now)
+    return MemoryOutcome.told("revoked", "revoked", [target.id], id=target.id, value=clip(target.value, 80))
 
 
 def pending_revocation_of(items: list[MemoryItem], rule_id: int) -> MemoryItem | None:
