@@ -74,7 +74,7 @@ class TurnResult:
     record: TurnRecord
     first_token_seconds: float | None
     generation_seconds: float
-    completion_pieces: int
+    completion_pieces: int  # pieces the engine streamed, over every attempt
 
     @property
     def user_message(self) -> Message:
@@ -184,7 +184,7 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     queue_jobs(pipeline, session, recorded, reply)
     gen_seconds = elapsed - (streamed.first_token or 0.0)
     return TurnResult(recorded, reply.message if reply else None, streamed.stopped, plan, record, streamed.first_token,
-                      gen_seconds, len(streamed.pieces))
+                      gen_seconds, streamed.received)
 
 
 def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: ContextPlan, rejected: str,
@@ -311,6 +311,7 @@ class _Streamed:
     first_token: float | None = None
     stopped: bool = False
     cut_short: HealthFinding | None = None  # why the watch stopped this attempt early
+    received: int = 0  # pieces the engine streamed over every attempt (a kept text replaces, it is not streamed)
     started: float = field(default_factory=time.perf_counter)
 
     @property
@@ -345,6 +346,7 @@ def _stream(pipeline: TurnPipeline, session: Session, engine: ChatEngine, plan: 
         if streamed.first_token is None:
             streamed.first_token = now - streamed.started
         streamed.pieces.append(piece)
+        streamed.received += 1
         # Saved before it is shown, then at least every second: a killed process loses at
         # most the last second of what the user saw.
         if streamed.draft is None:

@@ -233,3 +233,15 @@ def test_a_reply_pasting_the_memory_notes_is_retried_barred_from_the_notes(store
     notes = [i.value for i in store.list_items(store.session_named("trip").id, statuses=("active",))]
     assert notes and set(notes) <= set(engine.variations[-1].sources)
     assert second.reply.content.startswith("预算1500元")
+
+
+def test_the_pieces_counted_are_those_the_engine_streamed_even_when_a_tidied_reply_is_kept(store, settings):
+    """CI (round eight): a retry kept without its pasted label replaced the streamed text with one
+    piece, and the turn reported 1 piece for a reply the engine had streamed word by word."""
+    labelled = "#3 [constraint] budget under 5000. Day one: the old town, day two: the coast, day three: Sintra."
+    engine = ScriptedEngine(labelled)
+    result = turn(store, settings, engine, "Plan three days in Lisbon for us", lang="en")
+    assert result.record.health.retried
+    assert result.reply.content.startswith("Day one"), "the answer was kept without its label"
+    # The first attempt is stopped after its labelled line; the retry streams word by word.
+    assert result.completion_pieces > len(labelled.split(" ")), "the pieces of both attempts are counted"
