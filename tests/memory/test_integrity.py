@@ -447,3 +447,46 @@ def test_a_piece_of_an_item_is_not_filed_again_beside_it(conversation, lang, sai
     assert before == 1, values(convo)
     model_pass(convo, Model([entry(quote, subject, piece)]))
     assert len(active(convo)) == before, values(convo)
+
+
+@pytest.mark.parametrize("lang, said, quote, subject, value", [
+    # bench health hc-zh-01 (round eight): the 0.5B wrote until its tokens ran out.
+    ("zh", "我们一共4个人，我、我老公，还有我爸妈，他俩都60多了", "他俩都60多了", "ages", "60多，60多，60多，60多，60多，60多"),
+    ("en", "We're six adults and we love hiking", "we love hiking", "hobby", "hiking, hiking, hiking, hiking, hiking"),
+])
+def test_a_piece_said_over_and_over_is_no_value(conversation, lang, said, quote, subject, value):
+    convo = conversation(lang=lang)
+    convo.user(said)
+    model_pass(convo, Model([entry(quote, subject, value)]))
+    assert not [i for i in active(convo) if i.origin == "model"], values(convo)
+
+
+@pytest.mark.parametrize("lang, said, subject, value", [
+    # bench health hc-zh-02 (round eight): "预算: 不折腾了" stood beside the budget of 1500, and the
+    # final plan said "预算: 不折腾了"; "people: 老老少少都有" beside the head count of 12.
+    ("zh", "哎算了，预算也还是按1500吧，不折腾了", "预算", "预算: 不折腾了"),
+    ("zh", "大概12个人，老老少少都有", "people", "people: 老少都有"),
+    ("en", "ok the budget stays at 1500, let's not overthink it", "budget", "budget: don't overthink"),
+    ("en", "About 12 of us, young and old", "guests", "guests: a mix of ages"),
+])
+def test_a_budget_or_a_head_count_holds_a_number(conversation, lang, said, subject, value):
+    from desktop_app.memory.write.integrity import guard_model_ops
+    from desktop_app.memory.write.patches import AddItem
+
+    convo = conversation(lang=lang)
+    convo.user(said)
+    ops = [AddItem(kind="fact", subject=subject, value=value, status="pending", origin="model",
+                   source_message_id=convo.recorded.message.id)]
+    guarded = guard_model_ops(ops, active(convo), convo.recorded.message)
+    assert not guarded.ops and any("names no number" in note for note in guarded.notes), guarded
+
+
+@pytest.mark.parametrize("lang, said, quote, subject, value", [
+    ("en", "It's just the two of us this time", "just the two of us", "people", "just the two of us"),
+    ("zh", "这次就我们三个人去", "我们三个人", "people", "我们三个人"),
+])
+def test_a_head_count_in_words_is_a_number(lang, said, quote, subject, value):
+    from desktop_app.memory.lang.amounts import says_a_number
+
+    assert says_a_number(value)
+    assert not says_a_number("老老少少都有") and not says_a_number("young and old")

@@ -33,6 +33,25 @@ def test_an_amount_in_any_writing_is_changed_in_place(conversation, lang, turns,
 
 
 @pytest.mark.parametrize("lang, turns, new, old", [
+    # bench health hc-zh-02 (round eight): "人少了那预算就压到1200吧" was the budget of "了那", beside the old one.
+    ("zh", ["这次总预算八千", "人少了那预算就压到六千吧"], "六千", "八千"),
+    # ... and beside "买菜预算控制在1500以内": the only budget there is, changed.
+    ("zh", ["搬家预算三千", "算了，那就把预算压到两千五"], "两千五", "三千"),
+    ("en", ["the food budget is 300 dollars", "let's raise the budget to 400"], "400", "300"),
+])
+def test_words_before_the_budget_that_name_no_part_leave_it_the_whole(conversation, lang, turns, new, old):
+    chat = conversation(lang=lang)
+    said(chat, turns)
+    assert holding(chat, new) and not holding(chat, old), [(i.subject, i.value) for i in chat.active()]
+
+
+def test_a_part_of_the_budget_keeps_its_own_item_beside_the_whole(conversation):
+    chat = conversation(lang="zh")
+    said(chat, ["这次总预算八千", "吃的预算再加五百"])
+    assert {i.subject for i in chat.active()} == {"budget", "budget:吃的"}, [(i.subject, i.value) for i in chat.active()]
+
+
+@pytest.mark.parametrize("lang, turns, new, old", [
     ("en", ["Budget for the laptop is around 900.", "final call: 1300 max, the better screen is worth it"], "1300", "900"),
     ("zh", ["给爸爸买个手机，预算两千", "最后说定了，三千封顶"], "三千", "两千"),
 ])

@@ -101,6 +101,15 @@ def written_numbers(text: str) -> list[str]:
     return [text[a.start:a.end] for a in amounts(text)] or numbers(text)
 
 
+def says_a_number(text: str) -> bool:
+    """``text`` names a number in any way a person writes one: digits, Chinese numerals ("五千",
+    "十个人") or a small number spelled out ("two of us")."""
+    if written_numbers(text) or _chinese_numeral().search(text):
+        return True
+    spelled = {word for lang in LANGS for word in lexicon(lang)["number"].get("spelled", {})}
+    return any(word in spelled for word in re.findall(r"[a-z]+", text.lower()))
+
+
 def counted(text: str) -> set[str]:
     """What the numbers of ``text`` count, where it says (money, people, days, a measure)."""
     return {a.unit for a in amounts(text) if a.unit}

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 from desktop_app.lexicon import CJK, alternatives, fires
 from desktop_app.memory.core.models import MemoryItem, Message
-from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, only_counts, subject_counts
+from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, only_counts, says_a_number, subject_counts
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, split_sentences, subjects_named, term_set
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.write.extraction import is_question
@@ -211,6 +211,14 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
     if op.kind != "directive" and drops_a_rule(message.content) and not _said_amounts(body(op.value)) \
             and not fires("time.date", body(op.value)):
         return "the message drops a rule; what it says is no value (“it's fine either way”)"
+    if _LOOP.search(body(op.value)):
+        # The 0.5B filed "head count: 4个人，60多，60多，60多，…" until its tokens ran out.
+        return "a piece said over and over, not a value"
+    if (subject_key(op.subject) == "budget" or subject_counts(op.subject, subject_key(op.subject)) & {"money", "people"}) \
+            and not says_a_number(body(op.value)):
+        # "预算: 不折腾了" from "预算也还是按1500吧，不折腾了", "people: 老老少少都有": a budget holds an
+        # amount and a head count a number, or it is no budget and no head count.
+        return f"the subject “{clip(op.subject, 20)}” holds an amount or a count, and the value names no number"
     if subject_key(op.subject) in DATED_SUBJECTS and not fires("time.date", body(op.value)):
         return f"the subject “{clip(op.subject, 20)}” is a date, and the value names none"
     miscounted = _miscounted(body(op.value), message.content)
@@ -247,6 +255,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         if old.scope == "profile" and op.status == "active" and not names_item(old, message.content):
             return f"the profile item #{old.id} is not named in the message"
     return ""
+
+
+# A piece of two or more characters said four times in a row, with at most marks between.
+_LOOP = re.compile(r"(\S{2,}?)(?:[\s,，、;；]*\1){3,}")
 
 
 def _only_asked(value: str, message: str) -> bool:

@@ -184,6 +184,11 @@ def _same_subject(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | Non
         # "软装预算提到9万吧" after "软装另外算，预算6万左右": the budget that named the part is that part's
         part = cand.subject.split(":", 1)[1]
         matches = [i for i in active if i.subject == "budget" and part in i.value.lower()]
+    if not matches and cand.subject == "budget" and fires("change.value", cand.quote):
+        # "人少了那预算就压到1200吧" after "买菜预算控制在1500以内": with no whole budget held, a change of
+        # the budget changes the only one there is ("Total budget is 4000" beside a part is a new whole)
+        parts = [i for i in active if i.subject.startswith("budget:") and i.kind == "constraint"]
+        matches = parts if len(parts) == 1 else []
     if not matches and cand.kind != "directive":
         matches = _same_count(cand.subject, active)
     if cand.kind == "directive":
