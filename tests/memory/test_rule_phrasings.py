@@ -544,3 +544,27 @@ def test_a_supposition_or_the_next_piece_of_material_writes_nothing(text):
 ])
 def test_a_part_of_the_budget_is_named_by_its_word_and_the_whole_by_its_own(text, subject):
     assert [c.subject for c in extract(text)] == [subject]
+
+
+@pytest.mark.parametrize("lang, turns, name, old", [
+    ("en", ["oh and pls call me Sasha, nobody uses my full name"], "Sasha", None),
+    ("en", ["You can call me Liz", "hmm, actually I'd rather go by Beth"], "Beth", "Liz"),
+    ("en", ["Call me Jonathan.", "call me Captain from now on lol"], "Captain", "Jonathan"),
+    ("zh", ["你可以叫我小周"], "小周", None),
+    ("zh", ["叫我阿杰就行", "还是叫我杰哥吧，显得成熟点"], "杰哥", "阿杰"),
+])
+def test_how_the_user_is_called_is_one_profile_rule_the_last_name_said(conversation, lang, turns, name, old):
+    # "call me Sasha" wrote nothing (round eight's Pilot walk); a name to be called by lasts across
+    # conversations, and a new one replaces the old without asking.
+    chat = conversation(lang=lang)
+    for text in turns:
+        chat.say(text)
+    called = [i for i in chat.active() if i.subject == "name:called"]
+    assert [(i.kind, i.scope) for i in called] == [("directive", "profile")], [(i.subject, i.value) for i in chat.active()]
+    assert name in called[0].value and (old is None or old not in called[0].value)
+
+
+@pytest.mark.parametrize("text", ["Never call me before 9am.", "call me back later", "call me crazy, but I like it",
+                                  "别叫我老板", "他们都叫我小李", "你会叫我起床吗？"])
+def test_words_about_calling_that_name_no_form_of_address_are_no_name(text):
+    assert not [c for c in extract(text) if c.subject == "name:called"]

@@ -12,8 +12,11 @@ from collections.abc import Callable
 
 from desktop_app.lexicon import CJK, LANGS, cue, lexicon
 
-# A ";" between two letters ("TL;DR") ends nothing.
-_SENTENCE_END = re.compile(r"(?<=[。！？!?；\n])|(?<=;)(?![A-Za-z])|(?<=[.])\s+")
+# A ";" between two letters ("TL;DR") ends nothing, nor the period of a title ("Dr. Okafor"; the
+# lexicon's ``sentence.abbreviation``).
+_NOT_ENDED = "".join(f"(?<!\\b{re.escape(word)})" for lang in LANGS
+                     for word in lexicon(lang).get("sentence", {}).get("abbreviation", {}).get("words", []))
+_SENTENCE_END = re.compile(r"(?<=[。！？!?；\n])|(?<=;)(?![A-Za-z])|(?<=[.])" + _NOT_ENDED + r"\s+")
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:[.,]\d+)*")
 _CJK_RUN = re.compile(f"[{CJK}]+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")

@@ -53,6 +53,9 @@ LIMIT = rx(alternatives("rule.limit", ("zh", "en")))
 # instead (``rule.instead``).
 MANNER = rx(alternatives("rule.manner", ("zh", "en")))
 MANNER_INSTEAD = rx(alternatives("rule.manner_instead", ("zh", "en")))
+# How the user wants to be called (``rule.address``): a reply rule of the profile, one at a time.
+ADDRESS = rx(alternatives("rule.address", ("zh", "en")))
+ADDRESSED_AS = "name:called"
 INSTEAD = rx(alternatives("rule.instead", ("zh", "en")))
 # Back to the assistant's own way ("just talk normally"; the lexicon's ``rule.default_manner``): no rule.
 DEFAULT_MANNER = rx(alternatives("rule.default_manner", ("zh", "en")))
@@ -375,6 +378,9 @@ def classify(sentence: str) -> Candidate | None:
     relayed = RELAYED.search(body) is not None
     canonical = _budget_part(body) or canonical_subject(body)
     question = is_question(quote)
+    if ADDRESS.search(body) and not relayed and not question:
+        # "call me Sasha", "hmm, actually I'd rather go by Beth": how to address the user, in every conversation
+        return Candidate(action="add", kind="directive", subject=ADDRESSED_AS, value=body, quote=quote, canonical=True)
     if GOAL_CANCEL.search(body) and not question:  # "forget that plan", "想了想还是不考了"
         return Candidate(action="revoke", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     if REVOKE.search(body) and not CHANGE.search(body) and not (question and not _ADDRESSES_RULE.search(body)):

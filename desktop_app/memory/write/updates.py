@@ -22,6 +22,7 @@ from desktop_app.memory.lang.amounts import counted, only_counts, subject_counts
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, ZH_STOPCHARS, clip, term_set, topic_subject, without_lead_in
 from desktop_app.memory.write.extraction import (
+    ADDRESSED_AS,
     REPLY_BEHAVIOUR,
     TRIP,
     Candidate,
@@ -147,6 +148,9 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
         return _supersede(store, session_id, cand.model_copy(update={"subject": "budget"}), budget, cand.value,
                           "constraint", _explicit(origin), src, now)
     same = _same_subject(cand, active)
+    if cand.subject == ADDRESSED_AS and same is not None:
+        # "还是叫我杰哥吧" after "叫我阿杰就行": the user is called one name at a time, the last one said
+        return _supersede(store, session_id, cand, same, cand.value, "directive", origin, src, now)
     if cand.kind == "directive" and same is not None and same.kind == "directive":
         op = _new(cand, "directive", cand.subject, cand.value, origin=origin, source_message_id=src,
                   status="pending", supersedes=same.id)
