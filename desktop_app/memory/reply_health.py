@@ -387,8 +387,13 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         findings.append(HealthFinding("echo", "repeats the user's message"))
     elif _holds_message(text, user_text):
         findings.append(HealthFinding("echo", "holds the user's message, said back inside it"))
-    elif len(squashed) >= MIN_COPY_CHARS and any(echoes(text, said) for said in earlier_messages):
+    elif len(squashed) >= MIN_COPY_CHARS and any(echoes(text, said) or _run_of(text, said) for said in earlier_messages):
         findings.append(HealthFinding("echo", "repeats an earlier message of the user's"))
+    elif (len(_marks_aside(text)) >= MIN_COPY_CHARS or cjk >= FEW_CJK) \
+            and any(_marks_aside(text) in _marks_aside(said) for said in (user_text, *earlier_messages)):
+        # bench health round eight: "Let's say €6,500 instead." — all of it a clause of a message the
+        # user wrote four turns before (the 0.5B's reply to a change of the dates).
+        findings.append(HealthFinding("echo", "is a piece of a message of the user's"))
     looped = loops(text)
     if looped:
         findings.append(HealthFinding("loop", f"says {looped!r} over and over"))

@@ -389,3 +389,17 @@ def test_the_mark_before_an_old_value_is_scaffolding():
     """bench health round eight, hc-zh-01 t12: "人数：5个人（原为 我弟说他也要跟着去，那就5个人了）"."""
     assert "scaffolding" in kinds("好的，以下是结论：人数：5个人（原为 我弟说他也要跟着去，那就5个人了）。", expected_lang="zh")
     assert "scaffolding" not in kinds("原为了省钱才选的民宿，现在预算够了可以换酒店。", expected_lang="zh")
+
+
+@pytest.mark.parametrize("reply, said, user_text, lang", [
+    # bench health round eight, hc-en-01 t13: the reply to a change of dates was a clause the user
+    # wrote four turns before.
+    ("Let's say €6,500 instead.", "With her coming we can stretch the budget a bit. Let's say €6,500 instead.",
+     "Tom checked and flights are cheaper if we leave July 21 instead.", "en"),
+    ("人多了预算也加点吧。", "人多了预算也加点吧，2.5万，住好一点的酒店", "还有我妈一点辣都不能吃", "zh"),
+])
+def test_a_reply_that_is_a_piece_of_an_earlier_message_is_an_echo(reply, said, user_text, lang):
+    assert "echo" in kinds(reply, user_text=user_text, expected_lang=lang, earlier_messages=[said])
+    answer = {"en": "Leaving July 21 works: the €6,500 budget still covers 7 days.",
+              "zh": "好的，2.5万够五个人住市中心的酒店，吃饭都点不辣的菜。"}[lang]
+    assert "echo" not in kinds(answer, user_text=user_text, expected_lang=lang, earlier_messages=[said])
