@@ -17,7 +17,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
 
-from desktop_app.lexicon import CJK, fires, first_match
+from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
 from desktop_app.memory.lang.text import script_language
 from desktop_app.prompts import LANGS, retry_text, templates
 
@@ -351,6 +351,23 @@ def _stray_chinese(reply: str, said: Sequence[str]) -> str | None:
     return next((run for run in _HAN_RUN.findall(reply) if not any(run in text for text in said)), None)
 
 
+# A lower-case Latin word touching a Chinese character or mark ("帮我想想menu", "how处理", "饮食 habits。").
+_MARKS = "，。、；：！？（）"
+_TOUCHING_LATIN = re.compile(f"(?<=[{CJK}{_MARKS}])\\s?([a-z]{{2,}})(?![A-Za-z])"
+                             f"|(?<![A-Za-z])([a-z]{{2,}})\\s?(?=[{CJK}{_MARKS}])")
+
+
+def _stray_english(reply: str, said: Sequence[str]) -> str | None:
+    """A lower-case English word inside a Chinese reply, touching its characters, that no message of
+    the user's holds and that Chinese does not write in Latin letters itself ("app", "wifi")."""
+    usual = {w for lang in LANGS for w in lexicon_words("reply.latin_in_chinese", lang)}
+    for match in _TOUCHING_LATIN.finditer(reply):
+        word = match.group(1) or match.group(2)
+        if word not in usual and not any(re.search(rf"\b{word}\b", text.lower()) for text in said):
+            return word
+    return None
+
+
 def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = (), expected_lang: str | None = None,
                 memory_held: bool = False, earlier_messages: Sequence[str] = (),
                 notes: Sequence[str] = ()) -> list[HealthFinding]:
@@ -415,6 +432,9 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         # Under Pilot the 0.5B wrote "an initial预算 of 800 euros": a word of the other language in
         # a reply mostly in English. (A Chinese name the user wrote is theirs to quote.)
         findings.append(HealthFinding("language", f"the Chinese {stray!r} inside an English reply"))
+    elif expected_lang == "zh" and (stray := _stray_english(text, [user_text, *earlier_messages, *notes])):
+        # bench health round eight: "帮我想想menu", "请问 how处理？", "对 my饮食", "减少 unnecessary开支".
+        findings.append(HealthFinding("language", f"the English {stray!r} inside a Chinese reply"))
     blank = first_match("reply.placeholder", text)
     if blank is not None and blank.group(0) not in user_text:
         # Under Pilot the 0.5B answered a trip plan as a letter: "Dear [Wife's Name], …".

@@ -403,3 +403,23 @@ def test_a_reply_that_is_a_piece_of_an_earlier_message_is_an_echo(reply, said, u
     answer = {"en": "Leaving July 21 works: the €6,500 budget still covers 7 days.",
               "zh": "好的，2.5万够五个人住市中心的酒店，吃饭都点不辣的菜。"}[lang]
     assert "echo" not in kinds(answer, user_text=user_text, expected_lang=lang, earlier_messages=[said])
+
+
+@pytest.mark.parametrize("reply", [
+    # bench health round eight (hc-zh-02): English words in the 0.5B's Chinese replies.
+    "现在，年夜饭：今年过年在家做了，有点忙。帮我想想menu。",
+    "虾可能会对 my饮食造成什么直接影响？建议减少海鲜。",
+    "带爸妈人数为5个人（including我、我老公和爸妈），行程放慢一些。",
+])
+def test_an_english_word_inside_a_chinese_reply_is_the_wrong_language(reply):
+    assert "language" in kinds(reply, expected_lang="zh")
+
+
+@pytest.mark.parametrize("reply, user_text", [
+    ("可以用app订票，酒店连wifi也方便。", "怎么订票方便？"),
+    ("推荐用 Airbnb 订房，离地铁近。", "住哪里好？"),
+    ("早上9:00 am 出发，下午去洱海。", "第一天怎么安排？"),
+    ("蛋糕就选 tiramisu 吧，不含坚果。", "甜点做 tiramisu 还是芝士蛋糕？"),
+])
+def test_latin_letters_chinese_writes_itself_or_the_user_wrote_are_no_wrong_language(reply, user_text):
+    assert "language" not in kinds(reply, user_text=user_text, expected_lang="zh")
