@@ -104,6 +104,9 @@ class Settings(BaseModel):
     recall: Literal["auto", "asked"] = Field(
         default="auto", description="archived turns in the prompt: auto = when they match the message; asked = only "
                                     "when the message points back (\"earlier you said\", \"刚才\") — faster replies")
+    reply_history: Literal["brief", "full"] = Field(
+        default="brief", description="the assistant's earlier replies in the prompt: brief = their opening lines "
+                                     "(a small model copies what it sees itself having said); full = whole")
     recap_every: int = Field(
         default=0, ge=0, description="place a short recap of the task (goal, current step, key limits) before the "
                                      "input every N turns; 0 = only when the talk returns to the task after a detour")

@@ -105,6 +105,8 @@ class TurnSettings(Protocol):
     def recall(self) -> str: ...
     @property
     def recap_every(self) -> int: ...
+    @property
+    def reply_history(self) -> str: ...
 
 
 class RecallOrder(Protocol):
@@ -132,12 +134,14 @@ class TurnOptions(BaseModel):
     warm_idle: bool = True  # warm the next prompt's head in idle time (desktop_app.memory.warming)
     recall: str = "auto"  # auto: archived turns that match the input; asked: only when the input points back
     recap_every: int = 0  # a task recap before the input every N turns (0: only on a return to the task)
+    reply_history: str = "brief"  # earlier replies in the prompt: brief (their opening lines) | full
 
     @classmethod
     def from_settings(cls, settings: TurnSettings) -> TurnOptions:
         return cls(lang=settings.lang, mode=settings.mode, system_prompt=settings.system_prompt,
                    memory_model=settings.memory_model, head_updates=settings.head_updates,
-                   warm_idle=settings.warm_idle, recall=settings.recall, recap_every=settings.recap_every)
+                   warm_idle=settings.warm_idle, recall=settings.recall, recap_every=settings.recap_every,
+                   reply_history=settings.reply_history)
 
 
 class RecordedInput(BaseModel):
@@ -258,6 +262,7 @@ class TurnPipeline:
             summary=summary.content if summary else None, recent=turn_views(unpaged, self.counter),
             all_turns=all_turns, recalled=recalled, documents=documents, current_turn=recorded.turn,
             input_time=message.created_at, recap_every=self.options.recap_every,
+            brief_replies=self.options.reply_history == "brief",
             now=time.time() if now is None else now, head=head,
             recalled_first=self.context.pages_for(session.id) if self.context is not None else [],
             recalled_words=self.context.words_for(session.id) if self.context is not None else [])

@@ -239,3 +239,47 @@ def test_a_page_the_context_holds_keeps_the_lines_it_was_warmed_with():
     assert "deposit" not in warmed, "the whole message matches more lines of the page"
     assert page_lines(held)[:len(page_lines(warmed))] == page_lines(warmed), "the warmed lines stay a prefix"
     assert set(page_lines(held)) == set(page_lines(fresh)), "and the lines only the whole message matches follow"
+
+
+PLAN_ZH = ("好的，计划如下：\n\n1. **路线选择**：\n   - 从昆明出发\n   - 到大理古城\n\n2. **时间安排**：\n"
+           "   - 第一天：大理古城\n   - 第二天：洱海骑行\n   - 第三天：喜洲古镇\n\n希望这些信息对你有帮助！")
+PLAN_EN = ("Great question! Here is a plan for your family trip to Lisbon with the kids.\n\n"
+           "1. **Day one**: Belém, the tower and the monastery, then pastéis de nata at the old bakery.\n"
+           "2. **Day two**: the Oceanário, which the kids will love, and a walk along the river.\n"
+           "3. **Day three**: a day trip to Sintra by train from Rossio.\n\nEnjoy your trip!")
+
+
+def dialogue(reply: str) -> list[TurnView]:
+    ask = "帮我安排一下行程"
+    return [TurnView(id=1, role="user", content=ask, tokens=COUNTER.count(ask), turn=1, created_at=NOW),
+            TurnView(id=2, role="assistant", content=reply, tokens=COUNTER.count(reply), turn=1, created_at=NOW + 1)]
+
+
+@pytest.mark.parametrize("reply, opening, left", [
+    (PLAN_ZH, "好的，计划如下：\n1. **路线选择**：\n   - 从昆明出发\n   - 到大理古城", "洱海骑行"),
+    (PLAN_EN, "Great question! Here is a plan for your family trip to Lisbon with the kids.\n1. **Day one**: Belém, "
+              "the tower and the monastery, then pastéis de nata at the old bakery.", "Sintra"),
+])
+def test_an_earlier_reply_is_shown_to_the_model_by_its_opening_lines(reply, opening, left):
+    # bench health replays (round nine): shown its whole plans, the 0.5B answered by copying one.
+    shown = assemble_context(base(recent=dialogue(reply)), COUNTER).messages[2]
+    assert shown == {"role": "assistant", "content": opening}
+    assert left not in shown["content"]
+
+
+@pytest.mark.parametrize("mode", ["full", "sliding"])
+def test_the_baselines_and_reply_history_full_show_replies_whole(mode):
+    assert assemble_context(base(recent=dialogue(PLAN_EN), all_turns=dialogue(PLAN_EN), mode=mode),
+                            COUNTER).messages[2]["content"] == PLAN_EN
+    assert assemble_context(base(recent=dialogue(PLAN_EN), brief_replies=False), COUNTER).messages[2]["content"] == PLAN_EN
+
+
+def test_a_short_reply_is_shown_whole_and_the_brief_form_is_the_same_every_turn():
+    from desktop_app.memory.prompt.render import brief_reply
+
+    assert brief_reply("Sure — 5 people now, so book the larger apartment.") == \
+        "Sure — 5 people now, so book the larger apartment."
+    # The same reply is shown the same way at every later turn: the evaluated prefix stays reusable.
+    first = assemble_context(base(recent=dialogue(PLAN_ZH)), COUNTER).messages[:3]
+    later = assemble_context(base(recent=[*dialogue(PLAN_ZH), *turns(1, start=2)]), COUNTER).messages[:3]
+    assert first == later

@@ -29,6 +29,7 @@ from desktop_app.memory.prompt.head_folding import changes_since
 from desktop_app.memory.prompt.render import (
     KIND_ORDER,
     annotate,
+    brief_reply,
     goal_sentence,
     in_language,
     plain_value,
@@ -88,6 +89,7 @@ class AssemblyInput(BaseModel):
     current_turn: int = 1
     input_time: float | None = None  # when the input was written: recalled turns of another day carry their date
     recap_every: int = 0  # a task recap before the input every N turns (0: only on a return to the task)
+    brief_replies: bool = True  # earlier replies shown by their opening lines (``render.brief_reply``)
     now: float
     head: HeadFold | None = None  # layered: the head shows this fold; changes since go before the input
 
@@ -159,7 +161,9 @@ def assemble_context(inp: AssemblyInput, counter: TokenCounter) -> ContextPlan:
         turns = []
     used = sum(layer.tokens for name, layer in layers.items() if name != "recent")
     recent_room = None if inp.mode == "full" else max(0, budgets.total - used)
-    layers["recent"], recent_messages = _recent(turns, notes, recent_room, counter, excluded)
+    # (The baselines, full and sliding, show the history as it was said.)
+    brief = inp.brief_replies and inp.mode not in ("full", "sliding")
+    layers["recent"], recent_messages = _recent(turns, notes, recent_room, counter, excluded, brief)
 
     system = "\n\n".join(x for x in (inp.system_prompt, layers["anchors"].text, layers["state"].text,
                                    layers["summary"].text) if x)
@@ -490,13 +494,18 @@ def _matching_turns(turns: list[TurnView], words: set[str], with_partners: bool 
 
 
 def _recent(turns: list[TurnView], notes: dict[int, list[str]], room: int | None, counter: TokenCounter,
-            excluded: list[Exclusion]) -> tuple[Layer, list[ChatMessage]]:
+            excluded: list[Exclusion], brief: bool = True) -> tuple[Layer, list[ChatMessage]]:
     # A reply that copied an earlier one or the prompt is never shown to the model again: a small
-    # model repeats whatever it sees itself having said.
+    # model repeats whatever it sees itself having said. For the same reason the others are shown by
+    # their opening lines: shown whole, the 0.5B's next reply was its last plan again (``brief_reply``).
     for tv in turns:
         if tv.unhealthy:
             excluded.append(Exclusion(layer="recent", id=tv.id, reason="a degenerate reply (kept for the user only)"))
     turns = [tv for tv in turns if not tv.unhealthy]
+    if brief:
+        turns = [tv.model_copy(update={"content": shown, "tokens": counter.count(shown)})
+                 if tv.role == "assistant" and not tv.imported and (shown := brief_reply(tv.content)) != tv.content
+                 else tv for tv in turns]
     costs = [counter.count(annotate(tv, notes)) + MESSAGE_OVERHEAD if tv.id in notes else tv.tokens + MESSAGE_OVERHEAD
              for tv in turns]
     start = 0

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from desktop_app.lexicon import lexicon
+from desktop_app.lexicon import CJK, lexicon
 from desktop_app.memory.core.models import REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.core.turn_numbers import TurnView
@@ -95,6 +95,41 @@ def said_line(turn: TurnView, content: str, lang: str, now: float | None = None)
     if on:
         who = who[:1].lower() + who[1:]
     return f"{on}{who}{content}"
+
+
+# A reply shown again in the history keeps its opening lines: up to the line reaching the first
+# length, never past the second (characters; Chinese says in 40 what English says in about 100).
+BRIEF_LATIN, BRIEF_CJK = (100, 250), (40, 100)
+_SENTENCE_DONE = re.compile(r"[。！？!?]|[.](?=\s|$)")
+_CJK_CHAR = re.compile(f"[{CJK}]")
+
+
+def brief_reply(text: str) -> str:
+    """An earlier reply as the model sees it again: its opening lines, cut at a sentence's end.
+
+    ``bench health`` replays (round nine): shown its whole replies, the 0.5B answered 15 of 16
+    hard turns by copying one (its last plan again, the notes it had pasted) and was asked once
+    more; shown their openings, 5 of 16 needed no second attempt. What a reply said in full stays in
+    the conversation and in recall; the next reply needs to know what was answered, not its words."""
+    lines = [line.rstrip() for line in text.strip().splitlines() if line.strip()]
+    dense = 2 * len(_CJK_CHAR.findall(text)) >= len(re.sub(r"\s", "", text))
+    least, most = BRIEF_CJK if dense else BRIEF_LATIN
+    kept: list[str] = []
+    used = 0
+    for line in lines:
+        if used + len(line) > most:
+            ends = [m.end() for m in _SENTENCE_DONE.finditer(line) if m.end() <= most - used]
+            if ends:
+                kept.append(line[: ends[-1]])
+            elif not kept:
+                cut = line[:most]
+                kept.append(cut if dense or " " not in cut else cut[: cut.rfind(" ")])
+            break
+        kept.append(line)
+        used += len(line)
+        if used >= least:
+            break
+    return "\n".join(kept)
 
 
 def annotate(turn: TurnView, notes: dict[int, list[str]]) -> str:
