@@ -568,3 +568,21 @@ def test_how_the_user_is_called_is_one_profile_rule_the_last_name_said(conversat
                                   "别叫我老板", "他们都叫我小李", "你会叫我起床吗？"])
 def test_words_about_calling_that_name_no_form_of_address_are_no_name(text):
     assert not [c for c in extract(text) if c.subject == "name:called"]
+
+
+@pytest.mark.parametrize("lang, turns, name, old", [
+    ("en", ["Call me Jonathan.", "Just Jon is fine, honestly."], "Jon is", "Jonathan"),
+    ("zh", ["称呼我张总。", "太见外了，叫我老张就行。"], "老张", "张总"),
+])
+def test_a_shorter_name_or_one_after_a_remark_replaces_the_name_the_user_is_called(conversation, lang, turns, name, old):
+    chat = conversation(lang=lang)
+    for text in turns:
+        chat.say(text)
+    [called] = [i for i in chat.active() if i.subject == "name:called"]
+    assert name in called.value and old not in called.value
+
+
+def test_just_a_capitalised_word_is_no_name_while_none_is_called(conversation):
+    chat = conversation(lang="en")
+    chat.say("Just Tuesday is fine")
+    assert not [i for i in chat.active() if i.subject == "name:called"]

@@ -54,7 +54,7 @@ LIMIT = rx(alternatives("rule.limit", ("zh", "en")))
 MANNER = rx(alternatives("rule.manner", ("zh", "en")))
 MANNER_INSTEAD = rx(alternatives("rule.manner_instead", ("zh", "en")))
 # How the user wants to be called (``rule.address``): a reply rule of the profile, one at a time.
-ADDRESS = rx(alternatives("rule.address", ("zh", "en")))
+ADDRESS = rx("|".join(p for name in ("rule.address", "rule.address_short") if (p := alternatives(name, ("zh", "en")))))
 ADDRESSED_AS = "name:called"
 INSTEAD = rx(alternatives("rule.instead", ("zh", "en")))
 # Back to the assistant's own way ("just talk normally"; the lexicon's ``rule.default_manner``): no rule.

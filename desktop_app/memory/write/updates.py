@@ -148,6 +148,8 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
         return _supersede(store, session_id, cand.model_copy(update={"subject": "budget"}), budget, cand.value,
                           "constraint", _explicit(origin), src, now)
     same = _same_subject(cand, active)
+    if cand.subject == ADDRESSED_AS and same is None and fires("rule.address_short", cand.quote):
+        return MemoryOutcome(action="ignored")  # "Just Tuesday is fine" with no name to replace names no one
     if cand.subject == ADDRESSED_AS and same is not None:
         # "还是叫我杰哥吧" after "叫我阿杰就行": the user is called one name at a time, the last one said
         return _supersede(store, session_id, cand, same, cand.value, "directive", origin, src, now)
