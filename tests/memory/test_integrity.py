@@ -490,3 +490,23 @@ def test_a_head_count_in_words_is_a_number(lang, said, quote, subject, value):
 
     assert says_a_number(value)
     assert not says_a_number("老老少少都有") and not says_a_number("young and old")
+
+
+@pytest.mark.parametrize("lang, first, change, quote, value, trip", [
+    # Under Pilot (round nine) the 0.5B restated the rules' moved trip as "budget: 4千" in its place.
+    ("zh", "我们下周六带爸妈去杭州玩两天，预算三千左右", "不对，改到周日出发了，预算加到四千。有什么推荐的？",
+     "改到周日出发了", "4千", "周日"),
+    ("en", "We're taking my parents to Boston next Saturday for two days, budget around 3000",
+     "no wait, we leave on Sunday now, and the budget goes up to 4000", "we leave on Sunday now", "4000", "Sunday"),
+])
+def test_a_restatement_under_another_subject_never_takes_the_items_place(conversation, lang, first, change, quote,
+                                                                         value, trip):
+    convo = conversation(lang=lang)
+    convo.user(first)
+    convo.user(change)
+    before = values(convo)
+    assert any(trip in v for v in before), before
+    model_pass(convo, Model([entry(quote, "budget", value)]))
+    after = values(convo)
+    assert any(trip in v for v in after), after
+    assert len([i for i in active(convo) if i.subject.startswith("budget") or "预算" in i.subject]) == 1, after

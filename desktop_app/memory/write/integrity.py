@@ -142,6 +142,12 @@ def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Messag
             # "Let's push everything back a week, still 7 days" into the open question "days: 7 days").
             op = op.model_copy(update={"supersedes": None, "refines": False})
             replacing.discard(replaced.id)
+        if replaced is not None and replaced.source_message_id == message.id and _other_canonical(op, replaced):
+            # Under Pilot the 0.5B "restated" the rules' trip ("我们周日带爸妈去杭州玩两天", from "不对，改到周日
+            # 出发了，预算加到四千") as "budget: 4千" in its place, and the trip was gone: a restatement under
+            # another canonical subject is a piece of the message beside the item, never its new form.
+            op = op.model_copy(update={"supersedes": None, "refines": False})
+            replacing.discard(replaced.id)
         reason = _refusal(op, by_id, active, items, message, written, replacing)
         if reason:
             out.notes.append(f"refused “{clip(op.value, 40)}”: {reason}")
@@ -236,7 +242,8 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return "written twice in one pass"
     if any(squash(body(i.value)) == mine for i in active if i.id != op.supersedes and i.id not in replacing):
         return "memory already holds it"
-    twin = _amount_twin(op, [i for i in active if i.id != op.supersedes and i.id not in replacing])
+    others = [i for i in active if i.id != op.supersedes and i.id not in replacing]
+    twin = _amount_twin(op, others) or _budget_twin(op, others)
     if twin is not None:
         return f"#{twin.id} already holds {clip(body(op.value), 20)}"
     whole = next((i for i in active if i.id != op.supersedes and i.id not in replacing and len(mine) >= MIN_PIECE
@@ -324,6 +331,22 @@ def _amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
         return None
     return next((i for i in active if i.kind not in ("directive", "open_question")
                  and _said_amounts(body(i.value)) == mine), None)
+
+
+def _other_canonical(op: AddItem, old: MemoryItem) -> bool:
+    """``op`` is under a canonical subject other than ``old``'s ("budget" for a "trip length")."""
+    mine, theirs = subject_key(op.subject), subject_key(old.subject)
+    return mine in CANONICAL_SUBJECTS and theirs in CANONICAL_SUBJECTS and mine != theirs
+
+
+def _budget_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
+    """The budget held, when ``op`` states the same amount as the budget ("预算：4千" beside the rules'
+    "预算四千左右": the amounts carry no unit, so ``_amount_twin`` cannot tell)."""
+    if subject_key(op.subject) != "budget":
+        return None
+    mine = {a.value for a in amounts(body(op.value))}
+    return next((i for i in active if subject_key(i.subject) == "budget" and i.kind in ("constraint", "fact", "decision")
+                 and mine and {a.value for a in amounts(body(i.value))} == mine), None)
 
 
 def _whose(item: MemoryItem) -> str:
