@@ -334,9 +334,16 @@ def _amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
 
 
 def _other_canonical(op: AddItem, old: MemoryItem) -> bool:
-    """``op`` is under a canonical subject other than ``old``'s ("budget" for a "trip length")."""
+    """``op`` is under a canonical subject other than ``old``'s ("budget" for a "trip length") and
+    states what ``old`` does not hold: no split of a compound item ("budget: 300 EUR" off "My name is
+    Bob and the budget is 300 euros" holds the item's own amount) but another thing."""
     mine, theirs = subject_key(op.subject), subject_key(old.subject)
-    return mine in CANONICAL_SUBJECTS and theirs in CANONICAL_SUBJECTS and mine != theirs
+    if not (mine in CANONICAL_SUBJECTS and theirs in CANONICAL_SUBJECTS and mine != theirs):
+        return False
+    said = {a.value for a in amounts(body(op.value))}
+    if said:
+        return not said <= {a.value for a in amounts(old.value)}
+    return not term_set(body(op.value)) <= term_set(old.value)
 
 
 def _budget_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
