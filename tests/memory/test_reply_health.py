@@ -423,3 +423,15 @@ def test_an_english_word_inside_a_chinese_reply_is_the_wrong_language(reply):
 ])
 def test_latin_letters_chinese_writes_itself_or_the_user_wrote_are_no_wrong_language(reply, user_text):
     assert "language" not in kinds(reply, user_text=user_text, expected_lang="zh")
+
+
+@pytest.mark.parametrize("reply, lang", [
+    # bench health run G (round nine), hc-en-01 t12 and t13: the retry's line said back as the answer.
+    ("Let's say something new: acknowledge the changes.", "en"),
+    ("Let's say something new: we're planning a family trip to Lisbon this summer.", "en"),
+    ("好的，说点新的：我们计划去云南玩六天。", "zh"),
+])
+def test_the_retry_line_said_back_as_the_answer_is_no_answer(reply, lang):
+    assert "scaffolding" in kinds(reply, expected_lang=lang)
+    assert "scaffolding" not in kinds("Something new on the list: the Oceanário opens at 10." if lang == "en"
+                                      else "新开的餐厅不错，可以说点新鲜的话题。", expected_lang=lang)
