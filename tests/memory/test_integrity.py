@@ -510,3 +510,25 @@ def test_a_restatement_under_another_subject_never_takes_the_items_place(convers
     after = values(convo)
     assert any(trip in v for v in after), after
     assert len([i for i in active(convo) if i.subject.startswith("budget") or "预算" in i.subject]) == 1, after
+
+
+@pytest.mark.parametrize("lang, first, change, quote, value", [
+    # Under Pilot (round nine) the pass read the first message after the third had raised the budget
+    # and filed "budget about 600 euros" again beside the new 800.
+    ("en", "I'm planning a weekend in Porto with my sister, budget about 600 euros.", "Actually make it 800 euros.",
+     "budget about 600 euros", "budget about 600 euros"),
+    ("zh", "我想和我妹妹去厦门过周末，预算六百左右。", "算了，预算改成八百吧。", "预算六百左右", "预算六百左右"),
+])
+def test_a_late_pass_never_brings_back_a_value_the_user_changed_since(conversation, lang, first, change, quote, value):
+    from desktop_app.memory.background.memory_pass import ExtractJob, MemoryModel
+    from desktop_app.memory.background.queue import JobContext
+
+    convo = conversation(lang=lang)
+    convo.user(first)
+    first_id = convo.recorded.message.id
+    convo.user(change)
+    model = Model([entry(quote, "budget", value, kind="fact")])
+    job = ExtractJob(convo.sid, [first_id], MemoryModel("always"))
+    assert job.run(JobContext(store=convo.store, should_stop=lambda: False, engine=model.engine)).status == "done"
+    now = values(convo)
+    assert not [v for v in now if ("600" in v or "六百" in v)], now

@@ -262,7 +262,8 @@ class ExtractJob(MemoryJob):
         for attempt in (1, 2):
             version = store.state_version(self.session_id)
             items = store.list_items(self.session_id, statuses=("active", "pending"))
-            guarded = guard_model_ops(plan(items), items, message)
+            guarded = guard_model_ops(plan(items), items, message,
+                                      store.list_items(self.session_id, statuses=("superseded", "revoked")))
             self.notes.extend(guarded.notes)
             ops = revocations_reaching_twins(guarded.ops, items)
             if not ops:

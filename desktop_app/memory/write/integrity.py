@@ -26,6 +26,7 @@ Everything is pure: :func:`guard_model_ops` reads the operations, the state and 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from desktop_app.lexicon import CJK, alternatives, fires
@@ -123,9 +124,11 @@ def names_item(item: MemoryItem, sentence: str) -> bool:
     return bool(words - set(numbers(sentence)) & term_set(sentence))
 
 
-def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Message) -> Guarded:
+def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Message,
+                    changed: Sequence[MemoryItem] = ()) -> Guarded:
     """The model pass's ``ops`` for ``message`` that keep the invariants, given the state ``items``
-    (active and pending). Operations of other origins pass unchanged."""
+    (active and pending) and the values ``changed`` since (superseded and revoked). Operations of
+    other origins pass unchanged."""
     out = Guarded()
     by_id = {i.id: i for i in items}
     active = [i for i in items if i.status == "active"]
@@ -148,7 +151,7 @@ def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Messag
             # another canonical subject is a piece of the message beside the item, never its new form.
             op = op.model_copy(update={"supersedes": None, "refines": False})
             replacing.discard(replaced.id)
-        reason = _refusal(op, by_id, active, items, message, written, replacing)
+        reason = _refusal(op, by_id, active, items, message, written, replacing) or _brought_back(op, changed, message)
         if reason:
             out.notes.append(f"refused “{clip(op.value, 40)}”: {reason}")
             continue
@@ -331,6 +334,16 @@ def _amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
         return None
     return next((i for i in active if i.kind not in ("directive", "open_question")
                  and _said_amounts(body(i.value)) == mine), None)
+
+
+def _brought_back(op: AddItem, replaced: Sequence[MemoryItem], message: Message) -> str:
+    """Why ``op`` is a value the user has changed since ``message``, else "": under Pilot the pass read
+    the first message after the third had raised the budget, and filed "budget about 600 euros" again
+    beside the new 800. (A later message saying the old value again is read as it comes.)"""
+    mine = squash(body(op.value))
+    old = next((i for i in replaced if i.source_message_id is not None and message.id <= i.source_message_id
+                and mine and squash(body(i.value)) == mine), None)
+    return f"#{old.id} held it and was changed since" if old is not None else ""
 
 
 def _other_canonical(op: AddItem, old: MemoryItem) -> bool:
