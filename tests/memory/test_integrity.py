@@ -532,3 +532,43 @@ def test_a_late_pass_never_brings_back_a_value_the_user_changed_since(conversati
     assert job.run(JobContext(store=convo.store, should_stop=lambda: False, engine=model.engine)).status == "done"
     now = values(convo)
     assert not [v for v in now if ("600" in v or "六百" in v)], now
+
+
+@pytest.mark.parametrize("lang, said, subject, value", [
+    # bench health run G (round nine): "head count: 5 people" for a Chinese message; the Chinese final
+    # plan then said "5 people".
+    ("zh", "我弟说他也要跟着去，那就5个人了", "head count", "head count: 5 people"),
+    ("en", "My brother is coming too, so that makes 5 people", "head count", "head count: 5个人"),
+])
+def test_a_value_in_another_language_than_the_message_is_refused(conversation, lang, said, subject, value):
+    from desktop_app.memory.write.integrity import guard_model_ops
+    from desktop_app.memory.write.patches import AddItem
+
+    convo = conversation(lang=lang)
+    convo.user(said)
+    ops = [AddItem(kind="fact", subject=subject, value=value, status="pending", origin="model",
+                   source_message_id=convo.recorded.message.id)]
+    guarded = guard_model_ops(ops, [], convo.recorded.message)
+    assert not guarded.ops and any("the message in" in note for note in guarded.notes), guarded
+
+
+@pytest.mark.parametrize("lang, first, change, value", [
+    # Run G: "预算控制: 1200以内" was filed from the 1200 message after the 1500 had replaced it.
+    ("zh", "人少了那预算就压到1200吧", "预算改成1500吧", "预算控制: 1200以内"),
+    ("en", "The budget is 1200 dollars", "Change the budget to 1500 dollars", "budget cap: under 1200"),
+])
+def test_a_late_pass_never_brings_back_a_budget_changed_since_in_other_words(conversation, lang, first, change, value):
+    from desktop_app.memory.write.integrity import guard_model_ops
+    from desktop_app.memory.write.patches import AddItem
+
+    convo = conversation(lang=lang)
+    convo.user(first)
+    message = convo.recorded.message
+    convo.user(change)
+    items = convo.store.list_items(convo.sid, statuses=("active", "pending"))
+    changed = convo.store.list_items(convo.sid, statuses=("superseded", "revoked"))
+    assert changed, values(convo)
+    ops = [AddItem(kind="constraint", subject="预算控制" if lang == "zh" else "budget cap", value=value, status="pending",
+                   origin="model", source_message_id=message.id)]
+    guarded = guard_model_ops(ops, items, message, changed)
+    assert not guarded.ops, guarded

@@ -32,7 +32,15 @@ from dataclasses import dataclass, field
 from desktop_app.lexicon import CJK, alternatives, fires
 from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, only_counts, says_a_number, subject_counts
-from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, clip, numbers, split_sentences, subjects_named, term_set
+from desktop_app.memory.lang.text import (
+    CANONICAL_SUBJECTS,
+    clip,
+    numbers,
+    script_language,
+    split_sentences,
+    subjects_named,
+    term_set,
+)
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.write.extraction import is_question
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
@@ -151,7 +159,8 @@ def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Messag
             # another canonical subject is a piece of the message beside the item, never its new form.
             op = op.model_copy(update={"supersedes": None, "refines": False})
             replacing.discard(replaced.id)
-        reason = _refusal(op, by_id, active, items, message, written, replacing) or _brought_back(op, changed, message)
+        reason = _refusal(op, by_id, active, items, message, written, replacing) or _brought_back(op, changed, message) \
+            or _other_language(op, message)
         if reason:
             out.notes.append(f"refused “{clip(op.value, 40)}”: {reason}")
             continue
@@ -340,10 +349,29 @@ def _brought_back(op: AddItem, replaced: Sequence[MemoryItem], message: Message)
     """Why ``op`` is a value the user has changed since ``message``, else "": under Pilot the pass read
     the first message after the third had raised the budget, and filed "budget about 600 euros" again
     beside the new 800. (A later message saying the old value again is read as it comes.)"""
-    mine = squash(body(op.value))
+    mine, said = squash(body(op.value)), {a.value for a in amounts(body(op.value))}
+    budget = subject_key(op.subject) == "budget"
     old = next((i for i in replaced if i.source_message_id is not None and message.id <= i.source_message_id
-                and mine and squash(body(i.value)) == mine), None)
+                and (mine and squash(body(i.value)) == mine
+                     or budget and said and subject_key(i.subject) == "budget"
+                     and {a.value for a in amounts(body(i.value))} == said)), None)
     return f"#{old.id} held it and was changed since" if old is not None else ""
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _other_language(op: AddItem, message: Message) -> str:
+    """Why ``op``'s value is in another language than the message, else "": run G (round nine) filed
+    "head count: 5 people" for "我弟说他也要跟着去，那就5个人了", and the Chinese final plan said "5 people"."""
+    lang, value = script_language(message.content), body(op.value)
+    if lang == "zh":
+        words = {w.lower() for w in _LATIN_WORD.findall(value)} - {w.lower() for w in _LATIN_WORD.findall(message.content)}
+        return f"the value is in English ({', '.join(sorted(words))}), the message in Chinese" if words else ""
+    if lang == "en":
+        runs = [run for run in _CJK_RUN.findall(value) if run not in message.content]
+        return f"the value is in Chinese ({runs[0]}), the message in English" if runs else ""
+    return ""
 
 
 def _other_canonical(op: AddItem, old: MemoryItem) -> bool:
