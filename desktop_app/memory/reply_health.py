@@ -357,13 +357,17 @@ _TOUCHING_LATIN = re.compile(f"(?<=[{CJK}{_MARKS}])\\s?([a-z]{{2,}})(?![A-Za-z])
                              f"|(?<![A-Za-z])([a-z]{{2,}})\\s?(?=[{CJK}{_MARKS}])")
 
 
+@lru_cache(maxsize=1)
+def _latin_in_chinese() -> frozenset[str]:
+    return frozenset(w for lang in LANGS for w in lexicon_words("reply.latin_in_chinese", lang))
+
+
 def _stray_english(reply: str, said: Sequence[str]) -> str | None:
     """A lower-case English word inside a Chinese reply, touching its characters, that no message of
     the user's holds and that Chinese does not write in Latin letters itself ("app", "wifi")."""
-    usual = {w for lang in LANGS for w in lexicon_words("reply.latin_in_chinese", lang)}
     for match in _TOUCHING_LATIN.finditer(reply):
         word = match.group(1) or match.group(2)
-        if word not in usual and not any(re.search(rf"\b{word}\b", text.lower()) for text in said):
+        if word not in _latin_in_chinese() and not any(re.search(rf"\b{word}\b", text.lower()) for text in said):
             return word
     return None
 
@@ -406,8 +410,8 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         findings.append(HealthFinding("echo", "holds the user's message, said back inside it"))
     elif len(squashed) >= MIN_COPY_CHARS and any(echoes(text, said) or _run_of(text, said) for said in earlier_messages):
         findings.append(HealthFinding("echo", "repeats an earlier message of the user's"))
-    elif (len(_marks_aside(text)) >= MIN_COPY_CHARS or cjk >= FEW_CJK) \
-            and any(_marks_aside(text) in _marks_aside(said) for said in (user_text, *earlier_messages)):
+    elif (len(aside := _marks_aside(text)) >= MIN_COPY_CHARS or cjk >= FEW_CJK) \
+            and any(aside in _marks_aside(said) for said in (user_text, *earlier_messages)):
         # bench health round eight: "Let's say €6,500 instead." — all of it a clause of a message the
         # user wrote four turns before (the 0.5B's reply to a change of the dates).
         findings.append(HealthFinding("echo", "is a piece of a message of the user's"))

@@ -345,16 +345,21 @@ def _amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
                  and _said_amounts(body(i.value)) == mine), None)
 
 
+def _amount_values(text: str) -> set[float]:
+    """The amounts ``text`` names, whatever they count ("4千" and "四千左右" both 4000)."""
+    return {a.value for a in amounts(text)}
+
+
 def _brought_back(op: AddItem, replaced: Sequence[MemoryItem], message: Message) -> str:
     """Why ``op`` is a value the user has changed since ``message``, else "": under Pilot the pass read
     the first message after the third had raised the budget, and filed "budget about 600 euros" again
     beside the new 800. (A later message saying the old value again is read as it comes.)"""
-    mine, said = squash(body(op.value)), {a.value for a in amounts(body(op.value))}
+    mine, said = squash(body(op.value)), _amount_values(body(op.value))
     budget = subject_key(op.subject) == "budget"
     old = next((i for i in replaced if i.source_message_id is not None and message.id <= i.source_message_id
                 and (mine and squash(body(i.value)) == mine
                      or budget and said and subject_key(i.subject) == "budget"
-                     and {a.value for a in amounts(body(i.value))} == said)), None)
+                     and _amount_values(body(i.value)) == said)), None)
     return f"#{old.id} held it and was changed since" if old is not None else ""
 
 
@@ -381,9 +386,9 @@ def _other_canonical(op: AddItem, old: MemoryItem) -> bool:
     mine, theirs = subject_key(op.subject), subject_key(old.subject)
     if not (mine in CANONICAL_SUBJECTS and theirs in CANONICAL_SUBJECTS and mine != theirs):
         return False
-    said = {a.value for a in amounts(body(op.value))}
+    said = _amount_values(body(op.value))
     if said:
-        return not said <= {a.value for a in amounts(old.value)}
+        return not said <= _amount_values(old.value)
     return not term_set(body(op.value)) <= term_set(old.value)
 
 
@@ -392,9 +397,9 @@ def _budget_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
     "预算四千左右": the amounts carry no unit, so ``_amount_twin`` cannot tell)."""
     if subject_key(op.subject) != "budget":
         return None
-    mine = {a.value for a in amounts(body(op.value))}
+    mine = _amount_values(body(op.value))
     return next((i for i in active if subject_key(i.subject) == "budget" and i.kind in ("constraint", "fact", "decision")
-                 and mine and {a.value for a in amounts(body(i.value))} == mine), None)
+                 and mine and _amount_values(body(i.value)) == mine), None)
 
 
 def _whose(item: MemoryItem) -> str:
@@ -408,7 +413,7 @@ def _counted_in(value: str, message: str) -> set[str]:
     mine = _counted(value)
     if mine:
         return mine
-    said = {a.value for a in amounts(value)}
+    said = _amount_values(value)
     return {a.unit for a in amounts(message) if a.value in said and a.unit and a.unit != "measure"}
 
 
