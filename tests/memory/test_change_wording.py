@@ -143,3 +143,34 @@ def test_a_drop_naming_a_word_of_the_only_rule_revokes_it(conversation, lang, ru
     assert not convo.active("directive"), _values(convo)
     assert not convo.store.list_items(convo.sid, statuses=("pending",)), "nothing left to ask"
 
+
+
+@pytest.mark.parametrize("lang, messages, current, old", [
+    # hc-zh-02, run G: "预算也还是按1500吧" after "压到1200" was asked about, and 1200 stayed the budget.
+    ("zh", ["买菜预算控制在1500以内", "人少了那预算就压到1200吧", "预算也还是按1500吧，不折腾了"], "1500", "1200"),
+    ("zh", ["预算控制在1500以内", "预算压到1200吧", "算了，预算改回1500"], "1500", "1200"),
+    ("zh", ["预算控制在1500以内", "预算压到1200吧", "那预算回到1500"], "1500", "1200"),
+    ("en", ["Budget is 1500 dollars.", "Let's cut the budget to 1200.", "Actually keep the budget at 1500."],
+     "1500", "1200"),
+    ("en", ["Budget is 1500 dollars.", "Let's cut the budget to 1200.", "Hmm, let's go back to 1500."], "1500", "1200"),
+    ("en", ["budget is around 3000 dollars for everything", "hmm actually we can stretch to 3500",
+            "ok final answer, lets cap it at 4200 total"], "4200", "3500"),
+])
+def test_a_budget_changed_back_or_said_anew_replaces_the_one_in_between(conversation, lang, messages, current, old):
+    convo = conversation(lang=lang)
+    for text in messages:
+        convo.say(text)
+    budgets = [i.value for i in convo.active() if i.subject == "budget"]
+    assert len(budgets) == 1 and current in budgets[0], _values(convo)
+    assert not convo.store.list_items(convo.sid, statuses=("pending",)), "said outright, not asked about"
+    assert not convo.active("directive"), "keeping an amount is no rule on the reply"
+
+
+@pytest.mark.parametrize("lang, text", [("zh", "我们5号回到上海"), ("zh", "还是老样子，没什么变化"),
+                                        ("en", "Keep the answers short.")])
+def test_words_of_going_back_without_an_amount_change_no_budget(conversation, lang, text):
+    convo = conversation(lang=lang)
+    convo.say("预算控制在1500以内" if lang == "zh" else "Budget is 1500 dollars.")
+    convo.say(text)
+    assert [i.value for i in convo.active() if i.subject == "budget"] == \
+        ["预算控制在1500以内" if lang == "zh" else "Budget is 1500 dollars"], _values(convo)

@@ -15,7 +15,15 @@ from pydantic import BaseModel
 
 from desktop_app.lexicon import LANGS, alternatives, cue, each_pattern, fires, first_match, lexicon
 from desktop_app.memory.lang.amounts import only_counts, written_numbers
-from desktop_app.memory.lang.text import canonical_subject, clip, split_sentences, term_set, topic_subject, without_lead_in
+from desktop_app.memory.lang.text import (
+    CANONICAL_SUBJECTS,
+    canonical_subject,
+    clip,
+    split_sentences,
+    term_set,
+    topic_subject,
+    without_lead_in,
+)
 
 
 class Candidate(BaseModel):
@@ -228,8 +236,10 @@ def _bare_change(sentence: str) -> list[Candidate]:
 
 def _says_manner_instead(body: str) -> bool:
     """``body`` is a new way of answering said in place of a dropped one ("just write paragraphs"),
-    not a drop itself nor a return to the assistant's own way ("just talk normally")."""
-    return bool(MANNER_INSTEAD.search(body)) and not REVOKE.search(body) and not DEFAULT_MANNER.search(body)
+    not a drop itself nor a return to the assistant's own way ("just talk normally"), nor a value
+    changed back ("Actually keep the budget at 1500")."""
+    return bool(MANNER_INSTEAD.search(body)) and not REVOKE.search(body) and not DEFAULT_MANNER.search(body) \
+        and not (CHANGE.search(body) and written_numbers(body))
 
 
 def _replacing_rule(sentences: list[str], found: list[Candidate]) -> list[Candidate]:
@@ -298,6 +308,12 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
                 dropped, rest = sentence[:at].strip(_TRIM), sentence[at:].strip(_TRIM)
                 rule = rule.model_copy(update={"replaces": True, "value": rest, "quote": rest})
                 return [whole.model_copy(update={"value": dropped, "quote": dropped}), rule]
+    if whole is not None and whole.action == "correct" and len(parts) >= 2:
+        # "二姨又说能来了……还是12个人，预算也还是按1500吧": two amounts changed back, each in its clause.
+        changed = [c for part in parts if (c := classify(part)) is not None and c.action in ("add", "correct")
+                   and c.subject in CANONICAL_SUBJECTS and c.kind in SUPERSEDING_KINDS and written_numbers(c.value)]
+        if len({c.subject for c in changed}) >= 2:
+            return changed
     if len(parts) < 2 or (whole is not None and (whole.action != "add" or whole.kind == "open_question")) \
             or is_hypothetical(sentence) or REPORTED.search(sentence) or any(is_hypothetical(p) for p in parts[:-1]):
         return [whole] if whole is not None else []
@@ -516,7 +532,7 @@ def _hard(kind: str, body: str, quote: str, canonical: str | None, prefix: str |
 _CHANGE_SPLIT = re.compile(f"({alternatives('change.split', ('zh', 'en'))})", re.IGNORECASE)
 # A verb of change naming what changes and its new value (the lexicon's ``change.verb``, English
 # only, kept as written: its groups ``subject`` and ``value``; ``$`` the end of the sentence only).
-_EN_CHANGE = re.compile("|".join(lexicon("en")["change"]["verb"]["patterns"]), re.IGNORECASE)
+_EN_CHANGE = [re.compile(pattern, re.IGNORECASE) for pattern in lexicon("en")["change"]["verb"]["patterns"]]
 # What is taken off a change before it divides, at its start: an opening correction (the lexicon's
 # ``change.lead``), then the words before what changes (``change.subject_lead``: only before a verb of
 # change, not a copula — "把预算改成8000", but "将军是张三" is about 将军) and its article
@@ -529,7 +545,7 @@ _ARTICLE = re.compile(f"^({alternatives('change.article', ('en', 'zh'))})\\s+", 
 def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
     """Split a change/correction into (subject, presented value), e.g. ('budget', '预算: 8000元')."""
     cleaned = _CHANGE_LEAD.sub("", body)
-    verb = _EN_CHANGE.search(cleaned)
+    verb = next((m for m in (pattern.search(cleaned) for pattern in _EN_CHANGE) if m), None)
     if verb:
         left, right = verb.group("subject").strip(_TRIM), verb.group("value").strip(_TRIM)
         subject = canonical or f"fact:{left.lower()}"

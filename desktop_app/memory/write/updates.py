@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_app.lexicon import CJK, alternatives, fires, lexicon_words
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
-from desktop_app.memory.lang.amounts import counted, only_counts, subject_counts, written_numbers
+from desktop_app.memory.lang.amounts import amounts, counted, only_counts, subject_counts, written_numbers
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, ZH_STOPCHARS, clip, term_set, topic_subject, without_lead_in
 from desktop_app.memory.write.extraction import (
@@ -31,6 +31,7 @@ from desktop_app.memory.write.extraction import (
     is_question,
 )
 from desktop_app.memory.write.integrity import revocations_reaching_twins
+from desktop_app.memory.write.names import NAME_SUBJECTS, corrected_name
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,
     AddItem,
@@ -163,6 +164,12 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
     if same is not None and cand.kind == "fact" and same.subject.split(":", 1)[0] in LIST_SUBJECTS:
         same = None  # a second allergy or condition is one more, not a new value of the first
     if same is not None and same.kind in SUPERSEDABLE_KINDS and cand.kind in SUPERSEDABLE_KINDS:
+        if cand.subject == same.subject == "budget" and cand.kind == "constraint" and _one_sum(cand.value) \
+                and CHANGED.search(cand.quote):
+            # "ok final answer, lets cap it at 4200 total" after "hmm actually we can stretch to 3500": the
+            # user says the budget's new amount outright, as a correction does ("My budget is 3000" alone
+            # is asked about)
+            origin = _explicit(origin)
         return _supersede(store, session_id, cand, same, cand.value, same.kind if same.kind == "constraint" else cand.kind,
                           origin, src, now)
     op = _new(cand, cand.kind, cand.subject, cand.value, origin=origin, source_message_id=src)
@@ -233,6 +240,12 @@ def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, 
                               value=clip(value, 80))
 
 
+def _one_sum(value: str) -> bool:
+    """``value`` states one amount of money (or one bare amount)."""
+    said = amounts(value)
+    return len(said) == 1 and said[0].unit in ("money", None) and said[0].value > 0
+
+
 def _explicit(origin: str) -> str:
     """The origin of a change the user said outright: the user's, when the rules read it."""
     return "user" if origin in ("rule", "import") else origin
@@ -270,6 +283,11 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         if target is None and written_numbers(cand.value) and not is_question(cand.quote):  # "my mistake, 14, one is off"
             target = _latest_correctable(active, cand.value)
     elif target is None and not cand.subject:
+        if (renamed := corrected_name(active, cand.value)) is not None:
+            # "哦打错了，应该是小邹" right after "你可以叫我小周": the name just said, spelt anew
+            item, value = renamed
+            return _supersede(store, session_id, cand.model_copy(update={"subject": item.subject}), item, value,
+                              item.kind, _explicit(origin), src, now)
         target = _latest_correctable(active, cand.value)
     if target is None and cand.kind == "preference":
         # "scratch that, aisle seats are better for me": the liking it takes back shares its words
@@ -330,7 +348,9 @@ def _latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | No
     """The item a correction that names no subject corrects: the latest one holding a number when
     the correction gives one ("make that 2200"), but never one counting something else: "make
     that 5 people" does not correct a budget of €5,000 (nothing is corrected then)."""
-    pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS]
+    # (A name is corrected only by a near spelling of it, ``names.corrected_name``: "说错了，是下周四"
+    # after "我叫王小明" is no new name.)
+    pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS and i.subject not in NAME_SUBJECTS]
     if not written_numbers(value) and len(term_set(value)) > SHORT_CORRECTION_TERMS:
         # "Change of plan: Priya went fully vegan, so …" is news of its own, not a new wording of
         # whatever was said last (it replaced the head count).

@@ -1,0 +1,44 @@
+"""A name corrected by itself ("哦打错了，应该是小邹" right after "你可以叫我小周"): the name just said is
+spelt anew; a short correction that is no near spelling of it leaves the name alone."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _names(convo):
+    return [i.value for i in convo.active() if i.subject in ("name", "name:called")]
+
+
+@pytest.mark.parametrize("lang, said, correction, now", [
+    ("zh", "你可以叫我小周", "哦打错了，应该是小邹", "你可以叫我小邹"),
+    ("zh", "我叫王小明", "打错了，是王晓明", "我叫王晓明"),
+    ("en", "You can call me Jon.", "Oops, typo, it's John.", "You can call me John"),
+    ("en", "My name is Sara.", "Sorry, typo: it's Sarah.", "My name is Sarah"),
+])
+def test_a_name_spelt_anew_replaces_the_one_just_said(conversation, lang, said, correction, now):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    convo.say(correction)
+    assert _names(convo) == [now], [i.value for i in convo.active()]
+
+
+@pytest.mark.parametrize("lang, said, correction", [
+    ("zh", "我叫王小明", "说错了，是下周四"),
+    ("zh", "我叫王小明", "哦打错了，应该是小邹"),  # no near spelling of 王小明: nothing to tell it belongs to
+    ("en", "My name is Jon.", "sorry, I meant Tuesday"),
+    ("en", "My name is Jon.", "Oops, typo, it's Margaret."),
+])
+def test_a_short_correction_that_is_no_near_spelling_leaves_the_name(conversation, lang, said, correction):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    convo.say(correction)
+    assert _names(convo) == [said.rstrip(".")], [i.value for i in convo.active()]
+
+
+def test_a_name_is_corrected_only_when_it_was_the_last_thing_said(conversation):
+    convo = conversation(lang="zh")
+    convo.say("你可以叫我小周")
+    convo.say("预算控制在1500以内")
+    convo.say("哦打错了，应该是小邹")
+    assert _names(convo) == ["你可以叫我小周"]
