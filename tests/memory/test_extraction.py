@@ -25,6 +25,15 @@ from desktop_app.memory.write.extraction import extract
     ("We decided to use PostgreSQL.", "add", "decision", None),
     ("帮我规划一个三周的副业启动方案。", "add", "goal", "goal"),
     ("Help me plan a trip to Kyoto.", "add", "goal", "goal"),
+    # an aim with the number to reach: a goal, not a correction of the latest number
+    ("我现在体重140斤，想减到125。", "add", "goal", "goal"),
+    ("争取今年攒到10万。", "add", "goal", "goal"),
+    ("我想今年考过雅思7分。", "add", "goal", "goal"),
+    ("I weigh 180 and want to get down to 160.", "add", "goal", "goal"),
+    ("I'm trying to save 500 a month.", "add", "goal", "goal"),
+    ("我想把预算减到1000。", "correct", None, "budget"),  # a budget's "减到" changes it
+    ("导师要求参考文献至少30篇。", "add", "constraint", None),  # 要求…参考: no aim
+    ("We need to get there by 9.", "add", "constraint", None),  # a time to be there, not an aim
     ("也许我们应该换个供应商？", "add", "open_question", None),
     ("Maybe we should try Rust?", "add", "open_question", None),
     ("Still torn between Lisbon and Porto.", "add", "open_question", None),

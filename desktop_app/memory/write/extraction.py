@@ -95,6 +95,7 @@ PREFERENCE = rx(alternatives("kind.preference", ("zh", "en")))
 DECISION = rx(alternatives("kind.decision", ("zh", "en")))
 MOVED = rx(alternatives("change.moved", ("zh", "en")))
 GOAL = rx(alternatives("kind.goal", ("zh", "en")))
+GOAL_TARGET = rx(alternatives("goal.target", ("zh", "en")))
 # A plan or task the user is on (the lexicon's ``kind.plan``): the goal, when nothing firmer is said.
 PLAN = rx(alternatives("kind.plan", ("zh", "en")), alternatives("kind.trip", ("zh", "en")))
 # A trip the user is on (the lexicon's ``kind.trip``): a plan a later choice of another place replaces.
@@ -405,6 +406,9 @@ def classify(sentence: str) -> Candidate | None:
     if SPECULATION.search(body):  # "maybe change X to Y" is speculation, never a fact
         return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body,
                          quote=quote)
+    if GOAL_TARGET.search(body) and not question and not (canonical or "").startswith(("budget", "head count")):
+        # "我现在体重140斤，想减到125": an aim with its number ("减到" changes a budget, not a weight)
+        return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     if CORRECT.search(body) or CHANGE.search(body):
         subject, value = _subject_value(body, canonical)
         if (not subject or not canonical) and (stated := _stated_fact(body, quote, canonical, _FIXED_FACT_CUES)) is not None:
@@ -532,7 +536,8 @@ def _hard(kind: str, body: str, quote: str, canonical: str | None, prefix: str |
 _CHANGE_SPLIT = re.compile(f"({alternatives('change.split', ('zh', 'en'))})", re.IGNORECASE)
 # A verb of change naming what changes and its new value (the lexicon's ``change.verb``, English
 # only, kept as written: its groups ``subject`` and ``value``; ``$`` the end of the sentence only).
-_EN_CHANGE = [re.compile(pattern, re.IGNORECASE) for pattern in lexicon("en")["change"]["verb"]["patterns"]]
+_EN_CHANGE = re.compile("|".join(lexicon("en")["change"]["verb"]["patterns"]), re.IGNORECASE)
+_EN_KEPT = re.compile("|".join(lexicon("en")["change"]["kept"]["patterns"]), re.IGNORECASE)
 # What is taken off a change before it divides, at its start: an opening correction (the lexicon's
 # ``change.lead``), then the words before what changes (``change.subject_lead``: only before a verb of
 # change, not a copula — "把预算改成8000", but "将军是张三" is about 将军) and its article
@@ -545,7 +550,7 @@ _ARTICLE = re.compile(f"^({alternatives('change.article', ('en', 'zh'))})\\s+", 
 def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
     """Split a change/correction into (subject, presented value), e.g. ('budget', '预算: 8000元')."""
     cleaned = _CHANGE_LEAD.sub("", body)
-    verb = next((m for m in (pattern.search(cleaned) for pattern in _EN_CHANGE) if m), None)
+    verb = _EN_CHANGE.search(cleaned) or _EN_KEPT.search(cleaned)
     if verb:
         left, right = verb.group("subject").strip(_TRIM), verb.group("value").strip(_TRIM)
         subject = canonical or f"fact:{left.lower()}"
