@@ -78,9 +78,15 @@ def _is_me(word: str) -> bool:
     return any((p := cue("address.me", lang)) is not None and p.fullmatch(word) is not None for lang in LANGS)
 
 
+def _is_pronoun(word: str) -> bool:
+    """``word`` is a pronoun for someone named before ("she", "他"; the lexicon's ``address.pronoun``)."""
+    return any((p := cue("address.pronoun", lang)) is not None and p.fullmatch(word) is not None for lang in LANGS)
+
+
 FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
+    ("fact.family_diet", "diet:"),
     ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
     ("fact.head_count", "head count"), ("fact.departure", "departure"), ("fact.trip_length", "trip length"),
     ("fact.lodging", "lodging"),
@@ -478,7 +484,7 @@ def _dated(body: str, quote: str, *, asked: bool = False) -> Candidate | None:
 
 
 # Fact cues whose sentences hold a rule's word without being a rule ("I don't eat pork").
-_BEFORE_RULES: tuple[tuple[str, str | None], ...] = (("fact.diet", "diet"),)
+_BEFORE_RULES: tuple[tuple[str, str | None], ...] = (("fact.diet", "diet"), ("fact.family_diet", "diet:"))
 
 
 def _stated_fact(body: str, quote: str, canonical: str | None,
@@ -490,6 +496,8 @@ def _stated_fact(body: str, quote: str, canonical: str | None,
             raw_subject = match.groupdict().get("subject") or ""
             if fixed and fixed.endswith(":"):  # whose it is: "allergy:mia" (a profile item of its own)
                 who = raw_subject.strip().lower()
+                if _is_pronoun(who) and (who := _named_before(body, match.start())) == "":
+                    continue  # "she went vegan" with no one named before: whose is not known
                 # No one named (a clause of the user's own: "乳糖不耐受") is the user.
                 subject = fixed[:-1] if not who or _is_me(who) else fixed + who
             else:
@@ -500,6 +508,17 @@ def _stated_fact(body: str, quote: str, canonical: str | None,
             return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
                              canonical=fixed is not None or canonical is not None)
     return None
+
+
+def _named_before(body: str, end: int) -> str:
+    """Who a pronoun at ``end`` stands for: the name said before it ("Priya" in "Change of plan:
+    Priya told me she …", "小雨" in "小雨说她…"; the lexicon's ``address.named_before``), lower case,
+    without the user's "我"; "" when none."""
+    found = first_match("address.named_before", body[:end].rstrip(), ("zh", "en"))
+    if found is None:
+        return ""
+    name = found.group("name")
+    return (name[1:] if _is_me(name[:1]) else name).lower()
 
 
 def _budget_part(body: str) -> str | None:

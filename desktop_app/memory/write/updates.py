@@ -197,6 +197,10 @@ def _same_subject(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | Non
         # "软装预算提到9万吧" after "软装另外算，预算6万左右": the budget that named the part is that part's
         part = cand.subject.split(":", 1)[1]
         matches = [i for i in active if i.subject == "budget" and part in i.value.lower()]
+    if not matches and cand.subject.startswith("diet:"):
+        # "小雨说她现在吃全素" after "我表妹小雨吃素": the same person, named shorter
+        who = cand.subject.split(":", 1)[1]
+        matches = [i for i in active if i.subject.startswith("diet:") and _same_person(who, i.subject.split(":", 1)[1])]
     if not matches and cand.subject == "budget" and fires("change.value", cand.quote):
         # "人少了那预算就压到1200吧" after "买菜预算控制在1500以内": with no whole budget held, a change of
         # the budget changes the only one there is ("Total budget is 4000" beside a part is a new whole)
@@ -209,6 +213,15 @@ def _same_subject(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | Non
     else:
         matches = [i for i in matches if i.kind != "directive"]
     return matches[-1] if matches else None
+
+
+def _same_person(one: str, other: str) -> bool:
+    """Two names of one person: the same, or one the end of the other ("小雨" of "表妹小雨", "priya"
+    of "friend priya"; a whole word in English: "ben" is not "reuben")."""
+    if not one or not other:
+        return False
+    short, long_ = sorted((one, other), key=len)
+    return long_ == short or long_.endswith(short if not short.isascii() else f" {short}")
 
 
 def _same_count(subject: str, active: list[MemoryItem]) -> list[MemoryItem]:
