@@ -572,3 +572,20 @@ def test_a_late_pass_never_brings_back_a_budget_changed_since_in_other_words(con
                    origin="model", source_message_id=message.id)]
     guarded = guard_model_ops(ops, items, message, changed)
     assert not guarded.ops, guarded
+
+
+@pytest.mark.parametrize("lang, message, quote, subject, value, kind, kept", [
+    # hc-en-02, run G: "pen: EpiPen" stood in the final plan as a decision.
+    ("en", "Jake has a shellfish allergy. A serious one, he carries an EpiPen.", "he carries an EpiPen", "pen", "EpiPen",
+     "decision", False),
+    ("en", "Dietary stuff: my friend Priya is vegetarian.", "my friend Priya is vegetarian", "diet", "Priya is vegetarian",
+     "fact", True),
+    ("en", "My girlfriend hates early mornings.", "My girlfriend hates early mornings", "friend", "hates early mornings",
+     "fact", False),
+])
+def test_a_subject_made_of_a_piece_of_a_word_is_refused(conversation, lang, message, quote, subject, value, kind, kept):
+    convo = conversation(lang=lang)
+    convo.user(message)
+    job = model_pass(convo, Model([entry(quote, subject, value, kind=kind)]))
+    written = [i for i in active(convo) if i.origin == "model"]
+    assert bool(written) is kept, ([i.value for i in active(convo)], job.notes)

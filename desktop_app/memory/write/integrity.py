@@ -208,6 +208,9 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return "the words of a question the message asks, not a value it states"
     if not _NAMING.search(op.subject):
         return f"the subject “{clip(op.subject, 20)}” names nothing (a number is not a subject)"
+    if (piece := _piece_of_a_word(op.subject, f"{message.content} {body(op.value)}")) is not None:
+        # The 0.5B filed "pen: EpiPen" from "he carries an EpiPen" (a decision, in the final plan).
+        return f"the subject “{clip(op.subject, 20)}” is a piece of the word “{piece}”"
     if fires("integrity.health_subject", op.subject) and not fires("integrity.health_subject", message.content) \
             and not fires("integrity.health_subject", body(op.value)):
         # Under Pilot the 0.5B filed "今天好累啊" as "儿童过敏: 今天好累啊", beside the son's peanut allergy.
@@ -274,6 +277,21 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         if old.scope == "profile" and op.status == "active" and not names_item(old, message.content):
             return f"the profile item #{old.id} is not named in the message"
     return ""
+
+
+_LATIN_WORDS = re.compile(r"[a-z]+")
+
+
+def _piece_of_a_word(subject: str, text: str) -> str | None:
+    """A word of ``subject`` that ``text`` holds only inside a longer word, not at its start ("pen" of
+    "EpiPen"; "diet" of "dietary" is its stem): that word, or None."""
+    said = set(_LATIN_WORDS.findall(text.lower()))
+    for word in _LATIN_WORDS.findall(subject.lower()):
+        if len(word) >= 2 and word not in said:
+            whole = next((w for w in sorted(said) if word in w and not w.startswith(word)), None)
+            if whole is not None:
+                return whole
+    return None
 
 
 # A piece of two or more characters said four times in a row, with at most marks between.
