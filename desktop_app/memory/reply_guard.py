@@ -17,11 +17,18 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from desktop_app.lexicon import CJK, LANGS, cue, fires, first_match, lexicon
+from desktop_app.lexicon import CJK, LANGS, alternatives, cue, fires, first_match, lexicon
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.lang.amounts import Amount, amounts
-from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, ZH_STOPCHARS, numbers, split_sentences, term_set
+from desktop_app.memory.lang.text import (
+    CANONICAL_SUBJECTS,
+    ZH_STOPCHARS,
+    numbers,
+    split_sentences,
+    term_set,
+    without_lead_in,
+)
 from desktop_app.memory.prompt.render import in_language, plain_value
 from desktop_app.memory.reply_health import reply_language, rule_language
 from desktop_app.prompts import guard_text
@@ -433,10 +440,30 @@ def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,
     if not user_text or not fires("request.recap", user_text):
         return []
     found = amounts(reply)
-    left = [i for i in active if _part_of_plan(i) and not _mentioned(i, reply, found)]
+    left = [i for i in active if _part_of_plan(i) and not _mentioned(i, reply, found) and not _part_of_another(i, active)]
     past = list(history)
-    return [i for i in left if not _superseded(i.value, amounts(i.value), active, past)
-            and not _part_of_another(i, active)][:MAX_RECAP]
+    out: list[MemoryItem] = []
+    for item in left:
+        if not _superseded(item.value, amounts(item.value), active, past):
+            out.append(item)
+        elif (fresh := _fresh_part(item, active, past)) is not None and not _mentioned(fresh, reply, found):
+            out.append(fresh)
+    return out[:MAX_RECAP]
+
+
+_CLAUSE = re.compile(alternatives("clause.split", ("zh", "en")), re.IGNORECASE)
+
+
+def _fresh_part(item: MemoryItem, active: Sequence[MemoryItem], history: list[MemoryItem]) -> MemoryItem | None:
+    """The clauses of a value that state no replaced value, as the item ("Jake has a shellfish allergy"
+    of "Priya is vegetarian, and Jake has a shellfish allergy" once Priya is vegan): the rest of a
+    sentence that also held an old value is still asked for. None when every clause is stale."""
+    parts = [without_lead_in(p.strip(), edge=" ,;，；") for p in _CLAUSE.split(plain_value(item.value))]
+    parts = [p for p in parts if p.strip()]
+    kept = [p for p in parts if not _superseded(p, amounts(p), active, history)]
+    if not kept or len(kept) == len(parts):
+        return None
+    return item.model_copy(update={"value": "; ".join(kept)})
 
 
 def _part_of_plan(item: MemoryItem) -> bool:

@@ -216,12 +216,14 @@ def test_only_a_request_to_sum_everything_up_asks_for_every_value(lang, items, a
       item(2, "我们一共4个人", kind="fact", subject="人数", status="superseded"),
       item(3, "那就5个人了", kind="fact", subject="人数", supersedes=2)]),
 ])
-def test_a_value_said_beside_an_old_one_is_never_asked_for(lang, ask, items):
+def test_a_value_said_beside_an_old_one_is_asked_for_without_it(lang, ask, items):
     active = [i for i in items if i.status == "active"]
     history = [i for i in items if i.status != "active"]
-    found = [f.current for f in guard_reply("Lisbon. 大理。", active=active, history=history, lang=lang, user_text=ask)
-             if f.kind == "omitted"]
-    assert found == [plain_value(items[2].value)], "only the current count; the sentence holding 4 would state it"
+    asked = [i.value for i in left_out("Lisbon. 大理。", active, ask, history)]
+    assert asked[-1] == plain_value(items[2].value), "the current count"
+    assert len(asked) == 2 and not any(old in asked[0] for old in ("4 of us", "4个人")), \
+        "the rest of the sentence that held 4, without it"
+    assert ("July 14" in asked[0] and "7 days" in asked[0]) if lang == "en" else ("10月1号" in asked[0] and "6天" in asked[0])
 
 
 @pytest.mark.parametrize("lang, ask, items, expected", [
@@ -365,3 +367,22 @@ def test_a_bare_number_beside_the_count_is_not_the_count():
     assert kinds("按4个人订房。", [family], "zh") == [("limit", 3)]
     party = item(4, "There are 3 of us: me, my wife and our 5-year-old", kind="fact", subject="head count")
     assert kinds("For the 3 of you, a family room works.", [party]) == []
+
+
+@pytest.mark.parametrize("lang, both, old, new, reply, ask, wanted", [
+    ("en", "There'll be 4 of us, flying out July 14", "There'll be 4 of us", "make that 5 people", "Plan: Lisbon for a week.",
+     "Great. Give me the full final plan with all my constraints summarised.", ["flying out July 14", "make that 5 people"]),
+    ("zh", "我们4个人，10月1号出发", "我们4个人", "那就5个人了", "方案：昆明玩一周。", "总结一下我的所有要求，给我最终方案",
+     ["10月1号出发", "那就5个人了"]),
+])
+def test_a_summary_still_asks_for_the_rest_of_a_sentence_that_held_an_old_value(lang, both, old, new, reply, ask, wanted):
+    # The head count changed; the departure said in the same sentence did not, and a plan that
+    # left it out was not told so (the whole sentence was dropped for its old head count).
+    items = [item(1, both, kind="fact", subject="when:flying"), item(2, old, kind="fact", subject="head count",
+                                                                    status="superseded"),
+             item(3, new, kind="fact", subject="head count", supersedes=2)]
+    active = [i for i in items if i.status == "active"]
+    history = [i for i in items if i.status != "active"]
+    assert [i.value for i in left_out(reply, active, ask, history)] == wanted
+    assert left_out("Plan: we fly out July 14 with 5 people." if lang == "en" else "方案：10月1号出发，5个人。",
+                    active, ask, history) == []
