@@ -25,7 +25,7 @@ REQUIRED = {
     "stage": ("system", "page"),
     "summary_model": ("system", "page", "retry"),
     "resolve": ("system", "ask", "examples"),
-    "guard": ("lead", "superseded", "limit", "directive", "revoked", "omitted", "join", "end", "recap", "still_open"),
+    "guard": ("lead", "superseded", "limit", "directive", "revoked", "omitted", "ruled_out", "join", "end", "recap", "still_open"),
     "retry": ("lead", "echo", "copy", "refusal", "empty", "promise", "scaffolding", "statement", "join", "end"),
     "translate": ("system", "example", "example_reply"),
 }

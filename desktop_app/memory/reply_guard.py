@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from desktop_app.lexicon import CJK, LANGS, alternatives, cue, fires, first_match, lexicon
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
+from desktop_app.memory.food_guard import offered
 from desktop_app.memory.lang.amounts import Amount, amounts
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
@@ -531,6 +532,12 @@ def _omitted(reply: str, active: Sequence[MemoryItem], history: Sequence[MemoryI
     return [GuardFinding(kind="omitted", item=left[0].id, detail=f"leaves out {len(left)}: {values}", current=values)]
 
 
+def _ruled_out(reply: str, active: Sequence[MemoryItem]) -> list[GuardFinding]:
+    """Food an allergy or a diet in memory rules out, offered by the reply (``memory.food_guard``)."""
+    return [GuardFinding(kind="ruled_out", item=o.item.id, detail=f"offers {o.food}, ruled out by “{plain_value(o.item.value)}”",
+                         current=plain_value(o.item.value), old=o.food) for o in offered(reply, active)]
+
+
 def guard_reply(reply: str, *, active: Sequence[MemoryItem], history: Iterable[MemoryItem] = (), lang: str = "en",
                 finished: bool = True, user_text: str = "") -> list[GuardFinding]:
     """What in ``reply`` disagrees with memory: ``active`` items (current values and rules),
@@ -543,7 +550,7 @@ def guard_reply(reply: str, *, active: Sequence[MemoryItem], history: Iterable[M
     misstated = [f for f in _misstated(reply, found, active, past, user_text) if all(g.item != f.item for g in limits)]
     findings = [*_superseded(reply, found, active, past), *limits, *misstated,
                 *_directives(reply, active), *_revoked(reply, active, past, lang),
-                *_omitted(reply, active, past, user_text, lang)]
+                *_omitted(reply, active, past, user_text, lang), *_ruled_out(reply, active)]
     if not finished:
         findings.append(GuardFinding(kind="cut_off", item=None, detail="stopped at the length limit"))
     return findings

@@ -66,7 +66,7 @@ class ReplyHealth(BaseModel):
     kept_out: bool = False
 
 
-GuardKind = Literal["superseded", "limit", "directive", "revoked", "omitted", "cut_off"]
+GuardKind = Literal["superseded", "limit", "directive", "revoked", "omitted", "ruled_out", "cut_off"]
 
 
 class GuardFinding(BaseModel):

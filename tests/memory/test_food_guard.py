@@ -1,0 +1,72 @@
+"""Food an allergy or a diet in memory rules out, offered by a reply (the reply guard's
+``ruled_out``): "Sushi with Shrimp" for a guest with a shellfish allergy (run G), "Chicken salad"
+for a vegetarian (the issue's first walk). Pure, both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.prompt.render import guard_note
+from desktop_app.memory.reply_guard import guard_reply
+
+
+def item(id_: int, value: str, subject: str = "", kind: str = "fact", status: str = "active") -> MemoryItem:
+    return MemoryItem(id=id_, session_id=1, kind=kind, subject=subject, value=value, status=status, origin="user",
+                      state_version=1, created_at=0.0, updated_at=0.0)
+
+
+def ruled_out(reply: str, items: list[MemoryItem], lang: str = "en") -> list[int | None]:
+    active = [i for i in items if i.status == "active"]
+    history = [i for i in items if i.status != "active"]
+    return [f.item for f in guard_reply(reply, active=active, history=history, lang=lang) if f.kind == "ruled_out"]
+
+
+SHELLFISH = item(1, "Jake has a shellfish allergy", "allergy:jake")
+VEGETARIAN = item(2, "I'm vegetarian", "diet")
+SHRIMP_ZH = item(3, "我表妹小雨对虾过敏", "allergy:表妹小雨")
+NO_SPICE = item(4, "我妈一点辣都不能吃", kind="constraint")
+MEATLESS_ZH = item(5, "我吃素", "diet")
+
+
+@pytest.mark.parametrize("lang, items, reply, expected", [
+    ("en", [SHELLFISH], "1. **Sushi with Shrimp**: fresh and light.", [1]),
+    ("en", [VEGETARIAN], "How about a chicken salad for the family?", [2]),
+    ("en", [item(6, "Mia has a tree nut allergy", "allergy:mia")], "Pastéis de nata and almond cake at the bakery.", [6]),
+    ("zh", [SHRIMP_ZH], "推荐一道白灼虾，简单又好吃。", [3]),
+    ("zh", [NO_SPICE], "晚上可以吃麻辣火锅。", [4]),
+    ("zh", [MEATLESS_ZH], "推荐宫保鸡丁和红烧肉。", [5]),
+    # kept out, or only looking alike
+    ("en", [SHELLFISH], "Skip the shrimp; grilled salmon works for everyone.", []),
+    ("en", [SHELLFISH], "Make sure nothing on the menu has shellfish.", []),
+    ("en", [VEGETARIAN], "A mock chicken salad with seitan, or a chickpea curry.", []),
+    ("en", [item(6, "Mia has a tree nut allergy", "allergy:mia")], "Try a butternut squash soup with nutmeg.", []),
+    ("en", [item(7, "my son has a severe peanut allergy", "allergy")],
+     "A peanut-free spread: fruit skewers and popcorn. Check every label for 'may contain peanuts' warnings.", []),
+    ("zh", [SHRIMP_ZH], "菜单里不放虾，用豆腐代替。", []),
+    ("zh", [NO_SPICE], "清蒸鱼不辣，很适合阿姨。", []),
+    ("zh", [MEATLESS_ZH], "推荐素鸡和鸡蛋羹。", []),
+    # a superseded allergy rules nothing out; a restriction nobody has is no restriction
+    ("en", [item(8, "I'm allergic to shellfish", "allergy", status="superseded")], "Garlic shrimp pasta tonight?", []),
+    ("en", [item(9, "Grandma loves shrimp", "family")], "Garlic shrimp pasta for Grandma.", []),
+])
+def test_a_food_the_memory_rules_out_is_found(lang, items, reply, expected):
+    assert ruled_out(reply, items, lang) == expected
+
+
+def test_a_guests_diet_catered_for_apart_leaves_the_others_their_dish():
+    guest = item(1, "one guest is vegetarian", "dietary")
+    assert ruled_out("A big roast chicken, and a mushroom and lentil dish for your vegetarian guest.", [guest]) == []
+    assert ruled_out("A big roast chicken for everyone.", [guest]) == [1]
+    allergy = item(2, "one guest has a shellfish allergy", "allergy")
+    assert ruled_out("Garlic prawns, and a pasta for your guest with the allergy.", [allergy]) == [2], \
+        "an allergy is never served to the table"
+
+
+@pytest.mark.parametrize("lang, items, reply, words", [
+    ("en", [SHELLFISH], "Shrimp cocktail to start.", ("Jake has a shellfish allergy", "Shrimp")),
+    ("zh", [SHRIMP_ZH], "先来一份白灼虾。", ("我表妹小雨对虾过敏", "虾")),
+])
+def test_the_retry_is_told_what_to_leave_out(lang, items, reply, words):
+    note = guard_note(guard_reply(reply, active=items, lang=lang), lang)
+    assert all(w in note for w in words), note
