@@ -169,6 +169,7 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
                 guard.findings = guard.first_findings
         if guard is not None and settings.guard == "fix" and not degenerate(findings) and streamed.pieces \
                 and not streamed.stopped:
+            _leave_out_ruled_out(pipeline, recorded, streamed, guard, on_token, on_retry)
             _complete_recap(pipeline, recorded, streamed, guard, on_token, on_retry)
     except BaseException:
         if streamed.pieces:
@@ -280,6 +281,21 @@ def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
                 streamed.replace(tidied, "kept the answer without the prompt's labels", on_token, on_retry)
             return checks
     return findings
+
+
+def _leave_out_ruled_out(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, guard: GuardVerdict,
+                         on_token: Callable[[str], None] | None, on_retry: Callable[[str], None] | None) -> None:
+    """A reply that, asked once more, still offers a food an allergy or a diet in memory rules out
+    loses the sentences offering it, where enough is left to read: the user never reads "Sushi with
+    Shrimp" for a guest with a shellfish allergy as a suggestion (``guard.model_text`` keeps it)."""
+    if not any(f.kind == "ruled_out" for f in guard.findings):
+        return
+    model_text = streamed.text
+    kept = pipeline.without_ruled_out(recorded.session, model_text)
+    if kept != model_text:
+        streamed.replace(kept, "left out the suggestions an allergy or a diet rules out", on_token, on_retry)
+        guard.model_text = guard.model_text or model_text
+        guard.findings = [f for f in pipeline.guard(recorded.session, kept, user_text=recorded.message.content)]
 
 
 def _complete_recap(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, guard: GuardVerdict,

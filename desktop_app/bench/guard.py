@@ -20,7 +20,7 @@ from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.reply_guard import guard_reply
 
 DATA = Path(__file__).parent / "data" / "guard_cases.json"
-KINDS = ("superseded", "limit", "directive", "revoked", "cut_off")
+KINDS = ("superseded", "limit", "directive", "revoked", "ruled_out", "cut_off")
 
 
 class Score(BaseModel):

@@ -190,6 +190,12 @@ def stale_sentences(reply: str, active: Sequence[MemoryItem], history: Sequence[
     return [reply[start:end] for start, end in sorted(spans)]
 
 
+def ruled_out_sentences(reply: str, active: Sequence[MemoryItem]) -> list[str]:
+    """The sentences (list lines) of ``reply`` that offer a food an allergy or a diet in memory
+    rules out (``memory.food_guard``)."""
+    return [m.group(0) for m in _SENTENCE.finditer(reply) if m.group(0).strip() and offered(m.group(0), active)]
+
+
 def without_sentences(reply: str, sentences: Sequence[str]) -> str:
     """``reply`` without ``sentences``; a line left empty (or only a list mark) goes too."""
     for sentence in sentences:

@@ -12,6 +12,7 @@ read-only; every write happens in a record or log stage.
 
 from __future__ import annotations
 
+import re
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import Embedder, Progress, TokenCounter
-from desktop_app.lexicon import fires
+from desktop_app.lexicon import CJK, fires
 from desktop_app.memory.archive.paging import page_out_if_needed
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.head_fold import FoldReason, HeadFold
@@ -45,6 +46,7 @@ from desktop_app.memory.reply_guard import (
     completion,
     guard_reply,
     left_out,
+    ruled_out_sentences,
     stale_sentences,
     still_open,
     without_sentences,
@@ -65,6 +67,7 @@ if TYPE_CHECKING:
 
 MAX_INPUT_CHARS = 200_000
 RECENT_REPLIES_CHECKED = 16  # a reply is compared with this many earlier replies (the 0.5B copied one 10 back)
+MIN_KEPT_CHARS = 24  # letters left in a reply once the sentences offering a ruled-out food go, or it stays whole
 SIMILAR_OPENING = 0.5  # a retry avoids the openings of earlier replies at least this like the rejected one
 
 
@@ -383,6 +386,16 @@ class TurnPipeline:
         kept = without_sentences(text, stale_sentences(text, active, past))
         left, asked = left_out(kept, active, user_text, history=past), still_open(kept, active, user_text)
         return kept, completion(left, lang, asked), [i.value for i in left + asked]
+
+    def without_ruled_out(self, session: Session, text: str) -> str:
+        """``text`` without the sentences offering a food an allergy or a diet in memory rules out
+        (memory.reply_guard.ruled_out_sentences); ``text`` when none does, or when nothing of
+        substance would be left (the reply and its finding stand then)."""
+        active = self.store.list_items(session.id, statuses=("active",))
+        kept = without_sentences(text, ruled_out_sentences(text, active))
+        # (A Chinese character says about a word: it counts three letters.)
+        substance = len(re.sub(r"\W", "", kept)) + 2 * len(re.findall(f"[{CJK}]", kept))
+        return kept if kept != text and substance >= MIN_KEPT_CHARS else text
 
     def _guard_state(self, session: Session, user_text: str) -> tuple[list[MemoryItem], list[MemoryItem], str]:
         """What the guard reads: the active items, the superseded and revoked ones, and the reply's

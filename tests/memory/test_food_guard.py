@@ -49,6 +49,15 @@ MEATLESS_ZH = item(5, "我吃素", "diet")
     # a superseded allergy rules nothing out; a restriction nobody has is no restriction
     ("en", [item(8, "I'm allergic to shellfish", "allergy", status="superseded")], "Garlic shrimp pasta tonight?", []),
     ("en", [item(9, "Grandma loves shrimp", "family")], "Garlic shrimp pasta for Grandma.", []),
+    # a restriction lifted, a food refused by name rules out that food only, a stand-in is no food
+    ("en", [item(10, "Turns out I'm not allergic to shrimp after all", "allergy")], "Shrimp tacos tonight!", []),
+    ("zh", [item(11, "我现在不吃素了，医生让我多补点蛋白质", "diet")], "可以做番茄炖牛腩。", []),
+    ("en", [item(12, "I started eating fish again, so I'm pescatarian now", "diet")], "Grilled salmon with greens.", []),
+    ("en", [item(12, "I started eating fish again, so I'm pescatarian now", "diet")], "Grilled chicken with greens.", [12]),
+    ("en", [item(13, "Grandma doesn't eat pork", "diet:grandma")], "Roast leg of lamb with rosemary.", []),
+    ("en", [item(13, "Grandma doesn't eat pork", "diet:grandma")], "Pulled pork sliders for the BBQ.", [13]),
+    ("zh", [item(14, "朋友阿里是回族，不吃猪肉", "diet:阿里")], "点手抓羊肉和大盘鸡。", []),
+    ("en", [item(15, "I'm lactose intolerant", "diet")], "Use a vegan mozzarella on the pizza.", []),
 ])
 def test_a_food_the_memory_rules_out_is_found(lang, items, reply, expected):
     assert ruled_out(reply, items, lang) == expected
@@ -58,6 +67,10 @@ def test_a_guests_diet_catered_for_apart_leaves_the_others_their_dish():
     guest = item(1, "one guest is vegetarian", "dietary")
     assert ruled_out("A big roast chicken, and a mushroom and lentil dish for your vegetarian guest.", [guest]) == []
     assert ruled_out("A big roast chicken for everyone.", [guest]) == [1]
+    priya = item(3, "my friend Priya is vegan", "diet:priya")
+    assert ruled_out("For everyone else, grilled chicken skewers; Priya gets a chickpea curry.", [priya]) == []
+    assert ruled_out("Priya would love a cheese board: a ripe brie and an aged cheddar.", [priya]) == [3]
+    assert ruled_out("A menu for the whole table, Priya included:\n1. Beet salad\n2. Risotto with butter", [priya]) == [3]
     allergy = item(2, "one guest has a shellfish allergy", "allergy")
     assert ruled_out("Garlic prawns, and a pasta for your guest with the allergy.", [allergy]) == [2], \
         "an allergy is never served to the table"

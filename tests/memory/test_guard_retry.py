@@ -204,3 +204,32 @@ def test_a_summary_gets_the_users_open_question_added(store, settings):
     reply = turn(store, settings, engine, "好了，总结一下我的所有要求，给我最终方案", lang="zh").reply.content
     assert reply.startswith("最终方案：订小厅，12个人。")
     assert reply.endswith("还没定下来、你问过的：\n- 鱼要不要整条蒸"), reply
+
+
+@pytest.mark.parametrize("lang, allergy, ask, bad, good", [
+    ("en", "Jake has a shellfish allergy.", "Any starter ideas?",
+     "1. Garlic shrimp skewers.\n2. A tomato bruschetta with basil.\n3. Stuffed mushrooms with herbs.",
+     "tomato bruschetta with basil"),
+    ("zh", "我表妹小雨对虾过敏。", "凉菜推荐几个？", "1. 白灼虾，蘸料简单。\n2. 凉拌黄瓜，清爽开胃。\n3. 皮蛋豆腐，老少皆宜。", "凉拌黄瓜"),
+])
+def test_a_food_an_allergy_rules_out_is_asked_for_again_then_left_out(store, settings, lang, allergy, ask, bad, good):
+    replies = ["Noted." if lang == "en" else "好的，记下了。", bad, bad]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, allergy, lang=lang)
+    result = turn(store, settings, engine, ask, lang=lang)
+    guard = result.record.guard
+    assert guard is not None and guard.retried, "asked once more, told what to leave out"
+    assert ("shrimp" in engine.calls[-1][-1]["content"]) if lang == "en" else ("虾" in engine.calls[-1][-1]["content"])
+    assert good in result.reply.content
+    assert ("shrimp" not in result.reply.content.lower()) if lang == "en" else ("白灼虾" not in result.reply.content)
+    assert guard.model_text == bad, "what the model wrote is kept in the record"
+    assert not [f for f in guard.findings if f.kind == "ruled_out"]
+
+
+def test_a_reply_that_is_only_the_ruled_out_food_stays_whole(store, settings):
+    replies = ["Noted.", "Shrimp.", "Shrimp."]
+    engine = ScriptedEngine(lambda messages: replies.pop(0))
+    turn(store, settings, engine, "Jake has a shellfish allergy.")
+    result = turn(store, settings, engine, "One word: what should I cook?")
+    assert result.reply.content == "Shrimp.", "nothing of substance would be left: the reply and its finding stand"
+    assert [f.kind for f in result.record.guard.findings] == ["ruled_out"]
