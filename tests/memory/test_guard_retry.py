@@ -210,7 +210,8 @@ def test_a_summary_gets_the_users_open_question_added(store, settings):
     ("en", "Jake has a shellfish allergy.", "Any starter ideas?",
      "1. Garlic shrimp skewers.\n2. A tomato bruschetta with basil.\n3. Stuffed mushrooms with herbs.",
      "tomato bruschetta with basil"),
-    ("zh", "我表妹小雨对虾过敏。", "凉菜推荐几个？", "1. 白灼虾，蘸料简单。\n2. 凉拌黄瓜，清爽开胃。\n3. 皮蛋豆腐，老少皆宜。", "凉拌黄瓜"),
+    ("zh", "我表妹小雨对虾过敏。", "凉菜推荐几个？",
+     "1. 白灼虾，蘸料简单。\n2. 凉拌黄瓜，清爽开胃。\n3. 皮蛋豆腐，老少皆宜。", "凉拌黄瓜"),
 ])
 def test_a_food_an_allergy_rules_out_is_asked_for_again_then_left_out(store, settings, lang, allergy, ask, bad, good):
     replies = ["Noted." if lang == "en" else "好的，记下了。", bad, bad]
