@@ -32,7 +32,10 @@ HOLDOUT = Path(__file__).parent / "data" / "memory_integrity_holdout.json"
 # A third set of 100, written blind by a third helper after round seven (``--cases third``): round
 # eight was measured on it and not read.
 THIRD = Path(__file__).parent / "data" / "memory_integrity_third.json"
-SETS = {"holdout": HOLDOUT, "third": THIRD}
+# A fourth set of 100, written blind by a fourth helper in round ten (``--cases fourth``), when the
+# third was opened for reading: measured, not read.
+FOURTH = Path(__file__).parent / "data" / "memory_integrity_fourth.json"
+SETS = {"holdout": HOLDOUT, "third": THIRD, "fourth": FOURTH}
 
 
 class SequenceScore(BaseModel):
