@@ -42,3 +42,16 @@ def test_a_name_is_corrected_only_when_it_was_the_last_thing_said(conversation):
     convo.say("预算控制在1500以内")
     convo.say("哦打错了，应该是小邹")
     assert _names(convo) == ["你可以叫我小周"]
+
+
+@pytest.mark.parametrize("lang, turns, now", [
+    ("en", ["hi I'm Katherine, I work as a data analyst at a bank", "btw it's spelled Kathryn not Katherine, autocorrect lol"],
+     "hi I'm Kathryn"),
+    ("zh", ["我叫李伟。", "我在深圳做产品经理。", "名字写错了，是李炜，不是李伟"], "我叫李炜"),
+])
+def test_a_correction_naming_the_old_spelling_reaches_the_name_whenever_said(conversation, lang, turns, now):
+    convo = conversation(lang=lang)
+    for text in turns:
+        convo.say(text)
+    assert _names(convo) == [now], [i.value for i in convo.active()]
+    assert any(i.subject == "occupation" for i in convo.active()), "the job said beside it stays"

@@ -15,6 +15,7 @@ NAME_SUBJECTS = ("name", "name:called")
 _CJK_NAME = re.compile(f"[{CJK}]{{2,4}}")
 _LATIN_NAME = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
 _ZH_LEAD = re.compile(r"^(?:应该|其实|是|叫|写作|写成)+")
+_ZH_NAMED = re.compile(f"(?<=叫我|我叫|我是|字是|称呼)[{CJK}]{{2,3}}(?=[^{CJK}]|$)")
 _BEFORE_NAME = "叫我是为"  # the character before a name in "叫我小周", "我叫王小明", "名字是…", "称呼为…"
 MAX_CORRECTION_CHARS = 24  # a longer sentence is news, not a spelling fixed
 
@@ -22,7 +23,12 @@ MAX_CORRECTION_CHARS = 24  # a longer sentence is news, not a spelling fixed
 def corrected_name(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem, str] | None:
     """The name item ``said`` corrects and its value with the new spelling in place, or None."""
     said = said.split(": ", 1)[-1].strip(" .。!！")
-    if not said or len(said) > MAX_CORRECTION_CHARS or any(ch.isdigit() for ch in said) or not active:
+    if not said or any(ch.isdigit() for ch in said) or not active:
+        return None
+    named = old_name_said(active, said)
+    if named is not None:
+        return named
+    if len(said) > MAX_CORRECTION_CHARS:
         return None
     latest = max(active, key=lambda i: (i.updated_at, i.id))
     if latest.subject not in NAME_SUBJECTS:
@@ -32,6 +38,21 @@ def corrected_name(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem,
         return None
     old = _nearest(latest.value, new)
     return (latest, latest.value.replace(old, new, 1)) if old is not None else None
+
+
+def old_name_said(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem, str] | None:
+    """A correction that names the old spelling too ("it's spelled Kathryn not Katherine", "是李炜，不是
+    李伟"), however long and whenever said: the name item holding it, with the other name in its place."""
+    for item in reversed([i for i in active if i.subject in NAME_SUBJECTS]):
+        for old in {*_LATIN_NAME.findall(item.value), *_ZH_NAMED.findall(item.value)}:
+            if old not in said:
+                continue
+            clauses = (_ZH_LEAD.sub("", c) for c in re.split(r"[，,、；;\s]+", said))
+            others = [n for n in (*_LATIN_NAME.findall(said), *(c for c in clauses if _CJK_NAME.fullmatch(c)))
+                      if n != old and old not in n and n not in old and _distance(n, old) <= max(2, len(old) // 2)]
+            if others:
+                return item, item.value.replace(old, others[0], 1)
+    return None
 
 
 def _name_in(said: str) -> str | None:

@@ -31,7 +31,7 @@ from desktop_app.memory.write.extraction import (
     is_question,
 )
 from desktop_app.memory.write.integrity import revocations_reaching_twins
-from desktop_app.memory.write.names import NAME_SUBJECTS, corrected_name
+from desktop_app.memory.write.names import NAME_SUBJECTS, corrected_name, old_name_said
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,
     AddItem,
@@ -275,6 +275,11 @@ def _retitled(subject: str, value: str) -> str:
 
 def _correct(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
              src: int | None, origin: str, now: float) -> MemoryOutcome:
+    if (renamed := old_name_said(active, cand.quote)) is not None:
+        # "名字写错了，是李炜，不是李伟", "it's spelled Kathryn not Katherine": the name said, spelt anew
+        item, value = renamed
+        return _supersede(store, session_id, cand.model_copy(update={"subject": item.subject}), item, value,
+                          item.kind, _explicit(origin), src, now)
     dropped, kept = dropped_value(cand.value)
     if dropped:  # "the 14th, not the 12th": the item holding the old value is the one corrected
         cand = cand.model_copy(update={"value": kept})

@@ -1,0 +1,73 @@
+"""Phrasings as people type them, read by the rules (both languages): a space between Chinese
+phrases divides clauses, a job said as "我是程序员", a reply rule said instead, a rule dropped as
+"no need for …" or "ignore the … limit", a diet changed as "so pescatarian now", a head count said
+again after "又多了俩"."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _active(convo):
+    return [(i.kind, i.subject, i.value) for i in convo.active()]
+
+
+@pytest.mark.parametrize("text, wanted", [
+    ("下个月想去成都玩 预算3000左右", ["预算3000左右"]),
+    ("我叫李婷婷 在杭州做会计", ["我叫李婷婷", "在杭州做会计"]),
+])
+def test_a_space_between_chinese_phrases_divides_clauses(conversation, text, wanted):
+    convo = conversation(lang="zh")
+    convo.say(text)
+    values = [i.value for i in convo.active()]
+    assert all(any(w == v or (w in v and v != text) for v in values) for w in wanted), values
+
+
+def test_a_job_is_not_a_name(conversation):
+    convo = conversation(lang="zh")
+    convo.say("我是程序员，天天久坐")
+    assert [i.subject for i in convo.active() if i.subject in ("name", "occupation")] == ["occupation"]
+    convo.say("我上个月辞职了，现在在一家医疗器械公司做销售")
+    jobs = [i.value for i in convo.active() if i.subject == "occupation"]
+    assert len(jobs) == 1 and "销售" in jobs[0], "a job said anew replaces the old one"
+
+
+@pytest.mark.parametrize("lang, rule, instead, now, gone", [
+    ("zh", "以后回答先说结论 别绕弯子", "改一下 先说理由再给结论吧 不然我不信", "理由", "先说结论"),
+    ("zh", "以后说话毒舌一点 别给我留面子", "哈哈太狠了 还是温和点吧 但要说实话", "温和", "毒舌"),
+    ("zh", "以后回复别超过三句话", "三句话太短了 改成五句以内吧", "五句", "三句"),
+])
+def test_a_reply_rule_said_instead_replaces_the_old_one(conversation, lang, rule, instead, now, gone):
+    convo = conversation(lang=lang)
+    convo.say(rule)
+    convo.say(instead)
+    rules = [i.value for i in convo.active("directive")]
+    assert len(rules) == 1 and now in rules[0] and gone not in rules[0], _active(convo)
+
+
+@pytest.mark.parametrize("rule, drop", [
+    ("Can you always respond in a formal tone? this is for work emails",
+     "no need for the formal tone anymore, I'm done with work stuff"),
+    ("Always keep answers under 100 words.", "you can ignore the word limit now, longer is ok"),
+])
+def test_a_rule_dropped_in_passing_is_revoked(conversation, rule, drop):
+    convo = conversation()
+    convo.say(rule)
+    convo.say(drop)
+    assert not [i for i in convo.active() if i.kind in ("directive", "constraint")], _active(convo)
+
+
+def test_a_diet_changed_as_so_pescatarian_now(conversation):
+    convo = conversation()
+    convo.say("fyi I'm vegetarian")
+    convo.say("oh update — I started eating fish again last month so pescatarian now")
+    diets = [i.value for i in convo.active() if i.subject == "diet"]
+    assert len(diets) == 1 and "pescatarian" in diets[0], _active(convo)
+
+
+def test_a_head_count_said_again_after_more_came(conversation):
+    convo = conversation(lang="zh")
+    convo.say("周六家里请客 大概6个人")
+    convo.say("又多了俩 8个")
+    counts = [i.value for i in convo.active() if i.subject == "head count"]
+    assert len(counts) == 1 and "8" in counts[0] and "6" not in counts[0], _active(convo)
