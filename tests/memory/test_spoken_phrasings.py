@@ -71,3 +71,12 @@ def test_a_head_count_said_again_after_more_came(conversation):
     convo.say("又多了俩 8个")
     counts = [i.value for i in convo.active() if i.subject == "head count"]
     assert len(counts) == 1 and "8" in counts[0] and "6" not in counts[0], _active(convo)
+
+
+def test_a_bare_number_corrects_a_value_of_its_size_only(conversation):
+    # th-en-019: "nah keep it at 4" (nights) after asking about 6 replaced the budget of 2000.
+    convo = conversation()
+    convo.say("we're renting a cabin for 4 nights in Aspen, budget 2000")
+    convo.say("what if we stretched it to 6 nights, would that blow the budget?")
+    convo.say("nah keep it at 4")
+    assert [i.value for i in convo.active() if i.subject == "budget"] == ["budget 2000"], _active(convo)

@@ -51,6 +51,7 @@ SUPERSEDABLE_KINDS = VALUE_KINDS  # the kinds whose value a newer one replaces
 REVOCABLE_KINDS = ("directive", "constraint", "preference", "decision")
 # Profile subjects a person has several of (allergies, health conditions): only a correction replaces one.
 LIST_SUBJECTS = ("allergy", "health")
+BARE_RATIO = 5  # a bare number corrects a value at most this many times larger or smaller
 
 
 def _norm(text: str) -> str:
@@ -378,6 +379,11 @@ def _latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | No
         counts = counted(value)
         if counts:  # the latest value counting the same thing, else the latest that says what it counts nowhere
             pool = [i for i in pool if counts & counted(i.value)] or [i for i in pool if not counted(i.value)]
+        said = [a.value for a in amounts(value) if a.value > 0]
+        if len(said) == 1 and not counts:
+            # A bare number corrects a value of its size: "nah keep it at 4" (nights) is no budget of 2000.
+            pool = [i for i in pool if any(1 / BARE_RATIO <= said[0] / a.value <= BARE_RATIO
+                                           for a in amounts(i.value) if a.value > 0)]
     return max(pool, key=lambda i: (i.updated_at, i.id)) if pool else None
 
 
