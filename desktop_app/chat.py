@@ -307,7 +307,7 @@ def _complete_recap(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _
     kept, lines, values = pipeline.recap_completion(recorded.session, model_text, user_text=recorded.message.content)
     if kept != model_text:  # sentences stating an old value go ("for our 4 people" when it is 5 now)
         streamed.replace(kept, "left out the sentences stating an old value", on_token, on_retry)
-        guard.model_text = model_text
+        guard.model_text = guard.model_text or model_text
     if lines:
         streamed.pieces.append(lines)
         if on_token:

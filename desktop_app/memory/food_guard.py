@@ -2,14 +2,16 @@
 guest with a shellfish allergy, "Chicken salad" for a vegetarian; run G and the issue's first walk).
 
 Pure text against the lexicon's ``food`` tables. An active item that restricts what someone eats
-(``food.restriction``) and lifts nothing (``food.lifted``: "not allergic after all") rules out each
-family whose ``diets`` it names ("vegetarian", "吃素"), or whose ``by`` foods it names as an allergy
-or a refusal (``food.refused``: "shellfish allergy", "不吃辣"). A reply offers such a food when one of
-the family's ``words`` stands in a clause that does not keep it out (``food.avoided`` anywhere in
-the clause, ``food.avoided_before`` before it: "skip the shrimp", "no peanuts", "用豆腐代替虾"), is
-no stand-in (``food.substitute`` right before it: "vegan mozzarella", "素鸡"), and is no look-alike
-(``except``: "butternut", "鱼香"). A guest's diet (not an allergy) catered for apart ("a lentil dish
-for your vegetarian guest") leaves the others their dish, unless the reply serves everyone.
+(``food.restriction``) rules out each family whose ``diets`` it names ("vegetarian", "吃素"), or
+whose ``by`` foods it names as an allergy or a refusal (``food.refused``: "shellfish allergy", "我妈
+不吃辣"); words that lift a restriction (``food.lifted``: "not allergic to shrimp after all") lift the
+foods the item names. A reply offers such a food when one of the family's ``words`` stands in a
+sentence that does not keep it out — ``food.avoided`` from the sentence's start through the food's
+clause ("Avoid anything with shellfish, like shrimp", "用豆腐代替虾"), ``food.avoided_before`` right
+before it ("no peanuts") — and is neither a stand-in (the family's ``stand_ins`` right before it:
+"vegan mozzarella", "素鸡") nor a look-alike (its ``except``: "butternut", "鱼香", "钓鱼"). A guest's
+diet (not an allergy) that another clause caters for ("a lentil dish for your vegetarian guest")
+leaves the others their dish, unless the dish is served to the whole table.
 """
 
 from __future__ import annotations
@@ -21,14 +23,13 @@ from functools import lru_cache
 
 from desktop_app.lexicon import CJK, LANGS, cue, fires, lexicon
 from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.lang.text import REPLY_SENTENCE
 from desktop_app.memory.prompt.render import plain_value
 
 RESTRICTING_KINDS = ("fact", "constraint", "preference", "decision")
-# Where a reply's clause ends: sentence and clause marks, a line, a dash between list parts.
-_CLAUSE_END = re.compile(r"[,;:，；：。.!?！？\n、()（）]|\s[-–—]\s")
-# A sentence or a list line of a reply.
-_SENTENCE = re.compile(r"[^\n]+?(?:[。！？!?；]+|\.(?=\s|$)|(?=\n)|$)")
-SUBSTITUTE_REACH = 16  # characters before a food where its stand-in word ("vegan", "素") may stand
+# Where a reply's clause ends: clause marks, a dash between list parts.
+_CLAUSE_END = re.compile(r"[,;:，；：、()（）]|\s[-–—]\s")
+_CJK_CHAR = re.compile(f"[{CJK}]")
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class Family:
     foods: re.Pattern[str]
     diets: re.Pattern[str] | None
     by: re.Pattern[str] | None
+    stand_in_before: re.Pattern[str] | None  # a stand-in word ending the text before a food
     looks_alike: re.Pattern[str] | None
 
 
@@ -50,11 +52,12 @@ class Offered:
 
 def _words(words: Sequence[str]) -> re.Pattern[str] | None:
     """Whole words (anywhere, for Chinese), longest first, case-insensitive."""
-    if not words:
-        return None
-    parts = [re.escape(w) if re.search(f"[{CJK}]", w) else rf"(?<![\w-]){re.escape(w)}(?![\w])"
-             for w in sorted(set(words), key=len, reverse=True)]
-    return re.compile("|".join(parts), re.IGNORECASE)
+    return re.compile(_alternation(words), re.IGNORECASE) if words else None
+
+
+def _alternation(words: Sequence[str]) -> str:
+    return "|".join(re.escape(w) if _CJK_CHAR.search(w) else rf"(?<![\w-]){re.escape(w)}(?![\w])"
+                    for w in sorted(set(words), key=len, reverse=True))
 
 
 @lru_cache(maxsize=1)
@@ -66,19 +69,13 @@ def families() -> tuple[Family, ...]:
     for name in names:
         tables = [lexicon(lang)["food"]["ruled_out"][name] for lang in LANGS]
         foods = _words([w for t in tables for w in t["words"]])
+        stand_ins = [w for t in tables for w in t.get("stand_ins", [])]
         if foods is not None:
             out.append(Family(name, foods, _words([w for t in tables for w in t.get("diets", [])]),
                               _words([w for t in tables for w in t.get("by", [])]),
+                              re.compile(f"(?:{_alternation(stand_ins)})[\\s-]*$", re.IGNORECASE) if stand_ins else None,
                               _words([w for t in tables for w in t.get("except", [])])))
     return tuple(out)
-
-
-@lru_cache(maxsize=1)
-def _substitute_before() -> re.Pattern[str]:
-    words = [w for lang in LANGS for w in lexicon(lang)["food"]["substitute"]["words"]]
-    pattern = _words(words)
-    assert pattern is not None
-    return re.compile(f"(?:{pattern.pattern})[\\s-]*$", re.IGNORECASE)
 
 
 def restricts(item: MemoryItem) -> bool:
@@ -106,49 +103,51 @@ def ruled_out_by(item: MemoryItem) -> list[Family]:
 
 
 def offered(reply: str, active: Sequence[MemoryItem]) -> list[Offered]:
-    """Each restricting item whose ruled-out food the reply offers (the first such food), in order;
-    the reply is read clause by clause."""
-    sentences = [c for m in _SENTENCE.finditer(reply) for c in _CLAUSE_END.split(m.group(0)) if c.strip()]
+    """Each restricting item whose ruled-out food the reply offers (the first such food), in order."""
+    sentences = [m.group(0) for m in REPLY_SENTENCE.finditer(reply) if m.group(0).strip()]
+    clauses = [c for s in sentences for c in _CLAUSE_END.split(s) if c.strip()]
     out: list[Offered] = []
     for item in active:
-        found = next((food for family in ruled_out_by(item) for at, sentence in enumerate(sentences)
-                      if (food := _offers(sentence, family))
-                      and not _catered_apart(item, family, sentences, at)), "")
+        found = next((food for family in ruled_out_by(item) for sentence in sentences
+                      for food, clause in _offers(sentence, family)
+                      if not _catered_apart(item, family, clauses, clause, reply)), "")
         if found:
             out.append(Offered(item, found))
     return out
 
 
-def _catered_apart(item: MemoryItem, family: Family, sentences: list[str], at: int) -> bool:
-    """A guest's diet (not the user's, not an allergy) that another clause of the reply caters for
-    (the diet's word or the guest's name: "a lentil dish for your vegetarian guest"), while the
-    reply serves no one everything up to it: the dish in clause ``at`` is the others'."""
-    value = plain_value(item.value)
-    who = item.subject.split(":", 1)[1] if item.subject.startswith("diet:") else ""
-    if fires("food.allergy", value) or not (who or not fires("address.me", value)) \
-            or fires("food.everyone", " ".join(sentences[:at + 1])):
-        return False  # (a menu "for the whole table, Priya included" serves her each dish after it)
-    diet = family.diets.search(value) if family.diets is not None else None
-    if diet is None:
-        return False  # a food refused by name ("doesn't eat pork") is refused at every seat
-    names = [diet.group(0).lower(), *([who] if who else [])]
-    mine = sentences[at].lower()
-    return not any(n in mine for n in names) and any(n in s.lower() for n in names for s in sentences)
-
-
-def _offers(text: str, family: Family) -> str:
-    if family.looks_alike is not None:
-        text = family.looks_alike.sub(lambda m: " " * len(m.group(0)), text)
+def _offers(sentence: str, family: Family) -> list[tuple[str, str]]:
+    """The family's foods ``sentence`` offers, each with its clause."""
+    text = family.looks_alike.sub(lambda m: " " * len(m.group(0)), sentence) if family.looks_alike else sentence
+    out = []
     for found in family.foods.finditer(text):
         start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, found.start())), default=0)
         end = next((m.start() for m in _CLAUSE_END.finditer(text, found.end())), len(text))
-        before, clause = text[start:found.start()], text[start:end]
-        if _kept_out(clause, before) or _substitute_before().search(before[-SUBSTITUTE_REACH:]):
+        near = text[start:found.start()]
+        if fires("food.avoided", text[:end]) or _said(cue_name="food.avoided_before", text=near) \
+                or (family.stand_in_before is not None and family.stand_in_before.search(text[start:found.start()])):
             continue
-        return found.group(0)
-    return ""
+        out.append((found.group(0), text[start:end]))
+    return out
 
 
-def _kept_out(clause: str, before: str) -> bool:
-    return fires("food.avoided", clause) or any(
-        (p := cue("food.avoided_before", lang)) is not None and p.search(before) is not None for lang in LANGS)
+def _said(*, cue_name: str, text: str) -> bool:
+    return any((p := cue(cue_name, lang)) is not None and p.search(text) is not None for lang in LANGS)
+
+
+def _catered_apart(item: MemoryItem, family: Family, clauses: list[str], clause: str, reply: str) -> bool:
+    """A guest's diet (not the user's, not an allergy) that another clause gives a dish of its own
+    (``food.for_guest`` with the diet's word or the guest's name: "a lentil dish for your vegetarian
+    guest", "Priya gets a chickpea curry"), in a reply that serves no dish to the whole table before
+    this one: the dish in ``clause`` is the others'."""
+    value = plain_value(item.value)
+    who = item.subject.split(":", 1)[1] if item.subject.startswith("diet:") else ""
+    diet = family.diets.search(value) if family.diets is not None else None
+    if diet is None or fires("food.allergy", value) or not (who or not fires("address.me", value)):
+        return False  # (a food refused by name, "doesn't eat pork", is refused at every seat)
+    upto = reply[:reply.find(clause) + len(clause)] if clause in reply else reply
+    if fires("food.everyone", upto):
+        return False  # (a menu "for the whole table, Priya included" serves her each dish after it)
+    names = [diet.group(0).lower(), *([who] if who else [])]
+    return any(c is not clause and c != clause and fires("food.for_guest", c) and any(n in c.lower() for n in names)
+               for c in clauses)

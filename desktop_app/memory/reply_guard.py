@@ -24,6 +24,7 @@ from desktop_app.memory.food_guard import offered
 from desktop_app.memory.lang.amounts import Amount, amounts
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
+    REPLY_SENTENCE,
     ZH_STOPCHARS,
     numbers,
     split_sentences,
@@ -166,7 +167,7 @@ def _misstated(reply: str, found: list[Amount], active: Sequence[MemoryItem], hi
 
 # A sentence of a reply with where it stands: up to its end mark (an English full stop only before a
 # space or the end), a line's end, or the text's.
-_SENTENCE = re.compile(r"[^\n]+?(?:[。！？!?；]+|\.(?=\s|$)|(?=\n)|$)")
+_SENTENCE = REPLY_SENTENCE
 
 
 def stale_sentences(reply: str, active: Sequence[MemoryItem], history: Sequence[MemoryItem]) -> list[str]:
@@ -442,8 +443,8 @@ def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,
              history: Sequence[MemoryItem] = ()) -> list[MemoryItem]:
     """The current values a reply to "summarise everything and give me the final plan" does not
     name (at most ``MAX_RECAP``); empty when ``user_text`` asks for no such summary. A value said in
-    the sentence that also held an old one ("4 of us, flying out July 14", ``history``) is not
-    asked for: naming it would state the old value as current."""
+    the sentence that also held an old one ("4 of us, flying out July 14", ``history``) is asked for
+    without the clauses stating the old value ("flying out July 14"; ``_fresh_part``)."""
     if not user_text or not fires("request.recap", user_text):
         return []
     found = amounts(reply)

@@ -61,10 +61,15 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "request.task", "address.personal", "mood.imperative",
                                               "change.value", "change.split", "change.lead", "change.subject_lead",
                                               "fact.copula", "address.rule", "change.let_go", "change.mistaken",
-                                              "change.moved", "change.said", "address.me", "address.us"]
+                                              "change.moved", "change.said", "address.me", "address.us",
+                                              "goal.target", "address.pronoun", "address.named_before",
+                                              "name.not", "name.lead",
+                                              "food.restriction", "food.refused", "food.allergy", "food.lifted",
+                                              "food.everyone", "food.for_guest", "food.avoided", "food.avoided_before"]
 # Concepts one language has no words for (Chinese has no articles, and its changes divide at
 # ``change.split``): the entry exists in both, empty in the other.
-ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": "zh", "unit.not_counted": "en"}
+ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": "zh", "unit.not_counted": "en",
+                "change.kept": "en", "address.nickname": "zh", "name.before": "zh"}
 
 
 @pytest.mark.parametrize("name, lang, text, group, value", [
@@ -437,6 +442,67 @@ CUE_CASES = [
     ("unit.not_counted", "en", "from 3 to 5", True),
     ("unit.not_counted", "en", "150 guests", False),
     ("unit.not_counted", "zh", "35人", False),  # empty in Chinese
+    ("goal.target", "en", "I weigh 180 and want to get down to 160", True),
+    ("goal.target", "en", "I need to reach the gym by 7", False),
+    ("goal.target", "zh", "我现在体重140斤，想减到125", True),
+    ("goal.target", "zh", "导师要求参考文献至少30篇", False),
+    ("change.kept", "en", "Actually keep the budget at 1500", True),
+    ("change.kept", "en", "We leave at 7 from the airport", False),
+    ("change.kept", "zh", "预算还是按1500", False),  # empty in Chinese
+    ("address.pronoun", "en", "she", True),
+    ("address.pronoun", "en", "Priya", False),
+    ("address.pronoun", "zh", "她", True),
+    ("address.pronoun", "zh", "小雨", False),
+    ("address.named_before", "en", "Change of plan: Priya told me ", True),
+    ("address.named_before", "en", "Change of plan: told me ", False),
+    ("address.named_before", "zh", "小雨说", True),
+    ("address.named_before", "zh", "我觉得", False),
+    ("address.nickname", "zh", "小雨", True),
+    ("address.nickname", "zh", "今天中午", False),
+    ("address.nickname", "en", "Priya", False),  # empty in English: a name has its capital
+    ("name.not", "en", "it's Kathryn not Katherine", True),
+    ("name.not", "en", "Nothing changed", False),
+    ("name.not", "zh", "是李炜，不是李伟", True),
+    ("name.not", "zh", "是李炜", False),
+    ("name.lead", "en", "it's John", True),
+    ("name.lead", "en", "John it is", False),
+    ("name.lead", "zh", "应该是小邹", True),
+    ("name.lead", "zh", "小邹", False),
+    ("name.before", "zh", "你可以叫我小周", True),
+    ("name.before", "zh", "小周来了", False),
+    ("name.before", "en", "call me Jon", False),  # empty in English
+    ("food.restriction", "en", "Jake has a shellfish allergy", True),
+    ("food.restriction", "en", "Jake loves shrimp", False),
+    ("food.restriction", "zh", "我妈不吃辣", True),
+    ("food.restriction", "zh", "我妈爱吃辣", False),
+    ("food.refused", "en", "Grandma doesn't eat pork", True),
+    ("food.refused", "en", "I'm vegetarian", False),
+    ("food.refused", "zh", "我对虾过敏", True),
+    ("food.refused", "zh", "我吃素", False),
+    ("food.allergy", "en", "a severe peanut allergy", True),
+    ("food.allergy", "en", "Priya is vegan", False),
+    ("food.allergy", "zh", "对花生过敏", True),
+    ("food.allergy", "zh", "我吃素", False),
+    ("food.lifted", "en", "Turns out I'm not allergic to shrimp after all", True),
+    ("food.lifted", "en", "I don't eat meat anymore", False),
+    ("food.lifted", "zh", "其实我对虾不过敏", True),
+    ("food.lifted", "zh", "我现在吃素，不再吃肉了", False),
+    ("food.everyone", "en", "a menu for the whole table, Priya included", True),
+    ("food.everyone", "en", "For everyone else, grilled chicken", False),
+    ("food.everyone", "zh", "大家都能吃", True),
+    ("food.everyone", "zh", "给小雨单独做一份", False),
+    ("food.for_guest", "en", "a lentil dish for your vegetarian guest", True),
+    ("food.for_guest", "en", "Priya will love them", False),
+    ("food.for_guest", "zh", "给吃素的表妹做个豆腐煲", True),
+    ("food.for_guest", "zh", "小雨很喜欢", False),
+    ("food.avoided", "en", "Avoid anything with shellfish, like shrimp", True),
+    ("food.avoided", "en", "Check out the shrimp tacos", False),
+    ("food.avoided", "zh", "点菜时避开这些：虾、蟹", True),
+    ("food.avoided", "zh", "不要错过这家的烤鸭", False),
+    ("food.avoided_before", "en", "make sure nothing has ", True),
+    ("food.avoided_before", "en", "Garlic ", False),
+    ("food.avoided_before", "zh", "没有", True),
+    ("food.avoided_before", "zh", "不错的选择是", False),
 ]
 
 

@@ -22,6 +22,8 @@ _CJK_RUN = re.compile(f"[{CJK}]+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+# A sentence or a list line of a reply, for the checks that read a reply sentence by sentence.
+REPLY_SENTENCE = re.compile(r"[^\n]+?(?:[。！？!?；]+|\.(?=\s|$)|(?=\n)|$)")
 
 # Words that carry grammar, not topic (the lexicon's ``term.stopword``): English words are left out of
 # a text's terms; Chinese bigrams holding one of the Chinese characters are skipped.

@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from desktop_app.lexicon import LANGS, alternatives, cue, each_pattern, fires, first_match, lexicon
-from desktop_app.memory.lang.amounts import only_counts, written_numbers
+from desktop_app.memory.lang.amounts import counted, only_counts, written_numbers
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
     canonical_subject,
@@ -412,8 +412,9 @@ def classify(sentence: str) -> Candidate | None:
     if SPECULATION.search(body):  # "maybe change X to Y" is speculation, never a fact
         return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body,
                          quote=quote)
-    if GOAL_TARGET.search(body) and not question and not (canonical or "").startswith(("budget", "head count")):
-        # "我现在体重140斤，想减到125": an aim with its number ("减到" changes a budget, not a weight)
+    if GOAL_TARGET.search(body) and not question and not canonical and not counted(body) & {"days", "people"}:
+        # "我现在体重140斤，想减到125": an aim with its number ("减到" changes a budget, a head count or a
+        # trip's length: "we want to get down to 3 nights")
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     if CORRECT.search(body) or CHANGE.search(body):
         subject, value = _subject_value(body, canonical)
@@ -496,8 +497,11 @@ def _stated_fact(body: str, quote: str, canonical: str | None,
             raw_subject = match.groupdict().get("subject") or ""
             if fixed and fixed.endswith(":"):  # whose it is: "allergy:mia" (a profile item of its own)
                 who = raw_subject.strip().lower()
-                if _is_pronoun(who) and (who := _named_before(body, match.start())) == "":
-                    continue  # "she went vegan" with no one named before: whose is not known
+                if _is_pronoun(who):
+                    if (who := _named_before(body, match.start())) == "":
+                        continue  # "she went vegan" with no one named before: whose is not known
+                elif fixed == "diet:" and not _a_person(raw_subject.strip(), body):
+                    continue  # "The cake is vegan", "今天中午吃素": no one's diet
                 # No one named (a clause of the user's own: "乳糖不耐受") is the user.
                 subject = fixed[:-1] if not who or _is_me(who) else fixed + who
             else:
@@ -508,6 +512,20 @@ def _stated_fact(body: str, quote: str, canonical: str | None,
             return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
                              canonical=fixed is not None or canonical is not None)
     return None
+
+
+def _a_person(who: str, body: str) -> bool:
+    """``who`` names a person: one of the user's people ("sister", "表妹"), a nickname ("小雨"), a
+    name written with its capital ("Priya"); in Chinese, whoever is not a time or a place ("今天中午",
+    "这家餐厅": the lexicon's ``address.not_person``)."""
+    if fires("address.kin", who) or fires("address.nickname", who):
+        return True
+    if who.isascii():
+        return len(who) >= 3 and who[:1].isupper() and who.lower() not in _NOT_NAMES
+    return not fires("address.not_person", who)
+
+
+_NOT_NAMES = frozenset({"the", "this", "that", "it", "everything", "everyone"})
 
 
 def _named_before(body: str, end: int) -> str:

@@ -283,14 +283,15 @@ _LATIN_WORDS = re.compile(r"[a-z]+")
 
 
 def _piece_of_a_word(subject: str, text: str) -> str | None:
-    """A word of ``subject`` that ``text`` holds only inside a longer word, not at its start ("pen" of
-    "EpiPen"; "diet" of "dietary" is its stem): that word, or None."""
-    said: set[str] = set(_LATIN_WORDS.findall(text.lower()))
+    """A word of ``subject`` that ``text`` holds only as the inner capitalised part of a longer word
+    ("pen" of "EpiPen"; "day" of "birthday" and "diet" of "dietary" are words of their own): that
+    word, or None."""
+    said = set(_LATIN_WORDS.findall(text.lower()))
     for word in _LATIN_WORDS.findall(subject.lower()):
         if len(word) >= 2 and word not in said:
-            whole: str | None = next((w for w in sorted(said) if word in w and not w.startswith(word)), None)
-            if whole is not None:
-                return whole
+            inner = re.search(rf"\b[A-Za-z]*[a-z](?-i:{word[0].upper()}){re.escape(word[1:])}[A-Za-z]*", text)
+            if inner is not None:
+                return inner.group(0)
     return None
 
 

@@ -218,11 +218,14 @@ def _same_subject(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | Non
 
 def _same_person(one: str, other: str) -> bool:
     """Two names of one person: the same, or one the end of the other ("小雨" of "表妹小雨", "priya"
-    of "friend priya"; a whole word in English: "ben" is not "reuben")."""
+    of "friend priya"; a whole word in English: "ben" is not "reuben"), in Chinese also its start
+    ("表妹" of "表妹小雨")."""
     if not one or not other:
         return False
     short, long_ = sorted((one, other), key=len)
-    return long_ == short or long_.endswith(short if not short.isascii() else f" {short}")
+    if short.isascii():
+        return long_ == short or long_.endswith(f" {short}")
+    return long_.endswith(short) or long_.startswith(short)
 
 
 def _same_count(subject: str, active: list[MemoryItem]) -> list[MemoryItem]:
