@@ -83,3 +83,32 @@ def test_a_guests_diet_catered_for_apart_leaves_the_others_their_dish():
 def test_the_retry_is_told_what_to_leave_out(lang, items, reply, words):
     note = guard_note(guard_reply(reply, active=items, lang=lang), lang)
     assert all(w in note for w in words), note
+
+
+@pytest.mark.parametrize("lang, items, reply, expected", [
+    # a warning that lists the foods keeps them all out; a negation only before the food in its clause
+    ("en", [SHELLFISH], "Avoid anything with shellfish, like shrimp, crab and lobster.", []),
+    ("zh", [SHRIMP_ZH], "点菜时避开这些：虾、蟹、扇贝。", []),
+    ("en", [SHELLFISH], "Don't miss the shrimp tacos.", [1]),
+    ("en", [SHELLFISH], "Check out the shrimp tacos, or feel free to add shrimp to the salad.", [1]),
+    ("zh", [MEATLESS_ZH], "不错的选择是宫保鸡丁。", [5]),
+    # a stand-in only for its own family; words that only look like a food
+    ("en", [SHELLFISH], "Coconut shrimp to start.", [1]),
+    ("en", [item(16, "my son has a peanut allergy", "allergy:son")], "Tofu satay skewers for the kids.", [16]),
+    ("en", [item(17, "My son has a nut allergy", "allergy:son")], "Pack peanut butter sandwiches.", [17]),
+    ("zh", [MEATLESS_ZH], "多做力量训练，增加肌肉。", []),
+    ("zh", [item(18, "我对海鲜过敏", "allergy")], "周末可以去钓鱼，看看鲸鱼。", []),
+    ("en", [VEGETARIAN], "Visit Turkey in spring.", []),
+    # a guest's name elsewhere is no dish given to them
+    ("en", [item(19, "my friend Priya is vegetarian", "diet:priya")],
+     "Since Priya is vegetarian, I suggest chicken skewers and hummus.", [19]),
+])
+def test_the_review_cases(lang, items, reply, expected):
+    assert ruled_out(reply, items, lang) == expected
+
+
+def test_a_restriction_said_with_anymore_still_restricts():
+    from desktop_app.memory.food_guard import ruled_out_by
+
+    assert [f.name for f in ruled_out_by(item(1, "I don't eat meat anymore", "diet"))] == ["meat"]
+    assert ruled_out_by(item(2, "I don't have a peanut allergy", "allergy")) == []

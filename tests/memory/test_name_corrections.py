@@ -55,3 +55,15 @@ def test_a_correction_naming_the_old_spelling_reaches_the_name_whenever_said(con
         convo.say(text)
     assert _names(convo) == [now], [i.value for i in convo.active()]
     assert any(i.subject == "occupation" for i in convo.active()), "the job said beside it stays"
+
+
+@pytest.mark.parametrize("said, correction", [
+    ("My name is Katherine.", "Actually it's Katherine, not Kathryn."),
+    ("I'm Sam.", "Oops, typo, it's Sam not Pam, Pam is my sister"),
+    ("My name is Dan.", "Actually my brother Dave is coming too, not Dan's wife."),
+])
+def test_the_name_before_not_is_the_right_one(conversation, said, correction):
+    convo = conversation()
+    convo.say(said)
+    convo.say(correction)
+    assert _names(convo) == [said.rstrip(".")], [i.value for i in convo.active()]

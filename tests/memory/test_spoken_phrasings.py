@@ -80,3 +80,24 @@ def test_a_bare_number_corrects_a_value_of_its_size_only(conversation):
     convo.say("what if we stretched it to 6 nights, would that blow the budget?")
     convo.say("nah keep it at 4")
     assert [i.value for i in convo.active() if i.subject == "budget"] == ["budget 2000"], _active(convo)
+
+
+@pytest.mark.parametrize("lang, first, then", [
+    ("en", "There will be 6 of us.", "We leave at 7 from the airport."),
+    ("en", "There will be 6 of us.", "I usually leave work at 6."),
+    ("zh", "我们一共5个人", "我还是6点下班，晚点到"),
+    ("zh", "我们一共5个人", "她说她还是2号到"),
+])
+def test_a_time_said_with_keep_or_still_changes_no_count(conversation, lang, first, then):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(then)
+    assert [i.value for i in convo.active() if i.subject == "head count"] == [first.rstrip(".")], _active(convo)
+
+
+@pytest.mark.parametrize("text", ["I need to reach the gym by 7 tomorrow.", "Actually we want to get down to 3 nights.",
+                                  "We need to drop 2 people from the guest list"])
+def test_an_errand_or_a_count_is_no_goal_target(text):
+    from desktop_app.memory.write.extraction import extract
+
+    assert not [c for c in extract(text) if c.kind == "goal"]

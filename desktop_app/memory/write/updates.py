@@ -314,6 +314,10 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
     if target is None and cand.kind == "preference":
         # "scratch that, aisle seats are better for me": the liking it takes back shares its words
         target = _by_words([i for i in active if i.kind == "preference"], cand.value)
+    if target is not None and target.subject in NAME_SUBJECTS and cand.subject not in NAME_SUBJECTS:
+        # A name is corrected by its spelling (``names``), not by a sentence sharing a word with it
+        # ("it's Sam not Pam, Pam is my sister" after "I'm Sam").
+        target = None
     explicit = _explicit(origin)
     if target is None:
         if not cand.subject:
