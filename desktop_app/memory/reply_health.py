@@ -36,8 +36,10 @@ DEGENERATE: frozenset[str] = frozenset({"copy", "echo", "scaffolding", "refusal"
 # What is worth asking for once more, though harmless as history: a reply in the wrong language, or
 # one that only asks for what memory already holds (another seed usually answers).
 # A letter template with blanks to fill ("Dear [Wife's Name], … Best regards, [Your Name]") is asked for
-# once more too.
+# once more too, and so is a reply that is only a number ("12人" to "大概12个人，老老少少都有", run H;
+# "Noted." to a statement is an answer).
 WORTH_RETRY: frozenset[str] = DEGENERATE | {"language", "promise", "template"}
+ONLY_A_NUMBER = "only a number"
 SHORT_REPLY = 160  # characters: a refusal or a promise this short is all the reply says
 
 _CJK_CHAR = re.compile(f"[{CJK}]")
@@ -393,7 +395,8 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         # part, which the 0.5B then repeats turn after turn.
         return [HealthFinding("echo", "only a piece of the user's message")]
     if cjk < 2 and words + numbers < 2:
-        return [HealthFinding("empty", "no words")]
+        # (A number alone answers "how many?"; to a message that only tells, it is no answer.)
+        return [HealthFinding("empty", ONLY_A_NUMBER if numbers and not words and tells_only(user_text) else "no words")]
     asked_cjk, asked_words = len(_CJK_CHAR.findall(user_text)), len(_LATIN_WORD.findall(user_text))
     if not numbers and cjk < FEW_CJK and words < FEW_WORDS \
             and (asked_cjk >= LONG_MESSAGE_CJK or asked_words >= LONG_MESSAGE_WORDS):
@@ -476,4 +479,4 @@ def degenerate(findings: Iterable[HealthFinding]) -> bool:
 
 def worth_retry(findings: Iterable[HealthFinding]) -> bool:
     """Whether a reply with these findings is asked for once more (degenerate, or no answer)."""
-    return any(f.kind in WORTH_RETRY for f in findings)
+    return any(f.kind in WORTH_RETRY or (f.kind, f.detail) == ("empty", ONLY_A_NUMBER) for f in findings)

@@ -435,3 +435,14 @@ def test_the_retry_line_said_back_as_the_answer_is_no_answer(reply, lang):
     assert "scaffolding" in kinds(reply, expected_lang=lang)
     assert "scaffolding" not in kinds("Something new on the list: the Oceanário opens at 10." if lang == "en"
                                       else "新开的餐厅不错，可以说点新鲜的话题。", expected_lang=lang)
+
+
+@pytest.mark.parametrize("reply, user_text, retried", [
+    ("12人", "大概12个人，老老少少都有", True),  # run H: said twice to what the user told
+    ("5", "How many of us are going?", False),  # a number alone answers "how many?"
+    ("Noted.", "The budget must stay under 5000 dollars.", False),  # an acknowledgement is an answer
+])
+def test_a_number_alone_to_a_message_that_only_tells_is_asked_for_again(reply, user_text, retried):
+    from desktop_app.memory.reply_health import worth_retry
+
+    assert worth_retry(check_reply(reply, user_text=user_text)) is retried
