@@ -395,6 +395,9 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         # part, which the 0.5B then repeats turn after turn.
         return [HealthFinding("echo", "only a piece of the user's message")]
     if cjk < 2 and words + numbers < 2:
+        if numbers and not words and any(_squash(e) == squashed for e in earlier_replies):
+            # Run H: "12人" once, then "12人" to every message after it (too short to compare as a copy).
+            return [HealthFinding("copy", "the same number as an earlier reply")]
         # (A number alone answers "how many?"; to a message that only tells, it is no answer.)
         return [HealthFinding("empty", ONLY_A_NUMBER if numbers and not words and tells_only(user_text) else "no words")]
     asked_cjk, asked_words = len(_CJK_CHAR.findall(user_text)), len(_LATIN_WORD.findall(user_text))

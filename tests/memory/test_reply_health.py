@@ -446,3 +446,10 @@ def test_a_number_alone_to_a_message_that_only_tells_is_asked_for_again(reply, u
     from desktop_app.memory.reply_health import worth_retry
 
     assert worth_retry(check_reply(reply, user_text=user_text)) is retried
+
+
+def test_the_same_number_said_again_is_a_copy():
+    # Run H, hc-zh-02: "12人" to six messages in a row, each seeing the last in its history.
+    findings = check_reply("12人", user_text="凉菜几个比较合适？", earlier_replies=["好的，记下了。", "12人"])
+    assert [f.kind for f in findings] == ["copy"] and degenerate(findings)
+    assert [f.kind for f in check_reply("12人", user_text="几个人？", earlier_replies=["好的。"])] == ["empty"]
