@@ -172,8 +172,9 @@ _SENTENCE = REPLY_SENTENCE
 
 def stale_sentences(reply: str, active: Sequence[MemoryItem], history: Sequence[MemoryItem]) -> list[str]:
     """The sentences of ``reply`` that state an amount of a superseded value as current ("for our 4
-    people" when it is 5 now), though the current value may stand elsewhere in the reply; a sentence
-    that marks it as history ("was 4", "原为8000") or a list's own numbering are not among them."""
+    people" when it is 5 now), or a replaced day or name ("on July 14" when it is July 21), though the
+    current value may stand elsewhere in the reply; a sentence that marks it as history ("was 4",
+    "原为8000") or a list's own numbering are not among them."""
     everything = [*active, *history]
     spans: set[tuple[int, int]] = set()
     found = [a for a in amounts(reply) if not _numbering(reply, a)]
@@ -188,6 +189,8 @@ def stale_sentences(reply: str, active: Sequence[MemoryItem], history: Sequence[
             for hit in found:
                 if hit.value == stale.value and _same_kind(hit, unit, hit.value) and not _near(reply, hit, "guard.history"):
                     spans.update(span for span in sentences if span[0] <= hit.start < span[1])
+        # A replaced day or name said as current ("on July 14" when it is July 21 now; run H).
+        spans.update(span for span in sentences if _stale_word(reply[span[0]:span[1]], old, new) is not None)
     return [reply[start:end] for start, end in sorted(spans)]
 
 

@@ -386,3 +386,21 @@ def test_a_summary_still_asks_for_the_rest_of_a_sentence_that_held_an_old_value(
     assert [i.value for i in left_out(reply, active, ask, history)] == wanted
     assert left_out("Plan: we fly out July 14 with 5 people." if lang == "en" else "方案：10月1号出发，5个人。",
                     active, ask, history) == []
+
+
+def test_a_summary_loses_the_sentences_stating_a_replaced_day_or_an_amount_written_with_a_space():
+    # Run H, hc-en-01: the final plan said "your budget of €5, 000" and "on July 14" (now €6,500, July 21).
+    from desktop_app.memory.reply_guard import stale_sentences
+
+    items = [item(1, "flying out July 14", kind="fact", subject="when:flying", status="superseded"),
+             item(2, "flights are way cheaper if we leave July 21 instead", kind="fact", subject="when:flying",
+                  supersedes=1),
+             item(3, "Budget is about €5,000 total", subject="budget", status="superseded"),
+             item(4, "budget: €6,500", subject="budget", supersedes=3)]
+    reply = ("Here's the final plan:\n1. Choose a travel manager within your budget of €5, 000.\n"
+             "2. Stay near Mia's school on July 14 or any other day.\n3. Explore Alfama.")
+    active = [i for i in items if i.status == "active"]
+    history = [i for i in items if i.status != "active"]
+    assert [s.strip() for s in stale_sentences(reply, active, history)] == [
+        "Choose a travel manager within your budget of €5, 000.", "Stay near Mia's school on July 14 or any other day."]
+    assert stale_sentences("Fly out July 21, budget €6,500.", active, history) == []

@@ -37,7 +37,8 @@ def _arabic() -> re.Pattern[str]:
     scales = "|".join(sorted((re.escape(k) for k in _scales()), key=len, reverse=True))
     # Not a piece of a phone number or code ("555-0300", "(212) 555", "6282 9260"): digits joined
     # by a dash or a space.
-    return re.compile(rf"(?<![0-9A-Za-z.,\-])(?<!\d\)\s)(?<!\d\s)(\d{{1,3}}(?:,\d{{3}})+|\d+(?:\.\d+)?)(?![-‐]\d)"
+    # ("€6, 500": the 0.5B writes a space after the thousands comma; the amount is one.)
+    return re.compile(rf"(?<![0-9A-Za-z.,\-])(?<!\d\)\s)(?<!\d\s)(\d{{1,3}}(?:, ?\d{{3}}(?!\d))+|\d+(?:\.\d+)?)(?![-‐]\d)"
                       rf"(?:\s*({scales})(?![A-Za-z]))?", re.IGNORECASE)
 
 
@@ -80,7 +81,7 @@ def amounts(text: str) -> list[Amount]:
     found: list[Amount] = []
     scales = _scales()
     for m in _arabic().finditer(text):
-        raw = m.group(1).replace(",", "")
+        raw = m.group(1).replace(",", "").replace(" ", "")
         scale = (m.group(2) or "").lower()
         if scale == "m" and text[max(0, m.start() - 2):m.start()].rstrip()[-1:] not in tuple("$€£¥￥"):
             # "3,454 m" is a height; "$2m" is money.
