@@ -167,9 +167,11 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
                                   findings, on_token, on_retry)
             if guard is not None and before_guard and streamed.text == before_guard:
                 guard.findings = guard.first_findings
-        if guard is not None and settings.guard == "fix" and not degenerate(findings) and streamed.pieces \
-                and not streamed.stopped:
-            _leave_out_ruled_out(pipeline, recorded, streamed, guard, on_token, on_retry)
+        if guard is not None and settings.guard == "fix" and streamed.pieces and not streamed.stopped:
+            if not degenerate(findings):
+                _leave_out_ruled_out(pipeline, recorded, streamed, guard, on_token, on_retry)
+            # A summary asked for gets the values it left out even when the reply is no answer (run H:
+            # hc-en-02's plan opened with the user's first message and named no allergy).
             _complete_recap(pipeline, recorded, streamed, guard, on_token, on_retry)
     except BaseException:
         if streamed.pieces:

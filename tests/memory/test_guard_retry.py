@@ -234,3 +234,16 @@ def test_a_reply_that_is_only_the_ruled_out_food_stays_whole(store, settings):
     result = turn(store, settings, engine, "One word: what should I cook?")
     assert result.reply.content == "Shrimp.", "nothing of substance would be left: the reply and its finding stand"
     assert [f.kind for f in result.record.guard.findings] == ["ruled_out"]
+
+
+def test_a_summary_that_is_no_answer_still_gets_the_values_it_left_out(store, settings):
+    # Run H, hc-en-02: the plan opened with the user's first message (an echo, twice) and named no
+    # allergy; the program added nothing because the reply was no answer.
+    echo = "I'm hosting a dinner party on Saturday the 18th and I'm already stressing, budget $320."
+    replies = ["OK.", "OK.", echo, echo, echo]
+    engine = ScriptedEngine(lambda messages: replies.pop(0) if replies else echo)
+    turn(store, settings, engine, "I'm hosting a dinner party on Saturday the 18th and I'm already stressing, budget $320.")
+    turn(store, settings, engine, "Jake has a shellfish allergy.")
+    reply = turn(store, settings, engine, "Great. Give me the full final plan with all my constraints summarised.").reply
+    assert "Also part of the plan" in reply.content and "shellfish" in reply.content
+    assert reply.unhealthy, "the reply itself stays out of the model's history"
