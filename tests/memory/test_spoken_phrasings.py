@@ -101,3 +101,18 @@ def test_an_errand_or_a_count_is_no_goal_target(text):
     from desktop_app.memory.write.extraction import extract
 
     assert not [c for c in extract(text) if c.kind == "goal"]
+
+
+@pytest.mark.parametrize("lang, first, then, count, budget", [
+    # Under Pilot, round ten: the new head count and the new budget were one item, the head count stayed 8.
+    ("zh", "周六在家请客，大概8个人，我表妹小雨对虾过敏", "又多了俩 10个，预算控制在1500以内", "10", "1500"),
+    ("en", "We're 8 people.", "ugh, two more confirmed, so 10, and the budget is 400 dollars", "10", "400"),
+])
+def test_a_count_said_anew_beside_a_new_limit_is_both(conversation, lang, first, then, count, budget):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(then)
+    counts = [i.value for i in convo.active() if i.subject == "head count"]
+    budgets = [i.value for i in convo.active() if i.subject == "budget"]
+    assert len(counts) == 1 and count in counts[0] and count not in budgets[0], _active(convo)
+    assert len(budgets) == 1 and budget in budgets[0], _active(convo)

@@ -327,6 +327,11 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     found = [c for part in parts if (c := classify(part)) is not None and c.action == "add" and _stands_alone(c)]
     if whole is None:  # a question, or clauses the whole does not read: the facts and plans stated in them
         return [c for c in found if c.kind in ("fact", "goal")]
+    bare = [c for part in parts if classify(part) is None for c in _bare_change(part)]
+    if bare and found:
+        # "又多了俩 10个，预算控制在1500以内": a count said anew beside a new limit (under Pilot, round ten,
+        # the head count stayed 8 inside one item holding both)
+        return found + bare
     # One rule said in two clauses ("always answer in Chinese, no English words") stays one rule.
     if len({(c.kind, c.subject) for c in found}) >= 2 and not all(c.kind in ("directive", "constraint") for c in found):
         return found
