@@ -124,15 +124,11 @@ def _offers(sentence: str, family: Family) -> list[tuple[str, str]]:
         start = max((m.end() for m in _CLAUSE_END.finditer(text, 0, found.start())), default=0)
         end = next((m.start() for m in _CLAUSE_END.finditer(text, found.end())), len(text))
         near = text[start:found.start()]
-        if fires("food.avoided", text[:end]) or _said(cue_name="food.avoided_before", text=near) \
+        if fires("food.avoided", text[:end]) or fires("food.avoided_before", near) \
                 or (family.stand_in_before is not None and family.stand_in_before.search(text[start:found.start()])):
             continue
         out.append((found.group(0), text[start:end]))
     return out
-
-
-def _said(*, cue_name: str, text: str) -> bool:
-    return any((p := cue(cue_name, lang)) is not None and p.search(text) is not None for lang in LANGS)
 
 
 def _catered_apart(item: MemoryItem, family: Family, clauses: list[str], clause: str, reply: str) -> bool:

@@ -75,12 +75,17 @@ CLOCK = rx(alternatives("time.clock", ("zh", "en")))
 # Chinese is tried before English, as when these were written here.
 def _is_me(word: str) -> bool:
     """``word`` is the user speaking of themself ("I", "me", "我"; the lexicon's ``address.me``)."""
-    return any((p := cue("address.me", lang)) is not None and p.fullmatch(word) is not None for lang in LANGS)
+    return _whole("address.me", word)
+
+
+def _whole(concept: str, word: str) -> bool:
+    """``word`` is, whole, one of ``concept``'s words in either language."""
+    return any((p := cue(concept, lang)) is not None and p.fullmatch(word) is not None for lang in LANGS)
 
 
 def _is_pronoun(word: str) -> bool:
     """``word`` is a pronoun for someone named before ("she", "他"; the lexicon's ``address.pronoun``)."""
-    return any((p := cue("address.pronoun", lang)) is not None and p.fullmatch(word) is not None for lang in LANGS)
+    return _whole("address.pronoun", word)
 
 
 FACT_CUES: tuple[tuple[str, str | None], ...] = (

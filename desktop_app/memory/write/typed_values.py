@@ -25,6 +25,12 @@ WHEN = {"date": DATE, "clock": CLOCK}
 _BUDGET_RATIO = 3.0
 
 
+def one_sum(value: str) -> float | None:
+    """The one amount of money (or one bare amount) ``value`` states; None when it states none or several."""
+    said = amounts(value)
+    return said[0].value if len(said) == 1 and said[0].unit in ("money", None) and said[0].value > 0 else None
+
+
 def budget_said_anew(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
     """The whole budget a limit or a decision states anew without naming it: one amount of money (or
     a bare one), said as a limit or a change, not per person or per night, within a few times the
@@ -32,14 +38,13 @@ def budget_said_anew(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | 
     if cand.kind not in ("constraint", "decision") or cand.subject.startswith("budget") or \
             not (LIMIT.search(cand.quote) or CHANGED.search(cand.quote) or MOVED.search(cand.quote)):
         return None
-    said = amounts(cand.value)
-    if len(said) != 1 or said[0].unit not in ("money", None) or said[0].value <= 0 or \
-            fires("guard.per_period", cand.value) or fires("guard.per_person", cand.value):
+    said = one_sum(cand.value)
+    if said is None or fires("guard.per_period", cand.value) or fires("guard.per_person", cand.value):
         return None
     for item in reversed(active):
-        held = amounts(item.value) if item.subject == "budget" and item.kind in VALUE_KINDS else []
-        if len(held) == 1 and held[0].unit in ("money", None) and held[0].value > 0:
-            ratio = said[0].value / held[0].value
+        held = one_sum(item.value) if item.subject == "budget" and item.kind in VALUE_KINDS else None
+        if held is not None:
+            ratio = said / held
             return item if 1 / _BUDGET_RATIO <= ratio <= _BUDGET_RATIO else None
     return None
 

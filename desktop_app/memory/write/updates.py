@@ -42,7 +42,7 @@ from desktop_app.memory.write.patches import (
     apply_patch,
     propose,
 )
-from desktop_app.memory.write.typed_values import CHANGED, VALUE_KINDS, budget_said_anew, says_when, when_moved, when_news
+from desktop_app.memory.write.typed_values import CHANGED, VALUE_KINDS, budget_said_anew, one_sum, says_when, when_moved, when_news
 
 if TYPE_CHECKING:
     from desktop_app.memory.store import Store
@@ -165,7 +165,7 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
     if same is not None and cand.kind == "fact" and same.subject.split(":", 1)[0] in LIST_SUBJECTS:
         same = None  # a second allergy or condition is one more, not a new value of the first
     if same is not None and same.kind in SUPERSEDABLE_KINDS and cand.kind in SUPERSEDABLE_KINDS:
-        if cand.subject == same.subject == "budget" and cand.kind == "constraint" and _one_sum(cand.value) \
+        if cand.subject == same.subject == "budget" and cand.kind == "constraint" and one_sum(cand.value) is not None \
                 and CHANGED.search(cand.quote):
             # "ok final answer, lets cap it at 4200 total" after "hmm actually we can stretch to 3500": the
             # user says the budget's new amount outright, as a correction does ("My budget is 3000" alone
@@ -255,12 +255,6 @@ def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, 
     result = _commit(store, session_id, [op], f"newer {kind} for {subject}", now)
     return MemoryOutcome.told("superseded", "updated", result.added_ids, old=old.id, new_id=result.added_ids[0],
                               value=clip(value, 80))
-
-
-def _one_sum(value: str) -> bool:
-    """``value`` states one amount of money (or one bare amount)."""
-    said = amounts(value)
-    return len(said) == 1 and said[0].unit in ("money", None) and said[0].value > 0
 
 
 def _explicit(origin: str) -> str:
