@@ -22,6 +22,7 @@ from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.food_guard import offered
 from desktop_app.memory.lang.amounts import Amount, amounts
+from desktop_app.memory.lang.dates import month_days
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
     REPLY_SENTENCE,
@@ -400,7 +401,15 @@ def _mentioned(item: MemoryItem, reply: str, said: list[Amount]) -> bool:
     its characters that are not grammar, as a summary rewords "我妈一点辣都不能吃" into "妈妈不吃辣")
     within one sentence of the reply — a long plan holds every common character somewhere."""
     value = plain_value(item.value)
-    own = [a for a in amounts(value) if a.value][:2]
+    dated = month_days(value)
+    if dated:
+        # A date is its month and day together: "10月2日" and "一个" do not name "10月1号出发".
+        named = {(d.month, d.day) for d in month_days(reply)}
+        if any((d.month, d.day) not in named for d in dated):
+            return False
+    own = [a for a in amounts(value) if a.value and not any(d.start <= a.start < d.end for d in dated)][:2]
+    if dated and not own:
+        return True
     if own:
         # Each of its numbers (a date has two), counting the same thing; a list's own numbering
         # ("1. …", "### 6. …") names nothing.

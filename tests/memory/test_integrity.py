@@ -590,3 +590,25 @@ def test_a_subject_made_of_a_piece_of_a_word_is_refused(conversation, lang, mess
     job = model_pass(convo, Model([entry(quote, subject, value, kind=kind)]))
     written = [i for i in active(convo) if i.origin == "model"]
     assert bool(written) is kept, ([i.value for i in active(convo)], job.notes)
+
+
+@pytest.mark.parametrize("lang, message, quote, subject, value, kept", [
+    # hc-zh-02, run H: the task sentence filed as a fact, read back by the 0.5B as the user's words.
+    ("zh", "今年年夜饭轮到我家做，有点慌，帮我想想菜单", "有点慌，帮我想想菜单", "菜单", "有点慌，帮我想想菜单", None),
+    ("zh", "我表妹对虾过敏，帮我推荐几个凉菜", "我表妹对虾过敏，帮我推荐几个凉菜", "虾过敏", "我表妹对虾过敏，帮我推荐几个凉菜",
+     "我表妹对虾过敏"),
+    ("en", "Jake has a shellfish allergy, can you suggest a starter?", "Jake has a shellfish allergy, can you suggest a starter",
+     "shellfish allergy", "Jake has a shellfish allergy, can you suggest a starter", "Jake has a shellfish allergy"),
+    ("en", "Please suggest a starter.", "Please suggest a starter", "starter", "Please suggest a starter", None),
+])
+def test_a_fact_holds_no_request_to_the_assistant(conversation, lang, message, quote, subject, value, kept):
+    convo = conversation(lang=lang)
+    convo.user(message)
+    job = model_pass(convo, Model([entry(quote, subject, value, kind="fact")]))
+    written = [i.value for i in active(convo) if i.origin == "model"]
+    rules = [i.value for i in active(convo) if i.origin != "model"]
+    assert not any(ask in v.lower() for v in written for ask in ("帮我", "suggest")), (written, job.notes)
+    if kept is None:
+        assert not written, (written, job.notes)
+    else:
+        assert any(v.endswith(kept) for v in [*written, *rules]), (written, rules, job.notes)

@@ -18,7 +18,9 @@ checks them against invariants that hold for the memory as a whole:
 - a profile item (name, allergy, diet, family …) is replaced only by an item about the same
   thing, named in the user's sentence;
 - a canonical subject ("budget") is never traded for a stray label by a restatement;
-- no template placeholder ("?", "#?") is ever a subject or a value.
+- no template placeholder ("?", "#?") is ever a subject or a value;
+- a fact, a liking or a choice holds no request to the assistant ("帮我想想菜单"): the clauses asking
+  for something are left out, and a value made only of them is none.
 
 Everything is pure: :func:`guard_model_ops` reads the operations, the state and the message.
 """
@@ -50,6 +52,11 @@ _CJK_RUN = re.compile(f"[{CJK}]{{2,}}")
 _NAMING = re.compile(f"[A-Za-z{CJK}]")  # a subject holds a word, not only digits and marks
 _PLACEHOLDER = re.compile(r"^[\s?？#“”\"'.…]*$|#\?")
 MIN_RULE_CHARS = 6  # a rule sentence this long (squashed) or longer is recognised inside another value
+# A clause that asks the assistant for something (the lexicon's ``request.ask``), and where a value's
+# clauses divide (``clause.split``, the separators kept).
+_ASKING = re.compile(alternatives("request.ask", ("en", "zh")), re.IGNORECASE)
+_CLAUSES = re.compile(f"((?:{alternatives('clause.split', ('zh', 'en'))}))", re.IGNORECASE)
+STATING_KINDS = ("fact", "preference", "decision")
 
 
 @dataclass
@@ -159,6 +166,14 @@ def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Messag
             # another canonical subject is a piece of the message beside the item, never its new form.
             op = op.model_copy(update={"supersedes": None, "refines": False})
             replacing.discard(replaced.id)
+        if op.kind in STATING_KINDS and (stated := without_requests(op.value)) != op.value:
+            # The 0.5B filed "菜单: 有点慌，帮我想想菜单" (the message's request) as a fact, and the chat
+            # model read it back as the user's words.
+            if len(squash(body(stated))) < MIN_PIECE and not says_a_number(body(stated)):
+                # what is left beside the request is a remark ("有点慌"), or nothing
+                out.notes.append(f"refused “{clip(op.value, 40)}”: a request to the assistant, not a value")
+                continue
+            op = op.model_copy(update={"value": stated})
         reason = _refusal(op, by_id, active, items, message, written, replacing) or _brought_back(op, changed, message) \
             or _other_language(op, message)
         if reason:
@@ -277,6 +292,20 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         if old.scope == "profile" and op.status == "active" and not names_item(old, message.content):
             return f"the profile item #{old.id} is not named in the message"
     return ""
+
+
+def without_requests(value: str) -> str:
+    """``value`` without its clauses that ask the assistant for something ("有点慌，帮我想想菜单" →
+    "有点慌"; the "subject: " label kept); empty when every clause asks."""
+    text = body(value)
+    label = value[:len(value) - len(text)]
+    pieces = _CLAUSES.split(text)
+    kept = [(clause, sep) for clause, sep in zip(pieces[::2], [*pieces[1::2], ""], strict=True)
+            if clause.strip() and not _ASKING.match(clause.strip())]
+    if len(kept) == len([c for c in pieces[::2] if c.strip()]):
+        return value
+    stated = "".join(clause + sep for clause, sep in kept[:-1]) + (kept[-1][0] if kept else "")
+    return f"{label}{stated.strip()}" if stated.strip() else ""
 
 
 _LATIN_WORDS = re.compile(r"[a-z]+")

@@ -1,0 +1,54 @@
+"""Calendar days named without a year, as (month, day): "10月1号", "July 14", "14th of July".
+
+A date is two numbers that count one thing together: "10月1号" is not named by a reply that says
+"10月2日" and "一个", though both numbers are there. The month names are the lexicon's
+``time.month`` (English), the Chinese form its ``time.month_day``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from desktop_app.lexicon import each_pattern, lexicon
+
+
+@dataclass(frozen=True)
+class MonthDay:
+    """A day of a month named in a text, with where it stands."""
+
+    month: int
+    day: int
+    start: int
+    end: int
+
+
+@lru_cache(maxsize=1)
+def _forms() -> tuple[tuple[re.Pattern[str], ...], dict[str, int]]:
+    months = {name: place for place, name in enumerate(lexicon("en")["time"]["month"]["words"], start=1)}
+    # A month's first three letters stand for it ("Jul 14"); "may" only as a name (capitalised).
+    names = "|".join(rf"{name[:3]}(?:{name[3:]})?\.?" if name != "may" else "(?-i:May)" for name in months)
+    english = (re.compile(rf"\b(?P<month>{names})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[:.]\d|%))",
+                          re.IGNORECASE),
+               re.compile(rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{names})(?![a-z])",
+                          re.IGNORECASE))
+    chinese = tuple(re.compile(p.pattern) for p in each_pattern("time.month_day", "zh"))
+    return english + chinese, months
+
+
+def month_days(text: str) -> list[MonthDay]:
+    """Every (month, day) ``text`` names, in order; impossible days are none."""
+    forms, months = _forms()
+    found: dict[int, MonthDay] = {}
+    for form in forms:
+        for m in form.finditer(text):
+            if "month" in form.groupindex:
+                name = m.group("month").lower().rstrip(".")
+                month = next((place for full, place in months.items() if full.startswith(name[:3])), 0)
+                day = int(m.group("day"))
+            else:
+                month, day = int(m.group(1)), int(m.group(2))
+            if 1 <= month <= 12 and 1 <= day <= 31 and m.start() not in found:
+                found[m.start()] = MonthDay(month, day, m.start(), m.end())
+    return [found[k] for k in sorted(found)]
