@@ -406,13 +406,16 @@ def test_a_summary_loses_the_sentences_stating_a_replaced_day_or_an_amount_writt
     assert stale_sentences("Fly out July 21, budget €6,500.", active, history) == []
 
 
+ZH_ASK, EN_ASK = "好，把我所有要求总结一下，给我最终方案", "Okay, summarise all my constraints and give me the final plan."
+
+
 @pytest.mark.parametrize("lang, ask, reply, named", [
     # Run H, hc-zh-01's final plan: the wrong day, and "一个" for the 1.
-    ("zh", "好，把我所有要求总结一下，给我最终方案", "结论：该行程将是一个充满挑战的活动。\n细节：\n1. **日期**：10月2日（星期二），玩6天", False),
-    ("zh", "好，把我所有要求总结一下，给我最终方案", "最终方案：10月1日出发，一共玩6天。", True),
-    ("en", "Okay, summarise all my constraints and give me the final plan.", "Final plan: fly out July 15 with 14 kg bags, 7 days.", False),
-    ("en", "Okay, summarise all my constraints and give me the final plan.", "Final plan: leave on the 14th of July, 7 days.", True),
-    ("en", "Okay, summarise all my constraints and give me the final plan.", "Final plan: leave Jul 14, 7 days.", True),
+    ("zh", ZH_ASK, "结论：该行程将是一个充满挑战的活动。\n细节：\n1. **日期**：10月2日（星期二），玩6天", False),
+    ("zh", ZH_ASK, "最终方案：10月1日出发，一共玩6天。", True),
+    ("en", EN_ASK, "Final plan: fly out July 15 with 14 kg bags, 7 days.", False),
+    ("en", EN_ASK, "Final plan: leave on the 14th of July, 7 days.", True),
+    ("en", EN_ASK, "Final plan: leave Jul 14, 7 days.", True),
 ])
 def test_a_date_is_named_by_its_month_and_day_together(lang, ask, reply, named):
     items = [item(1, "10月1号出发，玩6天" if lang == "zh" else "flying out July 14, for 7 days", kind="fact")]
