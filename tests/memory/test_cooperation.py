@@ -137,7 +137,8 @@ def test_the_pre_filter_skips_greetings_acknowledgements_and_pure_questions():
 def test_a_compound_sentence_becomes_one_item_per_subject_and_a_later_change_touches_only_its_own(store, settings, conversation):
     convo = conversation()
     convo.user("My name is Bob and the budget is 300 euros.")
-    [rule_item] = store.list_items(convo.sid, statuses=("active",))  # the rules keep the sentence as one item
+    rule_items = store.list_items(convo.sid, statuses=("active",))  # the rules divide it at "and the budget"
+    assert len(rule_items) == 2
     engine = scripted([entry("My name is Bob", "name", "Bob", scope="profile"),
                        entry("the budget is 300 euros", "budget", "300 EUR", kind="constraint")])
     outcome, _ = model_pass(convo, engine)
@@ -146,7 +147,7 @@ def test_a_compound_sentence_becomes_one_item_per_subject_and_a_later_change_tou
     assert set(now) == {"name: Bob", "budget: 300 EUR"}
     assert now["name: Bob"].scope == "profile"
     assert now["name: Bob"].origin == "model"
-    assert store.get_item(rule_item.id).status == "superseded", "refined, kept in history — not dropped"
+    assert all(store.get_item(i.id).status == "superseded" for i in rule_items), "refined, kept in history — not dropped"
     convo.user("Actually my budget is 450 euros.")
     now = active(store, convo.sid)
     assert "name: Bob" in now, "superseding the budget never touches the name"
@@ -558,7 +559,9 @@ def test_a_detail_of_the_task_is_a_fact_not_a_second_goal(store, settings, conve
     model_pass(convo, scripted([entry(quote, "trip dates", value, kind="goal")]))
     now = active(store, convo.sid).values()
     assert [i.value for i in now if i.kind == "goal"] == [goals[0].value]
-    assert any(i.kind == "fact" and value in i.value for i in now)
+    # a fact: the model's, or the rules' items that already hold each of its values
+    held = " ".join(i.value for i in now if i.kind == "fact")
+    assert value in held or all(piece in held for piece in (("10月1号", "6天") if lang == "zh" else ("7 days", "July 14")))
 
 
 def test_a_new_request_is_still_a_goal(store, settings, conversation):

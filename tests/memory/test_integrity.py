@@ -612,3 +612,25 @@ def test_a_fact_holds_no_request_to_the_assistant(conversation, lang, message, q
         assert not written, (written, job.notes)
     else:
         assert any(v.endswith(kept) for v in [*written, *rules]), (written, rules, job.notes)
+
+
+@pytest.mark.parametrize("lang, before, message, subject, value", [
+    # hc-zh-02 on round ten's build: the whole change-back filed again under the budget, beside the rules'
+    # head count of 12 and budget of 1500, and read back to the user by the 0.5B.
+    ("zh", ["大概12个人", "买菜预算控制在1500以内", "刚才二姨说他们家不来了，就8个人了", "人少了那预算就压到1200吧"],
+     "哎算了，二姨又说能来了……还是12个人，预算也还是按1500吧，不折腾了", "预算",
+     "哎算了，二姨又说能来了……还是12个人，预算也还是按1500吧，不折腾了"),
+    ("en", ["We'll be 6 people.", "Budget is 900 dollars."],
+     "Ugh, scratch that, it's 8 people now and the budget goes up to 1200 dollars.", "budget",
+     "scratch that, it's 8 people now and the budget goes up to 1200 dollars"),
+])
+def test_a_message_whose_values_are_held_one_by_one_is_not_filed_again_whole(conversation, lang, before, message,
+                                                                             subject, value):
+    convo = conversation(lang=lang)
+    for line in before:
+        convo.user(line)
+    convo.user(message)
+    rules = sorted(i.value for i in active(convo))
+    job = model_pass(convo, Model([entry(value, subject, value, kind="fact")], {"old": "none", "new": ""}))
+    assert sorted(i.value for i in active(convo)) == rules, job.notes
+    assert any("held one by one" in note for note in job.notes), job.notes

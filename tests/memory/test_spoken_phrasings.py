@@ -116,3 +116,23 @@ def test_a_count_said_anew_beside_a_new_limit_is_both(conversation, lang, first,
     budgets = [i.value for i in convo.active() if i.subject == "budget"]
     assert len(counts) == 1 and count in counts[0] and count not in budgets[0], _active(convo)
     assert len(budgets) == 1 and budget in budgets[0], _active(convo)
+
+
+@pytest.mark.parametrize("lang, count, budget, change, people, money", [
+    ("en", "We'll be 6 people.", "Budget is 900 dollars.",
+     "Ugh, scratch that, it's 8 people now and the budget goes up to 1200 dollars.", "8", "1200"),
+    ("en", "We'll be 6 people.", "Budget is 900 dollars.", "Correction: 10 people and the budget goes to 3000 dollars.",
+     "10", "3000"),
+    ("zh", "我们6个人", "预算900", "不对，10个人，预算也改成3000吧", "10", "3000"),
+    ("zh", "我们6个人", "预算900", "其实是8个人，预算提到1200", "8", "1200"),
+])
+def test_a_correction_of_the_head_count_and_the_budget_changes_both(conversation, lang, count, budget, change, people,
+                                                                    money):
+    convo = conversation(lang=lang)
+    for line in (count, budget, change):
+        convo.say(line)
+    counts = [i.value for i in convo.active() if i.subject == "head count"]
+    budgets = [i for i in convo.active() if i.subject == "budget"]
+    assert len(counts) == 1 and people in counts[0] and "6" not in counts[0], _active(convo)
+    assert len(budgets) == 1 and money in budgets[0].value and "900" not in budgets[0].value, _active(convo)
+    assert "也" not in budgets[0].value.split(":")[0], "a label ends at what changes (not “预算也”)"

@@ -246,6 +246,20 @@ def _bare_change(sentence: str) -> list[Candidate]:
     return [Candidate(action="correct", kind="fact", value=said, quote=sentence.strip())]
 
 
+def _counted_change(part: str) -> list[Candidate]:
+    """A clause of a correction that is a count alone ("10个人", "Correction: 10 people", "so 23"):
+    the new value of what it counts."""
+    said = classify(part)
+    if said is not None and not (said.action == "correct" and not said.subject):
+        return []
+    if (bare := _bare_change(part)):
+        return bare
+    value = (said.value if said is not None else part).strip().strip(_TRIM)
+    if len(written_numbers(value)) != 1 or not counted(value) & {"people", "days"}:
+        return []
+    return [Candidate(action="correct", kind="fact", value=value, quote=part.strip())]
+
+
 def _says_manner_instead(body: str) -> bool:
     """``body`` is a new way of answering said in place of a dropped one ("just write paragraphs"),
     not a drop itself nor a return to the assistant's own way ("just talk normally"), nor a value
@@ -326,6 +340,11 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
                    and c.subject in CANONICAL_SUBJECTS and c.kind in SUPERSEDING_KINDS and written_numbers(c.value)]
         if len({c.subject for c in changed}) >= 2:
             return changed
+        # "scratch that, it's 8 people now and the budget goes up to 1200", "不对，10个人，预算也改成3000吧":
+        # a count said bare beside it
+        bare = [c for part in parts for c in _counted_change(part)]
+        if changed and bare and not any(c.value in b.value or b.value in c.value for c in changed for b in bare):
+            return changed + bare[:1]
     if len(parts) < 2 or (whole is not None and (whole.action != "add" or whole.kind == "open_question")) \
             or is_hypothetical(sentence) or REPORTED.search(sentence) or any(is_hypothetical(p) for p in parts[:-1]):
         return [whole] if whole is not None else []
@@ -592,6 +611,7 @@ _EN_KEPT = re.compile("|".join(lexicon("en")["change"]["kept"]["patterns"]), re.
 _CHANGE_LEAD = re.compile(f"^(({alternatives('change.lead', ('zh', 'en'))})[，,:：\\s]*)+", re.IGNORECASE)
 _SUBJECT_LEAD = re.compile(f"^({alternatives('change.subject_lead', ('zh', 'en'))})\\s*", re.IGNORECASE)
 _ARTICLE = re.compile(f"^({alternatives('change.article', ('en', 'zh'))})\\s+", re.IGNORECASE)
+_SUBJECT_TAIL = re.compile(f"({alternatives('change.subject_tail', ('zh', 'en'))})")
 
 
 def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
@@ -608,7 +628,7 @@ def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
         if not _COPULA.fullmatch(parts[1]):
             left = _SUBJECT_LEAD.sub("", left)
         right = parts[2].strip(_TRIM)
-        left = _ARTICLE.sub("", left)
+        left = _SUBJECT_TAIL.sub("", _ARTICLE.sub("", left))
         if right:
             label = left or canonical or "value"
             subject = canonical or (f"fact:{left.lower()}" if left else "")

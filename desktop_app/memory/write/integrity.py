@@ -276,6 +276,11 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
     twin = _amount_twin(op, others) or _budget_twin(op, others)
     if twin is not None:
         return f"#{twin.id} already holds {clip(body(op.value), 20)}"
+    held = _held_apart(op, [i for i in active if i.id not in replacing or i.id == op.supersedes])
+    if held:
+        # "预算: 哎算了，二姨又说能来了……还是12个人，预算也还是按1500吧" beside the rules' head count of 12 and
+        # budget of 1500: the message's values, each already an item of its own.
+        return f"its amounts are held one by one ({', '.join(f'#{i.id}' for i in held)})"
     whole = next((i for i in active if i.id != op.supersedes and i.id not in replacing and len(mine) >= MIN_PIECE
                   and mine in squash(body(i.value)) and not _split_off(op, i)), None)
     if whole is not None:
@@ -391,6 +396,24 @@ def _amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
         return None
     return next((i for i in active if i.kind not in ("directive", "open_question")
                  and _said_amounts(body(i.value)) == mine), None)
+
+
+def _held_apart(op: AddItem, active: list[MemoryItem]) -> list[MemoryItem]:
+    """The active items that between them hold each of the entry's two or more amounts (the same
+    number counting the same thing), each holding fewer than the entry, when they do; else none."""
+    mine = {(a.value, a.unit) for a in amounts(body(op.value))}
+    if len(mine) < 2:
+        return []
+    holders: list[MemoryItem] = []
+    for said in sorted(mine, key=str):
+        holder = next((i for i in active if i.kind not in ("directive", "open_question")
+                       and said in (theirs := {(a.value, a.unit) for a in amounts(body(i.value))})
+                       and len(theirs) < len(mine)), None)
+        if holder is None:
+            return []
+        if all(h.id != holder.id for h in holders):
+            holders.append(holder)
+    return holders
 
 
 def _amount_values(text: str) -> set[float]:
