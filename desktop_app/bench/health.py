@@ -79,7 +79,7 @@ def judge_final(conversation: Conversation, reply: str) -> tuple[bool, list[str]
     value right after a history word ("leave July 21 instead of flying out July 14", "原来是8000")
     is named as old, which a plan may do."""
     from desktop_app.lexicon import fires
-    from desktop_app.memory.reply_guard import HISTORY_WINDOW  # the guard's window, before the value only
+    from desktop_app.memory.stated_values import HISTORY_WINDOW  # the guard's window, before the value only
 
     lowered = reply.lower()
     missing = [forms[0] for forms in conversation.final_current if not any(f.lower() in lowered for f in forms)]

@@ -42,15 +42,8 @@ from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
 from desktop_app.memory.prompt.recalled import recalled_pages
-from desktop_app.memory.reply_guard import (
-    completion,
-    guard_reply,
-    left_out,
-    ruled_out_sentences,
-    stale_sentences,
-    still_open,
-    without_sentences,
-)
+from desktop_app.memory.recap import completion, left_out, still_open
+from desktop_app.memory.reply_guard import guard_reply, ruled_out_sentences, stale_sentences, without_sentences
 from desktop_app.memory.reply_health import (
     HealthFinding,
     asks_for_translation,
@@ -378,7 +371,7 @@ class TurnPipeline:
         """``text``, a reply to "summarise everything", made to state every current value and no old
         one: the reply without the sentences stating an old value (memory.reply_guard.stale_sentences),
         the lines to add for the values and the user's open questions it leaves out
-        (memory.reply_guard.completion) and those values;
+        (memory.recap.completion) and those values;
         (text, "", []) when the message asks for no summary or the reply is right."""
         if not fires("request.recap", user_text):
             return text, "", []

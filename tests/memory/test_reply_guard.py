@@ -7,7 +7,8 @@ import pytest
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts, chinese_value
 from desktop_app.memory.prompt.render import plain_value
-from desktop_app.memory.reply_guard import guard_reply, left_out
+from desktop_app.memory.recap import left_out
+from desktop_app.memory.reply_guard import guard_reply
 
 
 def item(id_: int, value: str, *, kind: str = "constraint", subject: str = "", status: str = "active",
@@ -241,7 +242,7 @@ def test_a_piece_of_another_value_is_not_asked_for_twice(lang, ask, items, expec
 
 
 def test_an_added_value_drops_a_label_its_words_repeat():
-    from desktop_app.memory.reply_guard import completion
+    from desktop_app.memory.recap import completion
 
     added = completion([item(1, "tree nut allergy: Our younger one, Mia, has a tree nut allergy", kind="fact"),
                         item(2, "flight: way cheaper", kind="fact"), item(3, "预算: 2.5万预算")], "en")
@@ -294,7 +295,7 @@ def test_a_text_holds_only_counts_when_every_number_in_it_counts_something():
 
 
 def test_a_summary_names_the_users_questions_still_open():
-    from desktop_app.memory.reply_guard import completion, still_open
+    from desktop_app.memory.recap import completion, still_open
 
     # hc-zh-02: "鱼要不要整条蒸？年年有余嘛" two turns before "总结一下我的所有要求，给我最终方案"; the plan never said.
     fish = item(3, "鱼要不要整条蒸", kind="open_question", subject="q:整条")

@@ -1,6 +1,6 @@
 """The kind a sentence's own words settle (``kind_cue.*``, memory/write/kind_cues.py), the canonical
 subjects and their names (``subject.canonical``, memory/lang/text.py) and the pieces of a subject
-that say what its number counts (``unit.in_subject``, memory/reply_guard.py) live in the lexicon:
+that say what its number counts (``unit.in_subject``, memory/stated_values.py) live in the lexicon:
 each exists in both languages, fires where it should and only there, and the code still reads it."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from desktop_app import lexicon
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import Amount
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, SUBJECT_ALIASES, canonical_subject, subjects_named
-from desktop_app.memory.reply_guard import _unit_of_item
+from desktop_app.memory.stated_values import unit_of_item
 from desktop_app.memory.write.kind_cues import AIMS, CHOSE, LIKES, MUSTS, settle_kind
 from tests.support.lexicon_cases import cue_table_tests
 
@@ -88,4 +88,4 @@ def test_canonical_subject_reads_both_languages(text, subject):
 def test_a_subject_says_what_its_number_counts(subject, unit):
     item = MemoryItem(id=1, session_id=1, kind="fact", subject=subject, value="50", status="active", origin="rule",
                       state_version=1, created_at=0.0, updated_at=0.0)
-    assert _unit_of_item(item, Amount(value=50.0, start=0, end=2, unit=None)) == unit
+    assert unit_of_item(item, Amount(value=50.0, start=0, end=2, unit=None)) == unit
