@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.memory.write.extraction import extract, is_reported, without_material
+from desktop_app.memory.write.extraction import extract
+from desktop_app.memory.write.mood import is_reported, without_material
 from desktop_app.memory.write.proposals import Proposal
 from desktop_app.memory.write.vetting import vet
 

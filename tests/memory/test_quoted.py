@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.memory.write.extraction import addressed, extract, is_reported
+from desktop_app.memory.write.extraction import extract
+from desktop_app.memory.write.mood import addressed, is_reported
 
 EN = [("'", "'"), ('"', '"'), ("“", "”"), ("‘", "’")]
 ZH = [*EN, ("「", "」"), ("『", "』")]

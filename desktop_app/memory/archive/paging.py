@@ -21,7 +21,7 @@ from desktop_app.memory.core.models import Message
 from desktop_app.memory.core.records import PagingEvent
 from desktop_app.memory.lang.text import clip, keywords, term_set
 from desktop_app.memory.prompt.budget import MESSAGE_OVERHEAD, compute_budgets
-from desktop_app.memory.write.extraction import is_small_talk
+from desktop_app.memory.write.mood import is_small_talk
 
 if TYPE_CHECKING:
     from desktop_app.engine.protocol import TokenCounter

@@ -39,8 +39,8 @@ from desktop_app.memory.write.change_resolution import (
     twins_of,
 )
 from desktop_app.memory.write.cooperation import MergePlan, merge_ops
-from desktop_app.memory.write.extraction import is_question, is_small_talk
 from desktop_app.memory.write.integrity import guard_model_ops, revocations_reaching_twins
+from desktop_app.memory.write.mood import is_question, is_small_talk
 from desktop_app.memory.write.patches import MemoryPatch, PatchOp, PatchRejected, apply_patch
 from desktop_app.memory.write.proposals import (
     EXTRACT_MAX_TOKENS,

@@ -30,7 +30,8 @@ from desktop_app.lexicon import alternatives
 from desktop_app.memory.core.models import REVOKE_MARK, MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, term_set
 from desktop_app.memory.write.cooperation import REVOCABLE, presented, says_changed, subject_key
-from desktop_app.memory.write.extraction import REVOKE, is_hypothetical, is_question, is_reported, negated, rx
+from desktop_app.memory.write.extraction import REVOKE
+from desktop_app.memory.write.mood import is_hypothetical, is_question, is_reported, negated, rx
 from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.vetting import grounded, ungrounded_numbers
 from desktop_app.prompts import templates

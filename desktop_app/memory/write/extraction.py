@@ -8,7 +8,6 @@ pending or are dropped, and :mod:`desktop_app.memory.write.patches` validates wh
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Literal
 
 from pydantic import BaseModel
@@ -22,7 +21,21 @@ from desktop_app.memory.lang.text import (
     split_sentences,
     term_set,
     topic_subject,
-    without_lead_in,
+)
+from desktop_app.memory.write.mood import (
+    AFFIRM,
+    ASKS,
+    DENY,
+    RELAYED,
+    REPORTED,
+    REQUEST,
+    TRIM,
+    addressed,
+    is_hypothetical,
+    is_question,
+    is_request,
+    rx,
+    unquoted,
 )
 
 
@@ -36,12 +49,6 @@ class Candidate(BaseModel):
     quote: str
     canonical: bool = False  # subject came from SUBJECT_ALIASES (safe to supersede/conflict by it)
     replaces: bool = False  # a reply rule said in place of one the same message drops
-
-
-def rx(*patterns: str) -> re.Pattern[str]:
-    """One case-insensitive pattern of alternatives."""
-    return re.compile("|".join(patterns), re.IGNORECASE)
-
 
 
 # A revocation and a correction (the lexicon's ``intent.revoke``, ``intent.correct``): case-insensitive,
@@ -70,9 +77,8 @@ DEFAULT_MANNER = rx(alternatives("rule.default_manner", ("zh", "en")))
 # A date (the lexicon's ``time.date``).
 DATE = rx(alternatives("time.date", ("zh", "en")))
 CLOCK = rx(alternatives("time.clock", ("zh", "en")))
-# Facts the user states (patterns in the lexicon's ``fact.*``): a fixed subject ("我叫…", "I live in …"),
-# else the subject the sentence names ("my X is Y", "X is <number>"). The first that matches wins;
-# Chinese is tried before English, as when these were written here.
+
+
 def _is_me(word: str) -> bool:
     """``word`` is the user speaking of themself ("I", "me", "我"; the lexicon's ``address.me``)."""
     return _whole("address.me", word)
@@ -88,6 +94,9 @@ def _is_pronoun(word: str) -> bool:
     return _whole("address.pronoun", word)
 
 
+# Facts the user states (patterns in the lexicon's ``fact.*``): a fixed subject ("我叫…", "I live in …"),
+# else the subject the sentence names ("my X is Y", "X is <number>"). The first that matches wins;
+# Chinese is tried before English, as when these were written here.
 FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
@@ -119,104 +128,14 @@ BARE_CHANGE = rx(alternatives("change.bare", ("zh", "en")))
 # The goal given up (the lexicon's ``goal.cancel``).
 GOAL_CANCEL = rx(alternatives("goal.cancel", ("zh", "en")))
 SPECULATION = rx(alternatives("mood.speculation", ("zh", "en")))
-# A whole message that only says yes or no (``answer.affirm``, ``answer.deny``), one final mark at most.
-AFFIRM = rx(rf"^({alternatives('answer.affirm', ('zh', 'en'))})[。.!！]?$")
-DENY = rx(rf"^({alternatives('answer.deny', ('zh', 'en'))})[。.!！]?$")
 
 # A word that joins a subject to its value (the lexicon's ``fact.copula``), or a colon (no language's).
 _COPULA = rx(alternatives("fact.copula", ("zh", "en")), "：|:")
-_TRIM = " ，,。.!！?？；;：:\"'“”"
-
-
-# Questions ask about memory; they never write it ("what is the budget?", "预算是多少？").
-# (The lexicon's ``mood.question``: ``^`` and ``$`` the start and end of the sentence only.)
-QUESTION = rx(alternatives("mood.question", ("en", "zh")))
 
 
 # A revocation phrased as a question must name what it revokes ("can you stop answering in English?").
 # (The lexicon's ``address.rule``.)
 _ADDRESSES_RULE = rx(alternatives("address.rule", ("zh", "en")))
-
-
-# Hypotheticals suppose, they state nothing (the lexicon's ``mood.hypothetical``; ``^`` the start of
-# the sentence only).
-HYPOTHETICAL = rx(alternatives("mood.hypothetical", ("en", "zh")))
-# Words the user passes on from someone else, or pasted material: never the user's own rule (the
-# lexicon's ``speech.reported``, then what everyone says, ``speech.common``).
-REPORTED = rx(alternatives("speech.reported", ("en", "zh")), alternatives("speech.common", ("zh", "en")))
-# Relayed without quoting ("the sign said no diving", "my boss told me to …"): someone else's
-# rule, never the user's — though the facts it relays ("they told me the venue takes 120") count.
-# (The lexicon's ``speech.relayed``; ``^`` the start of the sentence only.)
-RELAYED = rx(alternatives("speech.relayed", ("en", "zh")))
-# Quoted passages, in any quotation marks (defined once: a second definition used to replace
-# this one, so a rule in single quotes was taken for the user's own). An ASCII apostrophe counts
-# only outside words (not "I'm … don't").
-_QUOTED = re.compile(r"“[^”]*”|\"[^\"]*\"|「[^」]*」|『[^』]*』|‘[^’]*’|(?<![A-Za-z])'[^']+'(?![A-Za-z])")
-_PASTED = re.compile(r"(?im)^\s*>.*$")
-# Requests: ask the assistant to do something now, not state a value …
-# (the lexicon's ``request.ask``, at the start of the sentence) …
-REQUEST = rx(alternatives("request.ask", ("en", "zh")))
-# … that only *uses* a stored value: "plan it within my budget", "按我的预算推荐几家酒店".
-# (The lexicon's ``request.uses_value``.)
-USES_VALUE = rx(alternatives("request.uses_value", ("en", "zh")))
-
-
-def negated(text: str) -> bool:
-    """Whether ``text`` says no (a value that drops the "not" says the opposite): the lexicon's
-    ``polarity.negation``, in either language."""
-    return fires("polarity.negation", text)
-
-
-def is_hypothetical(sentence: str) -> bool:
-    return HYPOTHETICAL.search(sentence.strip(_TRIM)) is not None
-
-
-def is_reported(sentence: str, message: str = "", *, kind: str = "directive") -> bool:
-    """Reported speech or quoted/pasted material (``message``: where the sentence sits); for a
-    fact, decision or open question, words merely relayed without quotes still count as the user's."""
-    body = sentence.strip()
-    if REPORTED.search(body):
-        return True
-    if kind not in ("fact", "decision", "open_question") and RELAYED.search(body.strip(_TRIM)):
-        return True
-    squashed = body.strip(_TRIM)
-    if REPORTED.search(message or body):
-        for quoted in _QUOTED.findall(message or body):
-            if squashed and squashed in quoted:
-                return True
-    if any(squashed and squashed in line for line in _PASTED.findall(message)):
-        return True
-    kept, handed_over = without_material(message)
-    return handed_over and bool(squashed) and squashed in message and squashed not in kept
-
-
-# A request for something to be made (the lexicon's ``request.task``).
-_ASKS = rx(alternatives("request.task", ("zh", "en")))
-# A standing rule is addressed to the assistant or about the user's own world; "traffic is
-# always terrible" is a remark about the world, not a rule.
-# (Personal words: the lexicon's ``address.personal``; an imperative opening: ``mood.imperative``,
-# ``^`` the start of the sentence only.)
-_PERSONAL = rx(alternatives("address.personal", ("en", "zh")))
-_IMPERATIVE = rx(alternatives("mood.imperative", ("en", "zh")))
-
-
-def addressed(sentence: str) -> bool:
-    """Said to the assistant or about the user (personal words, or an imperative opening); words
-    in quotation marks are someone's text, not said to anyone here."""
-    body = _QUOTED.sub("", sentence).strip(_TRIM)
-    opened = without_lead_in(body, edge=_TRIM) or body  # "and always include sources", "还有说话别那么客气"
-    return bool(_PERSONAL.search(body) or _IMPERATIVE.search(body) or _IMPERATIVE.search(opened))
-
-
-def is_request(sentence: str) -> bool:
-    """A request that only uses a stored value ("plan it within my budget"): it states none."""
-    body = sentence.strip(_TRIM)
-    return USES_VALUE.search(body) is not None and (REQUEST.search(body) is not None or _ASKS.search(body) is not None)
-
-
-def is_question(quote: str) -> bool:
-    """A question mark, an interrogative opening (en) or a question particle/word (zh)."""
-    return quote.rstrip().endswith(("?", "？")) or QUESTION.search(quote.strip(_TRIM)) is not None
 
 
 def extract(text: str) -> list[Candidate]:
@@ -227,7 +146,7 @@ def extract(text: str) -> list[Candidate]:
     if DENY.match(stripped):
         return [Candidate(action="reject", quote=stripped)]
     out: list[Candidate] = []
-    sentences = split_sentences(_unquoted(text))
+    sentences = split_sentences(unquoted(text))
     for sentence in sentences:
         out += _sentence_candidates(sentence) or _bare_change(sentence)
     return _replacing_rule(sentences, out)
@@ -236,10 +155,10 @@ def extract(text: str) -> list[Candidate]:
 def _bare_change(sentence: str) -> list[Candidate]:
     """A new value said as its number alone, after what changed it ("ugh, two cancelled, so 23",
     "舅舅不来了，那就9个"): a correction of the latest value counting the same thing."""
-    body = sentence.strip().strip(_TRIM)
+    body = sentence.strip().strip(TRIM)
     if is_question(sentence) or is_hypothetical(body) or REPORTED.search(sentence):
         return []
-    match = next((m for part in (body, *clauses(body)) if (m := BARE_CHANGE.search(part.strip(_TRIM)))), None)
+    match = next((m for part in (body, *clauses(body)) if (m := BARE_CHANGE.search(part.strip(TRIM)))), None)
     if match is None:
         return []
     said = match.group(0).strip(" ，,;；")
@@ -254,7 +173,7 @@ def _counted_change(part: str) -> list[Candidate]:
         return []
     if (bare := _bare_change(part)):
         return bare
-    value = (said.value if said is not None else part).strip().strip(_TRIM)
+    value = (said.value if said is not None else part).strip().strip(TRIM)
     if len(written_numbers(value)) != 1 or not counted(value) & {"people", "days"}:
         return []
     return [Candidate(action="correct", kind="fact", value=value, quote=part.strip())]
@@ -282,11 +201,11 @@ def _replacing_rule(sentences: list[str], found: list[Candidate]) -> list[Candid
         return out
     for sentence in sentences:
         for part in clauses(sentence) or [sentence]:
-            body = _CHANGE_LEAD.sub("", part.strip()).strip(_TRIM)
+            body = _CHANGE_LEAD.sub("", part.strip()).strip(TRIM)
             if _says_manner_instead(body) and not is_question(part):
                 rule = _hard("directive", body, part.strip(), canonical_subject(body)).model_copy(update={"replaces": True})
                 # The new rule stands for what the message made of its words (a correction of a "fact").
-                return [c for c in out if c.quote.strip(_TRIM) not in (part.strip(_TRIM), sentence.strip(_TRIM))
+                return [c for c in out if c.quote.strip(TRIM) not in (part.strip(TRIM), sentence.strip(TRIM))
                         or c.action == "revoke"] + [rule]
     return out
 
@@ -300,7 +219,7 @@ def clauses(sentence: str) -> list[str]:
     cuts = [(m.start(), m.end()) for m in _CLAUSE.finditer(sentence) if m.end() > m.start()]
     bounds = [0, *(x for cut in cuts for x in cut), len(sentence)]
     parts = (sentence[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2))
-    return [p for p in parts if len(p.strip(_TRIM)) >= 2]
+    return [p for p in parts if len(p.strip(TRIM)) >= 2]
 
 
 def _sentence_candidates(sentence: str) -> list[Candidate]:
@@ -324,14 +243,14 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
             return (goals[:1] or [whole]) + facts
         # "drop that formatting rule, just write normal paragraphs": the rule goes, the new one comes.
         for part in parts[1:]:
-            body = part.strip(_TRIM)
+            body = part.strip(TRIM)
             rule = classify(part)
             if not (rule is not None and rule.action == "add" and rule.kind == "directive") \
                     and _says_manner_instead(body):
                 rule = _hard("directive", body, part.strip(), canonical_subject(body))
             if rule is not None and rule.action == "add" and rule.kind == "directive":
                 at = sentence.find(part)
-                dropped, rest = sentence[:at].strip(_TRIM), sentence[at:].strip(_TRIM)
+                dropped, rest = sentence[:at].strip(TRIM), sentence[at:].strip(TRIM)
                 rule = rule.model_copy(update={"replaces": True, "value": rest, "quote": rest})
                 return [whole.model_copy(update={"value": dropped, "quote": dropped}), rule]
     if whole is not None and whole.action == "correct" and len(parts) >= 2:
@@ -378,53 +297,11 @@ def _stands_alone(candidate: Candidate) -> bool:
     return candidate.kind in ("goal", "decision", "constraint", "directive")
 
 
-def _unquoted(text: str) -> str:
-    """``text`` without pasted lines ("> …"), without text handed over to be processed, and,
-    where someone else is quoted, without the quoted passages: their words write nothing
-    (``Call me "Captain Li"`` keeps its quote)."""
-    text = _PASTED.sub(" ", text)
-    text, handed_over = without_material(text)
-    return _QUOTED.sub(" ", text) if handed_over or REPORTED.search(text) else text
-
-
-_CLOSING = {"“": "”", '"': '"', "'": "'", "‘": "’", "「": "」", "『": "』"}
-
-
-def _after_material(rest: str) -> str:
-    """What follows handed-over material and is the user's again: after the closing quotation mark
-    of quoted material, or from a sentence that turns back to the assistant ("Also, from now on …",
-    "另外，以后…"); else nothing."""
-    body = rest.lstrip(" \t\n:：")
-    closing = _CLOSING.get(body[:1])
-    if closing is not None:
-        # The closing mark, not an apostrophe inside the quote ("the Landlord's consent").
-        end = re.search(re.escape(closing) + r"(?![A-Za-z])", body[1:])
-        if end is not None:
-            return body[end.end() + 1:]
-    turns = [m.start() for lang in LANGS if (p := cue("material.return", lang)) is not None
-             for m in p.finditer(rest)]
-    return rest[min(turns):] if turns else ""
-
-
-def without_material(text: str) -> tuple[str, bool]:
-    """``text`` without the material of a request to process it ("Summarize this email: …",
-    "请翻译成英文：…", "… 用英语怎么说？"), and whether there was one. What the user hands over to be
-    summarised, translated or corrected is someone's text, not the user's rule or fact."""
-    leads = [m for lang in LANGS if (p := cue("material.lead", lang)) is not None and (m := p.search(text))]
-    if leads:
-        cut = min(m.end() for m in leads)
-        return text[:cut] + " " + _after_material(text[cut:]), True
-    trailing = [m for lang in LANGS if (p := cue("material.trailing", lang)) is not None and (m := p.search(text))]
-    if trailing:  # "<text> — how do you say that in Japanese?": all before the request is the text
-        return text[min(m.start() for m in trailing):], True
-    return text, False
-
-
 def classify(sentence: str) -> Candidate | None:
     """The one candidate a sentence makes, or None for chit-chat, questions, hypotheticals and
     words reported from someone else."""
     quote = sentence.strip()
-    body = quote.strip(_TRIM)
+    body = quote.strip(TRIM)
     if len(body) < 2 or is_hypothetical(body) or REPORTED.search(quote):
         return None
     relayed = RELAYED.search(body) is not None
@@ -504,7 +381,7 @@ def _dated(body: str, quote: str, *, asked: bool = False) -> Candidate | None:
     来量尺寸") is a fact: a later "now june 19 to 23" moves it. A request says when only with a day and
     a time of day ("set up notes for a call with the client tuesday 2pm", not "ideas for Sunday lunch").
     Its subject is made of its other words, so that a moved day leaves no old day behind."""
-    asked = asked or REQUEST.search(body) is not None or _ASKS.search(body) is not None
+    asked = asked or REQUEST.search(body) is not None or ASKS.search(body) is not None
     if not DATE.search(body) or (asked and not CLOCK.search(body)):
         return None  # (a time alone is a habit as often as an appointment: "I'm useless after 9pm")
     topic = CLOCK.sub(" ", DATE.sub(" ", body))
@@ -619,15 +496,15 @@ def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
     cleaned = _CHANGE_LEAD.sub("", body)
     verb = _EN_CHANGE.search(cleaned) or _EN_KEPT.search(cleaned)
     if verb:
-        left, right = verb.group("subject").strip(_TRIM), verb.group("value").strip(_TRIM)
+        left, right = verb.group("subject").strip(TRIM), verb.group("value").strip(TRIM)
         subject = canonical or f"fact:{left.lower()}"
         return subject, f"{left}: {right}"
     parts = _CHANGE_SPLIT.split(cleaned, maxsplit=1)
     if len(parts) >= 3:
-        left = parts[0].strip(_TRIM)
+        left = parts[0].strip(TRIM)
         if not _COPULA.fullmatch(parts[1]):
             left = _SUBJECT_LEAD.sub("", left)
-        right = parts[2].strip(_TRIM)
+        right = parts[2].strip(TRIM)
         left = _SUBJECT_TAIL.sub("", _ARTICLE.sub("", left))
         if right:
             label = left or canonical or "value"
@@ -650,27 +527,3 @@ def describe(candidate: Candidate) -> str:
     return f"{candidate.action} {candidate.kind} [{candidate.subject}] {clip(candidate.value, 60)}"
 
 
-@lru_cache(maxsize=1)
-def _small_talk() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
-    """Acknowledgements and laughter that open a message (``small_talk.*``), each repeated, and
-    what is left when it only says the user is amused (``small_talk.amused``, at its start)."""
-    acks = re.compile(rf"^(({alternatives('small_talk.ack', LANGS)})[，,。.!！~\s]*)+", re.I)
-    laughter = re.compile(rf"^({alternatives('small_talk.laughter', ('zh', 'en'))}|😂|🤣|[!！。.,，~～\s])+")
-    amused = re.compile(alternatives("small_talk.amused", ("zh", "en")))
-    return acks, laughter, amused
-
-
-@lru_cache(maxsize=1)
-def _greetings() -> frozenset[str]:
-    """Whole messages that only greet or thank (``small_talk.greeting``), lower-cased."""
-    return frozenset(word.lower() for lang in LANGS for word in lexicon(lang)["small_talk"]["greeting"]["words"])
-
-
-def is_small_talk(text: str) -> bool:
-    """Greetings, acknowledgements, laughter: nothing to remember, nothing to keep in view."""
-    body = text.strip().lower().strip(" .!！。~～?？")
-    if len(body) < 4 or body in _greetings() or AFFIRM.match(body) or DENY.match(body):
-        return True
-    acks, laughter, amused = _small_talk()
-    rest = acks.sub("", laughter.sub("", body)).strip(" ，,。.!！~")
-    return len(rest) < 4 or rest in _greetings() or amused.match(rest) is not None

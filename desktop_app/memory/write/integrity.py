@@ -44,7 +44,7 @@ from desktop_app.memory.lang.text import (
     term_set,
 )
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
-from desktop_app.memory.write.extraction import is_question
+from desktop_app.memory.write.mood import is_question
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
 
 _SQUASH = re.compile(r"[\W_]+")

@@ -10,7 +10,8 @@ import re
 from desktop_app.lexicon import alternatives, fires
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts
-from desktop_app.memory.write.extraction import CLOCK, DATE, LIMIT, MOVED, Candidate, rx
+from desktop_app.memory.write.extraction import CLOCK, DATE, LIMIT, MOVED, Candidate
+from desktop_app.memory.write.mood import rx
 
 # The kinds whose value a newer one replaces.
 VALUE_KINDS = ("fact", "constraint", "decision", "preference")

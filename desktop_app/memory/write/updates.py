@@ -21,16 +21,9 @@ from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import amounts, counted, only_counts, subject_counts, written_numbers
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, ZH_STOPCHARS, clip, term_set, topic_subject, without_lead_in
-from desktop_app.memory.write.extraction import (
-    ADDRESSED_AS,
-    REPLY_BEHAVIOUR,
-    TRIP,
-    Candidate,
-    dropped_value,
-    extract,
-    is_question,
-)
+from desktop_app.memory.write.extraction import ADDRESSED_AS, REPLY_BEHAVIOUR, TRIP, Candidate, dropped_value, extract
 from desktop_app.memory.write.integrity import revocations_reaching_twins
+from desktop_app.memory.write.mood import is_question
 from desktop_app.memory.write.names import NAME_SUBJECTS, corrected_name, old_name_said
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,

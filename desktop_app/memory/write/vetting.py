@@ -27,19 +27,9 @@ from desktop_app.memory.lang.text import (
     terms,
     without_lead_in,
 )
-from desktop_app.memory.write.extraction import (
-    PROHIBIT,
-    REQUEST,
-    SPECULATION,
-    STANDING,
-    addressed,
-    is_hypothetical,
-    is_question,
-    is_reported,
-    is_request,
-    negated,
-)
+from desktop_app.memory.write.extraction import PROHIBIT, SPECULATION, STANDING
 from desktop_app.memory.write.kind_cues import KIND_CUES
+from desktop_app.memory.write.mood import REQUEST, addressed, is_hypothetical, is_question, is_reported, is_request, negated
 from desktop_app.memory.write.proposals import Proposal
 
 _VALUE_CHARS = 120
