@@ -36,6 +36,8 @@ def test_a_job_is_not_a_name(conversation):
     ("zh", "以后回答先说结论 别绕弯子", "改一下 先说理由再给结论吧 不然我不信", "理由", "先说结论"),
     ("zh", "以后说话毒舌一点 别给我留面子", "哈哈太狠了 还是温和点吧 但要说实话", "温和", "毒舌"),
     ("zh", "以后回复别超过三句话", "三句话太短了 改成五句以内吧", "五句", "三句"),
+    ("zh", "以后代码示例都用Python写", "改一下 以后代码用Go", "Go", "Python"),
+    ("en", "always write code examples in Python", "change of plan: code examples in Go from now on", "Go", "Python"),
 ])
 def test_a_reply_rule_said_instead_replaces_the_old_one(conversation, lang, rule, instead, now, gone):
     convo = conversation(lang=lang)
@@ -136,3 +138,47 @@ def test_a_correction_of_the_head_count_and_the_budget_changes_both(conversation
     assert len(counts) == 1 and people in counts[0] and "6" not in counts[0], _active(convo)
     assert len(budgets) == 1 and money in budgets[0].value and "900" not in budgets[0].value, _active(convo)
     assert "也" not in budgets[0].value.split(":")[0], "a label ends at what changes (not “预算也”)"
+
+
+@pytest.mark.parametrize("lang, first, drop", [
+    ("zh", "以后叫我老板 哈哈", "别叫老板了 怪尴尬的"),
+    ("en", "from now on call me boss lol", "don't call me boss anymore, it's awkward"),
+])
+def test_a_name_no_longer_wanted_drops_the_address_rule(conversation, lang, first, drop):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say("冰岛十月冷不冷" if lang == "zh" else "is iceland cold in october")
+    convo.say(drop)
+    assert not [i for i in convo.active() if i.kind in ("directive", "constraint")], _active(convo)
+
+
+@pytest.mark.parametrize("lang, plan, cancel", [
+    ("zh", "双十一打算买个戴森吹风机", "算了不买了 家里那个还能用"),
+    ("en", "I'm planning to buy a Dyson hair dryer on black friday", "never mind, not buying it, the old one still works"),
+])
+def test_a_purchase_given_up_cancels_the_plan(conversation, lang, plan, cancel):
+    convo = conversation(lang=lang)
+    convo.say(plan)
+    convo.say(cancel)
+    assert not [i for i in convo.active() if i.kind == "goal"], _active(convo)
+
+
+def test_rules_said_one_per_clause_are_each_kept(conversation):
+    convo = conversation(lang="zh")
+    convo.say("两个要求 回答用要点列出来 还有不要用表情")
+    rules = [i.value for i in convo.active() if i.kind == "directive"]
+    assert len(rules) == 2 and any("要点" in r for r in rules) and any("表情" in r for r in rules), _active(convo)
+
+
+def test_clauses_without_their_subject_still_speak_of_the_user(conversation):
+    convo = conversation(lang="zh")
+    convo.say("先说下情况 我32岁 住深圳 有高血压 在吃药 最近想开始健身 有什么要注意的")
+    kinds = {(i.kind, i.scope) for i in convo.active()}
+    assert any("高血压" in i.value and i.scope == "profile" for i in convo.active()), _active(convo)
+    assert ("goal", "session") in kinds, _active(convo)
+
+
+def test_a_lone_always_is_no_rule(conversation):
+    convo = conversation()
+    convo.say("Window seats on long flights, always. I hate being stuck in the middle.")
+    assert not [i for i in convo.active() if i.kind == "directive" and i.value.strip(" .,").lower() == "always"]

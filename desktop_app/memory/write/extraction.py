@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import LANGS, alternatives, cue, each_pattern, fires, first_match, lexicon
+from desktop_app.lexicon import CJK, LANGS, alternatives, cue, each_pattern, fires, first_match, lexicon
 from desktop_app.memory.lang.amounts import counted, only_counts, written_numbers
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
@@ -50,6 +50,8 @@ class Candidate(BaseModel):
     canonical: bool = False  # subject came from SUBJECT_ALIASES (safe to supersede/conflict by it)
     replaces: bool = False  # a reply rule said in place of one the same message drops
 
+
+_HAN = re.compile(f"[{CJK}]")
 
 # A revocation and a correction (the lexicon's ``intent.revoke``, ``intent.correct``): case-insensitive,
 # ``^`` the start of the sentence only.
@@ -269,6 +271,11 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
         return [whole] if whole is not None else []
     found = [c for part in parts if (c := classify(part)) is not None and c.action == "add" and _stands_alone(c)]
     if whole is None:  # a question, or clauses the whole does not read: the facts and plans stated in them
+        if not is_question(sentence):
+            # "两个要求 回答用要点列出来 还有不要用表情", "改一下 以后代码用Go": the reply rules the clauses say,
+            # no question asked (a rule of a few words, not a lone "always,")
+            return [c for c in found if c.kind in ("fact", "goal")
+                    or c.kind == "directive" and (len(term_set(c.value)) >= 2 or len(_HAN.findall(c.value)) >= 4)]
         return [c for c in found if c.kind in ("fact", "goal")]
     bare = [c for part in parts if classify(part) is None for c in _bare_change(part)]
     if bare and found:
