@@ -182,3 +182,23 @@ def test_a_lone_always_is_no_rule(conversation):
     convo = conversation()
     convo.say("Window seats on long flights, always. I hate being stuck in the middle.")
     assert not [i for i in convo.active() if i.kind == "directive" and i.value.strip(" .,").lower() == "always"]
+
+
+@pytest.mark.parametrize("lang, first, change, now, kept", [
+    ("en", "Can you help me budget for groceries? family of 4, ~600/mo", "bump it to 750, prices are insane lately",
+     "750", "4"),
+    ("zh", "家里每月买菜预算600 4口人", "涨到750吧 物价太贵了", "750", "4"),
+])
+def test_a_new_amount_replaces_its_like_in_a_value_holding_two(conversation, lang, first, change, now, kept):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(change)
+    values = " | ".join(i.value for i in convo.active())
+    assert now in values and "600" not in values and kept in values, _active(convo)
+
+
+@pytest.mark.parametrize("text", ["final answer 25", "no way. final answer 25", "ok 25 final"])
+def test_a_final_number_is_a_change(text):
+    from desktop_app.memory.write.extraction import extract
+
+    assert [c.action for c in extract(text)] == ["correct"]

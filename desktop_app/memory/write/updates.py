@@ -394,6 +394,14 @@ def corrected_value(old_value: str, new_value: str) -> str:
     old_numbers, new_numbers = written_numbers(old_value), written_numbers(new_value)
     if len(old_numbers) == 1 and len(new_numbers) == 1 and len(new_value) <= len(new_numbers[0]) + 12:
         return old_value.replace(old_numbers[0], new_numbers[0], 1)
+    if len(old_numbers) >= 2 and len(new_numbers) == 1:
+        # "bump it to 750" of "family of 4, ~600/mo": the one number of its size and kind takes the new
+        # one's place, and the head count said beside it stays
+        (new,) = [a for a in amounts(new_value) if a.value > 0] or [None]
+        alike = [a for a in amounts(old_value) if new is not None and a.value > 0
+                 and 1 / BARE_RATIO <= new.value / a.value <= BARE_RATIO and (a.unit == new.unit or None in (a.unit, new.unit))]
+        if new is not None and len(alike) == 1 and old_value.count(old_value[alike[0].start:alike[0].end]) == 1:
+            return old_value[:alike[0].start] + new_value[new.start:new.end] + old_value[alike[0].end:]
     return new_value
 
 
