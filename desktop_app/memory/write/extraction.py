@@ -73,6 +73,8 @@ MANNER_INSTEAD = rx(alternatives("rule.manner_instead", ("zh", "en")))
 # How the user wants to be called (``rule.address``): a reply rule of the profile, one at a time.
 ADDRESS = rx("|".join(p for name in ("rule.address", "rule.address_short") if (p := alternatives(name, ("zh", "en")))))
 ADDRESSED_AS = "name:called"
+# A name no longer wanted (``rule.address_drop``): the address rule goes.
+ADDRESS_DROP = rx(alternatives("rule.address_drop", ("zh", "en")))
 INSTEAD = rx(alternatives("rule.instead", ("zh", "en")))
 # Back to the assistant's own way ("just talk normally"; the lexicon's ``rule.default_manner``): no rule.
 DEFAULT_MANNER = rx(alternatives("rule.default_manner", ("zh", "en")))
@@ -176,8 +178,8 @@ def _counted_change(part: str) -> list[Candidate]:
     if (bare := _bare_change(part)):
         return bare
     value = (said.value if said is not None else part).strip().strip(TRIM)
-    if len(written_numbers(value)) != 1 or not counted(value) & {"people", "days"}:
-        return []
+    if not fires("change.count_alone", part.strip().strip(TRIM)):
+        return []  # "有3个人是小孩", "4 people are vegetarian" say more than a new count
     return [Candidate(action="correct", kind="fact", value=value, quote=part.strip())]
 
 
@@ -274,8 +276,10 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
         if not is_question(sentence):
             # "两个要求 回答用要点列出来 还有不要用表情", "改一下 以后代码用Go": the reply rules the clauses say,
             # no question asked (a rule of a few words, not a lone "always,")
+            # A rule needs its "from now on" or the rules announced ("这题 回答用英文" is for this answer).
             return [c for c in found if c.kind in ("fact", "goal")
-                    or c.kind == "directive" and (len(term_set(c.value)) >= 2 or len(_HAN.findall(c.value)) >= 4)]
+                    or c.kind == "directive" and (len(term_set(c.value)) >= 2 or len(_HAN.findall(c.value)) >= 4)
+                    and (STANDING.search(c.value) is not None or fires("rule.announced", sentence))]
         return [c for c in found if c.kind in ("fact", "goal")]
     bare = [c for part in parts if classify(part) is None for c in _bare_change(part)]
     if bare and found:
@@ -317,6 +321,8 @@ def classify(sentence: str) -> Candidate | None:
     if ADDRESS.search(body) and not relayed and not question:
         # "call me Sasha", "hmm, actually I'd rather go by Beth": how to address the user, in every conversation
         return Candidate(action="add", kind="directive", subject=ADDRESSED_AS, value=body, quote=quote, canonical=True)
+    if ADDRESS_DROP.search(body) and not relayed and not question:  # "别叫老板了", "don't call me boss anymore"
+        return Candidate(action="revoke", kind="directive", subject=ADDRESSED_AS, value=body, quote=quote, canonical=True)
     if GOAL_CANCEL.search(body) and not question:  # "forget that plan", "想了想还是不考了"
         return Candidate(action="revoke", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     if REVOKE.search(body) and not CHANGE.search(body) and not (question and not _ADDRESSES_RULE.search(body)):

@@ -52,9 +52,9 @@ _CJK_RUN = re.compile(f"[{CJK}]{{2,}}")
 _NAMING = re.compile(f"[A-Za-z{CJK}]")  # a subject holds a word, not only digits and marks
 _PLACEHOLDER = re.compile(r"^[\s?？#“”\"'.…]*$|#\?")
 MIN_RULE_CHARS = 6  # a rule sentence this long (squashed) or longer is recognised inside another value
-# A clause that asks the assistant for something (the lexicon's ``request.ask``), and where a value's
-# clauses divide (``clause.split``, the separators kept).
-_ASKING = re.compile(alternatives("request.ask", ("en", "zh")), re.IGNORECASE)
+# A clause that asks the assistant for something (the lexicon's ``request.to_assistant``), and where a
+# value's clauses divide (``clause.split``, the separators kept).
+_ASKING = re.compile(alternatives("request.to_assistant", ("en", "zh")), re.IGNORECASE)
 _CLAUSES = re.compile(f"((?:{alternatives('clause.split', ('zh', 'en'))}))", re.IGNORECASE)
 STATING_KINDS = ("fact", "preference", "decision")
 
@@ -276,10 +276,12 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
     twin = _amount_twin(op, others) or _budget_twin(op, others)
     if twin is not None:
         return f"#{twin.id} already holds {clip(body(op.value), 20)}"
-    held = _held_apart(op, [i for i in active if i.id not in replacing or i.id == op.supersedes])
+    held = _held_apart(op, [i for i in active if (i.id not in replacing or i.id == op.supersedes)
+                            and i.source_message_id == message.id])
     if held:
         # "预算: 哎算了，二姨又说能来了……还是12个人，预算也还是按1500吧" beside the rules' head count of 12 and
-        # budget of 1500: the message's values, each already an item of its own.
+        # budget of 1500 from that message: its values, each already an item of its own (a booking of "4晚，
+        # 4个人" beside an earlier head count of 4 and 4 days is news).
         return f"its amounts are held one by one ({', '.join(f'#{i.id}' for i in held)})"
     whole = next((i for i in active if i.id != op.supersedes and i.id not in replacing and len(mine) >= MIN_PIECE
                   and mine in squash(body(i.value)) and not _split_off(op, i)), None)
@@ -399,8 +401,9 @@ def _amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
 
 
 def _held_apart(op: AddItem, active: list[MemoryItem]) -> list[MemoryItem]:
-    """The active items that between them hold each of the entry's two or more amounts (the same
-    number counting the same thing), each holding fewer than the entry, when they do; else none."""
+    """The ``active`` items (the rules' items of the entry's message) that between them hold each of the
+    entry's two or more amounts (the same number counting the same thing), each holding fewer than the
+    entry, when they do; else none."""
     mine = {(a.value, a.unit) for a in amounts(body(op.value))}
     if len(mine) < 2:
         return []

@@ -394,14 +394,17 @@ def corrected_value(old_value: str, new_value: str) -> str:
     old_numbers, new_numbers = written_numbers(old_value), written_numbers(new_value)
     if len(old_numbers) == 1 and len(new_numbers) == 1 and len(new_value) <= len(new_numbers[0]) + 12:
         return old_value.replace(old_numbers[0], new_numbers[0], 1)
-    if len(old_numbers) >= 2 and len(new_numbers) == 1:
+    if len(old_numbers) >= 2 and len(new_numbers) == 1 and len(new_value) <= len(new_numbers[0]) + 12:
         # "bump it to 750" of "family of 4, ~600/mo": the one number of its size and kind takes the new
-        # one's place, and the head count said beside it stays
-        (new,) = [a for a in amounts(new_value) if a.value > 0] or [None]
-        alike = [a for a in amounts(old_value) if new is not None and a.value > 0
-                 and 1 / BARE_RATIO <= new.value / a.value <= BARE_RATIO and (a.unit == new.unit or None in (a.unit, new.unit))]
-        if new is not None and len(alike) == 1 and old_value.count(old_value[alike[0].start:alike[0].end]) == 1:
-            return old_value[:alike[0].start] + new_value[new.start:new.end] + old_value[alike[0].end:]
+        # one's place, and the head count said beside it stays (a longer correction says more: "it's 2200
+        # for a studio in Brooklyn now" stands as it is)
+        said = [a for a in amounts(new_value) if a.value > 0]
+        if len(said) == 1:
+            new = said[0]
+            alike = [a for a in amounts(old_value) if a.value > 0 and 1 / BARE_RATIO <= new.value / a.value <= BARE_RATIO
+                     and (a.unit == new.unit or None in (a.unit, new.unit))]
+            if len(alike) == 1 and old_value.count(old_value[alike[0].start:alike[0].end]) == 1:
+                return old_value[:alike[0].start] + new_value[new.start:new.end] + old_value[alike[0].end:]
     return new_value
 
 
@@ -435,6 +438,12 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
                                     for g in goals], "the user gave up the plan", now)
         return MemoryOutcome.told("revoked", "revoked", [g.id for g in goals], id=goals[-1].id,
                                   value=clip(goals[-1].value, 80))
+    if cand.subject == ADDRESSED_AS:  # "别叫老板了": the way the user is called, if one stands ("别叫外卖了": none)
+        # the name it drops is the one the rule calls the user ("boss", "老板"), or "that"
+        called = [i for i in active if i.kind == "directive" and i.subject in NAME_SUBJECTS
+                  and (_rule_words(cand.value) & _rule_words(i.value) - _rule_words("call me 叫我")
+                       or fires("reference.that", cand.value))]
+        return _revoke_one(store, session_id, cand, called[-1], now) if called else MemoryOutcome(action="ignored")
     # The rules the user set, in order: the ways to answer and the prohibitions ("以后别用网络用语").
     rules = sorted((i for i in active if i.kind == "directive" or i.subject.startswith("forbid:")), key=lambda i: i.id)
     if (place := _ordinal(cand.quote or cand.value)) is not None and rules:
