@@ -19,6 +19,7 @@ from typing import Literal
 
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
 from desktop_app.memory.lang.text import script_language
+from desktop_app.memory.write.mood import is_small_talk
 from desktop_app.prompts import LANGS, retry_text, templates
 
 NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's message) is a copy
@@ -400,12 +401,16 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
             return [HealthFinding("copy", "the same number as an earlier reply")]
         # (A number alone answers "how many?"; to a message that only tells, it is no answer.)
         return [HealthFinding("empty", ONLY_A_NUMBER if numbers and not words and tells_only(user_text) else "no words")]
+    before = list(earlier_replies)
+    if len(squashed) < MIN_COPY_CHARS and before and _squash(before[-1]) == squashed and not is_small_talk(user_text):
+        # Run I: "菜单更新了。" to five messages in a row (too short to compare as a copy; "OK!" to thanks is fine)
+        return [HealthFinding("copy", "the same short reply as the last one")]
     asked_cjk, asked_words = len(_CJK_CHAR.findall(user_text)), len(_LATIN_WORD.findall(user_text))
     if not numbers and cjk < FEW_CJK and words < FEW_WORDS \
             and (asked_cjk >= LONG_MESSAGE_CJK or asked_words >= LONG_MESSAGE_WORDS):
         return [HealthFinding("empty", "a word or two for a long message")]
     if len(squashed) >= MIN_COPY_CHARS:
-        for n, earlier in enumerate(reversed(list(earlier_replies)), start=1):
+        for n, earlier in enumerate(reversed(before), start=1):
             score = similarity(text, earlier)
             if score >= NEAR_COPY:
                 findings.append(HealthFinding("copy", f"{score:.0%} like the reply {n} back"))

@@ -197,7 +197,7 @@ def test_a_summary_still_stating_an_old_value_loses_that_sentence(store, setting
 
 
 def test_a_summary_gets_the_users_open_question_added(store, settings):
-    replies = ["好的。", "好的。", "最终方案：订小厅，12个人。", "最终方案：订小厅，12个人。"]
+    replies = ["好的。", "可以整条蒸，寓意年年有余。", "最终方案：订小厅，12个人。", "最终方案：订小厅，12个人。"]
     engine = ScriptedEngine(lambda messages: replies.pop(0))
     turn(store, settings, engine, "年夜饭大概12个人", lang="zh")
     turn(store, settings, engine, "鱼要不要整条蒸？年年有余嘛", lang="zh")

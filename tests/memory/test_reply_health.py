@@ -453,3 +453,15 @@ def test_the_same_number_said_again_is_a_copy():
     findings = check_reply("12人", user_text="凉菜几个比较合适？", earlier_replies=["好的，记下了。", "12人"])
     assert [f.kind for f in findings] == ["copy"] and degenerate(findings)
     assert [f.kind for f in check_reply("12人", user_text="几个人？", earlier_replies=["好的。"])] == ["empty"]
+
+
+@pytest.mark.parametrize("reply, user_text, earlier, copied", [
+    # Run I, hc-zh-02: "菜单更新了。" to five messages in a row.
+    ("菜单更新了。", "我刚才说谁过敏来着？对什么过敏？", ["好的。", "菜单更新了。"], True),
+    ("Menu updated.", "Who had the allergy again?", ["Menu updated."], True),
+    ("菜单更新了。", "我刚才说谁过敏来着？", ["菜单更新了。", "好的。"], False),  # not the last one
+    ("OK!", "thanks!", ["OK!"], False),  # small talk answered alike is fine
+])
+def test_the_same_short_reply_again_is_a_copy(reply, user_text, earlier, copied):
+    kinds = [f.kind for f in check_reply(reply, user_text=user_text, earlier_replies=earlier)]
+    assert ("copy" in kinds) is copied, kinds
