@@ -634,3 +634,16 @@ def test_a_message_whose_values_are_held_one_by_one_is_not_filed_again_whole(con
     job = model_pass(convo, Model([entry(value, subject, value, kind="fact")], {"old": "none", "new": ""}))
     assert sorted(i.value for i in active(convo)) == rules, job.notes
     assert any("held one by one" in note for note in job.notes), job.notes
+
+
+@pytest.mark.parametrize("lang, message, quote, subject, value", [
+    # hc-en-02, run I: filed beside the rules' "We're at 10 now".
+    ("en", "Ok so two more people confirmed, Sam and his partner. We're at 10 now.", "two more people confirmed",
+     "people", "two more people"),
+    ("zh", "又多了俩 10个", "又多了俩", "人数", "多了俩"),
+])
+def test_a_count_holds_no_difference(conversation, lang, message, quote, subject, value):
+    convo = conversation(lang=lang)
+    convo.user(message)
+    job = model_pass(convo, Model([entry(quote, subject, value)], {"old": "none", "new": ""}))
+    assert not [i for i in active(convo) if i.origin == "model"], job.notes

@@ -255,6 +255,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         # "预算: 不折腾了" from "预算也还是按1500吧，不折腾了", "people: 老老少少都有": a budget holds an
         # amount and a head count a number, or it is no budget and no head count.
         return f"the subject “{clip(op.subject, 20)}” holds an amount or a count, and the value names no number"
+    if (subject_key(op.subject) == "budget" or subject_counts(op.subject, subject_key(op.subject)) & {"money", "people"}) \
+            and fires("amount.relative", body(op.value)) and len(amounts(body(op.value))) <= 1:
+        # "people: two more people" (run I, beside the rules' "We're at 10 now"): a difference, not the count
+        return f"the subject “{clip(op.subject, 20)}” holds a count, and the value says only how many more or fewer"
     if subject_key(op.subject) in DATED_SUBJECTS and not fires("time.date", body(op.value)):
         return f"the subject “{clip(op.subject, 20)}” is a date, and the value names none"
     miscounted = _miscounted(body(op.value), message.content)
