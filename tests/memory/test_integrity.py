@@ -647,3 +647,25 @@ def test_a_count_holds_no_difference(conversation, lang, message, quote, subject
     convo.user(message)
     job = model_pass(convo, Model([entry(quote, subject, value)], {"old": "none", "new": ""}))
     assert not [i for i in active(convo) if i.origin == "model"], job.notes
+
+
+@pytest.mark.parametrize("lang, first, change, quote, subject, value", [
+    # Walk, round eleven: the pass read the first message after the third had made it 10 people.
+    ("en", "Dinner party on Saturday for 8.", "Scratch that, it's 10 people now and the budget goes up to 300 dollars.",
+     "Dinner party on Saturday for 8", "party", "8 people"),
+    ("zh", "周六在家请客，大概8个人", "不对，10个人", "周六在家请客，大概8个人", "请客", "8个人"),
+])
+def test_a_count_changed_since_is_not_brought_back_by_a_late_pass(conversation, lang, first, change, quote, subject,
+                                                                  value):
+    convo = conversation(lang=lang)
+    convo.user(first)
+    first_message = convo.recorded.message.id
+    convo.user(change)
+    from desktop_app.memory.background.memory_pass import ExtractJob, MemoryModel
+    from desktop_app.memory.background.queue import JobContext
+
+    model = Model([entry(quote, subject, value)], {"old": "none", "new": ""})
+    job = ExtractJob(convo.sid, [first_message], MemoryModel("always"))
+    job.run(JobContext(store=convo.store, should_stop=lambda: False, engine=model.engine))
+    counts = [i.value for i in active(convo) if "8" in i.value]
+    assert not counts, (counts, job.notes)

@@ -434,11 +434,21 @@ def _brought_back(op: AddItem, replaced: Sequence[MemoryItem], message: Message)
     beside the new 800. (A later message saying the old value again is read as it comes.)"""
     mine, said = squash(body(op.value)), _amount_values(body(op.value))
     budget = subject_key(op.subject) == "budget"
+    counts = {a.unit for a in amounts(body(op.value)) if a.unit} | subject_counts(op.subject, subject_key(op.subject))
     old = next((i for i in replaced if i.source_message_id is not None and message.id <= i.source_message_id
                 and (mine and squash(body(i.value)) == mine
                      or budget and said and subject_key(i.subject) == "budget"
-                     and _amount_values(body(i.value)) == said)), None)
+                     and _amount_values(body(i.value)) == said
+                     # "party: 8 people" from the first message, after "it's 10 people now" replaced its 8
+                     or counts & {"people", "days", "money"} and _counted_in_old(op, i))),
+               None)
     return f"#{old.id} held it and was changed since" if old is not None else ""
+
+
+def _counted_in_old(op: AddItem, old: MemoryItem) -> bool:
+    """Each amount of ``op`` stands in ``old``, counting the same thing there or nothing said."""
+    mine, theirs = amounts(body(op.value)), amounts(body(old.value))
+    return bool(mine) and all(any(t.value == a.value and t.unit in (None, a.unit) for t in theirs) for a in mine)
 
 
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
