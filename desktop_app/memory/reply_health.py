@@ -402,8 +402,10 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         # (A number alone answers "how many?"; to a message that only tells, it is no answer.)
         return [HealthFinding("empty", ONLY_A_NUMBER if numbers and not words and tells_only(user_text) else "no words")]
     before = list(earlier_replies)
-    if len(squashed) < MIN_COPY_CHARS and before and _squash(before[-1]) == squashed and not is_small_talk(user_text):
-        # Run I: "菜单更新了。" to five messages in a row (too short to compare as a copy; "OK!" to thanks is fine)
+    if len(squashed) < MIN_COPY_CHARS and before and _squash(before[-1]) == squashed and not is_small_talk(user_text) \
+            and not tells_only(user_text):
+        # Run I: "菜单更新了。" to eleven messages in a row, questions among them (too short to compare as a
+        # copy); "OK!" to thanks and "好的，已记下。" to what the user tells are answers
         return [HealthFinding("copy", "the same short reply as the last one")]
     asked_cjk, asked_words = len(_CJK_CHAR.findall(user_text)), len(_LATIN_WORD.findall(user_text))
     if not numbers and cjk < FEW_CJK and words < FEW_WORDS \
