@@ -120,3 +120,24 @@ def test_a_label_the_program_gave_an_item_is_named_in_the_ui_language():
         assert item_prompt(budget, 5).plain.startswith("#10 budget: 4000")
     finally:
         set_lang("en")
+
+
+async def test_the_inspector_says_why_in_chinese_when_a_reply_is_kept_out(settings, ui):
+    """A degenerate reply is kept out of the model's history; the inspector's "left out and why"
+    table says so in Chinese (it was English, round eleven)."""
+    from desktop_app.ui.i18n import set_lang
+
+    set_lang("zh")
+    engine = ScriptedEngine("菜单更新了。")  # the same short reply to every question: a copy from the second on
+    app = ui.scripted_app(settings.model_copy(update={"lang": "zh"}), engine)
+    async with app.run_test(size=(140, 44)) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "凉菜几个比较合适？")
+        await ui.send(pilot, "我刚才说谁过敏来着？")
+        await ui.send(pilot, "热菜要几个？")
+        await pilot.press("f5")
+        await ui.settle(pilot)
+        texts = visible_text(app, ui)
+        assert any("有问题的回复" in text for text in texts), texts
+        offenders = [p for text in texts for p in english_phrases(text)]
+        assert not offenders, offenders

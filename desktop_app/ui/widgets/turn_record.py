@@ -15,7 +15,7 @@ from rich.table import Table
 from desktop_app.memory.core.plan import LAYER_ORDER, Exclusion, LayerItem
 from desktop_app.memory.core.recall_hits import RecallHit
 from desktop_app.memory.core.records import TurnRecord
-from desktop_app.ui.i18n import current_lang, t
+from desktop_app.ui.i18n import STRINGS, current_lang, t
 from desktop_app.ui.shown import Text
 
 LAYER_STYLES = {"system": "magenta", "anchors": "red", "state": "yellow", "summary": "cyan", "recent": "green",
@@ -126,9 +126,10 @@ def excluded(record: TurnRecord, history: list[Exclusion] | None = None) -> Tabl
     table.add_column(t("inspector.col_score"), justify="right")
     for entry in entries:
         layer = entry.layer
-        what = f"page {entry.id}" if layer == "recalled" else (
-            f"message {entry.id}" if layer == "recent" else f"#{entry.id}")
-        table.add_row(Text(layer, style=LAYER_STYLES.get(layer, "")), Text(what), Text(entry.reason),
+        what = t("inspector.what_page", id=entry.id) if layer == "recalled" else (
+            t("inspector.what_message", id=entry.id) if layer == "recent" else f"#{entry.id}")
+        why = t(f"why.{entry.reason}") if f"why.{entry.reason}" in STRINGS else entry.reason
+        table.add_row(Text(layer, style=LAYER_STYLES.get(layer, "")), Text(what), Text(why),
                       Text("" if entry.score is None else str(entry.score)))
     return table
 
