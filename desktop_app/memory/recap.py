@@ -104,7 +104,11 @@ def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,
     past = list(history)
     out: list[MemoryItem] = []
     for item in left:
-        if not superseded(item.value, amounts(item.value), active, past):
+        # An active profile item is current whatever a replaced copy held (run I: the pass's copy of "Priya
+        # is vegetarian, and Jake has a shellfish allergy", replaced by Priya's vegan diet, made the current
+        # "Jake has a shellfish allergy" look stale, and the final plan lost it); a profile item is only
+        # ever replaced by one about the same thing.
+        if item.scope == "profile" or not superseded(item.value, amounts(item.value), active, past):
             out.append(item)
         elif (fresh := _fresh_part(item, active, past)) is not None and not _mentioned(fresh, reply, found):
             out.append(fresh)

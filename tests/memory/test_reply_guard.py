@@ -433,3 +433,19 @@ def test_a_date_written_short_still_names_it(value, reply):
     ask = ZH_ASK if "月" in value else EN_ASK
     assert [f for f in guard_reply(reply, active=items, lang="zh" if "月" in value else "en", user_text=ask)
             if f.kind == "omitted"] == []
+
+
+@pytest.mark.parametrize("lang, compound, allergy, vegan, reply", [
+    # Run I, hc-en-02: the pass's copy of the compound sentence, replaced by Priya's new diet, made the
+    # current allergy look like an old value, and the final plan lost it.
+    ("en", "friend Priya: my friend Priya is vegetarian, and Jake has a shellfish allergy", "Jake has a shellfish allergy",
+     "Priya told me she went fully vegan", "Final plan: risotto for 10, a vegan option for Priya."),
+    ("zh", "表妹: 我表妹小雨吃素，我舅舅对虾过敏", "我舅舅对虾过敏", "小雨说她现在吃全素", "最终方案：10个人，给小雨做全素的菜。"),
+])
+def test_a_value_a_replaced_copy_also_held_is_still_asked_for(lang, compound, allergy, vegan, reply):
+    items = [item(1, compound, kind="fact", subject="diet:priya", status="superseded"),
+             item(2, vegan, kind="fact", subject="diet:priya", supersedes=1),
+             item(3, allergy, kind="fact", subject="allergy:jake").model_copy(update={"scope": "profile"})]
+    active = [i for i in items if i.status == "active"]
+    asked = [i.value for i in left_out(reply, active, ZH_ASK if lang == "zh" else EN_ASK, [items[0]])]
+    assert allergy in asked, asked
