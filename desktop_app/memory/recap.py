@@ -19,6 +19,7 @@ from desktop_app.memory.lang.amounts import Amount, amounts
 from desktop_app.memory.lang.dates import month_days
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
+    CJK_CHAR,
     REPLY_SENTENCE,
     ZH_STOPCHARS,
     numbers,
@@ -26,7 +27,7 @@ from desktop_app.memory.lang.text import (
     without_lead_in,
 )
 from desktop_app.memory.prompt.render import in_language, plain_value
-from desktop_app.memory.stated_values import CJK_CHAR, in_subject, numbering, superseded, unit_of_item
+from desktop_app.memory.stated_values import in_subject, numbering, superseded, unit_of_item
 from desktop_app.prompts import guard_text
 
 # What a summary of "everything I asked for" must name: the current values (not the rules on the

@@ -24,6 +24,7 @@ from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.food_guard import offered
 from desktop_app.memory.lang.amounts import Amount, amounts
 from desktop_app.memory.lang.text import (
+    CJK_CHAR,
     REPLY_SENTENCE,
     split_sentences,
     term_set,
@@ -32,7 +33,6 @@ from desktop_app.memory.prompt.render import plain_value
 from desktop_app.memory.recap import omitted
 from desktop_app.memory.reply_health import reply_language, rule_language
 from desktop_app.memory.stated_values import (
-    CJK_CHAR,
     near,
     numbering,
     replacement,

@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from desktop_app.lexicon import CJK, LANGS, cue, fires, lexicon
+from desktop_app.lexicon import LANGS, cue, fires, lexicon
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.lang.amounts import Amount, amounts
 from desktop_app.memory.lang.text import (
+    CJK_CHAR,
     split_sentences,
     term_set,
 )
@@ -25,7 +26,6 @@ from desktop_app.memory.lang.text import (
 MAX_DAY = 31
 MAX_NAMED_TERMS = 8
 HISTORY_WINDOW = 24  # characters either side of an old value where a history word ("was", "原来") counts
-CJK_CHAR = re.compile(f"[{CJK}]")
 _YEAR = range(1900, 2101)
 
 

@@ -20,7 +20,7 @@ _SENTENCE_END = re.compile(r"(?<=[。！？!?；\n])|(?<=;)(?![A-Za-z])|(?<=[.])
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:[.,]\d+)*")
 _CJK_RUN = re.compile(f"[{CJK}]+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-_CJK_CHAR = re.compile(f"[{CJK}]")
+CJK_CHAR = re.compile(f"[{CJK}]")  # one Chinese character
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 # A sentence or a list line of a reply, for the checks that read a reply sentence by sentence.
 REPLY_SENTENCE = re.compile(r"[^\n]+?(?:[。！？!?；]+|\.(?=\s|$)|(?=\n)|$)")
@@ -34,7 +34,7 @@ ZH_STOPCHARS = frozenset("".join(lexicon("zh")["term"]["stopword"]["words"]))
 def script_language(text: str) -> str | None:
     """"zh" or "en" by the script of the text's words (a CJK character counts as a word, a Latin
     word as one and a half); None when there are too few to tell or the two are mixed."""
-    cjk = len(_CJK_CHAR.findall(text))
+    cjk = len(CJK_CHAR.findall(text))
     latin = len(_LATIN_WORD.findall(text))
     units = cjk + 1.5 * latin
     if units < 4:

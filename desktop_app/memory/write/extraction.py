@@ -12,10 +12,11 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import CJK, LANGS, alternatives, cue, each_pattern, fires, first_match, lexicon
+from desktop_app.lexicon import LANGS, alternatives, cue, each_pattern, fires, first_match, lexicon
 from desktop_app.memory.lang.amounts import counted, only_counts, written_numbers
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
+    CJK_CHAR,
     canonical_subject,
     clip,
     split_sentences,
@@ -50,8 +51,6 @@ class Candidate(BaseModel):
     canonical: bool = False  # subject came from SUBJECT_ALIASES (safe to supersede/conflict by it)
     replaces: bool = False  # a reply rule said in place of one the same message drops
 
-
-_HAN = re.compile(f"[{CJK}]")
 
 # A revocation and a correction (the lexicon's ``intent.revoke``, ``intent.correct``): case-insensitive,
 # ``^`` the start of the sentence only.
@@ -278,7 +277,7 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
             # no question asked (a rule of a few words, not a lone "always,")
             # A rule needs its "from now on" or the rules announced ("这题 回答用英文" is for this answer).
             return [c for c in found if c.kind in ("fact", "goal")
-                    or c.kind == "directive" and (len(term_set(c.value)) >= 2 or len(_HAN.findall(c.value)) >= 4)
+                    or c.kind == "directive" and (len(term_set(c.value)) >= 2 or len(CJK_CHAR.findall(c.value)) >= 4)
                     and (STANDING.search(c.value) is not None or fires("rule.announced", sentence))]
         return [c for c in found if c.kind in ("fact", "goal")]
     bare = [c for part in parts if classify(part) is None for c in _bare_change(part)]

@@ -52,9 +52,7 @@ _CJK_RUN = re.compile(f"[{CJK}]{{2,}}")
 _NAMING = re.compile(f"[A-Za-z{CJK}]")  # a subject holds a word, not only digits and marks
 _PLACEHOLDER = re.compile(r"^[\s?？#“”\"'.…]*$|#\?")
 MIN_RULE_CHARS = 6  # a rule sentence this long (squashed) or longer is recognised inside another value
-# A clause that asks the assistant for something (the lexicon's ``request.to_assistant``), and where a
-# value's clauses divide (``clause.split``, the separators kept).
-_ASKING = re.compile(alternatives("request.to_assistant", ("en", "zh")), re.IGNORECASE)
+# Where a value's clauses divide (the lexicon's ``clause.split``, the separators kept).
 _CLAUSES = re.compile(f"((?:{alternatives('clause.split', ('zh', 'en'))}))", re.IGNORECASE)
 STATING_KINDS = ("fact", "preference", "decision")
 
@@ -312,7 +310,7 @@ def without_requests(value: str) -> str:
     label = value[:len(value) - len(text)]
     pieces = _CLAUSES.split(text)
     kept = [(clause, sep) for clause, sep in zip(pieces[::2], [*pieces[1::2], ""], strict=True)
-            if clause.strip() and not _ASKING.match(clause.strip())]
+            if clause.strip() and not fires("request.to_assistant", clause.strip())]
     if len(kept) == len([c for c in pieces[::2] if c.strip()]):
         return value
     stated = "".join(clause + sep for clause, sep in kept[:-1]) + (kept[-1][0] if kept else "")

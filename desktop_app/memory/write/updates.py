@@ -15,12 +15,12 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.lexicon import CJK, alternatives, fires, lexicon_words
+from desktop_app.lexicon import alternatives, fires, lexicon_words
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import amounts, counted, only_counts, subject_counts, written_numbers
 from desktop_app.memory.lang.notices import render_notice
-from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, ZH_STOPCHARS, clip, term_set, topic_subject, without_lead_in
+from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, CJK_CHAR, ZH_STOPCHARS, clip, term_set, topic_subject, without_lead_in
 from desktop_app.memory.write.extraction import ADDRESSED_AS, REPLY_BEHAVIOUR, TRIP, Candidate, dropped_value, extract
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.mood import is_question
@@ -412,11 +412,10 @@ def _shared_characters(revocation: str, rule: str) -> int:
     """How many Chinese characters that carry meaning a revocation shares with a rule: neither
     grammar characters nor those of the words that revoke ("算了，不用…了")."""
     def mine(text: str) -> set[str]:
-        return {ch for ch in _HAN.findall(text) if ch not in ZH_STOPCHARS and ch not in _REVOKING}
+        return {ch for ch in CJK_CHAR.findall(text) if ch not in ZH_STOPCHARS and ch not in _REVOKING}
     return len(mine(revocation) & mine(rule))
 
 
-_HAN = re.compile(f"[{CJK}]")
 _REVOKING = frozenset("".join(word for name in ("intent.revoke", "change.let_go")
                               for word in lexicon_words(name, "zh")))
 
