@@ -19,6 +19,7 @@ from typing import Literal
 
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
 from desktop_app.memory.lang.text import script_language
+from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before
 from desktop_app.memory.write.mood import is_small_talk
 from desktop_app.prompts import LANGS, retry_text, templates
 
@@ -411,8 +412,11 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     if not numbers and cjk < FEW_CJK and words < FEW_WORDS \
             and (asked_cjk >= LONG_MESSAGE_CJK or asked_words >= LONG_MESSAGE_WORDS):
         return [HealthFinding("empty", "a word or two for a long message")]
+    # Asked what it recommended, a reply may say it again; asked what the user said, it says the user's words.
+    compared = [] if fires("recall.asks_reply", user_text) else before
+    said = [] if fires("recall.asks_said", user_text) else list(earlier_messages)
     if len(squashed) >= MIN_COPY_CHARS:
-        for n, earlier in enumerate(reversed(before), start=1):
+        for n, earlier in enumerate(reversed(compared), start=1):
             score = similarity(text, earlier)
             if score >= NEAR_COPY:
                 findings.append(HealthFinding("copy", f"{score:.0%} like the reply {n} back"))
@@ -421,13 +425,15 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         findings.append(HealthFinding("echo", "repeats the user's message"))
     elif _holds_message(text, user_text):
         findings.append(HealthFinding("echo", "holds the user's message, said back inside it"))
-    elif len(squashed) >= MIN_COPY_CHARS and any(echoes(text, said) or _run_of(text, said) for said in earlier_messages):
+    elif len(squashed) >= MIN_COPY_CHARS and any(echoes(text, message) or _run_of(text, message) for message in said):
         findings.append(HealthFinding("echo", "repeats an earlier message of the user's"))
     elif (len(aside := _marks_aside(text)) >= MIN_COPY_CHARS or cjk >= FEW_CJK) \
-            and any(aside in _marks_aside(said) for said in (user_text, *earlier_messages)):
+            and any(aside in _marks_aside(message) for message in (user_text, *said)):
         # bench health round eight: "Let's say €6,500 instead." — all of it a clause of a message the
         # user wrote four turns before (the 0.5B's reply to a change of the dates).
         findings.append(HealthFinding("echo", "is a piece of a message of the user's"))
+    if not findings and (repeated := _said_before(text, user_text, compared, said)):
+        findings.append(repeated)
     looped = loops(text)
     if looped:
         findings.append(HealthFinding("loop", f"says {looped!r} over and over"))
@@ -461,6 +467,22 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     if memory_held and len(squashed) < SHORT_REPLY and fires("reply.promise", text):
         findings.append(HealthFinding("promise", "only promises or asks for what memory holds"))
     return findings
+
+
+def _said_before(text: str, user_text: str, earlier_replies: Sequence[str],
+                 earlier_messages: Sequence[str]) -> HealthFinding | None:
+    """Most of the reply's sentences said before, each reworded a little (memory.repeats): earlier
+    replies again (run J's hc-zh-01, three times), or the user's messages back. A summary of everything
+    restates what was said, and thanks may get the same thanks back. (The caller leaves out the earlier
+    replies when asked what they recommended, and the earlier messages when asked what the user said.)"""
+    if fires("request.recap", user_text) or is_small_talk(user_text):
+        return None
+    repeated = said_before(text, earlier_replies=earlier_replies, messages=[user_text, *earlier_messages])
+    if repeated is None or repeated.share < SAID_BEFORE_SHARE:
+        return None
+    if repeated.from_replies:
+        return HealthFinding("copy", f"{repeated.share:.0%} of it said in earlier replies")
+    return HealthFinding("echo", f"{repeated.share:.0%} of it the user's messages said back")
 
 
 def retry_note(findings: Iterable[HealthFinding], user_text: str, lang: str) -> str:

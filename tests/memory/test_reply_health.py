@@ -335,8 +335,9 @@ def test_a_letter_with_blanks_to_fill_is_asked_for_once_more(reply, lang):
 
     user = "Plan our weekend in Porto, the budget is 1000 euros." if lang == "en" else "五一去大理玩五天，预算五千。"
     findings = check_reply(reply, user_text=user, expected_lang=lang)
-    assert [f.kind for f in findings] == ["template"]
-    assert worth_retry(findings) and not any(f.degenerate for f in findings)
+    # (The letter says the message back in its own words too: an echo, kept out of the history.)
+    assert {f.kind for f in findings} == {"template", "echo"}
+    assert worth_retry(findings)
     assert retry_note(findings, user, lang)
     assert "template" not in kinds("Use [brackets] for citations, like [1].", user_text="How do I cite?", expected_lang="en")
 
@@ -466,3 +467,55 @@ def test_the_same_number_said_again_is_a_copy():
 def test_the_same_short_reply_again_is_a_copy(reply, user_text, earlier, copied):
     kinds = [f.kind for f in check_reply(reply, user_text=user_text, earlier_replies=earlier)]
     assert ("copy" in kinds) is copied, kinds
+
+
+@pytest.mark.parametrize("reply, user_text, earlier, said, kind", [
+    # Run J, hc-zh-01: an earlier reply again, sentence by sentence, a word changed (no whole reply 0.8 alike).
+    ("好的，我们将按照以下步骤进行：首先，我们需要考虑天气条件、预算等因素，还要考虑到当地的文化特色与习俗。",
+     "我弟说他也要跟着去，那就5个人了",
+     ["大理和丽江都是很好的选择。在旅行过程中，我们不仅要考虑天气条件、预算等因素。",
+      "好的，根据您的要求，我们已经为您规划了一个带爸妈去云南玩行程。我们将按照以下步骤进行：首先，我们需要考虑天气条件、"
+      "预算等因素，还要考虑到当地的文化特色与习俗。对于老人来说，大理更轻松。"], [], "copy"),
+    # Run I, hc-en-02: the same numbered list as two replies back, under a new opening.
+    ("Okay, here are some additional details:\n1. **Choose a Date**: Choose the same date as Priya's birthday.\n"
+     "2. **Send Invitations**: Send invitations to all your guests a week ahead.",
+     "We're at 10 people now.",
+     ["Sure, here are some additional suggestions:\n1. **Choose a Date**: Choose a date that's convenient for all.\n"
+      "2. **Send Invitations**: Send the invitations to all your guests a week ahead.", "A mocktail works."], [], "copy"),
+    # Run I, hc-zh-01: the message said back in the model's words.
+    ("根据你的描述，我妈一点辣都不能吃，吃饭的时候要注意。", "还有我妈一点辣都不能吃，吃饭的时候要注意",
+     ["好的。"], [], "echo"),
+    ("So your mom cannot eat anything spicy at all, and meals need care.",
+     "Also my mom can't eat anything spicy at all, meals need care", [], [], "echo"),
+    # An earlier message of the user's said back to a new one.
+    ("我们一共4个人，我、我和他俩都60多了。", "打算国庆去，10月1号出发，玩6天", [],
+     ["我们一共4个人，我、我老公，还有我爸妈，他俩都60多了"], "echo"),
+])
+def test_a_reply_mostly_said_before_is_no_answer(reply, user_text, earlier, said, kind):
+    found = [f for f in check_reply(reply, user_text=user_text, earlier_replies=earlier, earlier_messages=said)]
+    assert kind in {f.kind for f in found}, found
+    assert degenerate(found)
+
+
+@pytest.mark.parametrize("reply, user_text, earlier, said", [
+    # A new answer that shares one sentence with an earlier reply says something new.
+    ("对于老人来说，大理更轻松。香格里拉海拔3300米，高血压的人最好别去，可以换成洱海边的慢行。",
+     "对了我爸有高血压，香格里拉那种海拔高的是不是就别去了？", ["对于老人来说，大理更轻松。"], []),
+    ("Alfama is hilly. Stay in Baixa or Chiado instead: flat streets, near the metro and trams.",
+     "OK, Alfama sounds cute but I'm not hauling suitcases up those hills", ["Alfama is hilly."], []),
+    # "What did I say?" is answered with the user's earlier words.
+    ("你之前说的是打算国庆去，10月1号出发，玩6天。", "我之前说的几号出发来着？", [], ["打算国庆去，10月1号出发，玩6天"]),
+    ("You said the flight is on July 14, and we stay 7 days.", "What date did I say for the flight?", [],
+     ["The flight is on July 14, and we stay 7 days."]),
+    # "What did you recommend?" is answered with the earlier reply's words.
+    ("我刚才推荐的是洱海边的双廊古镇，安静，适合老人慢慢走。", "你刚才推荐的那个地方叫什么？",
+     ["我推荐洱海边的双廊古镇，安静，适合老人慢慢走。"], []),
+    # A summary of everything restates what was said.
+    ("最终方案：10月1号出发，玩6天。一共5个人，预算2.5万。我妈一点辣都不能吃。", "好，把我所有要求总结一下，给我最终方案",
+     ["一共5个人，预算2.5万。"], ["我妈一点辣都不能吃"]),
+    # Thanks may get the same thanks back.
+    ("不客气，祝你们玩得开心！", "谢谢！", ["不客气，祝你们玩得开心！有需要再找我。"], []),
+])
+def test_a_reply_that_repeats_a_sentence_for_a_reason_is_an_answer(reply, user_text, earlier, said):
+    found = check_reply(reply, user_text=user_text, earlier_replies=earlier, earlier_messages=said)
+    assert not {f.kind for f in found} & {"copy", "echo"}, found

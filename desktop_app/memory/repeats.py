@@ -1,0 +1,63 @@
+"""Which of a reply's sentences were said before: in earlier replies or in the user's messages.
+
+A small model that has run out of answers says an earlier reply again sentence by sentence, reworded
+a little ("好的，我们将按照以下步骤进行：首先，我们需要考虑天气条件、预算等因素…" to three messages in a row), or
+says the user's message back in its own words ("根据你的描述，我妈一点辣都不能吃，吃饭的时候要注意。"). No whole
+reply is 0.8 like another then, so a check of whole texts passes it; read sentence by sentence, most
+of the reply was said before. Pure and deterministic (no model).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+SENTENCE_ALIKE = 0.75  # a sentence this like one said before is that sentence again
+SAID_BEFORE_SHARE = 0.5  # a reply whose sentences are this share said before (by length) says nothing new
+MIN_SENTENCE = 8  # characters, marks aside: shorter pieces ("好的！", "Sure!") are not compared
+
+_SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?]+|\.(?=\s)|$)", re.M)
+
+
+def _aside(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
+def sentences(text: str) -> list[str]:
+    """``text``'s sentences and list lines, marks aside, long enough to compare."""
+    pieces = (_aside(s) for s in _SENTENCE.findall(text))
+    return [p for p in pieces if len(p) >= MIN_SENTENCE]
+
+
+def _alike(piece: str, earlier: str) -> bool:
+    matcher = SequenceMatcher(None, piece, earlier, autojunk=False)
+    return matcher.real_quick_ratio() >= SENTENCE_ALIKE and matcher.quick_ratio() >= SENTENCE_ALIKE \
+        and matcher.ratio() >= SENTENCE_ALIKE
+
+
+@dataclass(frozen=True)
+class SaidBefore:
+    """How much of a reply was said before, and where most of it was."""
+
+    share: float  # of the reply's compared sentences, by length
+    from_replies: bool  # more of it was in earlier replies than in the user's messages
+
+
+def said_before(reply: str, *, earlier_replies: Sequence[str] = (), messages: Sequence[str] = ()) -> SaidBefore | None:
+    """How much of ``reply`` repeats, sentence by sentence, ``earlier_replies`` or the user's
+    ``messages``; None when it has no sentence long enough to compare."""
+    own = sentences(reply)
+    if not own:
+        return None
+    replied = [s for text in earlier_replies for s in sentences(text)]
+    told = [s for text in messages for s in sentences(text)]
+    from_replies = from_messages = 0
+    for piece in own:
+        if any(_alike(piece, s) for s in replied):
+            from_replies += len(piece)
+        elif any(_alike(piece, s) for s in told):
+            from_messages += len(piece)
+    total = sum(len(p) for p in own)
+    return SaidBefore((from_replies + from_messages) / total, from_replies >= from_messages)
