@@ -138,6 +138,20 @@ def test_a_correction_of_the_head_count_and_the_budget_changes_both(conversation
     assert len(counts) == 1 and people in counts[0] and "6" not in counts[0], _active(convo)
     assert len(budgets) == 1 and money in budgets[0].value and "900" not in budgets[0].value, _active(convo)
     assert "也" not in budgets[0].value.split(":")[0], "a label ends at what changes (not “预算也”)"
+    assert not budgets[0].value.endswith("吧"), "a value ends at the amount (not “3000吧”)"
+
+
+@pytest.mark.parametrize("change, value, kept", [
+    ("预算改成1500吧", "1500", "1500吧"),
+    ("人数改成10个人呢", "10个人", "10个人呢"),
+    ("聚餐地点改成楼下的酒吧", "楼下的酒吧", None),  # 酒吧 is a bar, not a particle
+])
+def test_a_changed_value_ends_at_the_amount_not_its_particle(conversation, change, value, kept):
+    convo = conversation(lang="zh")
+    convo.say(change)
+    values = [i.value for i in convo.active()]
+    assert any(v.endswith(value) for v in values), _active(convo)
+    assert kept is None or not any(v.endswith(kept) for v in values), _active(convo)
 
 
 @pytest.mark.parametrize("lang, first, drop", [

@@ -501,6 +501,8 @@ _CHANGE_LEAD = re.compile(f"^(({alternatives('change.lead', ('zh', 'en'))})[，,
 _SUBJECT_LEAD = re.compile(f"^({alternatives('change.subject_lead', ('zh', 'en'))})\\s*", re.IGNORECASE)
 _ARTICLE = re.compile(f"^({alternatives('change.article', ('en', 'zh'))})\\s+", re.IGNORECASE)
 _SUBJECT_TAIL = re.compile(f"({alternatives('change.subject_tail', ('zh', 'en'))})")
+# A sentence-final particle after an amount ("预算也改成1500吧" is 1500; "去酒吧" keeps its 吧).
+_VALUE_PARTICLE = re.compile(f"(?<=[\\d元块万千百个人位天晚号日点])({alternatives('value.tail_particle', ('zh',))})$")
 
 
 def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
@@ -516,7 +518,7 @@ def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
         left = parts[0].strip(TRIM)
         if not _COPULA.fullmatch(parts[1]):
             left = _SUBJECT_LEAD.sub("", left)
-        right = parts[2].strip(TRIM)
+        right = _VALUE_PARTICLE.sub("", parts[2].strip(TRIM)).strip(TRIM)
         left = _SUBJECT_TAIL.sub("", _ARTICLE.sub("", left))
         if right:
             label = left or canonical or "value"
