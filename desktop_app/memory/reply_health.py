@@ -42,6 +42,7 @@ DEGENERATE: frozenset[str] = frozenset({"copy", "echo", "scaffolding", "refusal"
 # "Noted." to a statement is an answer).
 WORTH_RETRY: frozenset[str] = DEGENERATE | {"language", "promise", "template"}
 ONLY_A_NUMBER = "only a number"
+SHORT_RUN = 3  # the same short reply this many times in a row is a copy, whatever the messages
 SHORT_REPLY = 160  # characters: a refusal or a promise this short is all the reply says
 
 _CJK_CHAR = re.compile(f"[{CJK}]")
@@ -403,10 +404,12 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         # (A number alone answers "how many?"; to a message that only tells, it is no answer.)
         return [HealthFinding("empty", ONLY_A_NUMBER if numbers and not words and tells_only(user_text) else "no words")]
     before = list(earlier_replies)
-    if len(squashed) < MIN_COPY_CHARS and before and _squash(before[-1]) == squashed and not is_small_talk(user_text) \
-            and not tells_only(user_text):
+    if len(squashed) < MIN_COPY_CHARS and before and _squash(before[-1]) == squashed and (
+            not is_small_talk(user_text) and not tells_only(user_text)
+            or len(before) >= SHORT_RUN - 1 and all(_squash(e) == squashed for e in before[1 - SHORT_RUN:])):
         # Run I: "菜单更新了。" to eleven messages in a row, questions among them (too short to compare as a
-        # copy); "OK!" to thanks and "好的，已记下。" to what the user tells are answers
+        # copy); "OK!" to thanks and "好的，已记下。" to what the user tells are answers, twice in a row
+        # (a third time, it says nothing of what was told).
         return [HealthFinding("copy", "the same short reply as the last one")]
     asked_cjk, asked_words = len(_CJK_CHAR.findall(user_text)), len(_LATIN_WORD.findall(user_text))
     if not numbers and cjk < FEW_CJK and words < FEW_WORDS \

@@ -463,6 +463,10 @@ def test_the_same_number_said_again_is_a_copy():
     ("菜单更新了。", "我刚才说谁过敏来着？", ["菜单更新了。", "好的。"], False),  # not the last one
     ("OK!", "thanks!", ["OK!"], False),  # small talk answered alike is fine
     ("好的，已记下。", "预算改成6000元。", ["好的，已记下。"], False),  # and so is what the user tells
+    # A third time in a row, it says nothing of what was told (run I: "菜单更新了。" to "大概12个人").
+    ("菜单更新了。", "大概12个人，老老少少都有", ["菜单更新了。", "菜单更新了。"], True),
+    ("Got it.", "We're 10 people now.", ["Got it.", "Got it."], True),
+    ("好的，已记下。", "预算改成6000元。", ["好的，已记下。", "好的。"], False),
 ])
 def test_the_same_short_reply_again_is_a_copy(reply, user_text, earlier, copied):
     kinds = [f.kind for f in check_reply(reply, user_text=user_text, earlier_replies=earlier)]
