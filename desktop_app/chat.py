@@ -29,6 +29,7 @@ from desktop_app.memory.reply_health import (
     degenerate_opening,
     expected_language,
     retry_note,
+    tells_only,
     without_scaffolding,
     worth_retry,
 )
@@ -173,6 +174,8 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             # A summary asked for gets the values it left out even when the reply is no answer (run H:
             # hc-en-02's plan opened with the user's first message and named no allergy).
             _complete_recap(pipeline, recorded, streamed, guard, on_token, on_retry)
+        if degenerate(findings) and settings.reply_retry and streamed.pieces and not streamed.stopped:
+            findings = _acknowledge(pipeline, recorded, streamed, health, findings, on_token, on_retry)
     except BaseException:
         if streamed.pieces:
             pipeline.record_reply(session, streamed.text, stopped=True, page_out=False, draft=streamed.draft)
@@ -283,6 +286,20 @@ def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
                 streamed.replace(tidied, "kept the answer without the prompt's labels", on_token, on_retry)
             return checks
     return findings
+
+
+def _acknowledge(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, health: ReplyHealth,
+                 findings: list[HealthFinding], on_token: Callable[[str], None] | None,
+                 on_retry: Callable[[str], None] | None) -> list[HealthFinding]:
+    """No attempt answered a message that only told something ("我弟说他也要跟着去，那就5个人了"): the
+    program says what memory took in from it ("好的，记下了：5个人（之前是4个人）。") in place of a parrot;
+    the model's attempt stays in the turn log. Returns the checks of the reply kept."""
+    said = pipeline.acknowledgment(recorded) if tells_only(recorded.message.content) else ""
+    if not said:
+        return findings
+    health.acknowledged, health.model_reply = True, streamed.text
+    streamed.replace(said, "said what memory took in", on_token, on_retry)
+    return []  # the program's words, in the reply's language, never the message's own (tests/memory/test_acknowledgment.py)
 
 
 def _leave_out_ruled_out(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, guard: GuardVerdict,

@@ -27,6 +27,7 @@ REQUIRED = {
     "resolve": ("system", "ask", "examples"),
     "guard": ("lead", "superseded", "limit", "directive", "revoked", "omitted", "ruled_out", "join", "end", "recap", "still_open"),
     "retry": ("lead", "echo", "copy", "refusal", "empty", "promise", "scaffolding", "statement", "join", "end"),
+    "acknowledge": ("lead", "noted", "plain", "was", "dropped", "join", "sentences"),
     "translate": ("system", "example", "example_reply"),
 }
 
@@ -74,6 +75,11 @@ def guard_text(lang: str = "en") -> dict[str, str]:
 def retry_text(lang: str = "en") -> dict[str, str]:
     """The line before the input when a reply that was no answer is asked for once more."""
     return templates(lang)["retry"]
+
+
+def acknowledge_text(lang: str = "en") -> dict[str, str]:
+    """What the program answers to a message that told something, when the model's reply was no answer."""
+    return templates(lang)["acknowledge"]
 
 
 def summary_labels(lang: str = "en") -> dict[str, str]:

@@ -58,7 +58,8 @@ class TurnVerdict(BaseModel):
     first_token: float | None = None
     reply: str
     added: str = ""  # what the program added to the reply (a summary's left-out values), at its end
-    model_text: str = ""  # the reply as the model wrote it, when the program left sentences out
+    model_text: str = ""  # the reply as the model wrote it, when the program left sentences out or replaced it
+    acknowledged: bool = False  # no attempt answered a message that told something: the program said what memory took in
 
     @property
     def model_reply(self) -> str:
@@ -127,7 +128,10 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
                               findings=findings, retried=bool(health and health.retried),
                               first_findings=health.attempts[0] if health and health.retried else [],
                               seconds=round(seconds, 2), first_token=result.first_token_seconds, reply=reply,
-                              added=guard.added if guard else "", model_text=guard.model_text if guard else "")
+                              added=guard.added if guard else "",
+                              model_text=health.model_reply if health and health.acknowledged
+                              else guard.model_text if guard else "",
+                              acknowledged=bool(health and health.acknowledged))
         verdicts.append(verdict)
         replies.append(reply)
         if number == len(conversation.turns):
@@ -264,12 +268,13 @@ def run(args, settings) -> int:
 
 def print_table(table: dict) -> None:
     print("| lang | healthy replies | % | copies | echoes | scaffolding | refusals | wrong language | empty/promise "
-          "| loops/templates | retried | final plan right (by the model alone) | s/reply | first token (median) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+          "| loops/templates | retried | said by the program | final plan right (by the model alone) | s/reply "
+          "| first token (median) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for lang, row in table["languages"].items():
         print(f"| {lang} | {row['healthy']}/{row['replies']} | {row['percent']:.0f} % | {row['copy']} | {row['echo']} "
               f"| {row['scaffolding']} | {row['refusal']} | {row['language']} | {row['empty'] + row['promise']} "
-              f"| {row.get('loop', 0) + row.get('template', 0)} | {row['retried']} "
+              f"| {row.get('loop', 0) + row.get('template', 0)} | {row['retried']} | {row.get('acknowledged', 0)} "
               f"| {row['final_ok']}/{row['conversations']} ({row['final_ok_model']}) | {row['seconds_per_reply']:.1f} "
               f"| {row['first_token_median']:.1f} s |")
 
@@ -290,6 +295,7 @@ def summarise(verdicts: list[TurnVerdict], finals: dict[str, tuple[bool, list[st
                      **{k: kinds.get(k, 0) for k in ("copy", "echo", "scaffolding", "refusal", "language", "empty", "promise",
                                                      "loop", "template")},
                      "retried": sum(v.retried for v in mine),
+                     "acknowledged": sum(v.acknowledged for v in mine),
                      "final_ok": sum(finals[c][0] for c in conversations if c in finals),
                      "final_ok_model": sum(judge_final(by_id[c], last[c].model_reply)[0] for c in conversations
                                            if c in finals and c in last and c in by_id),

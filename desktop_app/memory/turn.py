@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import Embedder, Progress, TokenCounter
-from desktop_app.lexicon import CJK, fires
+from desktop_app.lexicon import CJK, fires, lexicon
+from desktop_app.memory.acknowledgment import Noted, acknowledgment
 from desktop_app.memory.archive.paging import page_out_if_needed
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.head_fold import FoldReason, HeadFold
@@ -356,6 +357,27 @@ class TurnPipeline:
                            expected_language(message.content, rules, self.options.lang),
                            memory_held=bool(items), earlier_messages=self.earlier_messages(recorded),
                            notes=[i.value for i in items])
+
+    def acknowledgment(self, recorded: RecordedInput) -> str:
+        """What memory took in from ``recorded`` said in a sentence or two, in the reply's language
+        (memory.acknowledgment): the program's answer to a message that only told something when the
+        model had none. "" when the message wrote nothing (or is answered again: it writes nothing)."""
+        if not any(o.action in ("added", "superseded", "revoked") for o in recorded.memory):
+            return ""
+        rules = [i.value for i in self.store.list_items(recorded.session.id, statuses=("active",)) if i.kind == "directive"]
+        lang = expected_language(recorded.message.content, rules, self.options.lang)
+        names = lexicon(lang)["subject"].get("label", {})
+        noted: list[Noted] = []
+        dropped: list[str] = []
+        for outcome in recorded.memory:
+            items = [i for i in map(self.store.get_item, outcome.item_ids) if i is not None]
+            if outcome.action in ("added", "superseded"):
+                for item in (i for i in items if i.status == "active"):
+                    old = self.store.get_item(item.supersedes) if item.supersedes else None
+                    noted.append(Noted(item.value, old.value if old else None, names.get(item.subject)))
+            elif outcome.action == "revoked":
+                dropped += [i.value for i in items]
+        return acknowledgment(noted, dropped, lang, recorded.message.content)
 
     def notes(self, session: Session) -> list[str]:
         """The values the memory briefing shows (what a reply may use, never paste back)."""

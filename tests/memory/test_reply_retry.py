@@ -56,7 +56,7 @@ def test_a_copied_reply_is_asked_for_again_with_another_seed_and_its_opening_rul
 def test_a_reply_still_degenerate_after_the_retry_is_kept_for_the_user_and_left_out_of_the_next_prompt(store, settings):
     model = Looping([])
     turn(store, settings, model.engine, "帮我安排一个5天的大理行程")
-    second = turn(store, settings, model.engine, "我们一共4个人")
+    second = turn(store, settings, model.engine, "大理有什么好吃的？")  # a question: no acknowledgment answers it
     assert second.reply.content == LOOP
     assert second.reply.unhealthy
     assert "copy" in second.reply.unhealthy
@@ -245,3 +245,34 @@ def test_the_pieces_counted_are_those_the_engine_streamed_even_when_a_tidied_rep
     assert result.reply.content.startswith("Day one"), "the answer was kept without its label"
     # The first attempt is stopped after its labelled line; the retry streams word by word.
     assert result.completion_pieces > len(labelled.split(" ")), "the pieces of both attempts are counted"
+
+
+def test_a_message_that_told_something_gets_what_memory_took_in_when_no_attempt_answers(store, settings):
+    """Run J: "我弟说他也要跟着去，那就5个人了" answered by an earlier reply again, after its retry too."""
+    model = Looping([])
+    turn(store, settings, model.engine, "帮我规划一下带爸妈去云南玩的行程，我们一共4个人")
+    told = turn(store, settings, model.engine, "我弟说他也要跟着去，那就5个人了")
+    reply = told.reply.content
+    assert reply.startswith("好的，记下了：") and "5个人" in reply and "4个人" in reply, reply
+    assert reply.index("5个人") < reply.index("之前是") < reply.index("4个人"), "the new value, then the old"
+    assert told.reply.unhealthy is None, "an answer: it may feed the next prompt"
+    health = told.record.health
+    assert health.acknowledged and health.model_reply == LOOP, "the model's attempt stays in the turn log"
+    rule = turn(store, settings, model.engine, "以后回答都先说结论")
+    assert rule.reply.content == "好的，记下了。", "the message's own words are not said back"
+    gone = turn(store, settings, model.engine, "先说结论那个不用了")
+    assert gone.reply.content == "好的，这条不用再照做了：以后回答都先说结论。", gone.reply.content
+
+
+def test_an_english_message_that_told_something_is_acknowledged_in_english(store, settings):
+    model = Looping([])
+    session = store.session_named("trip")
+    pipeline = pipeline_for(store, settings.model_copy(update={"lang": "en"}), counter=model.engine.counter, n_ctx=4096)
+    run_turn(pipeline, session, model.engine, "Dinner party on Saturday, we'll be 8 people.", settings=settings)
+    told = run_turn(pipeline, store.session_named("trip"), model.engine, "Scratch that, it's 10 people now.",
+                    settings=settings)
+    reply = told.reply.content
+    assert reply == "Got it. Noted: 10 people (was 8 people).", reply
+    asked = run_turn(pipeline, store.session_named("trip"), model.engine, "What starter would you suggest?",
+                     settings=settings)
+    assert asked.reply.content == LOOP and not asked.record.health.acknowledged, "a question is not told news"

@@ -64,6 +64,10 @@ class ReplyHealth(BaseModel):
     retried: bool = False
     first_reply: str = ""  # the rejected first attempt, when there was a retry
     kept_out: bool = False
+    # No attempt answered a message that only told something: the program said what memory took in
+    # (memory.acknowledgment) in place of ``model_reply``, the model's last attempt.
+    acknowledged: bool = False
+    model_reply: str = ""
 
 
 GuardKind = Literal["superseded", "limit", "directive", "revoked", "omitted", "ruled_out", "cut_off"]
