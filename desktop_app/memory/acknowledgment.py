@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from desktop_app.memory.lang.text import marks_aside
 from desktop_app.prompts import acknowledge_text
 
 MAX_VALUE = 60  # characters of one value shown
@@ -44,9 +45,6 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1].rstrip(_TRIM) + "…"
 
 
-def _aside(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.lower())
-
 
 @dataclass(frozen=True)
 class Noted:
@@ -68,7 +66,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         if item.old:
             new, old = changed_part(item.value, item.old)
             said.append(_clip(new) + (text["was"].format(old=_clip(old)) if _clip(old) else ""))
-        elif _aside(item.value) not in _aside(message):
+        elif marks_aside(item.value) not in marks_aside(message):
             said.append(_clip(item.value))
         elif item.label:
             said.append(item.label)

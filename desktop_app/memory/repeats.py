@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from desktop_app.memory.lang.text import marks_aside
+
 SENTENCE_ALIKE = 0.75  # a sentence this like one said before is that sentence again
 SAID_BEFORE_SHARE = 0.5  # a reply whose sentences are this share said before (by length) says nothing new
 MIN_SENTENCE = 8  # characters, marks aside: shorter pieces ("好的！", "Sure!") are not compared
@@ -21,13 +23,10 @@ MIN_SENTENCE = 8  # characters, marks aside: shorter pieces ("好的！", "Sure!
 _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?]+|\.(?=\s)|$)", re.M)
 
 
-def _aside(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.lower())
-
 
 def sentences(text: str) -> list[str]:
     """``text``'s sentences and list lines, marks aside, long enough to compare."""
-    pieces = (_aside(s) for s in _SENTENCE.findall(text))
+    pieces = (marks_aside(s) for s in _SENTENCE.findall(text))
     return [p for p in pieces if len(p) >= MIN_SENTENCE]
 
 

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Literal
 
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
-from desktop_app.memory.lang.text import script_language
+from desktop_app.memory.lang.text import marks_aside, script_language
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before
 from desktop_app.memory.write.mood import is_small_talk
 from desktop_app.prompts import LANGS, retry_text, templates
@@ -86,8 +86,8 @@ def echoes(reply: str, user_text: str) -> bool:
     ("我刚才说谁过敏来着？对什么过敏？ 预算: 1200" to "我刚才说谁过敏来着？对什么过敏？我怕记混了")."""
     if similarity(reply, user_text) >= NEAR_COPY:
         return True
-    message = _marks_aside(user_text)
-    shared = len(os.path.commonprefix([message, _marks_aside(reply)]))
+    message = marks_aside(user_text)
+    shared = len(os.path.commonprefix([message, marks_aside(reply)]))
     if shared >= max(MIN_COPY_CHARS, (len(message) + 1) // 2):
         return True
     asked = _squash(user_text)
@@ -95,16 +95,12 @@ def echoes(reply: str, user_text: str) -> bool:
     return len(asked) >= 2 * MIN_COPY_CHARS and similarity(opening, asked) >= ECHO_OPENING
 
 
-def _marks_aside(text: str) -> str:
-    """``text`` lower-cased without spaces, punctuation or marks (how a piece of a message is found in it)."""
-    return re.sub(r"[\W_]+", "", text.lower())
-
 
 def _run_of(reply: str, user_text: str) -> bool:
     """The reply, marks aside, is a run of at least half of the user's message: the message said
     back cut short ("今年年夜饭轮到我家做，有点慌。" to "今年年夜饭轮到我家做，有点慌，帮我想想菜单"), which a
     similarity of the whole texts (0.78 here) lets through."""
-    piece, whole = _marks_aside(reply), _marks_aside(user_text)
+    piece, whole = marks_aside(reply), marks_aside(user_text)
     return len(piece) >= max(MIN_ECHO_CHARS, (len(whole) + 1) // 2) and piece in whole
 
 
@@ -116,7 +112,7 @@ def _holds_message(reply: str, user_text: str) -> bool:
     """A long message said back inside the reply ("**New Info:** Our younger one Mia has a tree nut
     allergy. Cashews, almonds, all of it." in a reply to that message): a run of most of it. (A
     summary may restate the request for it: "Here's the full final plan with all my constraints".)"""
-    whole, text = _marks_aside(user_text), _marks_aside(reply)
+    whole, text = marks_aside(user_text), marks_aside(reply)
     dense = 2 * len(_CJK_CHAR.findall(whole)) >= len(whole)
     if len(whole) < (HELD_CJK if dense else HELD_LATIN) or fires("request.recap", user_text):
         return False
@@ -129,7 +125,7 @@ def _piece_of(reply: str, user_text: str) -> bool:
     asked nothing (to "Lisbon or Porto?", "Lisbon" is the answer)."""
     if re.search(r"[?？]", user_text):
         return False
-    piece, whole = _marks_aside(reply), _marks_aside(user_text)
+    piece, whole = marks_aside(reply), marks_aside(user_text)
     return bool(piece) and len(whole) >= max(MIN_ECHO_CHARS, 2 * len(piece)) and piece in whole
 
 
@@ -430,8 +426,8 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         findings.append(HealthFinding("echo", "holds the user's message, said back inside it"))
     elif len(squashed) >= MIN_COPY_CHARS and any(echoes(text, message) or _run_of(text, message) for message in said):
         findings.append(HealthFinding("echo", "repeats an earlier message of the user's"))
-    elif (len(aside := _marks_aside(text)) >= MIN_COPY_CHARS or cjk >= FEW_CJK) \
-            and any(aside in _marks_aside(message) for message in (user_text, *said)):
+    elif (len(aside := marks_aside(text)) >= MIN_COPY_CHARS or cjk >= FEW_CJK) \
+            and any(aside in marks_aside(message) for message in (user_text, *said)):
         # bench health round eight: "Let's say €6,500 instead." — all of it a clause of a message the
         # user wrote four turns before (the 0.5B's reply to a change of the dates).
         findings.append(HealthFinding("echo", "is a piece of a message of the user's"))

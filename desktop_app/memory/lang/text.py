@@ -120,6 +120,11 @@ def keywords(texts: list[str], k: int = 4, *, avoid: set[str] | None = None) -> 
     return chosen
 
 
+def marks_aside(text: str) -> str:
+    """``text`` lower-cased without spaces, punctuation or marks: how a piece of one text is found in another."""
+    return re.sub(r"[\W_]+", "", text.lower())
+
+
 def clip(text: str, limit: int) -> str:
     """``text`` on one line, at most ``limit`` characters."""
     one_line = " ".join(text.split())

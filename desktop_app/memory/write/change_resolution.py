@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from desktop_app.engine.protocol import ChatMessage
 from desktop_app.lexicon import alternatives
 from desktop_app.memory.core.models import REVOKE_MARK, MemoryItem, Message
-from desktop_app.memory.lang.text import canonical_subject, clip, numbers, split_sentences, term_set
+from desktop_app.memory.lang.text import canonical_subject, clip, marks_aside, numbers, split_sentences, term_set
 from desktop_app.memory.write.cooperation import REVOCABLE, presented, says_changed, subject_key
 from desktop_app.memory.write.extraction import REVOKE
 from desktop_app.memory.write.mood import is_hypothetical, is_question, is_reported, negated, rx
@@ -121,9 +121,6 @@ def already_resolved(ops: list[PatchOp], message: Message, items: list[MemoryIte
                or (isinstance(op, SetStatus) and op.item_id in earlier) for op in ops)
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.lower())
-
 
 def _bare(value: str) -> str:
     return value.split(":", 1)[-1].strip() if ":" in value[:40] else value
@@ -172,7 +169,7 @@ def resolve_ops(answer: ChangeAnswer, shown: list[MemoryItem], message: Message,
                               note=f"asks whether to drop #{old.id}")
         return Resolution(ops=[SetStatus(item_id=item.id, status="revoked", action="revoke", reason=clip(text, 200))
                                for item in (old, *twins)], note=f"revoked #{old.id}: {clip(old.value, 50)}")
-    if not numbers(value) and any(_squash(value) == _squash(s) for s in split_sentences(text)):
+    if not numbers(value) and any(marks_aside(value) == marks_aside(s) for s in split_sentences(text)):
         # "Go ahead, they're fine again." copied whole is no value of anything.
         return Resolution(note="refused: the whole sentence is no new value")
     if ungrounded_numbers(value, text):
