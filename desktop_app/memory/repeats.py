@@ -14,19 +14,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
+from desktop_app.languages import LANGS
+from desktop_app.lexicon import cue
 from desktop_app.memory.lang.text import marks_aside
 
 SENTENCE_ALIKE = 0.75  # a sentence this like one said before is that sentence again
 SAID_BEFORE_SHARE = 0.5  # a reply whose sentences are this share said before (by length) says nothing new
-MIN_SENTENCE = 8  # characters, marks aside: shorter pieces ("好的！", "Sure!") are not compared
+# Characters, marks aside: shorter pieces ("好的！", "Sure!") are not compared; nor is a short answer that
+# mirrors a yes-or-no question ("当然，鱼不需要整条蒸。" to "鱼要不要整条蒸？").
+MIN_SENTENCE = 8
 
+_LEAD_IN = re.compile("|".join(f"(?:{cue('reply.lead_in', lang).pattern})" for lang in LANGS), re.IGNORECASE)
 _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?]+|\.(?=\s)|$)", re.M)
 
 
 
 def sentences(text: str) -> list[str]:
-    """``text``'s sentences and list lines, marks aside, long enough to compare."""
-    pieces = (marks_aside(s) for s in _SENTENCE.findall(text))
+    """``text``'s sentences and list lines, marks aside and without an opening that says nothing
+    ("根据您的描述，几个凉菜和热菜比较合适。" is the question "几个凉菜几个热菜比较合适？" said back; the
+    lexicon's ``reply.lead_in``), long enough to compare."""
+    pieces = (marks_aside(_LEAD_IN.sub("", s.strip())) for s in _SENTENCE.findall(text))
     return [p for p in pieces if len(p) >= MIN_SENTENCE]
 
 

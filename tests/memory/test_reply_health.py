@@ -523,3 +523,18 @@ def test_a_reply_mostly_said_before_is_no_answer(reply, user_text, earlier, said
 def test_a_reply_that_repeats_a_sentence_for_a_reason_is_an_answer(reply, user_text, earlier, said):
     found = check_reply(reply, user_text=user_text, earlier_replies=earlier, earlier_messages=said)
     assert not {f.kind for f in found} & {"copy", "echo"}, found
+
+
+@pytest.mark.parametrize("reply, user_text", [
+    # Run K, hc-zh-02: the question said back under an opening that says nothing.
+    ("根据您的描述，几个凉菜和热菜比较合适。", "几个凉菜几个热菜比较合适？"),
+    ("根据您的描述，奶奶牙口不好，得几个软烂的菜。", "还有我奶奶牙口不好，得有几个软烂的菜"),
+    ("Based on the information provided, Alfama sounds cute but you're not hauling suitcases up those hills.",
+     "OK, Alfama sounds cute but I'm not hauling suitcases up those hills lol"),
+])
+def test_a_message_said_back_under_an_empty_opening_is_an_echo(reply, user_text):
+    assert "echo" in {f.kind for f in check_reply(reply, user_text=user_text)}
+
+
+def test_a_short_answer_mirroring_a_yes_or_no_question_is_an_answer():
+    assert not check_reply("当然，鱼不需要整条蒸。", user_text="鱼要不要整条蒸？年年有余嘛")
