@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from desktop_app.languages import LANGS
-from desktop_app.lexicon import cue
+from desktop_app.lexicon import alternatives
 from desktop_app.memory.lang.text import marks_aside
 
 SENTENCE_ALIKE = 0.75  # a sentence this like one said before is that sentence again
@@ -24,7 +23,7 @@ SAID_BEFORE_SHARE = 0.5  # a reply whose sentences are this share said before (b
 # mirrors a yes-or-no question ("当然，鱼不需要整条蒸。" to "鱼要不要整条蒸？").
 MIN_SENTENCE = 8
 
-_LEAD_IN = re.compile("|".join(f"(?:{cue('reply.lead_in', lang).pattern})" for lang in LANGS), re.IGNORECASE)
+_LEAD_IN = re.compile(alternatives("reply.lead_in"), re.IGNORECASE)
 _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?]+|\.(?=\s)|$)", re.M)
 
 
