@@ -30,9 +30,9 @@ from desktop_app.memory.reply_health import (
     expected_language,
     retry_note,
     tells_only,
-    without_scaffolding,
     worth_retry,
 )
+from desktop_app.memory.scaffolding import without_scaffolding
 from desktop_app.memory.scheduling import queue_jobs
 from desktop_app.memory.turn import (
     MAX_INPUT_CHARS,

@@ -28,6 +28,19 @@ _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?]+|\.(?=\s)|$)", re.M)
 
 
 
+def squash(text: str) -> str:
+    """``text`` lower-cased, its spacing made single."""
+    return re.sub(r"\s+", " ", text).strip().lower()
+
+
+def similarity(a: str, b: str) -> float:
+    """How alike two texts are (0–1), spacing and case aside."""
+    a, b = squash(a), squash(b)
+    if not a or not b:
+        return 0.0
+    return SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
 def sentences(text: str) -> list[str]:
     """``text``'s sentences and list lines, marks aside and without an opening that says nothing
     ("根据您的描述，几个凉菜和热菜比较合适。" is the question "几个凉菜几个热菜比较合适？" said back; the

@@ -19,9 +19,10 @@ from typing import Literal
 
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
 from desktop_app.memory.lang.text import marks_aside, script_language
-from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before
+from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash
+from desktop_app.memory.scaffolding import pasted_notes, scaffolding_in
 from desktop_app.memory.write.mood import is_small_talk
-from desktop_app.prompts import LANGS, retry_text, templates
+from desktop_app.prompts import LANGS, retry_text
 
 NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's message) is a copy
 MIN_COPY_CHARS = 12  # shorter replies ("OK!", "好的") may repeat without being a loop
@@ -48,12 +49,6 @@ SHORT_REPLY = 160  # characters: a refusal or a promise this short is all the re
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
-_KINDS = "directive|fact|constraint|preference|decision|goal|open_question"
-# The prompt's structure, whatever its wording: an item id before a kind, a placeholder, kinds in brackets, clock stamps,
-# quotation delimiters of documents, a state version, the old key marker.
-_STRUCTURE = re.compile(
-    rf"#\d+\s*\[|#\?|\[(?:{_KINDS})\]|\b\d{{4}}-\d{{2}}-\d{{2}} \d{{2}}:\d{{2}}\b|<<<|>>>|【关键】|\bKEY\b|"
-    r"\bv\d+\s*[（(]|第\s*\d+\s*轮|\b[Tt]urn \d+\b")
 
 
 @dataclass(frozen=True)
@@ -68,18 +63,6 @@ class HealthFinding:
         return self.kind in DEGENERATE
 
 
-def _squash(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().lower()
-
-
-def similarity(a: str, b: str) -> float:
-    """How alike two texts are (0–1), spacing and case aside."""
-    a, b = _squash(a), _squash(b)
-    if not a or not b:
-        return 0.0
-    return SequenceMatcher(None, a, b, autojunk=False).ratio()
-
-
 def echoes(reply: str, user_text: str) -> bool:
     """The reply is the user's message again, or opens by repeating it (then goes on): reworded a
     little, or word for word from its start for at least half of it, however short the message
@@ -90,8 +73,8 @@ def echoes(reply: str, user_text: str) -> bool:
     shared = len(os.path.commonprefix([message, marks_aside(reply)]))
     if shared >= max(MIN_COPY_CHARS, (len(message) + 1) // 2):
         return True
-    asked = _squash(user_text)
-    opening = _squash(reply)[: len(asked) + 4]
+    asked = squash(user_text)
+    opening = squash(reply)[: len(asked) + 4]
     return len(asked) >= 2 * MIN_COPY_CHARS and similarity(opening, asked) >= ECHO_OPENING
 
 
@@ -141,18 +124,18 @@ def degenerate_opening(text: str, *, user_text: str, earlier_replies: Sequence[s
     """Why a reply still streaming is already degenerate — it pastes the prompt's scaffolding,
     repeats the user's message, or opens exactly like an earlier reply — else None. Lets the
     chat stop a loop after a line instead of after the whole reply."""
-    squashed = _squash(text)
+    squashed = squash(text)
     if len(squashed) < OPENING_CHARS:
         return None
     piece = scaffolding_in(text)
     if piece:
         return HealthFinding("scaffolding", f"contains the prompt's {piece!r}")
     for said in (user_text, *earlier_messages):
-        asked = _squash(said)
+        asked = squash(said)
         if len(asked) >= 2 * MIN_COPY_CHARS and similarity(squashed[: len(asked)], asked[: len(squashed)]) >= ECHO_OPENING:
             return HealthFinding("echo", "repeats a message of the user's")
     for earlier in earlier_replies:
-        theirs = _squash(earlier)[: len(squashed)]
+        theirs = squash(earlier)[: len(squashed)]
         if len(theirs) >= OPENING_CHARS and similarity(squashed[: len(theirs)], theirs) >= SAME_OPENING:
             return HealthFinding("copy", "opens like an earlier reply")
     return None
@@ -162,152 +145,6 @@ def reply_language(text: str) -> str | None:
     """"zh" or "en" by the script of the reply's words; None when it has too few to tell or is
     mixed (then neither is wrong)."""
     return script_language(text)
-
-
-@lru_cache(maxsize=1)
-def scaffold_labels() -> tuple[str, ...]:
-    """The fixed wording of the prompt's memory labels, in every language: a reply that
-    contains one has copied the prompt, not answered."""
-    labels: set[str] = set()
-    for lang in LANGS:
-        t = templates(lang)
-        for table in ("layers", "summary", "guard", "retry"):
-            for key, template in t[table].items():
-                if table == "guard" and key in ("recap", "still_open"):
-                    continue  # the program's own lines before what it adds to a summary
-                # A label with its colon ("still undecided:", "当前任务：") is the prompt's, however short.
-                head = re.match(r"^([^{:：]*[:：])", str(template).strip())
-                if head and (len(_CJK_CHAR.findall(head.group(1))) >= 3 or len(head.group(1)) >= 10):
-                    labels.add(head.group(1).lower())
-                # So is an aside in brackets ("（以此为准）", "(this overrides the notes above)").
-                for aside in re.findall(r"[（(][^{}（）()]+[）)]", str(template)):
-                    if len(_CJK_CHAR.findall(aside)) >= 4 or len(aside) >= 14:
-                        labels.add(aside.lower())
-                # The mark before an old value ("{value}（原为 {old}）"): the 0.5B pastes "人数：5个人（原为 …）".
-                before_old = re.search(r"\}([^{}]*)\{old\}", str(template))
-                if before_old and len(_CJK_CHAR.findall(before_old.group(1))) >= 2:
-                    labels.add(before_old.group(1).strip().lower())
-                for piece in re.split(r"\{[^}]*\}|[\n:：;；()（）\[\]“”\"]", str(template)):
-                    piece = piece.strip(" -—–,.，。、")
-                    cjk = len(_CJK_CHAR.findall(piece))
-                    if (cjk >= 6) or (not cjk and len(piece) >= 18):
-                        labels.add(piece.lower())
-    return tuple(sorted(labels, key=len, reverse=True))
-
-
-def scaffolding_in(reply: str) -> str | None:
-    """The first piece of the prompt's scaffolding found in ``reply``, else None: a label, an id, a
-    stamp, or the retry's line reworded ("Note for this response: say something new …")."""
-    match = _STRUCTURE.search(reply)
-    if match:
-        return match.group(0)
-    lowered = reply.lower()
-    return next((label for label in scaffold_labels() if label in lowered), None) or _retry_line_in(reply)
-
-
-RETRY_LINE_ALIKE = 0.75  # a piece of a reply this like a line of the retry's note is that line said back
-RETRY_PIECE_CHARS, RETRY_PIECE_CJK = 28, 7  # a piece of a line that long is compared on its own
-_PIECE = re.compile(r"[^\n。！？!?;；:：，,]+")
-
-
-@lru_cache(maxsize=1)
-def _retry_lines() -> tuple[str, ...]:
-    """The retry's lines in every language, whole and in their pieces ("acknowledge it in a sentence")."""
-    lines = set()
-    for lang in LANGS:
-        for key, line in templates(lang)["retry"].items():
-            if key not in ("join", "end"):
-                text = str(line).strip(" :：")
-                lines.add(_squash(text))
-                # (A shorter piece is a phrase a reply may use: "let me give you a concrete suggestion".)
-                lines.update(_squash(p) for p in re.split(r"[:：,，;；]|\band\b", text)
-                             if len(_squash(p)) >= RETRY_PIECE_CHARS or len(_CJK_CHAR.findall(p)) >= RETRY_PIECE_CJK)
-    return tuple(sorted(lines))
-
-
-def _retry_line_in(reply: str) -> str | None:
-    """A piece of ``reply`` (between end marks, colons and semicolons) that says a line of the
-    retry's note again, reworded a little: the 0.5B, told "Note for this reply: say something new
-    …", answered "Note for this response: say something new in a sentence …"."""
-    for found in _PIECE.finditer(reply):
-        piece = found.group(0)
-        mine = _squash(piece.strip(" -—–,.，、"))
-        if len(mine) < MIN_COPY_CHARS and len(_CJK_CHAR.findall(mine)) < MIN_NOTE_CJK:
-            continue
-        for line in _retry_lines():
-            if similarity(mine, line) >= RETRY_LINE_ALIKE:
-                return piece.strip()
-    return None
-
-
-# A sentence of a line: up to its end mark (an English full stop only before a space), or the line's end.
-_CLAUSE = re.compile(r".+?(?:[。！？!?]+\s*|\.\s+|$)")
-
-
-def without_scaffolding(reply: str) -> str:
-    """``reply`` without the sentences that hold the prompt's scaffolding (a label, an id, a
-    stamp): what is left of an answer with a label pasted into it; "" when nothing is."""
-    lines = []
-    for line in reply.strip().splitlines():
-        if not line.strip():
-            lines.append("")
-            continue
-        kept = "".join(piece for piece in _CLAUSE.findall(line) if scaffolding_in(piece) is None).rstrip()
-        if kept.strip():
-            lines.append(kept)
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
-
-
-# What may stand between two notes pasted one after the other: the briefing's join, or any short
-# run of punctuation and spaces ("…allergy. Cashews, …", "…；…", "\n- ").
-_BETWEEN_NOTES = r"[\s;；,，.。、:：!！\-–—]{0,4}"
-MIN_NOTE_CHARS, MIN_NOTE_CJK = 12, 6  # shorter values ("5 people", "7 days") follow each other in any answer
-
-
-def _note_forms(notes: Sequence[str]) -> list[str]:
-    """Each note as the briefing showed it and without its label ("tree nut allergy: Mia has …" →
-    "Mia has …"), long enough that two in a row are no coincidence."""
-    forms: set[str] = set()
-    for note in notes:
-        value = note.strip().rstrip("。.;；")
-        head, colon, body = value.partition(": ") if ": " in value[:40] else value.partition("：")
-        for form in (value, body.strip() if colon and head else ""):
-            if len(_squash(form)) >= MIN_NOTE_CHARS or len(_CJK_CHAR.findall(form)) >= MIN_NOTE_CJK:
-                forms.add(_squash(form))
-    return sorted(forms)
-
-
-def pasted_notes(reply: str, notes: Sequence[str]) -> str | None:
-    """Two of the briefing's values in a row, verbatim, with at most a few punctuation marks
-    between them ("虾过敏: …；家庭: …", "Mia has a tree nut allergy. Cashews, almonds, all of it"): the
-    memory notes pasted back, not an answer that uses them. Returns the pasted run, else None."""
-    squashed = _squash(reply)
-    present = [f for f in _note_forms(notes) if f in squashed]
-    for a in present:
-        for b in present:
-            if a != b and a not in b and b not in a:
-                found = re.search(re.escape(a) + _BETWEEN_NOTES + re.escape(b), squashed)
-                if found:
-                    return found.group(0)
-    return _labelled_notes_said_back(reply, notes)
-
-
-NOTE_ALIKE = 0.75  # a piece of a reply this like a labelled note is the note said back
-
-
-def _labelled_notes_said_back(reply: str, notes: Sequence[str]) -> str | None:
-    """Notes as the briefing labels them ("菜预算: 1500以内"), said back in the reply's pieces a word or
-    two off ("菜预算: 1500内。", "菜单: 有点慌，帮我想想菜单；…"), when they make at least half of it."""
-    labelled = [note for note in notes if _NOTE_LABEL.match(note)]
-    pieces = [piece for piece in _REPLY_PIECES.split(reply) if _squash(piece)]
-    said_back = [piece for piece in pieces if _NOTE_LABEL.match(piece.strip())
-                 and any(similarity(piece, note) >= NOTE_ALIKE for note in labelled)]
-    covered = sum(len(_squash(piece)) for piece in said_back)
-    return said_back[0].strip() if said_back and covered * 2 >= len(_squash(reply)) else None
-
-
-_NOTE_LABEL = re.compile(r"^[^:：\n]{1,24}[:：]\s*\S")
-_REPLY_PIECES = re.compile(r"[；;。\n]+")
 
 
 def rule_language(rules: Iterable[str]) -> str | None:
@@ -386,7 +223,7 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     them in a row, joined as the briefing joins them, are the notes pasted back)."""
     findings: list[HealthFinding] = []
     text = reply.strip()
-    squashed = _squash(text)
+    squashed = squash(text)
     # A number is a word of an answer ("July 14", "5 people"): only a reply of fewer than two is empty.
     cjk, words, numbers = len(_CJK_CHAR.findall(text)), len(_LATIN_WORD.findall(text)), len(_NUMBER.findall(text))
     if (cjk < 2 and words + numbers < 2 or cjk < FEW_CJK and words < FEW_WORDS) and _piece_of(text, user_text):
@@ -394,15 +231,15 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         # part, which the 0.5B then repeats turn after turn.
         return [HealthFinding("echo", "only a piece of the user's message")]
     if cjk < 2 and words + numbers < 2:
-        if numbers and not words and any(_squash(e) == squashed for e in earlier_replies):
+        if numbers and not words and any(squash(e) == squashed for e in earlier_replies):
             # Run H: "12人" once, then "12人" to every message after it (too short to compare as a copy).
             return [HealthFinding("copy", "the same number as an earlier reply")]
         # (A number alone answers "how many?"; to a message that only tells, it is no answer.)
         return [HealthFinding("empty", ONLY_A_NUMBER if numbers and not words and tells_only(user_text) else "no words")]
     before = list(earlier_replies)
-    if len(squashed) < MIN_COPY_CHARS and before and _squash(before[-1]) == squashed and (
+    if len(squashed) < MIN_COPY_CHARS and before and squash(before[-1]) == squashed and (
             not is_small_talk(user_text) and not tells_only(user_text)
-            or len(before) >= SHORT_RUN - 1 and all(_squash(e) == squashed for e in before[1 - SHORT_RUN:])):
+            or len(before) >= SHORT_RUN - 1 and all(squash(e) == squashed for e in before[1 - SHORT_RUN:])):
         # Run I: "菜单更新了。" to eleven messages in a row, questions among them (too short to compare as a
         # copy); "OK!" to thanks and "好的，已记下。" to what the user tells are answers, twice in a row
         # (a third time, it says nothing of what was told).

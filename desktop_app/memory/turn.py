@@ -44,13 +44,13 @@ from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
 from desktop_app.memory.prompt.recalled import recalled_pages
 from desktop_app.memory.recap import completion, left_out, still_open
+from desktop_app.memory.repeats import similarity
 from desktop_app.memory.reply_guard import guard_reply, ruled_out_sentences, stale_sentences, without_sentences
 from desktop_app.memory.reply_health import (
     HealthFinding,
     asks_for_translation,
     check_reply,
     expected_language,
-    similarity,
 )
 from desktop_app.memory.reply_use import memory_in_use
 from desktop_app.memory.write.updates import remember_message

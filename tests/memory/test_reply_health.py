@@ -10,10 +10,9 @@ from desktop_app.memory.reply_health import (
     degenerate_opening,
     expected_language,
     reply_language,
-    scaffolding_in,
-    without_scaffolding,
     worth_retry,
 )
+from desktop_app.memory.scaffolding import scaffolding_in, without_scaffolding
 
 
 def kinds(reply: str, **kwargs) -> set[str]:

@@ -7,7 +7,7 @@ import pytest
 
 from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.engine.guard import LockedEngine
-from desktop_app.memory.reply_health import scaffolding_in
+from desktop_app.memory.scaffolding import scaffolding_in
 
 pytestmark = pytest.mark.model
 

@@ -1,0 +1,173 @@
+"""What of the prompt a reply pasted back: its labels, ids and stamps, the retry's line, the memory notes.
+
+A small model continues whatever looks like text to continue: "当前任务：…", "#3 [constraint]", the
+retry's own "Note for this reply: …", two of the briefing's notes in a row. These checks find that
+scaffolding in a reply (``memory.reply_health`` calls it no answer), and ``without_scaffolding`` keeps
+what is left of an answer with a label pasted into it. Pure and deterministic (no model).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from desktop_app.languages import LANGS
+from desktop_app.memory.lang.text import CJK_CHAR as _CJK_CHAR
+from desktop_app.memory.repeats import similarity, squash
+from desktop_app.prompts import templates
+
+MIN_PIECE_CHARS = 12  # a piece of a reply shorter than this (and than MIN_NOTE_CJK) is not compared with a line
+
+_KINDS = "directive|fact|constraint|preference|decision|goal|open_question"
+# The prompt's structure, whatever its wording: an item id before a kind, a placeholder, kinds in brackets, clock stamps,
+# quotation delimiters of documents, a state version, the old key marker.
+_STRUCTURE = re.compile(
+    rf"#\d+\s*\[|#\?|\[(?:{_KINDS})\]|\b\d{{4}}-\d{{2}}-\d{{2}} \d{{2}}:\d{{2}}\b|<<<|>>>|【关键】|\bKEY\b|"
+    r"\bv\d+\s*[（(]|第\s*\d+\s*轮|\b[Tt]urn \d+\b")
+
+
+@lru_cache(maxsize=1)
+def scaffold_labels() -> tuple[str, ...]:
+    """The fixed wording of the prompt's memory labels, in every language: a reply that
+    contains one has copied the prompt, not answered."""
+    labels: set[str] = set()
+    for lang in LANGS:
+        t = templates(lang)
+        for table in ("layers", "summary", "guard", "retry"):
+            for key, template in t[table].items():
+                if table == "guard" and key in ("recap", "still_open"):
+                    continue  # the program's own lines before what it adds to a summary
+                # A label with its colon ("still undecided:", "当前任务：") is the prompt's, however short.
+                head = re.match(r"^([^{:：]*[:：])", str(template).strip())
+                if head and (len(_CJK_CHAR.findall(head.group(1))) >= 3 or len(head.group(1)) >= 10):
+                    labels.add(head.group(1).lower())
+                # So is an aside in brackets ("（以此为准）", "(this overrides the notes above)").
+                for aside in re.findall(r"[（(][^{}（）()]+[）)]", str(template)):
+                    if len(_CJK_CHAR.findall(aside)) >= 4 or len(aside) >= 14:
+                        labels.add(aside.lower())
+                # The mark before an old value ("{value}（原为 {old}）"): the 0.5B pastes "人数：5个人（原为 …）".
+                before_old = re.search(r"\}([^{}]*)\{old\}", str(template))
+                if before_old and len(_CJK_CHAR.findall(before_old.group(1))) >= 2:
+                    labels.add(before_old.group(1).strip().lower())
+                for piece in re.split(r"\{[^}]*\}|[\n:：;；()（）\[\]“”\"]", str(template)):
+                    piece = piece.strip(" -—–,.，。、")
+                    cjk = len(_CJK_CHAR.findall(piece))
+                    if (cjk >= 6) or (not cjk and len(piece) >= 18):
+                        labels.add(piece.lower())
+    return tuple(sorted(labels, key=len, reverse=True))
+
+
+def scaffolding_in(reply: str) -> str | None:
+    """The first piece of the prompt's scaffolding found in ``reply``, else None: a label, an id, a
+    stamp, or the retry's line reworded ("Note for this response: say something new …")."""
+    match = _STRUCTURE.search(reply)
+    if match:
+        return match.group(0)
+    lowered = reply.lower()
+    return next((label for label in scaffold_labels() if label in lowered), None) or _retry_line_in(reply)
+
+
+RETRY_LINE_ALIKE = 0.75  # a piece of a reply this like a line of the retry's note is that line said back
+RETRY_PIECE_CHARS, RETRY_PIECE_CJK = 28, 7  # a piece of a line that long is compared on its own
+_PIECE = re.compile(r"[^\n。！？!?;；:：，,]+")
+
+
+@lru_cache(maxsize=1)
+def _retry_lines() -> tuple[str, ...]:
+    """The retry's lines in every language, whole and in their pieces ("acknowledge it in a sentence")."""
+    lines = set()
+    for lang in LANGS:
+        for key, line in templates(lang)["retry"].items():
+            if key not in ("join", "end"):
+                text = str(line).strip(" :：")
+                lines.add(squash(text))
+                # (A shorter piece is a phrase a reply may use: "let me give you a concrete suggestion".)
+                lines.update(squash(p) for p in re.split(r"[:：,，;；]|\band\b", text)
+                             if len(squash(p)) >= RETRY_PIECE_CHARS or len(_CJK_CHAR.findall(p)) >= RETRY_PIECE_CJK)
+    return tuple(sorted(lines))
+
+
+def _retry_line_in(reply: str) -> str | None:
+    """A piece of ``reply`` (between end marks, colons and semicolons) that says a line of the
+    retry's note again, reworded a little: the 0.5B, told "Note for this reply: say something new
+    …", answered "Note for this response: say something new in a sentence …"."""
+    for found in _PIECE.finditer(reply):
+        piece = found.group(0)
+        mine = squash(piece.strip(" -—–,.，、"))
+        if len(mine) < MIN_PIECE_CHARS and len(_CJK_CHAR.findall(mine)) < MIN_NOTE_CJK:
+            continue
+        for line in _retry_lines():
+            if similarity(mine, line) >= RETRY_LINE_ALIKE:
+                return piece.strip()
+    return None
+
+
+# A sentence of a line: up to its end mark (an English full stop only before a space), or the line's end.
+_CLAUSE = re.compile(r".+?(?:[。！？!?]+\s*|\.\s+|$)")
+
+
+def without_scaffolding(reply: str) -> str:
+    """``reply`` without the sentences that hold the prompt's scaffolding (a label, an id, a
+    stamp): what is left of an answer with a label pasted into it; "" when nothing is."""
+    lines = []
+    for line in reply.strip().splitlines():
+        if not line.strip():
+            lines.append("")
+            continue
+        kept = "".join(piece for piece in _CLAUSE.findall(line) if scaffolding_in(piece) is None).rstrip()
+        if kept.strip():
+            lines.append(kept)
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()
+
+
+# What may stand between two notes pasted one after the other: the briefing's join, or any short
+# run of punctuation and spaces ("…allergy. Cashews, …", "…；…", "\n- ").
+_BETWEEN_NOTES = r"[\s;；,，.。、:：!！\-–—]{0,4}"
+MIN_NOTE_CHARS, MIN_NOTE_CJK = 12, 6  # shorter values ("5 people", "7 days") follow each other in any answer
+
+
+def _note_forms(notes: Sequence[str]) -> list[str]:
+    """Each note as the briefing showed it and without its label ("tree nut allergy: Mia has …" →
+    "Mia has …"), long enough that two in a row are no coincidence."""
+    forms: set[str] = set()
+    for note in notes:
+        value = note.strip().rstrip("。.;；")
+        head, colon, body = value.partition(": ") if ": " in value[:40] else value.partition("：")
+        for form in (value, body.strip() if colon and head else ""):
+            if len(squash(form)) >= MIN_NOTE_CHARS or len(_CJK_CHAR.findall(form)) >= MIN_NOTE_CJK:
+                forms.add(squash(form))
+    return sorted(forms)
+
+
+def pasted_notes(reply: str, notes: Sequence[str]) -> str | None:
+    """Two of the briefing's values in a row, verbatim, with at most a few punctuation marks
+    between them ("虾过敏: …；家庭: …", "Mia has a tree nut allergy. Cashews, almonds, all of it"): the
+    memory notes pasted back, not an answer that uses them. Returns the pasted run, else None."""
+    squashed = squash(reply)
+    present = [f for f in _note_forms(notes) if f in squashed]
+    for a in present:
+        for b in present:
+            if a != b and a not in b and b not in a:
+                found = re.search(re.escape(a) + _BETWEEN_NOTES + re.escape(b), squashed)
+                if found:
+                    return found.group(0)
+    return _labelled_notes_said_back(reply, notes)
+
+
+NOTE_ALIKE = 0.75  # a piece of a reply this like a labelled note is the note said back
+
+
+def _labelled_notes_said_back(reply: str, notes: Sequence[str]) -> str | None:
+    """Notes as the briefing labels them ("菜预算: 1500以内"), said back in the reply's pieces a word or
+    two off ("菜预算: 1500内。", "菜单: 有点慌，帮我想想菜单；…"), when they make at least half of it."""
+    labelled = [note for note in notes if _NOTE_LABEL.match(note)]
+    pieces = [piece for piece in _REPLY_PIECES.split(reply) if squash(piece)]
+    said_back = [piece for piece in pieces if _NOTE_LABEL.match(piece.strip())
+                 and any(similarity(piece, note) >= NOTE_ALIKE for note in labelled)]
+    covered = sum(len(squash(piece)) for piece in said_back)
+    return said_back[0].strip() if said_back and covered * 2 >= len(squash(reply)) else None
+
+
+_NOTE_LABEL = re.compile(r"^[^:：\n]{1,24}[:：]\s*\S")
+_REPLY_PIECES = re.compile(r"[；;。\n]+")
