@@ -28,8 +28,8 @@ from desktop_app.memory.reply_health import (
     degenerate,
     degenerate_opening,
     expected_language,
+    only_tells,
     retry_note,
-    tells_only,
     worth_retry,
 )
 from desktop_app.memory.scaffolding import without_scaffolding
@@ -294,7 +294,7 @@ def _acknowledge(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Str
     """No attempt answered a message that only told something ("我弟说他也要跟着去，那就5个人了"): the
     program says what memory took in from it ("好的，记下了：5个人（之前是4个人）。") in place of a parrot;
     the model's attempt stays in the turn log. Returns the checks of the reply kept."""
-    said = pipeline.acknowledgment(recorded) if tells_only(recorded.message.content) else ""
+    said = pipeline.acknowledgment(recorded) if only_tells(recorded.message.content) else ""
     if not said:
         return findings
     health.acknowledged, health.model_reply = True, streamed.text

@@ -13,19 +13,33 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from desktop_app.memory.lang.amounts import Amount, amount_phrase, amounts
 from desktop_app.memory.lang.text import marks_aside
 from desktop_app.prompts import acknowledge_text
 
 MAX_VALUE = 60  # characters of one value shown
-_CLAUSE_END = re.compile(r"[，,;；:：、]\s*")
+SAID_BACK = 0.8  # a changed value this long beside the message is the message said back
+# A clause ends at a comma, a semicolon or a colon, but not one inside a number ("1,500", "10:30").
+_CLAUSE_END = re.compile(r"(?:(?<!\d)[,:]|[,:](?!\d)|[，;；：、])\s*")
 _TRIM = " ，,。.!！；;：:"
+_IN_A_TIME = re.compile(r"\d[:/]$|^[:/]\d|月$|^[月号日]")  # a piece of "10:45", "7/14", "10月3号": no amount
+_TIME_MARK = "0123456789:./月日号年$€£¥￥"
 
 
 def changed_part(new: str, old: str) -> tuple[str, str]:
-    """The parts of ``new`` and ``old`` that differ: the clauses ("周六在家请客，大概10个人" of "周六在家请客，
-    大概8个人" is "大概10个人" against "大概8个人"), then the words from a number that differs ("We'll be 10
-    people": "10 people"; a bare number keeps the word before it: "for 10"). A label stays with the
-    new value: "预算: 1200" against "1500"."""
+    """What changed between ``old`` and ``new``: the amount that differs with its unit ("我弟说他也要跟着去，
+    那就5个人了" of "我们一共4个人" is "5个人" against "4个人"; "1,200元" against "1,500元"); else the clauses
+    that differ ("周六在家请客，去公园" of "周六在家请客，去海边" is "去公园"), a label staying with the new value
+    ("口味: 清淡" against "重口")."""
+    def counts(text: str) -> list[Amount]:
+        return [a for a in amounts(text) if not _IN_A_TIME.search(text[max(0, a.start - 2):a.start])
+                and not _IN_A_TIME.search(text[a.end:a.end + 2])]
+
+    new_amounts, old_amounts = counts(new), counts(old)
+    fresh = [a for a in new_amounts if a.value not in {b.value for b in old_amounts}]
+    gone = [b for b in old_amounts if b.value not in {a.value for a in new_amounts}]
+    if len(fresh) == 1 and len(gone) == 1:
+        return amount_phrase(new, fresh[0]), amount_phrase(old, gone[0])
     shared = 0
     for match in _CLAUSE_END.finditer(new):
         if old.startswith(new[: match.end()]) and match.end() < len(new):
@@ -34,10 +48,11 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
         return new, old[shared:]
     new, old = new[shared:], old[shared:]
     same = len(os.path.commonprefix([new, old]))
-    cut = new.rfind(" ", 0, same + 1) if new[same:same + 1].isdigit() else -1
-    if cut > 0 and not re.search(r"[^\W\d_]", new[cut:]):
-        cut = new.rfind(" ", 0, cut)
-    return (new[cut + 1:], old[cut + 1:]) if cut > 0 else (new, old)
+    if new[same:same + 1].isdigit():  # a time or a date that differs: "10:45" against "10:30"
+        while same and new[same - 1] in _TIME_MARK:
+            same -= 1
+        new, old = new[same:], old[same:]
+    return new, old
 
 
 def _clip(text: str) -> str:
@@ -63,13 +78,15 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     text = acknowledge_text(lang)
     said = []
     for item in noted:
-        if item.old:
-            new, old = changed_part(item.value, item.old)
+        new, old = changed_part(item.value, item.old) if item.old else (item.value, "")
+        if not old and marks_aside(new) in marks_aside(message):
+            new = item.label or ""  # the message's own words: named, not said back
+        elif old and message and len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)):
+            new = old = ""  # (all the message again, however its old value read)
+        if new and old and item.label and not re.search(r"[^\W\d_]", new):
+            new = f"{item.label} {new}"  # a bare amount is named: "预算 1200（之前是1500）"
+        if new:
             said.append(_clip(new) + (text["was"].format(old=_clip(old)) if _clip(old) else ""))
-        elif marks_aside(item.value) not in marks_aside(message):
-            said.append(_clip(item.value))
-        elif item.label:
-            said.append(item.label)
     out = []
     if said:
         out.append(text["noted"].format(values=text["join"].join(dict.fromkeys(said))))

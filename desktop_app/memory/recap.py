@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
-from desktop_app.memory.lang.amounts import Amount, amounts
+from desktop_app.memory.lang.amounts import Amount, amounts, in_subject
 from desktop_app.memory.lang.dates import month_days
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
@@ -27,7 +27,7 @@ from desktop_app.memory.lang.text import (
     without_lead_in,
 )
 from desktop_app.memory.prompt.render import in_language, plain_value
-from desktop_app.memory.stated_values import in_subject, numbering, superseded, unit_of_item
+from desktop_app.memory.stated_values import numbering, superseded, unit_of_item
 from desktop_app.prompts import guard_text
 
 # What a summary of "everything I asked for" must name: the current values (not the rules on the

@@ -24,6 +24,8 @@ SAID_BEFORE_SHARE = 0.5  # a reply whose sentences are this share said before (b
 MIN_SENTENCE = 8
 
 _LEAD_IN = re.compile(alternatives("reply.lead_in"), re.IGNORECASE)
+_SIGN_OFF = re.compile(alternatives("reply.sign_off"), re.IGNORECASE)
+_CODE = re.compile(r"```.*?(?:```|$)", re.S)
 _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?]+|\.(?=\s)|$)", re.M)
 
 
@@ -41,12 +43,23 @@ def similarity(a: str, b: str) -> float:
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
+def without_lead_in(text: str) -> str:
+    """``text`` without an opening that says nothing ("根据您的描述，", "Based on the information provided,")."""
+    return _LEAD_IN.sub("", text.strip(), count=1)
+
+
+def _pieces(text: str) -> list[str]:
+    """``text``'s sentences and list lines, marks aside, without an opening that says nothing and
+    without a closing that any reply may have ("希望对你有帮助！", "Let me know if you need anything
+    else!"; the lexicon's ``reply.sign_off``) or code (a fix repeats the lines it fixes)."""
+    text = _CODE.sub("\n", text)
+    pieces = (s.strip() for s in _SENTENCE.findall(text))
+    return [marks_aside(without_lead_in(p)) for p in pieces if p and not _SIGN_OFF.search(p)]
+
+
 def sentences(text: str) -> list[str]:
-    """``text``'s sentences and list lines, marks aside and without an opening that says nothing
-    ("根据您的描述，几个凉菜和热菜比较合适。" is the question "几个凉菜几个热菜比较合适？" said back; the
-    lexicon's ``reply.lead_in``), long enough to compare."""
-    pieces = (marks_aside(_LEAD_IN.sub("", s.strip())) for s in _SENTENCE.findall(text))
-    return [p for p in pieces if len(p) >= MIN_SENTENCE]
+    """``text``'s sentences, as compared (``_pieces``), long enough to compare."""
+    return [p for p in _pieces(text) if len(p) >= MIN_SENTENCE]
 
 
 def _alike(piece: str, earlier: str) -> bool:
@@ -65,8 +78,10 @@ class SaidBefore:
 
 def said_before(reply: str, *, earlier_replies: Sequence[str] = (), messages: Sequence[str] = ()) -> SaidBefore | None:
     """How much of ``reply`` repeats, sentence by sentence, ``earlier_replies`` or the user's
-    ``messages``; None when it has no sentence long enough to compare."""
-    own = sentences(reply)
+    ``messages`` (its short sentences count in its length: "喜洲粑粑很好吃。" is news beside a closing said
+    before); None when it has no sentence long enough to compare."""
+    every = [p for p in _pieces(reply) if p]
+    own = [p for p in every if len(p) >= MIN_SENTENCE]
     if not own:
         return None
     replied = [s for text in earlier_replies for s in sentences(text)]
@@ -77,5 +92,5 @@ def said_before(reply: str, *, earlier_replies: Sequence[str] = (), messages: Se
             from_replies += len(piece)
         elif any(_alike(piece, s) for s in told):
             from_messages += len(piece)
-    total = sum(len(p) for p in own)
+    total = sum(len(p) for p in every)
     return SaidBefore((from_replies + from_messages) / total, from_replies >= from_messages)

@@ -19,12 +19,13 @@ from typing import Literal
 
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
 from desktop_app.memory.lang.text import marks_aside, script_language
-from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash
+from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_lead_in
 from desktop_app.memory.scaffolding import pasted_notes, scaffolding_in
-from desktop_app.memory.write.mood import is_small_talk
+from desktop_app.memory.write.mood import is_question, is_small_talk
 from desktop_app.prompts import LANGS, retry_text
 
 NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's message) is a copy
+UNCHANGED = 0.97  # … or this similar, when the user asked for it to change ("add what we need for a barbecue")
 MIN_COPY_CHARS = 12  # shorter replies ("OK!", "好的") may repeat without being a loop
 # The user's own message back, though, is an echo from a few characters on ("手冲咖啡怎么做？" is 8).
 MIN_ECHO_CHARS = 5
@@ -237,8 +238,8 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         # (A number alone answers "how many?"; to a message that only tells, it is no answer.)
         return [HealthFinding("empty", ONLY_A_NUMBER if numbers and not words and tells_only(user_text) else "no words")]
     before = list(earlier_replies)
-    if len(squashed) < MIN_COPY_CHARS and before and squash(before[-1]) == squashed and (
-            not is_small_talk(user_text) and not tells_only(user_text)
+    if len(squashed) < MIN_COPY_CHARS and before and squash(before[-1]) == squashed and not is_small_talk(user_text) and (
+            not tells_only(user_text)
             or len(before) >= SHORT_RUN - 1 and all(squash(e) == squashed for e in before[1 - SHORT_RUN:])):
         # Run I: "菜单更新了。" to eleven messages in a row, questions among them (too short to compare as a
         # copy); "OK!" to thanks and "好的，已记下。" to what the user tells are answers, twice in a row
@@ -248,16 +249,20 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     if not numbers and cjk < FEW_CJK and words < FEW_WORDS \
             and (asked_cjk >= LONG_MESSAGE_CJK or asked_words >= LONG_MESSAGE_WORDS):
         return [HealthFinding("empty", "a word or two for a long message")]
-    # Asked what it recommended, a reply may say it again; asked what the user said, it says the user's words.
-    compared = [] if fires("recall.asks_reply", user_text) else before
-    said = [] if fires("recall.asks_said", user_text) else list(earlier_messages)
+    # Asked what the user said ("我之前说的几号出发来着？"), a reply says the user's earlier words; asked what
+    # it recommended ("你刚才推荐的那个地方叫什么？"), it says its own again.
+    said = [] if _asks_back(user_text, "recall.asks_said") else list(earlier_messages)
+    compared = [] if _asks_back(user_text, "recall.asks_reply") else before
+    # Asked to change what it gave, a reply keeps most of it: only the same again is a copy.
+    near = UNCHANGED if fires("request.revise", user_text) else NEAR_COPY
     if len(squashed) >= MIN_COPY_CHARS:
         for n, earlier in enumerate(reversed(compared), start=1):
             score = similarity(text, earlier)
-            if score >= NEAR_COPY:
+            if score >= near:
                 findings.append(HealthFinding("copy", f"{score:.0%} like the reply {n} back"))
                 break
-    if len(squashed) >= MIN_ECHO_CHARS and (echoes(text, user_text) or _run_of(text, user_text)):
+    if len(squashed) >= MIN_ECHO_CHARS and (echoes(text, user_text) or _run_of(text, user_text)
+                                           or echoes(without_lead_in(text), user_text)):
         findings.append(HealthFinding("echo", "repeats the user's message"))
     elif _holds_message(text, user_text):
         findings.append(HealthFinding("echo", "holds the user's message, said back inside it"))
@@ -305,15 +310,29 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     return findings
 
 
+def _asks_back(user_text: str, concept: str) -> bool:
+    """The message asks what was said before (``recall.asks_said``: by the user; ``recall.asks_reply``: by
+    the assistant): a question that is no request for something new ("你说我要不要再加个甜品？",
+    "你给我再推荐几个素菜" are; "就按我说的来" is no question)."""
+    return fires(concept, user_text) and is_question(user_text) and not _A_NOT_A.search(user_text) \
+        and not fires("request.revise", user_text) and not fires("request.to_assistant", user_text)
+
+
 def _said_before(text: str, user_text: str, earlier_replies: Sequence[str],
                  earlier_messages: Sequence[str]) -> HealthFinding | None:
     """Most of the reply's sentences said before, each reworded a little (memory.repeats): earlier
-    replies again (run J's hc-zh-01, three times), or the user's messages back. A summary of everything
-    restates what was said, and thanks may get the same thanks back. (The caller leaves out the earlier
-    replies when asked what they recommended, and the earlier messages when asked what the user said.)"""
+    replies again (run J's hc-zh-01, three times), or the user's messages back. What may say them again:
+    a summary of everything, thanks for thanks, an answer to "what did you recommend?" (the earlier
+    replies) and a plan changed as asked ("add what we need for a barbecue": most of the last one
+    stays). The answer to a question is not compared with the user's messages sentence by sentence:
+    it may mirror the question ("No, you don't need a visa for Portugal." to "Do I need a visa for
+    Portugal?") or give back what the user told ("你们预算是两万五" to "我们预算是多少？"); said back whole,
+    it is an echo all the same."""
     if fires("request.recap", user_text) or is_small_talk(user_text):
         return None
-    repeated = said_before(text, earlier_replies=earlier_replies, messages=[user_text, *earlier_messages])
+    replies = () if fires("request.revise", user_text) else earlier_replies
+    repeated = said_before(text, earlier_replies=replies,
+                           messages=[] if is_question(user_text) else [user_text, *earlier_messages])
     if repeated is None or repeated.share < SAID_BEFORE_SHARE:
         return None
     if repeated.from_replies:
@@ -338,6 +357,20 @@ def tells_only(user_text: str) -> bool:
     sentences = [s for s in re.split(r"(?<=[。！？!?.；;])\s*|\n+", user_text.strip()) if s.strip()]
     return not re.search(r"[?？]", user_text) and not any(
         fires("request.ask", s.strip()) or fires("mood.question", s.strip()) for s in sentences)
+
+
+_A_NOT_A = re.compile(f"([{CJK}])不\\1")  # "够不够", "要不要": a question without a question mark
+
+
+def only_tells(user_text: str) -> bool:
+    """``tells_only``, clause by clause: no clause asks ("现在12个人了，菜够不够"), requests ("Budget is 1500
+    now, please redo the itinerary") or asks for what was given to change ("We're 10 now, so update the
+    menu"; the lexicon's ``request.revise``). Only such a message may be answered by what memory took in."""
+    if not tells_only(user_text) or _A_NOT_A.search(user_text) or fires("request.revise", user_text):
+        return False
+    clauses = [c.strip() for c in re.split(r"[,，;；]\s*", user_text) if c.strip()]
+    return not any(fires("request.ask", c) or fires("request.to_assistant", c) or fires("mood.question", c)
+                   for c in clauses)
 
 
 def degenerate(findings: Iterable[HealthFinding]) -> bool:

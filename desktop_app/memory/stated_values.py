@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from desktop_app.lexicon import LANGS, cue, fires, lexicon
+from desktop_app.lexicon import LANGS, cue, fires
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
-from desktop_app.memory.lang.amounts import Amount, amounts
+from desktop_app.memory.lang.amounts import Amount, amounts, in_subject
 from desktop_app.memory.lang.text import (
     CJK_CHAR,
     split_sentences,
@@ -38,11 +38,6 @@ def numbering(text: str, amount: Amount) -> bool:
     """``amount`` only numbers a line of a list or a heading ("1. ", "6、", "### 5. ", "**2.** ")."""
     line_start = text.rfind("\n", 0, amount.start) + 1
     return bool(_LIST_PREFIX.fullmatch(text, line_start, amount.start) and _LIST_NUMBER.match(text, amount.start))
-
-
-def in_subject(unit: str, subject: str) -> bool:
-    """Whether a lower-cased subject holds a piece that names ``unit`` (the lexicon's ``unit.in_subject``)."""
-    return any(piece in subject for lang in LANGS for piece in lexicon(lang)["unit"]["in_subject"].get(unit, []))
 
 
 def unit_of_item(item: MemoryItem, amount: Amount) -> str | None:

@@ -364,17 +364,19 @@ class TurnPipeline:
         model had none. "" when the message wrote nothing (or is answered again: it writes nothing)."""
         if not any(o.action in ("added", "superseded", "revoked") for o in recorded.memory):
             return ""
-        rules = [i.value for i in self.store.list_items(recorded.session.id, statuses=("active",)) if i.kind == "directive"]
-        lang = expected_language(recorded.message.content, rules, self.options.lang)
+        active = {i.id: i for i in self.store.list_items(recorded.session.id, statuses=("active",))}
+        lang = expected_language(recorded.message.content, [i.value for i in active.values() if i.kind == "directive"],
+                                 self.options.lang)
         names = lexicon(lang)["subject"].get("label", {})
         noted: list[Noted] = []
         dropped: list[str] = []
         for outcome in recorded.memory:
-            items = [i for i in map(self.store.get_item, outcome.item_ids) if i is not None]
+            items = [i for i in (active.get(n) or self.store.get_item(n) for n in outcome.item_ids) if i is not None]
             if outcome.action in ("added", "superseded"):
                 for item in (i for i in items if i.status == "active"):
                     old = self.store.get_item(item.supersedes) if item.supersedes else None
-                    noted.append(Noted(item.value, old.value if old else None, names.get(item.subject)))
+                    noted.append(Noted(item.value, old.value if old else None,
+                                       names.get(item.subject) or names.get(item.subject.partition(":")[0])))
             elif outcome.action == "revoked":
                 dropped += [i.value for i in items]
         return acknowledgment(noted, dropped, lang, recorded.message.content)

@@ -8,19 +8,35 @@ from desktop_app.memory.acknowledgment import Noted, acknowledgment, changed_par
 
 
 @pytest.mark.parametrize("new, old, shown", [
-    ("周六在家请客，大概10个人", "周六在家请客，大概8个人", ("大概10个人", "大概8个人")),
-    ("预算: 1200", "预算: 1500", ("预算: 1200", "1500")),  # the label stays with the new value
-    ("We'll be 10 people", "We'll be 8 people", ("10 people", "8 people")),
-    ("Dinner party on Saturday for 10", "Dinner party on Saturday for 8", ("for 10", "for 8")),
-    ("Budget is 300", "Budget was 250", ("Budget is 300", "Budget was 250")),  # no number alone differs
+    # The amount that differs, with its unit (review: the whole message was said back).
+    ("我弟说他也要跟着去，那就5个人了", "我们一共4个人", ("5个人", "4个人")),
+    ("周六在家请客，大概10个人", "周六在家请客，大概8个人", ("10个人", "8个人")),
+    ("预算: 1200", "预算: 1500", ("1200", "1500")),
+    ("预算改成1,200元", "预算改成1,500元", ("1,200元", "1,500元")),  # a comma inside a number ends no clause
+    ("Actually make the budget 350 dollars.", "The budget is 300 dollars", ("350 dollars", "300 dollars")),
+    ("My brother is coming with his wife and their two kids, so we're 9 people now.",
+     "Dinner party on Saturday, we'll be 5 people", ("9 people", "5 people")),
+    # A time or a date that differs, whole.
+    ("出发时间改成10:45", "出发时间改成10:30", ("10:45", "10:30")),
+    ("10月3号出发", "10月1号出发", ("10月3号出发", "10月1号出发")),
+    # No amount: the clauses that differ.
+    ("周六在家请客，去公园", "周六在家请客，去海边", ("去公园", "去海边")),
+    ("口味: 清淡", "口味: 重口", ("口味: 清淡", "重口")),
 ])
 def test_a_change_is_said_by_the_part_that_changed(new, old, shown):
     assert changed_part(new, old) == shown
 
 
 def test_a_change_says_the_new_value_then_the_old_in_either_language():
-    assert acknowledgment([Noted("大概10个人", "大概8个人")], [], "zh") == "好的，记下了：大概10个人（之前是大概8个人）。"
+    assert acknowledgment([Noted("大概10个人", "大概8个人")], [], "zh") == "好的，记下了：10个人（之前是8个人）。"
     assert acknowledgment([Noted("10 people", "8 people")], [], "en") == "Got it. Noted: 10 people (was 8 people)."
+    # A bare amount is named.
+    assert acknowledgment([Noted("预算: 1200", "预算: 1500", "预算")], [], "zh", "预算压到1200") == \
+        "好的，记下了：预算 1200（之前是1500）。"
+    # The message said back whole is not an acknowledgment (review: "我弟说他也要跟着去，那就5个人了（之前是…）").
+    said = acknowledgment([Noted("我弟说他也要跟着去，那就5个人了", "我们一共4个人", "人数")], [], "zh",
+                          "我弟说他也要跟着去，那就5个人了")
+    assert said == "好的，记下了：5个人（之前是4个人）。"
 
 
 def test_the_message_is_not_said_back_its_name_is():

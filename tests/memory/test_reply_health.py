@@ -537,3 +537,73 @@ def test_a_message_said_back_under_an_empty_opening_is_an_echo(reply, user_text)
 
 def test_a_short_answer_mirroring_a_yes_or_no_question_is_an_answer():
     assert not check_reply("当然，鱼不需要整条蒸。", user_text="鱼要不要整条蒸？年年有余嘛")
+
+
+PACKING = ("1. 帐篷和睡袋，每人一个防潮垫。\n2. 头灯和备用电池，手机充电宝。\n3. 防晒霜、驱蚊液和急救包。\n"
+           "4. 保暖外套，山里晚上会冷。")
+ITINERARY = "Day 1: the old town and the Baixa by tram.\nDay 2: Belém and the river walk.\nDay 3: Sintra by train."
+
+
+@pytest.mark.parametrize("reply, user_text, earlier, said", [
+    # A question's answer may mirror the question (review: "Yes,", "No," and "是的，" are answers).
+    ("No, you don't need a visa for Portugal.", "Do I need a visa for Portugal?", [], []),
+    ("No, the Louvre is closed on Tuesdays.", "Is the Louvre open on Tuesdays?", [], []),
+    ("是的，鱼可以提前一天腌好。", "鱼可以提前一天腌好吗？", [], []),
+    ("对，高铁上可以带充电宝。", "高铁上可以带充电宝吗？", [], []),
+    ("嗯，故宫周一是闭馆的。", "故宫周一是闭馆的吗？", [], []),
+    ("Yes, you mentioned Mia is allergic to tree nuts.", "Did I mention that Mia is allergic to tree nuts?", [], []),
+    # … or give back what the user told.
+    ("你们预算是两万五，10月1号出发。", "我们预算是多少？", [], ["预算两万五", "10月1号出发"]),
+    ("你妈妈一点辣都不能吃。其他人没有忌口。", "有谁有忌口吗？", [], ["我妈一点辣都不能吃"]),
+    # A closing any reply has is not what makes a new answer a copy.
+    ("喜洲粑粑很好吃。希望对你有帮助！如果还有其他问题，随时告诉我！", "大理有什么小吃？",
+     ["洱海边骑车很舒服。希望对你有帮助！如果还有其他问题，随时告诉我！"], []),
+    ("The train from Lisbon takes about 3 hours. Let me know if you'd like me to adjust anything!",
+     "How long is the train to Porto?", ["Sintra is an easy day trip. Let me know if you'd like me to adjust anything!"], []),
+    # A plan changed as asked repeats most of the last one.
+    (PACKING + "\n5. 烧烤架、木炭和烤串签子。", "再加上烧烤要用的东西", [PACKING], []),
+    (ITINERARY.replace("Day 3: Sintra by train.", "Day 3: Cascais by the sea, no hills."),
+     "My parents can't do hills, change day 3 of the plan to something easy", [ITINERARY], []),
+    # A fix of the user's code repeats its lines.
+    ("The list is empty, so `items[0]` fails. Check it first:\n```python\ndef first(items):\n    if not items:\n"
+     "        return None\n    return items[0]\n```",
+     "This crashes with IndexError, why?\n```python\ndef first(items):\n    return items[0]\n```", [], []),
+    # Thanks, a third time, may get the same thanks back.
+    ("不客气！", "谢谢", ["不客气！", "不客气！"], []),
+])
+def test_answers_that_share_sentences_with_what_was_said_are_answers(reply, user_text, earlier, said):
+    """The review of the sentence check (round twelve): each of these was called a copy or an echo."""
+    found = check_reply(reply, user_text=user_text, earlier_replies=earlier, earlier_messages=said)
+    assert not {f.kind for f in found} & {"copy", "echo"}, found
+
+
+MENU = "红烧肉、清蒸鱼、凉拌黄瓜、西红柿炒蛋，再加一个紫菜蛋花汤。"
+
+
+@pytest.mark.parametrize("reply, user_text, earlier", [
+    # Asking for something new is no question about what was said: a copy stays a copy.
+    (MENU, "你给我再推荐几个素菜", [MENU]),
+    (MENU, "你说我要不要再加个甜品？", [MENU]),
+    ("Here is the plan: the old town on day 1, Belém on day 2, Sintra on day 3.", "Update your plan, we're 10 people now.",
+     ["Here is the plan: the old town on day 1, Belém on day 2, Sintra on day 3."]),
+])
+def test_a_request_for_something_new_answered_by_the_last_reply_is_a_copy(reply, user_text, earlier):
+    assert "copy" in {f.kind for f in check_reply(reply, user_text=user_text, earlier_replies=earlier)}
+
+
+@pytest.mark.parametrize("text, tells", [
+    ("我弟说他也要跟着去，那就5个人了", True),
+    ("Scratch that, it's 10 people now.", True),
+    ("预算改成1200吧", True),
+    ("Change the budget to 350 dollars.", True),
+    # Review of round twelve: each of these asks for something; "Noted" is no answer to it.
+    ("现在12个人了，菜够不够", False),
+    ("We're 10 people now, so update the menu", False),
+    ("Budget is 1500 now, please redo the itinerary", False),
+    ("再加上烧烤要用的东西", False),
+    ("Add what we need for a barbecue", False),
+])
+def test_only_a_message_that_asks_nothing_in_any_clause_only_tells(text, tells):
+    from desktop_app.memory.reply_health import only_tells
+
+    assert only_tells(text) is tells

@@ -245,3 +245,29 @@ def test_a_value_that_opens_like_a_request_is_still_a_value(subject, value):
     from desktop_app.memory.write.integrity import without_requests
 
     assert without_requests(f"{subject}: {value}") == f"{subject}: {value}"
+
+
+@pytest.mark.parametrize("lang, first, change, kept, added", [
+    # Review of round twelve: a day or a time said anew took the place of a head count or a budget.
+    ("zh", "周六在家请客，大概8个人，预算1000", "时间改成晚上7点吧", ["8个人", "1000"], "7点"),
+    ("zh", "周六在家请客，大概8个人，预算1000", "出发改成10月3号吧", ["8个人", "1000"], "10月3号"),
+    ("en", "Budget is 1200 dollars.", "Change the departure to 10:30.", ["1200"], "10:30"),
+])
+def test_a_day_or_a_time_said_anew_replaces_no_amount(conversation, lang, first, change, kept, added):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(change)
+    values = " | ".join(i.value for i in convo.active())
+    assert all(k in values for k in kept) and added in values, _active(convo)
+
+
+@pytest.mark.parametrize("change, stays", [
+    # "scratch that, it's …" changes a head count only when it says one.
+    ("Never mind, it's 4 courses.", "5 nights"),
+    ("Scratch that, it's 2pm.", "5 nights"),
+])
+def test_scratch_that_with_a_number_is_no_head_count_unless_it_says_people(conversation, change, stays):
+    convo = conversation(lang="en")
+    convo.say("The trip is 5 nights.")
+    convo.say(change)
+    assert any(stays in i.value for i in convo.active()), _active(convo)

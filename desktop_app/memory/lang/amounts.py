@@ -126,6 +126,22 @@ def only_counts(text: str) -> frozenset[tuple[float, str]]:
     return frozenset((a.value, a.unit) for a in said if a.unit)
 
 
+def amount_phrase(text: str, amount: Amount) -> str:
+    """``amount`` as ``text`` writes it with its currency and its unit ("$350", "5个人", "10 people",
+    "2.5万"): the words a reply or an acknowledgment names it by."""
+    start, end = amount.start, amount.end
+    if text[max(0, start - 1):start] in tuple("$€£¥￥"):
+        start -= 1
+    after = text[end:end + 14].lstrip()
+    offset = end + (len(text[end:end + 14]) - len(after))
+    for lang in LANGS:
+        pattern = cue(f"unit.{amount.unit}", lang) if amount.unit and amount.unit != "measure" else None
+        found = pattern.match(text, offset) if pattern is not None else None
+        if found:
+            return text[start:found.end()].strip()
+    return text[start:end].strip()
+
+
 def _unit(text: str, start: int, end: int) -> str | None:
     after = text[end:end + 14].lstrip()
     offset = end + (len(text[end:end + 14]) - len(after))
@@ -142,6 +158,11 @@ def _unit(text: str, start: int, end: int) -> str | None:
 
 # Canonical subjects whose value is a date (the 0.5B filed "出发日期: 老人腿脚不太好" over "10月1号出发").
 DATED_SUBJECTS = ("departure",)
+
+
+def in_subject(unit: str, subject: str) -> bool:
+    """Whether a lower-cased subject holds a piece that names ``unit`` (the lexicon's ``unit.in_subject``)."""
+    return any(piece in subject for lang in LANGS for piece in lexicon(lang)["unit"]["in_subject"].get(unit, []))
 
 
 def subject_counts(subject: str, canonical: str | None = None) -> set[str]:

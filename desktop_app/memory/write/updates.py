@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from desktop_app.lexicon import alternatives, fires, lexicon_words
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
-from desktop_app.memory.lang.amounts import amounts, counted, only_counts, subject_counts, written_numbers
+from desktop_app.memory.lang.amounts import amounts, counted, in_subject, only_counts, subject_counts, written_numbers
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, CJK_CHAR, ZH_STOPCHARS, clip, term_set, topic_subject, without_lead_in
 from desktop_app.memory.write.extraction import ADDRESSED_AS, REPLY_BEHAVIOUR, TRIP, Candidate, dropped_value, extract
@@ -368,6 +368,10 @@ def _latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | No
         # "Change of plan: Priya went fully vegan, so …" is news of its own, not a new wording of
         # whatever was said last (it replaced the head count).
         return None
+    if says_when(value.split(": ", 1)[-1]):
+        # A day or a time corrects no amount: "时间改成晚上7点吧" is no head count of 7, "Change the departure
+        # to 10:30" no budget (the review of round twelve's acknowledgment, which said them).
+        pool = [i for i in pool if not counted(i.value) and not any(in_subject(u, i.subject.lower()) for u in ("money", "people"))]
     if written_numbers(value):
         pool = [i for i in pool if written_numbers(i.value)] or pool
         counts = counted(value)
