@@ -19,6 +19,7 @@ from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.models import Message, Session
 from desktop_app.memory.core.plan import ContextPlan
 from desktop_app.memory.core.records import GuardVerdict, PrefillLog, ReplyHealth, TurnRecord
+from desktop_app.memory.core.turn_numbers import ACKNOWLEDGED
 from desktop_app.memory.documents.translation import translate_question
 from desktop_app.memory.prompt.render import guard_note
 from desktop_app.memory.reply_health import (
@@ -181,8 +182,11 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             pipeline.record_reply(session, streamed.text, stopped=True, page_out=False, draft=streamed.draft)
         raise
     elapsed = time.perf_counter() - started
-    health.kept_out = degenerate(findings)
-    reason = "; ".join(f"{f.kind}: {f.detail}" for f in findings if f.degenerate) if health.kept_out else ""
+    # The program's acknowledgment is the user's to read, not the model's to copy (run L: shown "好的，记下了：
+    # 人数。", the 0.5B said it to the next messages).
+    health.kept_out = degenerate(findings) or health.acknowledged
+    reason = f"{ACKNOWLEDGED}: said by the program" if health.acknowledged else \
+        "; ".join(f"{f.kind}: {f.detail}" for f in findings if f.degenerate) if health.kept_out else ""
     reply = pipeline.record_reply(session, streamed.text, stopped=streamed.stopped, draft=streamed.draft,
                                   unhealthy=reason) if streamed.pieces or streamed.stopped else None
     record = pipeline.log(recorded, plan, reply, first_token_seconds=streamed.first_token, prefill=prefill_log(engine),

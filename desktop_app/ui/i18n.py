@@ -240,6 +240,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "why.recall budget full (document chunk)": ("recall budget full (document chunk)", "回忆预算已满（文档片段）"),
     "why.a degenerate reply (kept for the user only)": ("a degenerate reply (kept for the user only)",
                                                         "有问题的回复（只留给用户看）"),
+    "why.the program's acknowledgment (kept for the user only)": (
+        "the program's acknowledgment (kept for the user only)", "程序替模型说的确认（只留给用户看）"),
     "why.over the prompt budget": ("over the prompt budget", "超出提示预算"),
     "why.would open on a reply": ("would open on a reply", "会以一条回复开头"),
     "inspector.paging": ("Paging", "分页"),

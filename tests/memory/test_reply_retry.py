@@ -254,11 +254,16 @@ def test_a_message_that_told_something_gets_what_memory_took_in_when_no_attempt_
     told = turn(store, settings, model.engine, "我弟说他也要跟着去，那就5个人了")
     reply = told.reply.content
     assert reply == "好的，记下了：5个人（之前是4个人）。", "the new value, then the old; not the message again"
-    assert told.reply.unhealthy is None, "an answer: it may feed the next prompt"
     health = told.record.health
     assert health.acknowledged and health.model_reply == LOOP, "the model's attempt stays in the turn log"
+    # The program's words are the user's to read, not the model's to copy (run L: the 0.5B said "好的，记下了：
+    # 人数。" to the next messages once it saw it in its history).
+    assert told.reply.unhealthy and health.kept_out
     rule = turn(store, settings, model.engine, "以后回答都先说结论")
     assert rule.reply.content == "好的，记下了。", "the message's own words are not said back"
+    shown = [m["content"] for m in rule.plan.messages]
+    assert not any(c.startswith("好的，记下了") for c in shown), "no acknowledgment reaches the model"
+    assert any(x.reason.startswith("the program's acknowledgment") for x in rule.plan.excluded)
     gone = turn(store, settings, model.engine, "先说结论那个不用了")
     assert gone.reply.content == "好的，这条不用再照做了：以后回答都先说结论。", gone.reply.content
 

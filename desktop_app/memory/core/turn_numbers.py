@@ -15,12 +15,17 @@ from pydantic import BaseModel
 from desktop_app.engine.protocol import TokenCounter
 from desktop_app.memory.core.models import MemoryItem, Message
 
+# How a reply the program wrote in place of the model's is marked as kept out of the model's history
+# (memory.acknowledgment): the 0.5B, shown "好的，记下了：人数。", said it to the next three messages (run L).
+ACKNOWLEDGED = "acknowledged"
+
 
 def turn_views(messages: Iterable[Message], counter: TokenCounter | None = None) -> list[TurnView]:
     """User and assistant messages as :class:`TurnView` (token counts filled in when missing)."""
     return [TurnView(id=m.id, role=m.role, content=m.content, turn=m.turn_number, created_at=m.created_at,
                      page_id=m.page_id, tokens=m.token_count or (counter.count(m.content) if counter else 0),
-                     unhealthy=bool(m.unhealthy), imported=m.ext_id is not None)
+                     unhealthy=bool(m.unhealthy), imported=m.ext_id is not None,
+                     acknowledgment=(m.unhealthy or "").startswith(ACKNOWLEDGED))
             for m in messages if m.role in ("user", "assistant")]
 
 
@@ -41,4 +46,5 @@ class TurnView(BaseModel):
     created_at: float
     page_id: int | None = None
     unhealthy: bool = False  # a degenerate reply: the user keeps it, the model's history leaves it out
+    acknowledgment: bool = False  # … or the program's words in place of one (the 0.5B copies them if shown)
     imported: bool = False  # brought in from another conversation (not this model's own reply)

@@ -500,7 +500,8 @@ def _recent(turns: list[TurnView], notes: dict[int, list[str]], room: int | None
     # their opening lines: shown whole, the 0.5B's next reply was its last plan again (``brief_reply``).
     for tv in turns:
         if tv.unhealthy:
-            excluded.append(Exclusion(layer="recent", id=tv.id, reason="a degenerate reply (kept for the user only)"))
+            excluded.append(Exclusion(layer="recent", id=tv.id, reason="the program's acknowledgment (kept for the user only)"
+                                      if tv.acknowledgment else "a degenerate reply (kept for the user only)"))
     turns = [tv for tv in turns if not tv.unhealthy]
     if brief:
         turns = [tv.model_copy(update={"content": shown, "tokens": counter.count(shown)})
