@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from desktop_app.memory.lang.amounts import Amount, amount_phrase, amounts
-from desktop_app.memory.lang.text import marks_aside
+from desktop_app.memory.lang.text import marks_aside, without_lead_in
 from desktop_app.prompts import acknowledge_text
 
 MAX_VALUE = 60  # characters of one value shown
@@ -56,8 +56,15 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
 
 
 def _clip(text: str) -> str:
-    text = " ".join(text.split()).strip(_TRIM)
-    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1].rstrip(_TRIM) + "…"
+    """A value as said back: without its spoken opening ("Oh, one thing:"), on one line, at most
+    ``MAX_VALUE`` characters, cut at a word's end."""
+    text = " ".join(without_lead_in(text, keep_last=True).split()).strip(_TRIM)
+    if len(text) <= MAX_VALUE:
+        return text
+    cut = text[: MAX_VALUE - 1]
+    if " " in cut and text[MAX_VALUE - 1:MAX_VALUE].isalnum():
+        cut = cut[: cut.rfind(" ")]
+    return cut.rstrip(_TRIM) + "…"
 
 
 

@@ -76,3 +76,11 @@ def test_the_acknowledgment_holds_none_of_the_prompts_wording(lang, noted, dropp
     said = acknowledgment(noted, dropped, lang, message)
     assert check_reply(said, user_text=message, expected_lang=lang, memory_held=True,
                        notes=[n.value for n in noted]) == []
+
+
+def test_a_dropped_rule_is_said_without_its_spoken_opening_and_cut_at_a_word():
+    """Run L: "I'll drop this one: Oh, one thing: from now on please give me the conclusion fi…"."""
+    said = acknowledgment([], ["Oh, one thing: from now on please give me the conclusion first, then the details, "
+                               "in short bullet points."], "en")
+    assert said.startswith("Got it. I'll drop this one: from now on please give me") and "…" in said
+    assert said.split("…")[0].endswith(("the", "details", "first", "conclusion", "then", "in", "short")), said
