@@ -53,7 +53,7 @@ def test_a_dropped_rule_is_said_no_longer_in_force():
     said = acknowledgment([], ["以后回答都先说结论"], "zh", "结论先行那个不用了")
     assert said == "好的，这条不用再照做了：以后回答都先说结论。"
     assert acknowledgment([], ["Always answer in bullet points"], "en") == \
-        "Got it. I'll drop this one: Always answer in bullet points."
+        "Got it. Dropped: Always answer in bullet points."
     assert acknowledgment([], [], "zh") == "", "nothing written, nothing to say"
 
 
@@ -82,5 +82,5 @@ def test_a_dropped_rule_is_said_without_its_spoken_opening_and_cut_at_a_word():
     """Run L: "I'll drop this one: Oh, one thing: from now on please give me the conclusion fi…"."""
     said = acknowledgment([], ["Oh, one thing: from now on please give me the conclusion first, then the details, "
                                "in short bullet points."], "en")
-    assert said.startswith("Got it. I'll drop this one: from now on please give me") and "…" in said
+    assert said.startswith("Got it. Dropped: from now on please give me") and "…" in said
     assert said.split("…")[0].endswith(("the", "details", "first", "conclusion", "then", "in", "short")), said
