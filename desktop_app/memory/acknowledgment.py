@@ -38,6 +38,8 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
     new_amounts, old_amounts = counts(new), counts(old)
     fresh = [a for a in new_amounts if a.value not in {b.value for b in old_amounts}]
     gone = [b for b in old_amounts if b.value not in {a.value for a in new_amounts}]
+    if len(fresh) == 1 and len(gone) > 1 and fresh[0].unit:  # "我们一共4个人…他俩都60多了": the 4 counts people
+        gone = [b for b in gone if b.unit == fresh[0].unit] or gone
     if len(fresh) == 1 and len(gone) == 1:
         return amount_phrase(new, fresh[0]), amount_phrase(old, gone[0])
     shared = 0

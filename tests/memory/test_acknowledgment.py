@@ -11,6 +11,8 @@ from desktop_app.memory.acknowledgment import Noted, acknowledgment, changed_par
     # The amount that differs, with its unit (review: the whole message was said back).
     ("我弟说他也要跟着去，那就5个人了", "我们一共4个人", ("5个人", "4个人")),
     ("周六在家请客，大概10个人", "周六在家请客，大概8个人", ("10个人", "8个人")),
+    # Run M: the old value held an age too ("60多"): the one counting what the new one counts.
+    ("我弟说他也要跟着去，那就5个人了", "我们一共4个人，我、我老公，还有我爸妈，他俩都60多了", ("5个人", "4个人")),
     ("预算: 1200", "预算: 1500", ("1200", "1500")),
     ("预算改成1,200元", "预算改成1,500元", ("1,200元", "1,500元")),  # a comma inside a number ends no clause
     ("Actually make the budget 350 dollars.", "The budget is 300 dollars", ("350 dollars", "300 dollars")),
