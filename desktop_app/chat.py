@@ -177,6 +177,11 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             _complete_recap(pipeline, recorded, streamed, guard, on_token, on_retry)
         if degenerate(findings) and settings.reply_retry and streamed.pieces and not streamed.stopped:
             findings = _acknowledge(pipeline, recorded, streamed, health, findings, on_token, on_retry)
+            if health.acknowledged and guard is not None:
+                # What the user reads now is the program's, made of memory's values: the guard's word on the
+                # model's attempt is moot (a Pilot walk: "it goes over 预算: 1500" under "好的，记下了：预算: 1500；
+                # 10个人（之前是8个人）。").
+                guard.model_text, guard.findings = guard.model_text or health.model_reply, []
     except BaseException:
         if streamed.pieces:
             pipeline.record_reply(session, streamed.text, stopped=True, page_out=False, draft=streamed.draft)

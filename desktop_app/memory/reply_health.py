@@ -113,6 +113,19 @@ def _piece_of(reply: str, user_text: str) -> bool:
     return bool(piece) and len(whole) >= max(MIN_ECHO_CHARS, 2 * len(piece)) and piece in whole
 
 
+MIN_GLEANED = 6  # characters, marks aside: a reply this long made only of the message's words, in order
+
+
+def _gleaned(reply: str, user_text: str) -> bool:
+    """The reply, marks aside, is the message's own characters in their order with some left out
+    ("请客，小雨对虾过敏" to "周六在家请客，大概8个人，我表妹小雨对虾过敏", a Pilot walk): the message said
+    back cut up, nothing of the reply's own. Not to a question (its answer may be words of it)."""
+    if is_question(user_text):
+        return False
+    piece, whole = iter(marks_aside(user_text)), marks_aside(reply)
+    return len(whole) >= MIN_GLEANED and all(char in piece for char in whole)
+
+
 OPENING_CHARS = 40  # from this many characters on, a streaming reply's opening is watched
 SAME_OPENING = 0.9  # an opening this like an earlier reply's is a copy
 # An opening this like the user's message is the message said back, reworded a little ("…could use
@@ -261,7 +274,7 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
             if score >= near:
                 findings.append(HealthFinding("copy", f"{score:.0%} like the reply {n} back"))
                 break
-    if len(squashed) >= MIN_ECHO_CHARS and (echoes(text, user_text) or _run_of(text, user_text)
+    if len(squashed) >= MIN_ECHO_CHARS and (echoes(text, user_text) or _run_of(text, user_text) or _gleaned(text, user_text)
                                            or echoes(without_lead_in(text), user_text)):
         findings.append(HealthFinding("echo", "repeats the user's message"))
     elif _holds_message(text, user_text):

@@ -607,3 +607,15 @@ def test_only_a_message_that_asks_nothing_in_any_clause_only_tells(text, tells):
     from desktop_app.memory.reply_health import only_tells
 
     assert only_tells(text) is tells
+
+
+@pytest.mark.parametrize("reply, user_text, echo", [
+    # A Pilot walk: the message said back cut up, in its order, nothing of the reply's own.
+    ("请客，小雨对虾过敏", "周六在家请客，大概8个人，我表妹小雨对虾过敏", True),
+    ("Jake, shellfish allergy.", "Also Jake has a shellfish allergy, a bad one.", True),
+    # Words of its own, or an answer made of a question's words, are no echo.
+    ("好的，8个人，小雨不吃虾。", "周六在家请客，大概8个人，我表妹小雨对虾过敏", False),
+    ("不用，鱼切块蒸就好", "鱼要不要整条蒸？", False),
+])
+def test_the_message_said_back_cut_up_is_an_echo(reply, user_text, echo):
+    assert ("echo" in {f.kind for f in check_reply(reply, user_text=user_text)}) is echo

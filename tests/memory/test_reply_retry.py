@@ -280,3 +280,14 @@ def test_an_english_message_that_told_something_is_acknowledged_in_english(store
     asked = run_turn(pipeline, store.session_named("trip"), model.engine, "What starter would you suggest?",
                      settings=settings)
     assert asked.reply.content == LOOP and not asked.record.health.acknowledged, "a question is not told news"
+
+
+def test_the_guard_speaks_of_the_acknowledgment_the_user_reads_not_the_attempt_it_replaced(store, settings):
+    """A Pilot walk: "it goes over 预算: 1500" under "好的，记下了：预算: 1500；10个人（之前是8个人）。" — the guard had
+    read the model's attempt ("预算用3000元"), which the user never saw."""
+    engine = ScriptedEngine("这次预算用3000元就够了，我会按3000元来安排菜单。")
+    turn(store, settings, engine, "周六在家请客，大概8个人，我表妹小雨对虾过敏")
+    told = turn(store, settings, engine, "不对，10个人，预算也改成1500吧")
+    assert told.record.health.acknowledged, told.reply.content
+    assert told.record.guard.findings == []
+    assert "3000" in told.record.guard.model_text, "the attempt stays in the turn log"

@@ -271,3 +271,17 @@ def test_scratch_that_with_a_number_is_no_head_count_unless_it_says_people(conve
     convo.say("The trip is 5 nights.")
     convo.say(change)
     assert any(stays in i.value for i in convo.active()), _active(convo)
+
+
+@pytest.mark.parametrize("lang, first, change, kept, count", [
+    # A Pilot walk: "it's 10 people now" took the place of "Dinner party on Saturday for 8", Saturday and all.
+    ("en", "Dinner party on Saturday for 8.", "Scratch that, it's 10 people now and the budget goes up to 300 dollars.",
+     "Saturday", "10"),
+    ("zh", "周六在家请客，一共8个人。", "不对，10个人，预算也改成1500吧", "周六", "10"),
+])
+def test_a_count_said_alone_keeps_what_else_its_item_said(conversation, lang, first, change, kept, count):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(change)
+    holding = [i.value for i in convo.active() if count in i.value and "1500" not in i.value and "300" not in i.value]
+    assert holding and kept in holding[0], _active(convo)

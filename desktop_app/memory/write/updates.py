@@ -396,9 +396,12 @@ def _by_words(active: list[MemoryItem], subject_words: str) -> MemoryItem | None
 def corrected_value(old_value: str, new_value: str) -> str:
     """Keep the old wording when only the number changed: '预算不超过5000元' + '6000' → '预算不超过6000元'."""
     old_numbers, new_numbers = written_numbers(old_value), written_numbers(new_value)
-    if len(old_numbers) == 1 and len(new_numbers) == 1 and len(new_value) <= len(new_numbers[0]) + 12:
+    # A short correction, or a count said alone however worded ("it's 10 people now" of "Dinner party on
+    # Saturday for 8": a Pilot walk lost the Saturday to it).
+    short = len(new_value) <= len(new_numbers[0]) + 12 or fires("change.count_alone", new_value) if new_numbers else False
+    if len(old_numbers) == 1 and len(new_numbers) == 1 and short:
         return old_value.replace(old_numbers[0], new_numbers[0], 1)
-    if len(old_numbers) >= 2 and len(new_numbers) == 1 and len(new_value) <= len(new_numbers[0]) + 12:
+    if len(old_numbers) >= 2 and len(new_numbers) == 1 and short:
         # "bump it to 750" of "family of 4, ~600/mo": the one number of its size and kind takes the new
         # one's place, and the head count said beside it stays (a longer correction says more: "it's 2200
         # for a studio in Brooklyn now" stands as it is)
