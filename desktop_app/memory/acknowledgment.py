@@ -69,7 +69,6 @@ def _clip(text: str) -> str:
     return cut.rstrip(_TRIM) + "…"
 
 
-
 @dataclass(frozen=True)
 class Noted:
     """A value the message wrote: the value replaced (None for a new one) and what it is, when the
@@ -95,7 +94,8 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         if new and old and item.label and not re.search(r"[^\W\d_]", new):
             new = f"{item.label} {new}"  # a bare amount is named: "预算 1200（之前是1500）"
         if new:
-            said.append(_clip(new) + (text["was"].format(old=_clip(old)) if _clip(old) else ""))
+            before = _clip(old)
+            said.append(_clip(new) + (text["was"].format(old=before) if before else ""))
     out = []
     if said:
         out.append(text["noted"].format(values=text["join"].join(dict.fromkeys(said))))

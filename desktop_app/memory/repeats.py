@@ -29,7 +29,6 @@ _CODE = re.compile(r"```.*?(?:```|$)", re.S)
 _SENTENCE = re.compile(r"[^。！？!?\n]+?(?:[。！？!?]+|\.(?=\s)|$)", re.M)
 
 
-
 def squash(text: str) -> str:
     """``text`` lower-cased, its spacing made single."""
     return re.sub(r"\s+", " ", text).strip().lower()
@@ -43,8 +42,9 @@ def similarity(a: str, b: str) -> float:
     return SequenceMatcher(None, a, b, autojunk=False).ratio()
 
 
-def without_lead_in(text: str) -> str:
-    """``text`` without an opening that says nothing ("根据您的描述，", "Based on the information provided,")."""
+def without_empty_opening(text: str) -> str:
+    """``text`` without a reply's opening that says nothing ("根据您的描述，", "Based on the information provided,";
+    the lexicon's ``reply.lead_in``; a spoken value's opening is ``lang.text.without_lead_in``)."""
     return _LEAD_IN.sub("", text.strip(), count=1)
 
 
@@ -54,7 +54,7 @@ def _pieces(text: str) -> list[str]:
     else!"; the lexicon's ``reply.sign_off``) or code (a fix repeats the lines it fixes)."""
     text = _CODE.sub("\n", text)
     pieces = (s.strip() for s in _SENTENCE.findall(text))
-    return [marks_aside(without_lead_in(p)) for p in pieces if p and not _SIGN_OFF.search(p)]
+    return [marks_aside(without_empty_opening(p)) for p in pieces if p and not _SIGN_OFF.search(p)]
 
 
 def sentences(text: str) -> list[str]:

@@ -19,7 +19,7 @@ from typing import Literal
 
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
 from desktop_app.memory.lang.text import marks_aside, script_language
-from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_lead_in
+from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
 from desktop_app.memory.scaffolding import pasted_notes, scaffolding_in
 from desktop_app.memory.write.mood import is_question, is_small_talk
 from desktop_app.prompts import LANGS, retry_text
@@ -275,7 +275,7 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
                 findings.append(HealthFinding("copy", f"{score:.0%} like the reply {n} back"))
                 break
     if len(squashed) >= MIN_ECHO_CHARS and (echoes(text, user_text) or _run_of(text, user_text) or _gleaned(text, user_text)
-                                           or echoes(without_lead_in(text), user_text)):
+                                           or echoes(without_empty_opening(text), user_text)):
         findings.append(HealthFinding("echo", "repeats the user's message"))
     elif _holds_message(text, user_text):
         findings.append(HealthFinding("echo", "holds the user's message, said back inside it"))

@@ -129,27 +129,26 @@ def only_counts(text: str) -> frozenset[tuple[float, str]]:
 def amount_phrase(text: str, amount: Amount) -> str:
     """``amount`` as ``text`` writes it with its currency and its unit ("$350", "5个人", "10 people",
     "2.5万"): the words a reply or an acknowledgment names it by."""
-    start, end = amount.start, amount.end
-    if text[max(0, start - 1):start] in tuple("$€£¥￥"):
-        start -= 1
-    after = text[end:end + 14].lstrip()
-    offset = end + (len(text[end:end + 14]) - len(after))
+    start = amount.start - 1 if text[max(0, amount.start - 1):amount.start] in tuple("$€£¥￥") else amount.start
+    found = _unit_match(text, amount.end, amount.unit) if amount.unit and amount.unit != "measure" else None
+    return text[start:found.end() if found else amount.end].strip()
+
+
+def _unit_match(text: str, end: int, unit: str) -> re.Match[str] | None:
+    """``unit``'s words right after a number ending at ``end`` (spaces between), in any language."""
+    after = text[end:end + 14]
+    offset = end + len(after) - len(after.lstrip())
     for lang in LANGS:
-        pattern = cue(f"unit.{amount.unit}", lang) if amount.unit and amount.unit != "measure" else None
+        pattern = cue(f"unit.{unit}", lang)
         found = pattern.match(text, offset) if pattern is not None else None
         if found:
-            return text[start:found.end()].strip()
-    return text[start:end].strip()
+            return found
+    return None
 
 
 def _unit(text: str, start: int, end: int) -> str | None:
-    after = text[end:end + 14].lstrip()
-    offset = end + (len(text[end:end + 14]) - len(after))
-    for unit in UNITS:
-        for lang in LANGS:
-            pattern = cue(f"unit.{unit}", lang)
-            if pattern is not None and pattern.match(text, offset):
-                return unit
+    if (unit := next((u for u in UNITS if _unit_match(text, end, u)), None)) is not None:
+        return unit
     before = text[max(0, start - 2):start].rstrip()
     if before and before[-1] in "$€£¥￥":
         return "money"
