@@ -113,6 +113,33 @@ def _piece_of(reply: str, user_text: str) -> bool:
     return bool(piece) and len(whole) >= max(MIN_ECHO_CHARS, 2 * len(piece)) and piece in whole
 
 
+_CLAUSE = re.compile(r"[^，,。！!？?；;…\n]+[，,。！!？?；;…]*")
+
+
+def _told_clause(reply: str, user_text: str) -> bool:
+    """The reply, marks aside, is one or more whole clauses of a message that asks something, none
+    of them the question ("我怕记混了。" to "我刚才说谁过敏来着？对什么过敏？我怕记混了", run M): what the
+    message told said back, and nothing of the question's answer ("Lisbon" to "Lisbon or Porto?" is
+    no clause; to a message that asks nothing, ``_piece_of`` judges)."""
+    if not re.search(r"[?？]", user_text):
+        return False
+    piece = marks_aside(reply)
+    if len(_CJK_CHAR.findall(piece)) < 3 and len(_LATIN_WORD.findall(reply)) < 2:
+        return False
+    clauses = [c for c in _CLAUSE.findall(user_text) if marks_aside(c)]
+    for start in range(len(clauses)):
+        joined = ""
+        for clause in clauses[start:]:
+            if re.search(r"[?？]", clause) or is_question(clause):
+                break
+            joined += marks_aside(clause)
+            if joined == piece:
+                return True
+            if len(joined) >= len(piece):
+                break
+    return False
+
+
 MIN_GLEANED = 6  # characters, marks aside: a reply this long made only of the message's words, in order
 
 
@@ -240,7 +267,8 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     squashed = squash(text)
     # A number is a word of an answer ("July 14", "5 people"): only a reply of fewer than two is empty.
     cjk, words, numbers = len(_CJK_CHAR.findall(text)), len(_LATIN_WORD.findall(text)), len(_NUMBER.findall(text))
-    if (cjk < 2 and words + numbers < 2 or cjk < FEW_CJK and words < FEW_WORDS) and _piece_of(text, user_text):
+    if (cjk < 2 and words + numbers < 2 or cjk < FEW_CJK and words < FEW_WORDS) and _piece_of(text, user_text) \
+            or _told_clause(text, user_text):
         # "1200" to "人少了那预算就压到1200吧", "虾过敏" to "我表妹小雨对虾过敏…": the message said back in
         # part, which the 0.5B then repeats turn after turn.
         return [HealthFinding("echo", "only a piece of the user's message")]

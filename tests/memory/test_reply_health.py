@@ -262,6 +262,25 @@ def test_a_piece_of_the_message_said_back_is_an_echo(reply, user_text):
     assert [f.kind for f in check_reply(reply, user_text=user_text)] == ["echo"]
 
 
+@pytest.mark.parametrize("reply, user_text", [
+    # run M, hc-zh-02: the clause after the questions, said back as the whole reply.
+    ("我怕记混了。", "我刚才说谁过敏来着？对什么过敏？我怕记混了"),
+    ("I always mix them up.", "Who was allergic to what again? I always mix them up."),
+    ("老人腿脚不太好，不想太折腾", "大理和丽江选一个还是都去？老人腿脚不太好，不想太折腾"),
+])
+def test_a_told_clause_of_a_question_said_back_is_an_echo(reply, user_text):
+    assert [f.kind for f in check_reply(reply, user_text=user_text)] == ["echo"]
+
+
+@pytest.mark.parametrize("reply, user_text", [
+    ("小雨对虾过敏。", "我刚才说谁过敏来着？对什么过敏？我怕记混了"),
+    ("Sesame, it's Mia.", "Who was allergic to what again? I always mix them up."),
+    ("Porto, for the quiet.", "Lisbon or Porto? Porto is quieter, I hear."),
+])
+def test_an_answer_made_of_other_words_than_the_told_clause_is_no_echo(reply, user_text):
+    assert "echo" not in [f.kind for f in check_reply(reply, user_text=user_text)]
+
+
 @pytest.mark.parametrize("reply, user_text", [("Lisbon", "Lisbon or Porto?"), ("小雨", "我刚才说谁过敏来着？"),
                                               ("好的", "好的")])
 def test_a_word_of_a_question_or_a_whole_short_message_is_no_echo(reply, user_text):
