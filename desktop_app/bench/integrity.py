@@ -35,7 +35,10 @@ THIRD = Path(__file__).parent / "data" / "memory_integrity_third.json"
 # A fourth set of 100, written blind by a fourth helper in round ten (``--cases fourth``), when the
 # third was opened for reading: measured, not read.
 FOURTH = Path(__file__).parent / "data" / "memory_integrity_fourth.json"
-SETS = {"holdout": HOLDOUT, "third": THIRD, "fourth": FOURTH}
+# 90 changes said by an amount ("再加500吧", "add 300 to the budget", "let's halve that") and look-alikes
+# ("至少30篇", "加3个菜", "not gonna add 300"), written blind by a helper in round thirteen (``--cases shifts``).
+SHIFTS = Path(__file__).parent / "data" / "memory_integrity_shifts.json"
+SETS = {"holdout": HOLDOUT, "third": THIRD, "fourth": FOURTH, "shifts": SHIFTS}
 
 
 class SequenceScore(BaseModel):

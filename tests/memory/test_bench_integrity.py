@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from desktop_app.bench.integrity import DATA, HOLDOUT, THIRD, run_sequences
+from desktop_app.bench.integrity import DATA, HOLDOUT, SHIFTS, THIRD, run_sequences
 from desktop_app.engine.tokens import fallback_counter
 
 
@@ -22,6 +22,17 @@ def test_a_labelled_set_holds_forty_sequences_per_language_and_its_terms_are_the
             assert all(term.lower() in said for term in expected["terms"]), case["id"]
             assert not any(absent.lower() in term.lower() for absent in case["final_absent"]
                            for term in expected["terms"]), case["id"]
+
+
+def test_the_set_of_changes_by_an_amount_holds_forty_per_language_and_never_wants_what_it_rules_out():
+    # Its terms are computed values ("1500" of "1000" and "再加500"), not the user's words.
+    cases = json.loads(SHIFTS.read_text(encoding="utf-8"))["sequences"]
+    for lang in ("en", "zh"):
+        assert len([c for c in cases if c["lang"] == lang]) >= 40
+    assert len({c["id"] for c in cases}) == len(cases)
+    for case in cases:
+        assert not any(absent.lower() in term.lower() for absent in case["final_absent"]
+                       for expected in case["final_active"] for term in expected["terms"]), case["id"]
 
 
 def test_the_final_memory_is_scored_whole():

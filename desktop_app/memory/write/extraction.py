@@ -38,12 +38,13 @@ from desktop_app.memory.write.mood import (
     rx,
     unquoted,
 )
+from desktop_app.memory.write.shifts import shift_in
 
 
 class Candidate(BaseModel):
     """Something a sentence asks memory to do."""
 
-    action: Literal["add", "revoke", "correct", "confirm", "reject", "step_done"]
+    action: Literal["add", "revoke", "correct", "confirm", "reject", "step_done", "shift"]
     kind: str = "fact"
     subject: str = ""
     value: str = ""
@@ -151,8 +152,28 @@ def extract(text: str) -> list[Candidate]:
     out: list[Candidate] = []
     sentences = split_sentences(unquoted(text))
     for sentence in sentences:
-        out += _sentence_candidates(sentence) or _bare_change(sentence)
+        out += _with_shift(sentence, unshifted(sentence))
     return _replacing_rule(sentences, out)
+
+
+def unshifted(sentence: str) -> list[Candidate]:
+    """What ``sentence`` asks memory to do, read as changing no value by an amount (what a change of
+    "10斤" or "3个菜" that no item counts stands for instead: "目标减10斤" is a goal)."""
+    return _sentence_candidates(sentence) or _bare_change(sentence)
+
+
+def _with_shift(sentence: str, found: list[Candidate]) -> list[Candidate]:
+    """A sentence that changes a value by an amount ("再加500吧", "add 300 to the budget", "let's halve
+    that"; ``shifts``) shifts it: what else it made of its number goes (it filed "add 300 to the budget"
+    as the budget), the rest of what it says stays."""
+    quote = sentence.strip()
+    if is_question(quote) or is_hypothetical(quote.strip(TRIM)) or REPORTED.search(quote) or RELAYED.search(quote) \
+            or shift_in(quote) is None:  # ("my sister said she'd add 300 to hers": someone else's change)
+        return found
+    canonical = _budget_part(quote.strip(TRIM)) or canonical_subject(quote)
+    kept = [c for c in found if not written_numbers(c.value) and c.action == "add"]
+    return [*kept, Candidate(action="shift", kind="fact", subject=canonical or "", value=quote, quote=quote,
+                             canonical=canonical is not None)]
 
 
 def _bare_change(sentence: str) -> list[Candidate]:

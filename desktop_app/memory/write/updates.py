@@ -21,7 +21,7 @@ from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import amounts, counted, in_subject, only_counts, subject_counts, written_numbers
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, CJK_CHAR, ZH_STOPCHARS, clip, term_set, topic_subject, without_lead_in
-from desktop_app.memory.write.extraction import ADDRESSED_AS, REPLY_BEHAVIOUR, TRIP, Candidate, dropped_value, extract
+from desktop_app.memory.write.extraction import ADDRESSED_AS, REPLY_BEHAVIOUR, TRIP, Candidate, dropped_value, extract, unshifted
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.mood import is_question
 from desktop_app.memory.write.names import NAME_SUBJECTS, corrected_name, old_name_said
@@ -35,6 +35,7 @@ from desktop_app.memory.write.patches import (
     apply_patch,
     propose,
 )
+from desktop_app.memory.write.shifts import shift_in, shift_target, shifted_value
 from desktop_app.memory.write.typed_values import CHANGED, VALUE_KINDS, budget_said_anew, one_sum, says_when, when_moved, when_news
 
 if TYPE_CHECKING:
@@ -78,7 +79,7 @@ def apply_candidate(store: Store, session_id: int, cand: Candidate, *, source_me
     The decision and the patch share one write transaction: another process (an import, a
     second ``ask``) cannot change the state in between, so the patch is never stale."""
     handler = {"add": _add, "correct": _correct, "revoke": _revoke, "confirm": _confirm,
-               "reject": _reject, "step_done": _step_done}[cand.action]
+               "reject": _reject, "step_done": _step_done, "shift": _shift}[cand.action]
     with store.transaction():
         current = store.list_items(session_id, statuses=("active", "pending"))
         active = [i for i in current if i.status == "active"]
@@ -325,6 +326,39 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         # "不对，改到周日出发了，预算加到四千": the day said beside the new budget moves the trip's day too
         _move_when(store, session_id, cand, moved, explicit, src, now)
     return _supersede(store, session_id, cand, target, value, target.kind, explicit, src, now)
+
+
+def _shift(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
+           src: int | None, origin: str, now: float) -> MemoryOutcome:
+    """A value changed by an amount ("再加500吧" after "预算1000"; ``shifts``): the item it changes, its
+    amount computed anew in its own words. Nothing is written when no item fits."""
+    shift = shift_in(cand.quote)
+    pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS and i.subject not in NAME_SUBJECTS]
+    found = shift_target(pool, shift, cand.subject or None) if shift is not None else None
+    if shift is None or found is None:
+        if ":" in cand.subject:  # a part of the budget changed, none known: the part as said ("吃的预算再加五百")
+            part = cand.model_copy(update={"action": "add", "kind": "constraint"})
+            return _add(store, session_id, part, active, current, src, origin, now)
+        if shift is not None and shift.noun is not None:
+            # A number of something no item counts ("目标减10斤", "加3个菜"): the sentence as it reads.
+            return _unshifted(store, session_id, cand, src, origin, now)
+        # No value to change: "add 300 to the budget" with no budget known says no budget of 300.
+        return MemoryOutcome(action="ignored")
+    target, amount = found
+    return _supersede(store, session_id, cand.model_copy(update={"subject": target.subject}), target,
+                      shifted_value(target.value, amount, shift), target.kind, _explicit(origin), src, now)
+
+
+def _unshifted(store: Store, session_id: int, cand: Candidate, src: int | None, origin: str,
+               now: float) -> MemoryOutcome:
+    outcomes = []
+    for said in unshifted(cand.quote):
+        current = store.list_items(session_id, statuses=("active", "pending"))
+        active = [i for i in current if i.status == "active"]
+        handler = {"add": _add, "correct": _correct, "revoke": _revoke}.get(said.action)
+        if handler is not None:
+            outcomes.append(handler(store, session_id, said, active, current, src, origin, now))
+    return next((o for o in outcomes if o.action != "ignored"), MemoryOutcome(action="ignored"))
 
 
 def _move_when(store: Store, session_id: int, cand: Candidate, moved: tuple[MemoryItem, str], origin: str,
@@ -575,3 +609,4 @@ def _step_done(store: Store, session_id: int, cand: Candidate, active: list[Memo
     details["steps_done"] = [*details.get("steps_done", []), clip(cand.value, 120)]
     _commit(store, session_id, [SetDetails(item_id=goal.id, details=details)], "goal step done", now)
     return MemoryOutcome(action="step", item_ids=[goal.id])
+
