@@ -100,6 +100,10 @@ def active(store, sid):
     ("Oh, one thing: from now on please give me the conclusion first, then the details.",
      entry("from now on please give me the conclusion first, then the details", "reply order",
            "conclusion first, then the details", kind="directive"), "accept"),
+    # A change by an amount is the rules' to compute: filed as it reads, it became the budget.
+    ("再加500吧，难得一次", entry("再加500吧", "预算", "500", kind="constraint"), "drop"),
+    ("add 300 to the budget", entry("add 300 to the budget", "budget", "add 300", kind="constraint"), "drop"),
+    ("ok let's halve that", entry("let's halve that", "budget", "halve that", kind="constraint"), "drop"),
 ])
 
 def test_every_entry_is_checked_against_the_users_own_words(message, proposal, verdict):

@@ -31,6 +31,7 @@ from desktop_app.memory.write.extraction import PROHIBIT, SPECULATION, STANDING
 from desktop_app.memory.write.kind_cues import KIND_CUES
 from desktop_app.memory.write.mood import REQUEST, addressed, is_hypothetical, is_question, is_reported, is_request, negated
 from desktop_app.memory.write.proposals import Proposal
+from desktop_app.memory.write.shifts import shift_in
 
 _VALUE_CHARS = 120
 _SPAN_NOISE = re.compile(r"[\s\"'“”‘’「」『』《》（）()\[\]]+")
@@ -277,6 +278,10 @@ def vet(proposal: Proposal, message: str) -> Vetted:
         return verdict("drop", "a question writes nothing", sentence)
     if is_hypothetical(sentence):
         return verdict("drop", "a hypothetical writes nothing", sentence)
+    if proposal.kind != "directive" and shift_in(sentence) is not None \
+            and (numbers(proposal.value) or shift_in(proposal.value) is not None):
+        # "再加500吧" filed as "预算: 500", "add 300 to the budget" as the budget: the rules compute the change.
+        return verdict("drop", "a change by an amount is the rules' to compute", sentence)
     if is_reported(sentence, message, kind=proposal.kind):
         return verdict("drop", "words quoted from someone else write nothing", sentence)
     if is_request(sentence) and proposal.kind not in ("directive", "goal"):
