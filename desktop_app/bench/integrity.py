@@ -16,6 +16,7 @@ A sequence is *fully right* when all of these hold.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import tempfile
 import time
@@ -25,6 +26,9 @@ from pydantic import BaseModel
 
 from desktop_app.bench import Expect
 from desktop_app.memory.write.integrity import body, squash
+from desktop_app.memory.write.shifts import SHIFTED
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 DATA = Path(__file__).parent / "data" / "memory_integrity.json"
 # A second set of 100, written blind by another helper after round six (``--cases holdout``).
@@ -82,7 +86,9 @@ def score(case: dict, items: list) -> SequenceScore:
     result.stale = sorted({f"{absent} in “{i.value}”" for absent in case["final_absent"] for i in active
                            if absent.lower() in f"{i.subject} {i.value}".lower()})
     for item in active:
-        if not grounded_value(item.value, said):
+        # (A number the rules computed from a change by an amount is no word of the user's: its other words are.)
+        if not grounded_value(item.value, said) and not (SHIFTED in item.details and grounded_value(
+                _NUMBER.sub("", item.value), _NUMBER.sub("", said))):
             result.junk.append(f"[{item.origin}] {item.subject}: {item.value}")
             result.model_junk += int(item.origin == "model")
     seen: dict[str, str] = {}

@@ -174,3 +174,50 @@ def test_words_of_going_back_without_an_amount_change_no_budget(conversation, la
     convo.say(text)
     assert [i.value for i in convo.active() if i.subject == "budget"] == \
         ["预算控制在1500以内" if lang == "zh" else "Budget is 1500 dollars"], _values(convo)
+
+
+@pytest.mark.parametrize("lang, messages, now, gone", [
+    # bench health hc-en-02 (round thirteen): the budget became the sentence, its reason included.
+    ("en", ["It'll be 8 guests including me. Budget for food and drinks is around $250.",
+            "Let's bump it up to $320 since there are more of us."], "Budget for food and drinks is around $320", "$250"),
+    ("zh", ["这次旅行预算2000", "那就提到3000吧，难得出去一次"], "这次旅行预算3000", "2000"),
+])
+def test_a_change_that_points_back_keeps_the_items_words(conversation, lang, messages, now, gone):
+    convo = conversation(lang=lang)
+    for message in messages:
+        convo.say(message)
+    values = _values(convo)
+    assert now in values, values
+    assert not any(gone in v for v in values), values
+
+
+@pytest.mark.parametrize("lang, message, count", [
+    ("en", "It'll be 8 guests including me.", "8 guests"), ("en", "dinner reservation for 12", "12"),
+    ("en", "team of 11 for the hackathon", "11"), ("zh", "15个人", "15个人"), ("zh", "年会30个人", "30个人"),
+    ("zh", "同学聚会预计30人", "30人"), ("zh", "年夜饭我们家一共12口人", "12口人"),
+])
+def test_a_head_count_said_plainly_is_the_head_count(conversation, lang, message, count):
+    convo = conversation(lang=lang)
+    convo.say(message)
+    assert [i.value for i in convo.active() if i.subject == "head count" and count in i.value], _values(convo)
+
+
+@pytest.mark.parametrize("lang, messages, kept", [
+    ("zh", ["预算2000", "我们提到过这个问题"], "预算2000"),  # 提到 is "mentioned", no new value
+    ("zh", ["我们一共12个人", "有3个人是小孩"], "我们一共12个人"),
+    ("en", ["dinner reservation for 7pm", "budget 200"], "budget 200"),
+])
+def test_what_only_looks_like_a_new_value_changes_nothing(conversation, lang, messages, kept):
+    convo = conversation(lang=lang)
+    for message in messages:
+        convo.say(message)
+    values = _values(convo)
+    assert kept in values, values
+    assert not any(i.subject == "head count" for i in convo.active() if "7" in i.value), values
+
+
+def test_a_head_count_said_alone_keeps_its_items_other_words(conversation):
+    convo = conversation(lang="zh")
+    convo.say("年会30个人")
+    convo.say("15个人")
+    assert "年会15个人" in _values(convo), _values(convo)

@@ -29,6 +29,7 @@ _BARE_AFTER = re.compile(r"\s*(?:$|[吧了啊呗呀嘛的，,。.!！?？;；…
 _NOUN = re.compile(f"\\s*([{CJK}]{{1,2}}|[A-Za-z]+)")
 _IN_A_TIME = re.compile(r"\d[:/]$|^[:/]\d|^\s*(?:[月号日点时]|am\b|pm\b)|月$", re.IGNORECASE)
 _SIGN = "$€£¥￥"
+SHIFTED = "changed_by"  # the detail of an item whose amount the program computed: the sentence that changed it
 MAX_DELTA = 2.0  # a bare amount added is at most this many times the value it changes ("再加三万" to 15万)
 
 
@@ -131,7 +132,11 @@ def shift_target(items: Sequence[MemoryItem], shift: Shift, subject: str | None)
         elif unit is not None:
             held = [a for a in held if a.unit == unit or a.unit is None and in_subject(unit, item.subject.lower())]
         elif subject is None:
-            held = [a for a in held if a.unit in (None, "money") and not in_subject("people", item.subject.lower())]
+            # A bare number adds to a count of people only where its size fits ("+4 more" to 10 people, not
+            # "再加500" to 12); a factor never doubles one unnamed.
+            held = [a for a in held if a.unit in (None, "money") or a.unit == "people" and shift.delta]
+            if not shift.delta and in_subject("people", item.subject.lower()):
+                held = []
         if shift.delta and not shift.unit:
             held = [a for a in held if abs(shift.delta) <= MAX_DELTA * a.value]
         if shift.delta < 0:

@@ -35,7 +35,7 @@ from desktop_app.memory.write.patches import (
     apply_patch,
     propose,
 )
-from desktop_app.memory.write.shifts import shift_in, shift_target, shifted_value
+from desktop_app.memory.write.shifts import SHIFTED, shift_in, shift_target, shifted_value
 from desktop_app.memory.write.typed_values import CHANGED, VALUE_KINDS, budget_said_anew, one_sum, says_when, when_moved, when_news
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ REVOCABLE_KINDS = ("directive", "constraint", "preference", "decision")
 # Profile subjects a person has several of (allergies, health conditions): only a correction replaces one.
 LIST_SUBJECTS = ("allergy", "health")
 BARE_RATIO = 5  # a bare number corrects a value at most this many times larger or smaller
+_EDGE = " ，,。.!！"
 
 
 def _norm(text: str) -> str:
@@ -165,7 +166,10 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
             # user says the budget's new amount outright, as a correction does ("My budget is 3000" alone
             # is asked about)
             origin = _explicit(origin)
-        return _supersede(store, session_id, cand, same, cand.value, same.kind if same.kind == "constraint" else cand.kind,
+        # A head count said alone ("10个人", "12 people") keeps what else its item said ("周六在家请客，一共10个人").
+        value = corrected_value(same.value, cand.value) if fires("change.count_alone", cand.value.strip(_EDGE)) \
+            else cand.value
+        return _supersede(store, session_id, cand, same, value, same.kind if same.kind == "constraint" else cand.kind,
                           origin, src, now)
     op = _new(cand, cand.kind, cand.subject, cand.value, origin=origin, source_message_id=src)
     result = _commit(store, session_id, [op], f"new {cand.kind}", now)
@@ -234,18 +238,18 @@ def _same_count(subject: str, active: list[MemoryItem]) -> list[MemoryItem]:
 
 
 def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, value: str, kind: str, origin: str,
-               src: int | None, now: float) -> MemoryOutcome:
+               src: int | None, now: float, details: dict[str, Any] | None = None) -> MemoryOutcome:
     # A count the rules file under its canonical subject keeps it when it replaces the model's copy
     # ("guests: 8 guests" → "head count", not "guests": the pass then relabelled it "we're 10").
     subject = cand.subject if cand.subject in CANONICAL_SUBJECTS else _retitled(old.subject, value)
     if ORIGIN_RANK.get(origin, 0) < ORIGIN_RANK.get(old.origin, 0):
         op = _new(cand, kind, subject, value, origin=origin, source_message_id=src, status="pending",
-                  supersedes=old.id)
+                  supersedes=old.id, details=details)
         result = _commit(store, session_id, [op], "inferred change to a user-stated item", now)
         pid = result.added_ids[0]
         return MemoryOutcome.told("pending", "user_set", [pid], pid=pid, old=old.id, old_value=clip(old.value, 60),
                                   new=clip(value, 60))
-    op = _new(cand, kind, subject, value, origin=origin, source_message_id=src, supersedes=old.id)
+    op = _new(cand, kind, subject, value, origin=origin, source_message_id=src, supersedes=old.id, details=details)
     result = _commit(store, session_id, [op], f"newer {kind} for {subject}", now)
     return MemoryOutcome.told("superseded", "updated", result.added_ids, old=old.id, new_id=result.added_ids[0],
                               value=clip(value, 80))
@@ -345,8 +349,10 @@ def _shift(store: Store, session_id: int, cand: Candidate, active: list[MemoryIt
         # No value to change: "add 300 to the budget" with no budget known says no budget of 300.
         return MemoryOutcome(action="ignored")
     target, amount = found
+    # The new number is the program's sum, not the user's words: the item says how it was reached.
     return _supersede(store, session_id, cand.model_copy(update={"subject": target.subject}), target,
-                      shifted_value(target.value, amount, shift), target.kind, _explicit(origin), src, now)
+                      shifted_value(target.value, amount, shift), target.kind, _explicit(origin), src, now,
+                      details={**target.details, SHIFTED: cand.quote})
 
 
 def _unshifted(store: Store, session_id: int, cand: Candidate, src: int | None, origin: str,
@@ -433,6 +439,13 @@ def corrected_value(old_value: str, new_value: str) -> str:
     # A short correction, or a count said alone however worded ("it's 10 people now" of "Dinner party on
     # Saturday for 8": a Pilot walk lost the Saturday to it).
     short = len(new_value) <= len(new_numbers[0]) + 12 or fires("change.count_alone", new_value) if new_numbers else False
+    if len(new_numbers) == 1 and not short:
+        # "Let's bump it up to $320 since there are more of us": a change that points back at the value keeps
+        # the item's words ("Budget for food and drinks is around $320"), not the sentence's reason.
+        # (Not a head count: "so make that 5 people" of "There'll be 4 of us: me, my husband Tom, and our two
+        # kids" would keep a list of people it no longer holds.)
+        at = new_value.find(new_numbers[0])
+        short = at > 0 and fires("change.refers_back", new_value[:at]) and "people" not in counted(new_value)
     if len(old_numbers) == 1 and len(new_numbers) == 1 and short:
         return old_value.replace(old_numbers[0], new_numbers[0], 1)
     if len(old_numbers) >= 2 and len(new_numbers) == 1 and short:
