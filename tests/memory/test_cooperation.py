@@ -104,6 +104,14 @@ def active(store, sid):
     ("再加500吧，难得一次", entry("再加500吧", "预算", "500", kind="constraint"), "drop"),
     ("add 300 to the budget", entry("add 300 to the budget", "budget", "add 300", kind="constraint"), "drop"),
     ("ok let's halve that", entry("let's halve that", "budget", "halve that", kind="constraint"), "drop"),
+    # bench health run N: weather talk filed as a fact, the plan it spoiled as a decision.
+    ("ugh the weather is awful today, I was supposed to go to the farmers market",
+     entry("the weather is awful today", "weather", "weather is awful"), "drop"),
+    ("ugh the weather is awful today, I was supposed to go to the farmers market",
+     entry("I was supposed to go to the farmers market", "farmers market", "farmers market", kind="decision"), "drop"),
+    ("今天下雨了，好烦啊", entry("今天下雨了", "天气", "下雨"), "drop"),
+    ("We want somewhere sunny in July.", entry("We want somewhere sunny in July", "destination", "somewhere sunny",
+                                               kind="preference"), "accept"),
 ])
 
 def test_every_entry_is_checked_against_the_users_own_words(message, proposal, verdict):

@@ -84,6 +84,7 @@ _CHAT_OPENER = re.compile(rf"^({alternatives('small_talk.opener', ('en', 'zh'))}
 # ``mood.opinion``), and the words that tie a sentence to the user (``address.anchor``).
 _OPINION = re.compile(alternatives("mood.opinion", ("en", "zh")), re.IGNORECASE)
 _ANCHOR = re.compile(alternatives("address.anchor", ("en", "zh")), re.IGNORECASE)
+_WEATHER = re.compile(alternatives("small_talk.weather", ("en", "zh")), re.IGNORECASE)
 
 
 def _cued(sentence: str) -> bool:
@@ -94,8 +95,12 @@ def _cued(sentence: str) -> bool:
 
 def is_small_talk_sentence(sentence: str) -> bool:
     """Opens with a greeting, thanks or laughter, and the rest holds no number, no name, no
-    personal word and no memory cue ("OK, Postgres it is." and "好的，就订那家民宿吧" still count)."""
+    personal word and no memory cue ("OK, Postgres it is." and "好的，就订那家民宿吧" still count);
+    or talks of the weather with no number and no memory cue ("ugh the weather is awful today, I was
+    supposed to go to the farmers market": bench health filed "weather is awful" as a fact)."""
     body = sentence.strip(_EDGE_PUNCT)
+    if _WEATHER.search(body) and not numbers(body) and not _cued(body):
+        return True
     opener = _CHAT_OPENER.match(body)
     if opener is None:
         return False
