@@ -177,11 +177,13 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             _complete_recap(pipeline, recorded, streamed, guard, on_token, on_retry)
         if degenerate(findings) and settings.reply_retry and streamed.pieces and not streamed.stopped:
             findings = _acknowledge(pipeline, recorded, streamed, health, findings, on_token, on_retry)
-            if health.acknowledged and guard is not None:
-                # What the user reads now is the program's, made of memory's values: the guard's word on the
-                # model's attempt is moot (a Pilot walk: "it goes over 预算: 1500" under "好的，记下了：预算: 1500；
-                # 10个人（之前是8个人）。").
-                guard.model_text, guard.findings = guard.model_text or health.model_reply, []
+        if settings.reply_retry and streamed.pieces and not streamed.stopped and not health.acknowledged:
+            findings = _recollect(pipeline, recorded, streamed, health, findings, on_token, on_retry)
+        if health.acknowledged and guard is not None:
+            # What the user reads now is the program's, made of memory's values: the guard's word on the
+            # model's attempt is moot (a Pilot walk: "it goes over 预算: 1500" under "好的，记下了：预算: 1500；
+            # 10个人（之前是8个人）。").
+            guard.model_text, guard.findings = guard.model_text or health.model_reply, []
     except BaseException:
         if streamed.pieces:
             pipeline.record_reply(session, streamed.text, stopped=True, page_out=False, draft=streamed.draft)
@@ -309,6 +311,31 @@ def _acknowledge(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Str
     health.acknowledged, health.model_reply = True, streamed.text
     streamed.replace(said, "said what memory took in", on_token, on_retry)
     return []  # the program's words, in the reply's language, never the message's own (tests/memory/test_acknowledgment.py)
+
+
+SHORT_ANSWER = 60  # characters: a reply this short that names nothing asked about is replaced, not added to
+
+
+def _recollect(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, health: ReplyHealth,
+               findings: list[HealthFinding], on_token: Callable[[str], None] | None,
+               on_retry: Callable[[str], None] | None) -> list[HealthFinding]:
+    """Asked what the user said ("What budget did I give you?"), a reply that is no answer, or a short
+    one naming none of it ("10 now.", run N), gives way to the program's sentence saying what memory
+    holds ("What I have noted: Budget for food and drinks is around $250."); a longer one naming none
+    of it gets that sentence after it. Returns the checks of the reply kept."""
+    said, missed = pipeline.recollection(recorded, streamed.text)
+    if not said or not (missed or degenerate(findings)):
+        return findings
+    if degenerate(findings) or len(streamed.text.strip()) < SHORT_ANSWER:
+        health.acknowledged, health.model_reply = True, streamed.text
+        streamed.replace(said, "said what memory holds", on_token, on_retry)
+        return []
+    line = f"\n\n{said}"
+    streamed.pieces.append(line)
+    if on_token:
+        on_token(line)
+    health.recollected = said
+    return findings
 
 
 def _leave_out_ruled_out(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, guard: GuardVerdict,

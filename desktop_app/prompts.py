@@ -82,6 +82,11 @@ def acknowledge_text(lang: str = "en") -> dict[str, str]:
     return templates(lang)["acknowledge"]
 
 
+def recollect_text(lang: str = "en") -> dict[str, str]:
+    """What the program says to "what did I say …?" when the model's reply does not say it."""
+    return templates(lang)["recollect"]
+
+
 def summary_labels(lang: str = "en") -> dict[str, str]:
     """The rolling summary's headings."""
     return templates(lang)["summary"]

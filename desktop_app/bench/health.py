@@ -128,7 +128,7 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
                               findings=findings, retried=bool(health and health.retried),
                               first_findings=health.attempts[0] if health and health.retried else [],
                               seconds=round(seconds, 2), first_token=result.first_token_seconds, reply=reply,
-                              added=guard.added if guard else "",
+                              added=(guard.added if guard else "") or (health.recollected if health else ""),
                               model_text=health.model_reply if health and health.acknowledged
                               else guard.model_text if guard else "",
                               acknowledged=bool(health and health.acknowledged))

@@ -37,7 +37,7 @@ MAX_RECAP = 8  # values named in one correction
 RECAP_SHARE = 0.5  # more than this share of a wordy value's terms (or Chinese characters) in one sentence names it
 
 
-def _mentioned(item: MemoryItem, reply: str, said: list[Amount]) -> bool:
+def mentioned(item: MemoryItem, reply: str, said: list[Amount]) -> bool:
     """``reply`` names ``item``'s value: each of its amounts, else more than half of its words (Chinese: of
     its characters that are not grammar, as a summary rewords "我妈一点辣都不能吃" into "妈妈不吃辣")
     within one sentence of the reply — a long plan holds every common character somewhere."""
@@ -101,7 +101,7 @@ def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,
     if not user_text or not fires("request.recap", user_text):
         return []
     found = amounts(reply)
-    left = [i for i in active if _part_of_plan(i) and not _mentioned(i, reply, found) and not _part_of_another(i, active)]
+    left = [i for i in active if _part_of_plan(i) and not mentioned(i, reply, found) and not _part_of_another(i, active)]
     past = list(history)
     out: list[MemoryItem] = []
     for item in left:
@@ -111,7 +111,7 @@ def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,
         # ever replaced by one about the same thing.
         if item.scope == "profile" or not superseded(item.value, amounts(item.value), active, past):
             out.append(item)
-        elif (fresh := _fresh_part(item, active, past)) is not None and not _mentioned(fresh, reply, found):
+        elif (fresh := _fresh_part(item, active, past)) is not None and not mentioned(fresh, reply, found):
             out.append(fresh)
     return out[:MAX_RECAP]
 
@@ -170,7 +170,7 @@ def still_open(reply: str, active: Sequence[MemoryItem], user_text: str) -> list
     if not user_text or not fires("request.recap", user_text):
         return []
     found = amounts(reply)
-    return [i for i in active if i.kind == "open_question" and not _mentioned(i, reply, found)
+    return [i for i in active if i.kind == "open_question" and not mentioned(i, reply, found)
             and not _part_of_another(i, active)][:MAX_RECAP]
 
 

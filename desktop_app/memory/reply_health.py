@@ -351,6 +351,11 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     return findings
 
 
+def asks_what_was_said(user_text: str) -> bool:
+    """The message asks what the user said before ("What budget did I give you?", "我之前说的几号出发来着？")."""
+    return _asks_back(user_text, "recall.asks_said")
+
+
 def _asks_back(user_text: str, concept: str) -> bool:
     """The message asks what was said before (``recall.asks_said``: by the user; ``recall.asks_reply``: by
     the assistant): a question that is no request for something new ("你说我要不要再加个甜品？",

@@ -44,11 +44,13 @@ from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
 from desktop_app.memory.prompt.recalled import recalled_pages
 from desktop_app.memory.recap import completion, left_out, still_open
+from desktop_app.memory.recollection import asked_about, recollection, unanswered
 from desktop_app.memory.repeats import similarity
 from desktop_app.memory.reply_guard import guard_reply, ruled_out_sentences, stale_sentences, without_sentences
 from desktop_app.memory.reply_health import (
     HealthFinding,
     asks_for_translation,
+    asks_what_was_said,
     check_reply,
     expected_language,
 )
@@ -141,6 +143,9 @@ class TurnOptions(BaseModel):
                    reply_history=settings.reply_history)
 
 
+REGENERATIONS = 10  # turn records looked back at for the one that first answered a message answered again
+
+
 class RecordedInput(BaseModel):
     """Stage 1's result: the stored user message and the memory it wrote."""
 
@@ -148,6 +153,9 @@ class RecordedInput(BaseModel):
     message: Message
     memory: list[MemoryOutcome] = []
     fresh: bool = True  # False when an earlier message is answered again (nothing new to remember)
+    # Answered again (regenerate), what the message wrote when it was first answered: the acknowledgment
+    # says it again, though nothing new is written.
+    told: list[MemoryOutcome] = []
 
     @property
     def turn(self) -> int:
@@ -207,7 +215,10 @@ class TurnPipeline:
         last = self.store.last_messages(session.id, 1)
         if not last or last[0].role != "user":
             raise InputRejected("there is no message of yours to answer again")
-        return RecordedInput(session=session, message=last[0], memory=[], fresh=False)
+        logged = self.store.list_turn_log(session.id, limit=REGENERATIONS)
+        told = next((e.record.memory for e in reversed(logged) if e.user_message_id == last[0].id and e.record.memory),
+                    [])
+        return RecordedInput(session=session, message=last[0], memory=[], fresh=False, told=told)
 
     # -- stage 2 -------------------------------------------------------------------------
     def plan(self, recorded: RecordedInput, *, mode: str | None = None, now: float | None = None,
@@ -361,8 +372,10 @@ class TurnPipeline:
     def acknowledgment(self, recorded: RecordedInput) -> str:
         """What memory took in from ``recorded`` said in a sentence or two, in the reply's language
         (memory.acknowledgment): the program's answer to a message that only told something when the
-        model had none. "" when the message wrote nothing (or is answered again: it writes nothing)."""
-        if not any(o.action in ("added", "superseded", "revoked") for o in recorded.memory):
+        model had none, and again when it is answered again (regenerate: what it wrote then). "" when the
+        message wrote nothing."""
+        outcomes = recorded.memory or recorded.told
+        if not any(o.action in ("added", "superseded", "revoked") for o in outcomes):
             return ""
         active = {i.id: i for i in self.store.list_items(recorded.session.id, statuses=("active",))}
         lang = expected_language(recorded.message.content, [i.value for i in active.values() if i.kind == "directive"],
@@ -370,7 +383,7 @@ class TurnPipeline:
         names = lexicon(lang)["subject"].get("label", {})
         noted: list[Noted] = []
         dropped: list[str] = []
-        for outcome in recorded.memory:
+        for outcome in outcomes:
             items = [i for i in (active.get(n) or self.store.get_item(n) for n in outcome.item_ids) if i is not None]
             if outcome.action in ("added", "superseded"):
                 for item in (i for i in items if i.status == "active"):
@@ -380,6 +393,18 @@ class TurnPipeline:
             elif outcome.action == "revoked":
                 dropped += [i.value for i in items]
         return acknowledgment(noted, dropped, lang, recorded.message.content)
+
+    def recollection(self, recorded: RecordedInput, reply: str) -> tuple[str, bool]:
+        """For a message asking what the user said ("What budget did I give you?"): the program's
+        sentence saying the items it asks about (memory.recollection) and whether ``reply`` names none
+        of them; ("", False) for any other message, or when memory holds nothing it asks about."""
+        text = recorded.message.content
+        if not asks_what_was_said(text):
+            return "", False
+        active, _, lang = self._guard_state(recorded.session, text)
+        asked = asked_about(text, active)
+        before = {i.id: old.value for i in asked if i.supersedes and (old := self.store.get_item(i.supersedes))}
+        return recollection(asked, before, lang), unanswered(reply, asked)
 
     def notes(self, session: Session) -> list[str]:
         """The values the memory briefing shows (what a reply may use, never paste back)."""

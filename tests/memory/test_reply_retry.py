@@ -88,6 +88,26 @@ def test_regenerate_never_returns_the_reply_it_replaces(store, settings):
     assert again.record.health.retried
 
 
+def test_a_regenerated_reply_to_news_that_copies_again_gets_the_acknowledgment(store, settings):
+    """A regenerate writes no memory, yet the message told something: a copy again is answered by what
+    memory took in when the message was first answered (round twelve left it without)."""
+    model = Looping([])
+    turn(store, settings, model.engine, "帮我安排一个5天的大理行程")
+    turn(store, settings, model.engine, "我们一共4个人")
+    told = turn(store, settings, model.engine, "我弟说他也要跟着去，那就5个人了")
+    assert told.record.health.acknowledged, told.reply.content
+    session = store.session_named("trip")
+    store.archive_tail(session.id, told.user_message.id)
+    pipeline = pipeline_for(store, settings.model_copy(update={"lang": "zh"}), counter=model.engine.counter, n_ctx=4096)
+    again = regenerate_turn(pipeline, session, model.engine, settings=settings)
+    assert again.record.health.acknowledged, again.reply.content
+    assert "5个人" in again.reply.content and LOOP not in again.reply.content
+    assert again.record.memory == [], "nothing new is written"
+    store.archive_tail(session.id, told.user_message.id)
+    once_more = regenerate_turn(pipeline, session, model.engine, settings=settings)
+    assert once_more.record.health.acknowledged, "the first answer's record is found past the regenerated ones"
+
+
 def test_a_healthy_reply_is_not_asked_for_twice(store, settings):
     answers = iter(["先订机票，再订酒店，最后排每天的行程。", "四个人的话，住两间双床房最划算，包车也方便。"])
     engine = ScriptedEngine(lambda messages: next(answers))

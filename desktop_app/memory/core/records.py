@@ -68,6 +68,9 @@ class ReplyHealth(BaseModel):
     # (memory.acknowledgment) in place of ``model_reply``, the model's last attempt.
     acknowledged: bool = False
     model_reply: str = ""
+    # Asked what the user said, the reply named none of it: the program's sentence saying what memory holds
+    # (memory.recollection), added after the reply.
+    recollected: str = ""
 
 
 GuardKind = Literal["superseded", "limit", "directive", "revoked", "omitted", "ruled_out", "cut_off"]

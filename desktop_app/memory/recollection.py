@@ -1,0 +1,78 @@
+"""What the program says to "what did I say …?" when the model's reply does not say it.
+
+Asked "What budget did I give you?", the 0.5B answered "10 now." (bench health run N: the head
+count); asked "我刚才说谁过敏来着？对什么过敏？", it said "我怕记混了。". Memory holds the answer. The
+items such a question asks about are found by what it names — a subject ("budget", "预算"), what a
+count counts ("how many guests"), its words ("出发", "exam") — and said in a sentence ("What I have
+noted: Budget for food and drinks is around $250."), in place of a reply that was no answer, or after
+one that names none of them. Pure: the caller hands over the items and writes what comes back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from desktop_app.lexicon import LANGS, cue, fires
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.lang.amounts import amounts, counted, subject_counts
+from desktop_app.memory.lang.text import canonical_subject, clip, term_set
+from desktop_app.memory.recap import mentioned
+from desktop_app.prompts import recollect_text
+
+RECALL_KINDS = ("fact", "constraint", "decision", "preference")
+MAX_RECALLED = 3  # items said in one answer
+MAX_VALUE = 80  # characters of one value said
+_UNITS = ("money", "people", "days")
+
+
+def _asked(question: str) -> str:
+    """The question without the words that ask what was said ("What … did I give you?", "来着")."""
+    for lang in LANGS:
+        pattern = cue("recall.asks_said", lang)
+        if pattern is not None:
+            question = pattern.sub(" ", question)
+    return question
+
+
+def _counts(item: MemoryItem) -> set[str]:
+    return counted(item.value) | subject_counts(item.subject, canonical_subject(item.subject))
+
+
+def asked_about(question: str, active: Sequence[MemoryItem]) -> list[MemoryItem]:
+    """The items ``question`` asks about: those of the subject it names, counting what it asks
+    the count of, sharing its words — the best scored, at most ``MAX_RECALLED``; none when no item
+    shares anything with it."""
+    asked = _asked(question)
+    subject = canonical_subject(asked)
+    units = {u for u in _UNITS if fires(f"unit.{u}", asked)}
+    if re.search(r"\bhow many\b|几个人|多少人|几位", asked, re.IGNORECASE):
+        units.add("people")
+    words = term_set(asked)
+    scored = []
+    for item in (i for i in active if i.kind in RECALL_KINDS):
+        named = subject is not None and (item.subject == subject or item.subject.startswith(f"{subject}:"))
+        score = 3 * named + 2 * bool(units & _counts(item)) + len(words & (term_set(item.value) | term_set(item.subject)))
+        if score:
+            scored.append((score, item))
+    if not scored:
+        return []
+    best = max(score for score, _ in scored)
+    return [item for score, item in scored if score == best][:MAX_RECALLED]
+
+
+def unanswered(reply: str, asked: Sequence[MemoryItem]) -> bool:
+    """``reply`` names none of the ``asked`` items' values (their numbers or most of their words)."""
+    said = amounts(reply)
+    return bool(asked) and not any(mentioned(item, reply, said) for item in asked)
+
+
+def recollection(asked: Sequence[MemoryItem], before: dict[int, str], lang: str) -> str:
+    """The sentence saying ``asked`` ("What I have noted: budget is 1200 (was 1500)."), each with the
+    value it replaced when ``before`` has it (by item id); "" when nothing is asked."""
+    text = recollect_text(lang)
+    values = []
+    for item in asked:
+        old = before.get(item.id)
+        values.append(clip(item.value, MAX_VALUE) + (text["was"].format(old=clip(old, MAX_VALUE)) if old else ""))
+    return text["noted"].format(values=text["join"].join(values)) if values else ""

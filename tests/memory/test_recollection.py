@@ -1,0 +1,104 @@
+"""Asked what the user said, a reply that does not say it gives way to (or is followed by) the program's
+sentence saying what memory holds: run N's "10 now." to "What budget did I give you?", run M's "我怕记
+混了。" to "我刚才说谁过敏来着？对什么过敏？"."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.chat import pipeline_for, run_turn
+from desktop_app.engine.scripted import ScriptedEngine
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.recollection import asked_about, recollection, unanswered
+
+
+def _item(n: int, subject: str, value: str, kind: str = "fact") -> MemoryItem:
+    return MemoryItem(id=n, session_id=1, kind=kind, subject=subject, value=value, status="active", origin="rule", state_version=1,
+                      created_at=float(n), updated_at=float(n))
+
+
+ITEMS = [
+    _item(1, "head count", "It'll be 8 guests including me"),
+    _item(2, "budget", "Budget for food and drinks is around $250", "constraint"),
+    _item(3, "allergy:jake", "Jake has a shellfish allergy"),
+    _item(4, "departure", "打算国庆去，10月1号出发，玩6天"),
+    _item(5, "allergy:小雨", "我表妹小雨对虾过敏，很严重那种，虾一定不能有"),
+    _item(6, "length", "Keep answers under 100 words", "directive"),
+]
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("What budget did I give you?", [2]),
+    ("How many guests did we say again?", [1]),
+    ("Remind me, who had the allergy?", [3, 5]),
+    ("我之前说的几号出发来着？", [4]),
+    ("我刚才说谁过敏来着？对什么过敏？我怕记混了", [5]),
+])
+def test_a_question_about_what_was_said_finds_the_items_it_asks_about(question, expected):
+    assert [i.id for i in asked_about(question, ITEMS)] == expected
+
+
+def test_a_question_about_nothing_memory_holds_finds_nothing():
+    assert asked_about("What did I say about the weather?", ITEMS) == []
+
+
+def test_the_sentence_says_the_value_and_the_one_it_replaced_in_the_turns_language():
+    assert recollection([ITEMS[1]], {2: "Budget is $200"}, "en") == \
+        "What I have noted: Budget for food and drinks is around $250 (was Budget is $200)."
+    assert recollection([ITEMS[3]], {}, "zh") == "我记下的是：打算国庆去，10月1号出发，玩6天。"
+
+
+@pytest.mark.parametrize("reply, missed", [
+    ("10 now.", True), ("You said about $250 for food and drinks.", False), ("It was $250.", False),
+])
+def test_a_reply_naming_the_value_answers(reply, missed):
+    assert unanswered(reply, [ITEMS[1]]) is missed
+
+
+def answering(replies: dict[str, str]) -> ScriptedEngine:
+    """An engine that answers each message with its own reply (the same reply twice is a copy)."""
+    def reply(messages) -> str:
+        asked = messages[-1]["content"]
+        return next((r for m, r in replies.items() if asked.endswith(m)), "Noted, thanks for telling me.")
+    return ScriptedEngine(reply)
+
+
+def _turn(store, settings, engine, text, lang):
+    pipeline = pipeline_for(store, settings.model_copy(update={"lang": lang}), counter=engine.counter,
+                            n_ctx=engine.n_ctx)
+    return run_turn(pipeline, store.session_named("party"), engine, text, settings=settings)
+
+
+def test_a_short_reply_naming_none_of_it_gives_way_to_what_memory_holds(store, settings):
+    engine = ScriptedEngine("10 now.")
+    _turn(store, settings, engine, "It'll be 8 guests including me. Budget for food and drinks is around $250.", "en")
+    asked = _turn(store, settings, engine, "What budget did I give you?", "en")
+    assert asked.reply.content == "What I have noted: Budget for food and drinks is around $250.", asked.reply.content
+    assert asked.record.health.acknowledged and asked.record.health.model_reply == "10 now."
+    assert asked.reply.unhealthy, "the program's words are kept out of the model's history"
+
+
+def test_an_echo_to_a_question_about_what_was_said_gives_way_to_it_in_chinese(store, settings):
+    engine = ScriptedEngine("我怕记混了。")
+    _turn(store, settings, engine, "我表妹小雨对虾过敏，很严重那种，虾一定不能有", "zh")
+    asked = _turn(store, settings, engine, "我刚才说谁过敏来着？对什么过敏？我怕记混了", "zh")
+    assert asked.reply.content.startswith("我记下的是：我表妹小雨对虾过敏"), asked.reply.content
+
+
+def test_a_long_reply_naming_none_of_it_is_followed_by_it(store, settings):
+    long = "Here is a menu idea for your party: a tomato and burrata starter, mushroom risotto, and a lemon tart."
+    engine = answering({"What budget did I give you?": long})
+    _turn(store, settings, engine, "Budget for food and drinks is around $250.", "en")
+    asked = _turn(store, settings, engine, "What budget did I give you?", "en")
+    assert asked.reply.content.startswith(long)
+    assert asked.reply.content.endswith("What I have noted: Budget for food and drinks is around $250.")
+    assert asked.record.health.recollected and not asked.record.health.acknowledged
+
+
+def test_a_reply_that_names_it_is_left_alone_and_other_questions_too(store, settings):
+    engine = answering({"What budget did I give you?": "You gave me about $250 for food and drinks."})
+    _turn(store, settings, engine, "Budget for food and drinks is around $250.", "en")
+    asked = _turn(store, settings, engine, "What budget did I give you?", "en")
+    assert asked.reply.content == "You gave me about $250 for food and drinks."
+    other = _turn(store, settings, ScriptedEngine("10 now."), "What starter would you suggest?", "en")
+    assert other.reply.content == "10 now."
