@@ -77,6 +77,21 @@ def test_a_number_the_message_does_not_hold_is_refused(conversation):
     assert any("does not hold" in note for note in job.notes)
 
 
+def test_a_new_count_of_people_never_replaces_the_budget(conversation):
+    """bench health run N: "We're at 10 now" (the rules' head count) pointed at the budget by the model,
+    and "budget: 10 now" replaced both the budget and the head count."""
+    convo = conversation()
+    convo.user("Budget for food and drinks is around $250.")
+    model_pass(convo, Model([entry("Budget for food and drinks is around $250", "budget", "$250", kind="constraint")]))
+    convo.user("Ok so two more people confirmed, Sam and his partner. We're at 10 now.")
+    model = Model([], {"old": FIRST, "new": "10 now"})
+    job = model_pass(convo, model)
+    now = values(convo)
+    assert any("$250" in v for v in now), now
+    assert any("We're at 10 now" in v for v in now), now
+    assert any("counts people" in note for note in job.notes), job.notes
+
+
 def test_a_switched_rule_with_a_rule_key_keeps_the_users_sentence(conversation):
     convo = conversation()
     convo.user("Write all code examples in Rust from now on.")
