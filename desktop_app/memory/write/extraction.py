@@ -22,6 +22,7 @@ from desktop_app.memory.lang.text import (
     split_sentences,
     term_set,
     topic_subject,
+    without_lead_in,
 )
 from desktop_app.memory.write.mood import (
     AFFIRM,
@@ -291,7 +292,9 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     if len(parts) < 2 or (whole is not None and (whole.action != "add" or whole.kind == "open_question")) \
             or is_hypothetical(sentence) or REPORTED.search(sentence) or any(is_hypothetical(p) for p in parts[:-1]):
         return [whole] if whole is not None else []
-    found = [c for part in parts if (c := classify(part)) is not None and c.action == "add" and _stands_alone(c)]
+    # A clause's value starts at its words, not at the "and" joining it ("and Jake has a shellfish allergy").
+    found = [c.model_copy(update={"value": without_lead_in(c.value, edge=TRIM) or c.value})
+             for part in parts if (c := classify(part)) is not None and c.action == "add" and _stands_alone(c)]
     if whole is None:  # a question, or clauses the whole does not read: the facts and plans stated in them
         if not is_question(sentence):
             # "两个要求 回答用要点列出来 还有不要用表情", "改一下 以后代码用Go": the reply rules the clauses say,
