@@ -616,3 +616,19 @@ def test_a_model_value_never_keeps_the_old_value_its_correction_drops(conversati
     convo.user(text)
     model_pass(convo, scripted([entry(quote, subject, value)]))
     assert not any(old in i.value for i in convo.store.list_items(convo.sid, statuses=("active",)))
+
+
+def test_a_restatement_holding_two_things_the_rules_kept_apart_replaces_neither(store, settings, conversation):
+    """bench health run N: the pass's "friend Priya: Dietary stuff: my friend Priya is vegetarian, and Jake has a
+    shellfish allergy" replaced the diet and stood beside the allergy (one thing is one item)."""
+    for lang, said, vegetarian, allergy in (
+            ("en", "Dietary stuff: my friend Priya is vegetarian, and Jake has a shellfish allergy.", "Priya is vegetarian",
+             "Jake has a shellfish allergy"),
+            ("zh", "我表妹小雨对虾过敏，我奶奶吃素。", "我表妹小雨对虾过敏", "我奶奶吃素")):
+        convo = conversation(name=f"diets-{lang}", lang=lang)
+        convo.user(said)
+        before = set(active(store, convo.sid))
+        whole = said.rstrip(".。")
+        outcome, job = model_pass(convo, scripted([entry(whole, "diets", whole, scope="profile")]))
+        now = set(active(store, convo.sid))
+        assert before <= now and not any(vegetarian in v and allergy in v for v in now), (lang, now)

@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem, Message
-from desktop_app.memory.lang.text import canonical_subject, clip, numbers, term_set
+from desktop_app.memory.lang.text import canonical_subject, clip, marks_aside, numbers, term_set
 from desktop_app.memory.write.extraction import CHANGE, CORRECT, dropped_value
 from desktop_app.memory.write.kind_cues import settle_kind
 from desktop_app.memory.write.mood import negated, rx
@@ -98,6 +98,13 @@ def _compatible(item: MemoryItem, kind: str) -> bool:
     if (item.kind == "directive") != (kind == "directive"):
         return False
     return item.kind not in ("goal", "open_question") or item.kind == kind
+
+
+def _also_holds(value: str, mine: MemoryItem, own: list[MemoryItem]) -> MemoryItem | None:
+    """Another item the rules took from the same message that ``value``, restating ``mine``, holds too."""
+    held = marks_aside(value)
+    return next((i for i in own if i.id != mine.id and i.status == "active" and len(marks_aside(i.value)) >= 4
+                 and marks_aside(i.value) in held), None)
 
 
 def _overlaps(item: MemoryItem, quote: str) -> bool:
@@ -182,6 +189,12 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
         if mine is not None and mine.kind == "goal" and coverage.get(mine.id, False):
             # The plan stays in the user's words ("party: …" would turn it into a detail of itself).
             plan.notes.append(f"kept the goal #{mine.id} in the user's words")
+            continue
+        target = mine if mine is not None and coverage.get(mine.id, False) else older
+        if target is not None and (spanned := _also_holds(value, target, own)):
+            # Run N: "friend Priya: Dietary stuff: my friend Priya is vegetarian, and Jake has a shellfish allergy"
+            # restated the diet and held the allergy the rules had apart: one thing is one item.
+            plan.notes.append(f"kept #{target.id}: the entry also holds #{spanned.id}")
             continue
         if mine is not None and coverage.get(mine.id, False):
             if older is not None and mine.status == "active":
