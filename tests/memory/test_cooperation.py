@@ -632,3 +632,16 @@ def test_a_restatement_holding_two_things_the_rules_kept_apart_replaces_neither(
         outcome, job = model_pass(convo, scripted([entry(whole, "diets", whole, scope="profile")]))
         now = set(active(store, convo.sid))
         assert before <= now and not any(vegetarian in v and allergy in v for v in now), (lang, now)
+
+
+def test_the_goal_said_again_in_fewer_words_is_no_second_item(store, settings, conversation):
+    """bench health run N: "hosting dinner party" (a fact) beside the goal it shortens."""
+    for lang, said, quote, short in (
+            ("en", "I'm hosting a dinner party on Saturday the 18th and I'm already stressing. Can you help me plan a menu?",
+             "I'm hosting a dinner party", "hosting dinner party"),
+            ("zh", "我下周六要在家办个生日派对，有点紧张，帮我想想菜单", "我下周六要在家办个生日派对", "生日派对")):
+        convo = conversation(name=f"goal-{lang}", lang=lang)
+        convo.user(said)
+        before = set(active(store, convo.sid))
+        model_pass(convo, scripted([entry(quote, short.split()[0], short)]))
+        assert set(active(store, convo.sid)) == before, (lang, set(active(store, convo.sid)))

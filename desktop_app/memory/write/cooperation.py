@@ -186,7 +186,9 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
             # pass is stale about it and changes nothing.
             plan.notes.append(f"#{older.id} is newer than this message: kept")
             continue
-        if mine is not None and mine.kind == "goal" and coverage.get(mine.id, False):
+        if mine is not None and mine.kind == "goal" and (coverage.get(mine.id, False) or (
+                term_set(entry.value) and term_set(entry.value) <= term_set(mine.value))):
+            # (Run N: "hosting dinner party" beside the goal "I'm hosting a dinner party on Saturday the 18th…".)
             # The plan stays in the user's words ("party: …" would turn it into a detail of itself).
             plan.notes.append(f"kept the goal #{mine.id} in the user's words")
             continue
