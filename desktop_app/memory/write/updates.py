@@ -18,9 +18,18 @@ from typing import TYPE_CHECKING, Any
 from desktop_app.lexicon import alternatives, fires, lexicon_words
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
-from desktop_app.memory.lang.amounts import amounts, counted, in_subject, only_counts, subject_counts, written_numbers
+from desktop_app.memory.lang.amounts import written_numbers
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, CJK_CHAR, ZH_STOPCHARS, clip, term_set, topic_subject, without_lead_in
+from desktop_app.memory.write.corrections import (
+    SUPERSEDABLE_KINDS,
+    by_words,
+    corrected_value,
+    holding,
+    latest_correctable,
+    same_subject,
+    swapped,
+)
 from desktop_app.memory.write.extraction import ADDRESSED_AS, REPLY_BEHAVIOUR, TRIP, Candidate, dropped_value, extract, unshifted
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.mood import is_question
@@ -36,16 +45,14 @@ from desktop_app.memory.write.patches import (
     propose,
 )
 from desktop_app.memory.write.shifts import SHIFTED, shift_in, shift_target, shifted_value
-from desktop_app.memory.write.typed_values import CHANGED, VALUE_KINDS, budget_said_anew, one_sum, says_when, when_moved, when_news
+from desktop_app.memory.write.typed_values import CHANGED, budget_said_anew, one_sum, says_when, when_moved, when_news
 
 if TYPE_CHECKING:
     from desktop_app.memory.store import Store
 
-SUPERSEDABLE_KINDS = VALUE_KINDS  # the kinds whose value a newer one replaces
 REVOCABLE_KINDS = ("directive", "constraint", "preference", "decision")
 # Profile subjects a person has several of (allergies, health conditions): only a correction replaces one.
 LIST_SUBJECTS = ("allergy", "health")
-BARE_RATIO = 5  # a bare number corrects a value at most this many times larger or smaller
 _EDGE = " ，,。.!！"
 
 
@@ -144,7 +151,7 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
         # "最后说定了，八千五封顶" after "预算五千左右": a new limit of the same money is the budget's new value
         return _supersede(store, session_id, cand.model_copy(update={"subject": "budget"}), budget, cand.value,
                           "constraint", _explicit(origin), src, now)
-    same = _same_subject(cand, active)
+    same = same_subject(cand, active)
     if cand.subject == ADDRESSED_AS and same is None and fires("rule.address_short", cand.quote):
         return MemoryOutcome(action="ignored")  # "Just Tuesday is fine" with no name to replace names no one
     if cand.subject == ADDRESSED_AS and same is not None:
@@ -186,55 +193,6 @@ def _replaced_rule(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | No
     words = _rule_words(cand.quote)
     scored = sorted(((len(words & _rule_words(i.value)), i.id, i) for i in rules), reverse=True)
     return scored[0][2] if scored[0][0] > scored[1][0] else None
-
-
-def _same_subject(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
-    if not cand.subject:
-        return None
-    matches = [i for i in active if i.subject == cand.subject and i.kind not in ("goal", "open_question")]
-    if not matches and cand.subject.startswith("budget:"):
-        # "软装预算提到9万吧" after "软装另外算，预算6万左右": the budget that named the part is that part's
-        part = cand.subject.split(":", 1)[1]
-        matches = [i for i in active if i.subject == "budget" and part in i.value.lower()]
-    if not matches and cand.subject.startswith("diet:"):
-        # "小雨说她现在吃全素" after "我表妹小雨吃素": the same person, named shorter
-        who = cand.subject.split(":", 1)[1]
-        matches = [i for i in active if i.subject.startswith("diet:") and _same_person(who, i.subject.split(":", 1)[1])]
-    if not matches and cand.subject == "budget" and fires("change.value", cand.quote):
-        # "人少了那预算就压到1200吧" after "买菜预算控制在1500以内": with no whole budget held, a change of
-        # the budget changes the only one there is ("Total budget is 4000" beside a part is a new whole)
-        parts = [i for i in active if i.subject.startswith("budget:") and i.kind == "constraint"]
-        matches = parts if len(parts) == 1 else []
-    if not matches and cand.kind != "directive":
-        matches = _same_count(cand.subject, active)
-    if cand.kind == "directive":
-        matches = [i for i in matches if i.kind == "directive"] or matches
-    else:
-        matches = [i for i in matches if i.kind != "directive"]
-    return matches[-1] if matches else None
-
-
-def _same_person(one: str, other: str) -> bool:
-    """Two names of one person: the same, or one the end of the other ("小雨" of "表妹小雨", "priya"
-    of "friend priya"; a whole word in English: "ben" is not "reuben"), in Chinese also its start
-    ("表妹" of "表妹小雨")."""
-    if not one or not other:
-        return False
-    short, long_ = sorted((one, other), key=len)
-    if short.isascii():
-        return long_ == short or long_.endswith(f" {short}")
-    return long_.endswith(short) or long_.startswith(short)
-
-
-def _same_count(subject: str, active: list[MemoryItem]) -> list[MemoryItem]:
-    """For a subject the rules fill with a count (the head count, the trip's length): the items the
-    model's pass filed under a label of its own that hold a count of the same thing and nothing else
-    ("guests: 8 guests" before "We're at 10 now"): the old value, which must not stay behind."""
-    wanted = subject_counts(subject, subject)
-    if not wanted:
-        return []
-    return [i for i in active if i.origin == "model" and i.kind in SUPERSEDABLE_KINDS
-            and (counts := only_counts(i.value.split(": ", 1)[-1])) and all(unit in wanted for _, unit in counts)]
 
 
 def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, value: str, kind: str, origin: str,
@@ -279,9 +237,9 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
     dropped, kept = dropped_value(cand.value)
     if dropped:  # "the 14th, not the 12th": the item holding the old value is the one corrected
         cand = cand.model_copy(update={"value": kept})
-    target = _holding(active, dropped) if dropped else None
+    target = holding(active, dropped) if dropped else None
     if target is None and cand.subject:
-        target = _same_subject(cand.model_copy(update={"kind": "fact"}), active)
+        target = same_subject(cand.model_copy(update={"kind": "fact"}), active)
     if target is None and cand.canonical:  # "actually, switch to French instead" changes the reply rule
         target = next((i for i in reversed(active) if i.kind == "directive" and i.subject == cand.subject), None)
     if target is not None and not dropped and written_numbers(cand.value) and not written_numbers(target.value):
@@ -293,19 +251,19 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         # the time said is put in place of the old one
         return _move_when(store, session_id, cand, moved, _explicit(origin), src, now)
     if target is None and cand.subject and not cand.canonical:
-        target = _by_words(active, cand.subject.split(":", 1)[-1])
+        target = by_words(active, cand.subject.split(":", 1)[-1])
         if target is None and written_numbers(cand.value) and not is_question(cand.quote):  # "my mistake, 14, one is off"
-            target = _latest_correctable(active, cand.value)
+            target = latest_correctable(active, cand.value)
     elif target is None and not cand.subject:
         if (renamed := corrected_name(active, cand.value)) is not None:
             # "哦打错了，应该是小邹" right after "你可以叫我小周": the name just said, spelt anew
             item, value = renamed
             return _supersede(store, session_id, cand.model_copy(update={"subject": item.subject}), item, value,
                               item.kind, _explicit(origin), src, now)
-        target = _latest_correctable(active, cand.value)
+        target = latest_correctable(active, cand.value)
     if target is None and cand.kind == "preference":
         # "scratch that, aisle seats are better for me": the liking it takes back shares its words
-        target = _by_words([i for i in active if i.kind == "preference"], cand.value)
+        target = by_words([i for i in active if i.kind == "preference"], cand.value)
     if target is not None and target.subject in NAME_SUBJECTS and cand.subject not in NAME_SUBJECTS:
         # A name is corrected by its spelling (``names``), not by a sentence sharing a word with it
         # ("it's Sam not Pam, Pam is my sister" after "I'm Sam").
@@ -324,7 +282,7 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         # "看了下五千的都不太行，加到七千": the words before the change are a remark, not what changes;
         # the new number takes the old one's place in the item it corrects.
         said = said.split(": ", 1)[-1]
-    value = _swapped(target.value, dropped, said) if dropped else corrected_value(target.value, said)
+    value = swapped(target.value, dropped, said) if dropped else corrected_value(target.value, said)
     if not dropped and says_when(cand.quote) and not says_when(target.value) and \
             (moved := when_moved([i for i in active if i.id != target.id], cand.quote)) is not None:
         # "不对，改到周日出发了，预算加到四千": the day said beside the new budget moves the trip's day too
@@ -373,93 +331,6 @@ def _move_when(store: Store, session_id: int, cand: Candidate, moved: tuple[Memo
     item, value = moved
     return _supersede(store, session_id, cand.model_copy(update={"subject": item.subject}), item, value, item.kind,
                       origin, src, now)
-
-
-def _swapped(old_value: str, dropped: str, new: str) -> str:
-    """A short correction put in place of the value it drops, so the item keeps its words: "我下周三要去
-    上海出差" corrected by "是下周四，不是周三" is "我下周四要去上海出差" (the words the two share at the
-    seam are written once). A long correction stands as it is."""
-    at = old_value.lower().find(dropped.lower())
-    if at < 0 or len(new) > len(dropped) + 6:
-        return new
-    before = old_value[:at]
-    seam = next((n for n in range(min(len(before), len(new)), 0, -1) if before.endswith(new[:n])), 0)
-    return before + new[seam:] + old_value[at + len(dropped):]
-
-
-def _holding(active: list[MemoryItem], old: str) -> MemoryItem | None:
-    """The latest item whose value holds ``old`` (as a word, in English)."""
-    pattern = re.compile(rf"(?<![\w]){re.escape(old)}(?![\w])" if old.isascii() else re.escape(old), re.IGNORECASE)
-    held = [i for i in active if i.kind in (*SUPERSEDABLE_KINDS, "goal") and pattern.search(i.value)]
-    return held[-1] if held else None
-
-
-SHORT_CORRECTION_TERMS = 6  # "actually, make it Porto" corrects the last value; a longer sentence is news
-
-
-def _latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | None:
-    """The item a correction that names no subject corrects: the latest one holding a number when
-    the correction gives one ("make that 2200"), but never one counting something else: "make
-    that 5 people" does not correct a budget of €5,000 (nothing is corrected then)."""
-    # (A name is corrected only by a near spelling of it, ``names.corrected_name``: "说错了，是下周四"
-    # after "我叫王小明" is no new name.)
-    pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS and i.subject not in NAME_SUBJECTS]
-    if not written_numbers(value) and len(term_set(value)) > SHORT_CORRECTION_TERMS:
-        # "Change of plan: Priya went fully vegan, so …" is news of its own, not a new wording of
-        # whatever was said last (it replaced the head count).
-        return None
-    if says_when(value.split(": ", 1)[-1]):
-        # A day or a time corrects no amount: "时间改成晚上7点吧" is no head count of 7, "Change the departure
-        # to 10:30" no budget (the review of round twelve's acknowledgment, which said them).
-        pool = [i for i in pool if not counted(i.value) and not any(in_subject(u, i.subject.lower()) for u in ("money", "people"))]
-    if written_numbers(value):
-        pool = [i for i in pool if written_numbers(i.value)] or pool
-        counts = counted(value)
-        if counts:  # the latest value counting the same thing, else the latest that says what it counts nowhere
-            pool = [i for i in pool if counts & counted(i.value)] or [i for i in pool if not counted(i.value)]
-        said = [a.value for a in amounts(value) if a.value > 0]
-        if len(said) == 1 and not counts:
-            # A bare number corrects a value of its size: "nah keep it at 4" (nights) is no budget of 2000.
-            pool = [i for i in pool if any(1 / BARE_RATIO <= said[0] / a.value <= BARE_RATIO
-                                           for a in amounts(i.value) if a.value > 0)]
-    return max(pool, key=lambda i: (i.updated_at, i.id)) if pool else None
-
-
-def _by_words(active: list[MemoryItem], subject_words: str) -> MemoryItem | None:
-    words = term_set(subject_words)
-    scored = [(len(words & (term_set(i.value) | term_set(i.subject))), i) for i in active
-              if i.kind in SUPERSEDABLE_KINDS]
-    scored = [pair for pair in scored if pair[0] > 0]
-    return max(scored, key=lambda pair: (pair[0], pair[1].id))[1] if scored else None
-
-
-def corrected_value(old_value: str, new_value: str) -> str:
-    """Keep the old wording when only the number changed: '预算不超过5000元' + '6000' → '预算不超过6000元'."""
-    old_numbers, new_numbers = written_numbers(old_value), written_numbers(new_value)
-    # A short correction, or a count said alone however worded ("it's 10 people now" of "Dinner party on
-    # Saturday for 8": a Pilot walk lost the Saturday to it).
-    short = len(new_value) <= len(new_numbers[0]) + 12 or fires("change.count_alone", new_value) if new_numbers else False
-    if len(new_numbers) == 1 and not short:
-        # "Let's bump it up to $320 since there are more of us": a change that points back at the value keeps
-        # the item's words ("Budget for food and drinks is around $320"), not the sentence's reason.
-        # (Not a head count: "so make that 5 people" of "There'll be 4 of us: me, my husband Tom, and our two
-        # kids" would keep a list of people it no longer holds.)
-        at = new_value.find(new_numbers[0])
-        short = at > 0 and fires("change.refers_back", new_value[:at]) and "people" not in counted(new_value)
-    if len(old_numbers) == 1 and len(new_numbers) == 1 and short:
-        return old_value.replace(old_numbers[0], new_numbers[0], 1)
-    if len(old_numbers) >= 2 and len(new_numbers) == 1 and short:
-        # "bump it to 750" of "family of 4, ~600/mo": the one number of its size and kind takes the new
-        # one's place, and the head count said beside it stays (a longer correction says more: "it's 2200
-        # for a studio in Brooklyn now" stands as it is)
-        said = [a for a in amounts(new_value) if a.value > 0]
-        if len(said) == 1:
-            new = said[0]
-            alike = [a for a in amounts(old_value) if a.value > 0 and 1 / BARE_RATIO <= new.value / a.value <= BARE_RATIO
-                     and (a.unit == new.unit or None in (a.unit, new.unit))]
-            if len(alike) == 1 and old_value.count(old_value[alike[0].start:alike[0].end]) == 1:
-                return old_value[:alike[0].start] + new_value[new.start:new.end] + old_value[alike[0].end:]
-    return new_value
 
 
 def _shared_characters(revocation: str, rule: str) -> int:
