@@ -144,7 +144,10 @@ def test_a_short_answer_with_a_number_is_an_answer(reply):
     assert "empty" not in [f.kind for f in check_reply(reply, user_text="What was the flight date I said again?")]
 
 
-@pytest.mark.parametrize("reply", ["I'm sorry, but I can't assist with that.", "抱歉，我无法协助完成这个请求。"])
+@pytest.mark.parametrize("reply", ["I'm sorry, but I can't assist with that.", "抱歉，我无法协助完成这个请求。",
+                                   # bench health run N: not knowing what the user plainly named
+                                   "I'm sorry, I don't know which flight date you meant to say again.",
+                                   "抱歉，我不知道你指的是哪一条。"])
 def test_a_short_refusal_of_an_ordinary_request_is_degenerate(reply):
     findings = check_reply(reply, user_text="There'll be 4 of us, flying out July 14.")
     assert [f.kind for f in findings] == ["refusal"]
