@@ -324,9 +324,11 @@ def _recollect(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
     holds ("What I have noted: Budget for food and drinks is around $250."); a longer one naming none
     of it gets that sentence after it. Returns the checks of the reply kept."""
     said, missed = pipeline.recollection(recorded, streamed.text)
-    if not said or not (missed or degenerate(findings)):
+    if not said or not (missed or findings):
         return findings
-    if degenerate(findings) or len(streamed.text.strip()) < SHORT_ANSWER:
+    # (Any finding makes it no answer: run O's "对不起，我之前的回答中提到的虾过敏情况与你的描述完全不符…" only
+    # promised, to "我刚才说谁过敏来着？对什么过敏？".)
+    if findings or len(streamed.text.strip()) < SHORT_ANSWER:
         health.acknowledged, health.model_reply = True, streamed.text
         streamed.replace(said, "said what memory holds", on_token, on_retry)
         return []

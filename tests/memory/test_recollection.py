@@ -102,3 +102,12 @@ def test_a_reply_that_names_it_is_left_alone_and_other_questions_too(store, sett
     assert asked.reply.content == "You gave me about $250 for food and drinks."
     other = _turn(store, settings, ScriptedEngine("10 now."), "What starter would you suggest?", "en")
     assert other.reply.content == "10 now."
+
+
+def test_a_reply_that_only_promises_gives_way_too(store, settings):
+    """Run O: "对不起，我之前的回答中提到的虾过敏情况与你的描述完全不符。…" (a promise, not a copy) to the question."""
+    promise = "对不起，我之前的回答中提到的虾过敏情况与你的描述完全不符。请告诉我更多细节，我会尽快为你确认。"
+    engine = answering({"我刚才说谁过敏来着？对什么过敏？": promise})
+    _turn(store, settings, engine, "我表妹小雨对虾过敏，很严重那种，虾一定不能有", "zh")
+    asked = _turn(store, settings, engine, "我刚才说谁过敏来着？对什么过敏？", "zh")
+    assert asked.reply.content.startswith("我记下的是：我表妹小雨对虾过敏"), asked.reply.content
