@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from desktop_app.memory.lang.amounts import Amount, amount_phrase, amounts
-from desktop_app.memory.lang.text import marks_aside, without_lead_in
+from desktop_app.memory.lang.text import marks_aside, unlabelled, without_lead_in
 from desktop_app.prompts import acknowledge_text
 
 MAX_VALUE = 60  # characters of one value shown
@@ -100,7 +100,8 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     if said:
         out.append(text["noted"].format(values=text["join"].join(dict.fromkeys(said))))
     if dropped:
-        out.append(text["dropped"].format(values=text["join"].join(_clip(d) for d in dropped)))
+        # (a rule the model's pass restated is said without its label: "以后都用列表回答我", not "列表: 以后…")
+        out.append(text["dropped"].format(values=text["join"].join(_clip(unlabelled(d)) for d in dropped)))
     if not out and noted:
         out.append(text["plain"])
     return text["lead"] + text["sentences"].join(out) if out else ""

@@ -24,6 +24,7 @@ from desktop_app.memory.lang.text import (
     ZH_STOPCHARS,
     numbers,
     term_set,
+    unlabelled,
     without_lead_in,
 )
 from desktop_app.memory.prompt.render import in_language, plain_value
@@ -155,15 +156,6 @@ def _part_of_another(item: MemoryItem, active: Sequence[MemoryItem]) -> bool:
                               and len(other.value) > len(item.value) for other in active)
 
 
-def _unlabelled(value: str) -> str:
-    """A value without its "label: " when the rest names it anyway ("tree nut allergy: Mia has a tree
-    nut allergy" → "Mia has a tree nut allergy"; "flight: way cheaper" stays)."""
-    label, colon, rest = value.partition(": ")
-    if not colon or len(label) > 30 or not rest.strip():
-        return value
-    return rest.strip() if term_set(label) <= term_set(rest) else value
-
-
 def still_open(reply: str, active: Sequence[MemoryItem], user_text: str) -> list[MemoryItem]:
     """The user's open questions a reply to "summarise everything" does not name ("鱼要不要整条蒸？"
     asked two turns before): a final plan says what is still to decide. Empty for another message."""
@@ -181,7 +173,7 @@ def completion(left: Sequence[MemoryItem], lang: str, open_questions: Sequence[M
     holds when the model, asked once more, still leaves it out, with its labels in ``lang``
     ("budget: 2.5万" is "预算：2.5万" in a Chinese reply)."""
     text = guard_text(lang)
-    blocks = [f"{text[lead]}\n" + "\n".join(f"- {in_language(_unlabelled(plain_value(i.value)), lang)}" for i in items)
+    blocks = [f"{text[lead]}\n" + "\n".join(f"- {in_language(unlabelled(plain_value(i.value)), lang)}" for i in items)
               for lead, items in (("recap", left), ("still_open", open_questions)) if items]
     return "".join(f"\n\n{block}" for block in blocks)
 

@@ -86,3 +86,10 @@ def test_a_dropped_rule_is_said_without_its_spoken_opening_and_cut_at_a_word():
                                "in short bullet points."], "en")
     assert said.startswith("Got it. Dropped: from now on please give me") and "…" in said
     assert said.split("…")[0].endswith(("the", "details", "first", "conclusion", "then", "in", "short")), said
+
+
+def test_a_dropped_rule_the_model_restated_is_said_without_its_label():
+    # Run O: "好的，这条不用再照做了：列表: 以后都用列表回答我。"
+    assert acknowledgment([], ["列表: 以后都用列表回答我"], "zh") == "好的，这条不用再照做了：以后都用列表回答我。"
+    assert acknowledgment([], ["reply length: keep answers under 100 words"], "en") == \
+        "Got it. Dropped: reply length: keep answers under 100 words.", "a label the rest does not name stays"

@@ -173,3 +173,12 @@ def topic_subject(prefix: str, text: str) -> str:
     """A subject made from the first telling terms of ``text`` (when no canonical one fits)."""
     picked = keywords([text], k=2)
     return f"{prefix}:{'/'.join(sorted(picked)) or clip(text, 24)}"
+
+
+def unlabelled(value: str) -> str:
+    """A value without its "label: " when the rest names it anyway ("tree nut allergy: Mia has a tree
+    nut allergy" → "Mia has a tree nut allergy"; "flight: way cheaper" stays)."""
+    label, colon, rest = value.partition(": ")
+    if not colon or len(label) > 30 or not rest.strip():
+        return value
+    return rest.strip() if term_set(label) <= term_set(rest) else value
