@@ -31,15 +31,13 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
     那就5个人了" of "我们一共4个人" is "5个人" against "4个人"; "1,200元" against "1,500元"); else the clauses
     that differ ("周六在家请客，去公园" of "周六在家请客，去海边" is "去公园"), a label staying with the new value
     ("口味: 清淡" against "重口")."""
-    def counts(text: str) -> list[Amount]:
-        return [a for a in amounts(text) if not _IN_A_TIME.search(text[max(0, a.start - 2):a.start])
-                and not _IN_A_TIME.search(text[a.end:a.end + 2])]
-
-    new_amounts, old_amounts = counts(new), counts(old)
+    new_amounts, old_amounts = _counts(new), _counts(old)
     fresh = [a for a in new_amounts if a.value not in {b.value for b in old_amounts}]
     gone = [b for b in old_amounts if b.value not in {a.value for a in new_amounts}]
     if len(fresh) == 1 and len(gone) > 1 and fresh[0].unit:  # "我们一共4个人…他俩都60多了": the 4 counts people
         gone = [b for b in gone if b.unit == fresh[0].unit] or gone
+    if len(gone) == 1 and len(fresh) > 1 and gone[0].unit:  # "少4个，就8个人了" of "大概12个人" (run O): the 8
+        fresh = [a for a in fresh if a.unit == gone[0].unit] or fresh
     if len(fresh) == 1 and len(gone) == 1:
         return amount_phrase(new, fresh[0]), amount_phrase(old, gone[0])
     shared = 0
@@ -55,6 +53,12 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
             same -= 1
         new, old = new[same:], old[same:]
     return new, old
+
+
+def _counts(text: str) -> list[Amount]:
+    """The amounts of ``text`` that are no piece of a date or a time ("10月1号", "10:45")."""
+    return [a for a in amounts(text) if not _IN_A_TIME.search(text[max(0, a.start - 2):a.start])
+            and not _IN_A_TIME.search(text[a.end:a.end + 2])]
 
 
 def _clip(text: str) -> str:
@@ -88,10 +92,13 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     for item in noted:
         new, old = changed_part(item.value, item.old) if item.old else (item.value, "")
         if not old and marks_aside(new) in marks_aside(message):
-            new = item.label or ""  # the message's own words: named, not said back
+            # The message's own words: its one amount with what it counts ("12个人", "预算 1500"; run O said
+            # "记下了：人数。"), else its name, not the message said back.
+            held = _counts(new)
+            new = amount_phrase(new, held[0]) if len(held) == 1 else item.label or ""
         elif old and message and len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)):
             new = old = ""  # (all the message again, however its old value read)
-        if new and old and item.label and not re.search(r"[^\W\d_]", new):
+        if new and item.label and not re.search(r"[^\W\d_]", new):
             new = f"{item.label} {new}"  # a bare amount is named: "预算 1200（之前是1500）"
         if new:
             before = _clip(old)

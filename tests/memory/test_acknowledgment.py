@@ -93,3 +93,8 @@ def test_a_dropped_rule_the_model_restated_is_said_without_its_label():
     assert acknowledgment([], ["列表: 以后都用列表回答我"], "zh") == "好的，这条不用再照做了：以后都用列表回答我。"
     assert acknowledgment([], ["reply length: keep answers under 100 words"], "en") == \
         "Got it. Dropped: reply length: keep answers under 100 words.", "a label the rest does not name stays"
+
+
+def test_a_change_said_with_its_difference_is_said_by_its_result():
+    # Run O: "好的，记下了。" to "刚才二姨说他们家不来了，少4个，就8个人了" (the 4 and the 8 both new).
+    assert changed_part("刚才二姨说他们家不来了，少4个，就8个人了", "大概12个人，老老少少都有") == ("8个人", "12个人")
