@@ -98,3 +98,15 @@ def test_a_dropped_rule_the_model_restated_is_said_without_its_label():
 def test_a_change_said_with_its_difference_is_said_by_its_result():
     # Run O: "好的，记下了。" to "刚才二姨说他们家不来了，少4个，就8个人了" (the 4 and the 8 both new).
     assert changed_part("刚才二姨说他们家不来了，少4个，就8个人了", "大概12个人，老老少少都有") == ("8个人", "12个人")
+
+
+def test_news_in_the_messages_own_words_is_said_by_its_amount():
+    # Run O: "好的，记下了：人数。" and "好的，记下了：预算。" — the name of what changed, not what it is now.
+    said = "大概12个人，老老少少都有"
+    assert acknowledgment([Noted(said, None, "人数")], [], "zh", said) == "好的，记下了：12个人。"
+    said = "买菜预算控制在1500以内"
+    assert acknowledgment([Noted(said, None, "预算")], [], "zh", said) == "好的，记下了：预算 1500。"
+    said = "We'll be 8 people."
+    assert acknowledgment([Noted("We'll be 8 people", None, "head count")], [], "en", said) == "Got it. Noted: 8 people."
+    said = "我表妹小雨对虾过敏"
+    assert acknowledgment([Noted(said, None, "过敏")], [], "zh", said) == "好的，记下了：过敏。", "no amount: its name"
