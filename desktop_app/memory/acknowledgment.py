@@ -95,7 +95,9 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             # The message's own words: its one amount with what it counts ("12个人", "预算 1500"; run O said
             # "记下了：人数。"), else its name, not the message said back.
             held = _counts(new)
-            new = amount_phrase(new, held[0]) if len(held) == 1 else item.label or ""
+            counting = [a for a in held if a.unit in ("money", "people", "days")]  # "4个人" of "…4个人…60多了"
+            one = counting if len(counting) == 1 else held
+            new = amount_phrase(new, one[0]) if len(one) == 1 else item.label or ""
         elif old and message and len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)):
             new = old = ""  # (all the message again, however its old value read)
         if new and item.label and not re.search(r"[^\W\d_]", new):

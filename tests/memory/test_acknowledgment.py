@@ -106,6 +106,8 @@ def test_news_in_the_messages_own_words_is_said_by_its_amount():
     assert acknowledgment([Noted(said, None, "人数")], [], "zh", said) == "好的，记下了：12个人。"
     said = "买菜预算控制在1500以内"
     assert acknowledgment([Noted(said, None, "预算")], [], "zh", said) == "好的，记下了：预算 1500。"
+    said = "我们一共4个人，我、我老公，还有我爸妈，他俩都60多了"
+    assert acknowledgment([Noted(said, None, "人数")], [], "zh", said) == "好的，记下了：4个人。"
     said = "We'll be 8 people."
     assert acknowledgment([Noted("We'll be 8 people", None, "head count")], [], "en", said) == "Got it. Noted: 8 people."
     said = "我表妹小雨对虾过敏"
