@@ -110,6 +110,7 @@ def active(store, sid):
     ("ugh the weather is awful today, I was supposed to go to the farmers market",
      entry("I was supposed to go to the farmers market", "farmers market", "farmers market", kind="decision"), "drop"),
     ("今天下雨了，好烦啊", entry("今天下雨了", "天气", "下雨"), "drop"),
+    ("鱼要不要整条蒸？年年有余嘛", entry("年年有余嘛", "年年有余", "年年有余嘛"), "drop"),  # run O: a saying
     ("We want somewhere sunny in July.", entry("We want somewhere sunny in July", "destination", "somewhere sunny",
                                                kind="preference"), "accept"),
 ])
