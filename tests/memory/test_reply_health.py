@@ -637,6 +637,9 @@ def test_only_a_message_that_asks_nothing_in_any_clause_only_tells(text, tells):
     # A Pilot walk: the message said back cut up, in its order, nothing of the reply's own.
     ("请客，小雨对虾过敏", "周六在家请客，大概8个人，我表妹小雨对虾过敏", True),
     ("Jake, shellfish allergy.", "Also Jake has a shellfish allergy, a bad one.", True),
+    # run O: a word of its own put in ("已经") is still the message said back
+    ("结论已经先行，正常说就行。", "结论先行那个不用了，正常说就行", True),
+    ("好的，以后正常说就行。", "结论先行那个不用了，正常说就行", False),
     # Words of its own, or an answer made of a question's words, are no echo.
     ("好的，8个人，小雨不吃虾。", "周六在家请客，大概8个人，我表妹小雨对虾过敏", False),
     ("不用，鱼切块蒸就好", "鱼要不要整条蒸？", False),
