@@ -175,7 +175,9 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             # A summary asked for gets the values it left out even when the reply is no answer (run H:
             # hc-en-02's plan opened with the user's first message and named no allergy).
             _complete_recap(pipeline, recorded, streamed, guard, on_token, on_retry)
-        if degenerate(findings) and settings.reply_retry and streamed.pieces and not streamed.stopped:
+        # (Any finding, not only a copy: run P's "Okay, I'm ready. Please let me know the specific details of your
+        # party…" only promised, to "Please keep all your answers under 100 words from now on".)
+        if findings and settings.reply_retry and streamed.pieces and not streamed.stopped:
             findings = _acknowledge(pipeline, recorded, streamed, health, findings, on_token, on_retry)
         if settings.reply_retry and streamed.pieces and not streamed.stopped and not health.acknowledged:
             findings = _recollect(pipeline, recorded, streamed, health, findings, on_token, on_retry)

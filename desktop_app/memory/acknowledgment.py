@@ -18,6 +18,7 @@ from desktop_app.memory.lang.text import marks_aside, unlabelled, without_lead_i
 from desktop_app.prompts import acknowledge_text
 
 MAX_VALUE = 60  # characters of one value shown
+MAX_RULE = 100  # characters of a dropped rule shown (a rule is a sentence: "from now on please give me the …")
 SAID_BACK = 0.8  # a changed value this long beside the message is the message said back
 # A clause ends at a comma, a semicolon or a colon, but not one inside a number ("1,500", "10:30").
 _CLAUSE_END = re.compile(r"(?:(?<!\d)[,:]|[,:](?!\d)|[，;；：、])\s*")
@@ -61,14 +62,14 @@ def _counts(text: str) -> list[Amount]:
             and not _IN_A_TIME.search(text[a.end:a.end + 2])]
 
 
-def _clip(text: str) -> str:
+def _clip(text: str, limit: int = MAX_VALUE) -> str:
     """A value as said back: without its spoken opening ("Oh, one thing:"), on one line, at most
-    ``MAX_VALUE`` characters, cut at a word's end."""
+    ``limit`` characters, cut at a word's end."""
     text = " ".join(without_lead_in(text, keep_last=True).split()).strip(_TRIM)
-    if len(text) <= MAX_VALUE:
+    if len(text) <= limit:
         return text
-    cut = text[: MAX_VALUE - 1]
-    if " " in cut and text[MAX_VALUE - 1:MAX_VALUE].isalnum():
+    cut = text[: limit - 1]
+    if " " in cut and text[limit - 1:limit].isalnum():
         cut = cut[: cut.rfind(" ")]
     return cut.rstrip(_TRIM) + "…"
 
@@ -97,7 +98,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             held = _counts(new)
             counting = [a for a in held if a.unit in ("money", "people", "days")]  # "4个人" of "…4个人…60多了"
             one = counting if len(counting) == 1 else held
-            new = amount_phrase(new, one[0]) if len(one) == 1 else item.label or ""
+            new = amount_phrase(new, one[0], measure=True) if len(one) == 1 else item.label or ""
         elif old and message and len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)):
             new = old = ""  # (all the message again, however its old value read)
         if new and item.label and not re.search(r"[^\W\d_]", new):
@@ -110,7 +111,9 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         out.append(text["noted"].format(values=text["join"].join(dict.fromkeys(said))))
     if dropped:
         # (a rule the model's pass restated is said without its label: "以后都用列表回答我", not "列表: 以后…")
-        out.append(text["dropped"].format(values=text["join"].join(_clip(unlabelled(d)) for d in dropped)))
+        out.append(text["dropped"].format(values=text["join"].join(_clip(unlabelled(d), MAX_RULE) for d in dropped)))
     if not out and noted:
         out.append(text["plain"])
-    return text["lead"] + text["sentences"].join(out) if out else ""
+    # (A clipped value ends in "…": no full stop after it, "then the…." read as a typo in run P.)
+    joined = text["sentences"].join(out).replace("…。", "…").replace("….", "…")
+    return text["lead"] + joined if out else ""

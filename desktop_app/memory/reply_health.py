@@ -416,7 +416,13 @@ def tells_only(user_text: str) -> bool:
     """The message asks nothing and requests nothing: it tells ("We're 5 now", "我爸有高血压")."""
     sentences = [s for s in re.split(r"(?<=[。！？!?.；;])\s*|\n+", user_text.strip()) if s.strip()]
     return not re.search(r"[?？]", user_text) and not any(
-        fires("request.ask", s.strip()) or fires("mood.question", s.strip()) for s in sentences)
+        (fires("request.ask", s.strip()) or fires("mood.question", s.strip())) and not _sets_a_rule(s) for s in sentences)
+
+
+def _sets_a_rule(text: str) -> bool:
+    """A standing rule said as a request ("Please keep all your answers under 100 words from now on"): it tells
+    how to answer from now on, it asks for nothing now (run P: answered "Okay, I'm ready. Please let me know…")."""
+    return fires("rule.standing", text)
 
 
 _A_NOT_A = re.compile(f"([{CJK}])不\\1")  # "够不够", "要不要": a question without a question mark
@@ -429,8 +435,8 @@ def only_tells(user_text: str) -> bool:
     if not tells_only(user_text) or _A_NOT_A.search(user_text) or fires("request.revise", user_text):
         return False
     clauses = [c.strip() for c in re.split(r"[,，;；]\s*", user_text) if c.strip()]
-    return not any(fires("request.ask", c) or fires("request.to_assistant", c) or fires("mood.question", c)
-                   for c in clauses)
+    return not any((fires("request.ask", c) or fires("request.to_assistant", c) or fires("mood.question", c))
+                   and not _sets_a_rule(c) for c in clauses)
 
 
 def degenerate(findings: Iterable[HealthFinding]) -> bool:

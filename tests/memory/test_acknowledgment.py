@@ -61,7 +61,7 @@ def test_a_dropped_rule_is_said_no_longer_in_force():
 
 def test_a_long_value_is_clipped():
     said = acknowledgment([Noted("很长的说明" * 30)], [], "zh")
-    assert said.endswith("…。") and len(said) < 80
+    assert said.endswith("…") and len(said) < 80, "clipped, and no full stop after the ellipsis"
 
 
 @pytest.mark.parametrize("lang, noted, dropped, message", [
@@ -84,8 +84,12 @@ def test_a_dropped_rule_is_said_without_its_spoken_opening_and_cut_at_a_word():
     """Run L: "I'll drop this one: Oh, one thing: from now on please give me the conclusion fi…"."""
     said = acknowledgment([], ["Oh, one thing: from now on please give me the conclusion first, then the details, "
                                "in short bullet points."], "en")
-    assert said.startswith("Got it. Dropped: from now on please give me") and "…" in said
-    assert said.split("…")[0].endswith(("the", "details", "first", "conclusion", "then", "in", "short")), said
+    assert said == "Got it. Dropped: from now on please give me the conclusion first, then the details, in short bullet " \
+                   "points.", "a rule is a sentence: said whole up to 100 characters (run P cut it at 'then the….')"
+    said = acknowledgment([], ["Oh, one thing: from now on please give me the conclusion first, then the details, in "
+                               "short bullet points, and always end with a one-line summary of what to do next."], "en")
+    assert said.startswith("Got it. Dropped: from now on please give me") and said.endswith("…"), said
+    assert said.split("…")[0].endswith(("a", "one-line", "summary", "with", "end", "always", "and")), said
 
 
 def test_a_dropped_rule_the_model_restated_is_said_without_its_label():

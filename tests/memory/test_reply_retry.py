@@ -311,3 +311,19 @@ def test_the_guard_speaks_of_the_acknowledgment_the_user_reads_not_the_attempt_i
     assert told.record.health.acknowledged, told.reply.content
     assert told.record.guard.findings == []
     assert "3000" in told.record.guard.model_text, "the attempt stays in the turn log"
+
+
+def test_a_rule_answered_by_a_promise_twice_gets_the_acknowledgment(store, settings):
+    """Run P: "Okay, I'm ready. Please let me know the specific details of your party…" (a promise, no copy) to
+    "Please keep all your answers under 100 words from now on" — a rule told, though said as a request."""
+    promise = "Okay, I'm ready. Please let me know the specific details of your party and budget before I start."
+    engine = ScriptedEngine(lambda messages: promise if messages[-1]["content"].endswith("phone.") else
+                            f"Here is menu idea number {len(messages)}: a tomato tart, then risotto.")
+    pipeline = pipeline_for(store, settings.model_copy(update={"lang": "en"}), counter=engine.counter, n_ctx=4096)
+    run_turn(pipeline, store.session_named("party"), engine, "Budget for food and drinks is around $250.",
+             settings=settings)
+    told = run_turn(pipeline, store.session_named("party"), engine,
+                    "Please keep all your answers under 100 words from now on, I read everything on my phone.",
+                    settings=settings)
+    assert told.record.health.acknowledged, told.reply.content
+    assert told.reply.content.startswith("Got it. Noted:") and "100 words" in told.reply.content, told.reply.content

@@ -126,11 +126,13 @@ def only_counts(text: str) -> frozenset[tuple[float, str]]:
     return frozenset((a.value, a.unit) for a in said if a.unit)
 
 
-def amount_phrase(text: str, amount: Amount) -> str:
+def amount_phrase(text: str, amount: Amount, *, measure: bool = False) -> str:
     """``amount`` as ``text`` writes it with its currency and its unit ("$350", "5个人", "10 people",
-    "2.5万"): the words a reply or an acknowledgment names it by."""
+    "2.5万"; with ``measure``, a measure's word too: "100 words", "200字"): the words a reply or an
+    acknowledgment names it by."""
     start = amount.start - 1 if text[max(0, amount.start - 1):amount.start] in tuple("$€£¥￥") else amount.start
-    found = _unit_match(text, amount.end, amount.unit) if amount.unit and amount.unit != "measure" else None
+    found = _unit_match(text, amount.end, amount.unit) if amount.unit and (amount.unit != "measure" or measure) \
+        else None
     return text[start:found.end() if found else amount.end].strip()
 
 
