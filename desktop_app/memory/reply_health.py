@@ -140,6 +140,22 @@ def _told_clause(reply: str, user_text: str) -> bool:
     return False
 
 
+_QUOTED = re.compile(r'["“「『]([^"”」』]{8,})["”」』]')
+QUOTE_FRAME = 120  # characters, squashed: a reply this short outside its quotes only frames them
+
+
+def _quotes_the_user(reply: str, messages: Sequence[str]) -> bool:
+    """The reply's substance is the user's own words in quotation marks, framed by a sentence of its own
+    ("I would recommend the new itinerary for your family: \"We're thinking 7 days.\"", run P, three
+    times): the user's message said back as the answer."""
+    quoted = [m.group(1) for m in _QUOTED.finditer(reply)]
+    if not quoted or len(squash(_QUOTED.sub(" ", reply))) > QUOTE_FRAME:
+        return False
+    said = [marks_aside(m) for m in messages if m.strip()]
+    pieces = [marks_aside(p) for q in quoted for p in re.split(r"(?<=[.。!！?？;；])\s*", q) if marks_aside(p)]
+    return bool(pieces) and all(any(piece in m for m in said) for piece in pieces)
+
+
 MIN_GLEANED = 6  # characters, marks aside: a reply this long made only of the message's words, in order
 
 
@@ -328,6 +344,8 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         # bench health round eight: "Let's say €6,500 instead." — all of it a clause of a message the
         # user wrote four turns before (the 0.5B's reply to a change of the dates).
         findings.append(HealthFinding("echo", "is a piece of a message of the user's"))
+    if not findings and _quotes_the_user(text, [user_text, *said]):
+        findings.append(HealthFinding("echo", "quotes the user's words as its answer"))
     if not findings and (repeated := _said_before(text, user_text, compared, said)):
         findings.append(repeated)
     looped = loops(text)

@@ -646,3 +646,22 @@ def test_only_a_message_that_asks_nothing_in_any_clause_only_tells(text, tells):
 ])
 def test_the_message_said_back_cut_up_is_an_echo(reply, user_text, echo):
     assert ("echo" in {f.kind for f in check_reply(reply, user_text=user_text)}) is echo
+
+
+@pytest.mark.parametrize("reply, echo", [
+    # run P, three times: the user's words in quotation marks as the answer
+    ('To help you organize your plan, I would recommend the new itinerary for your family:\n"We\'re thinking 7 days. "',
+     True),
+    ('Sure, here\'s a possible itinerary for your family trip to Lisbon:\n"We\'re thinking 7 days. Budget is about €5,000 '
+     'total. "', True),
+    ("好的，我给你的方案是：“我们打算国庆去玩6天”。", True),
+    # a quote inside an answer of its own, or words the user never wrote, are no echo
+    ('You said "We\'re thinking 7 days", so here is a plan: day 1 Belém and the tower, day 2 the Oceanarium with the '
+     'kids, day 3 a tram ride to Alfama by the funicular, day 4 Sintra by train, then three quiet beach days.', False),
+    ('My suggestion: "Stay in Parque das Nações, it is flat and close to the Oceanarium."', False),
+])
+def test_the_users_words_in_quotation_marks_as_the_answer_are_an_echo(reply, echo):
+    said = ["We're thinking 7 days, flying out July 14.", "Budget is about €5,000 total, including flights.",
+            "我们打算国庆去玩6天，预算2万"]
+    findings = check_reply(reply, user_text="Which neighbourhoods are good with kids?", earlier_messages=said)
+    assert ("echo" in {f.kind for f in findings}) is echo, findings
