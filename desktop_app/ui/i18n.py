@@ -150,6 +150,11 @@ STRINGS: dict[str, tuple[str, str]] = {
                         "请核对这条回复：它没有遵守“{current}”（记忆 #{item}，按 F4 查看）"),
     "guard.revoked": ("check this reply: it applies a rule you dropped, “{old}” (memory #{item}, F4)",
                       "请核对这条回复：它还在照做你已取消的规则“{old}”（记忆 #{item}，按 F4 查看）"),
+    # (A Pilot walk, round thirteen: the chat showed the bare key "guard.ruled_out" — every kind has its line.)
+    "guard.ruled_out": ("check this reply: it offers {old}, which “{current}” rules out (memory #{item}, F4)",
+                        "请核对这条回复：它提到了{old}，而“{current}”不能吃（记忆 #{item}，按 F4 查看）"),
+    "guard.omitted": ("check this summary: it leaves out {current} (memory #{item}, F4)",
+                      "请核对这份总结：它漏了{current}（记忆 #{item}，按 F4 查看）"),
     "memory.in_use": ("memory in this reply ({used}/{n} used, F4 opens them): {items}",
                       "本条回复用到的记忆（用到 {used}/{n}，按 F4 查看）：{items}"),
     "memory.in_use_join": (" · ", " · "),

@@ -141,3 +141,18 @@ async def test_the_inspector_says_why_in_chinese_when_a_reply_is_kept_out(settin
         assert any("有问题的回复" in text for text in texts), texts
         offenders = [p for text in texts for p in english_phrases(text)]
         assert not offenders, offenders
+
+
+def test_every_kind_of_guard_finding_has_its_line_in_both_languages():
+    """A Pilot walk (round thirteen) showed the bare key "guard.ruled_out" in the chat: the guard's every
+    kind of finding (``GuardKind``) has a line, in English and in Chinese, that takes its fields."""
+    from typing import get_args
+
+    from desktop_app.memory.core.records import GuardKind
+    from desktop_app.ui import i18n
+
+    for kind in get_args(GuardKind):
+        entry = i18n.STRINGS.get(f"guard.{kind}")
+        assert entry is not None, kind
+        for text in entry:
+            text.format(item=1, current="我表妹小雨对虾过敏", old="虾")
