@@ -127,17 +127,24 @@ _BETWEEN_NOTES = r"[\s;；,，.。、:：!！\-–—]{0,4}"
 MIN_NOTE_CHARS, MIN_NOTE_CJK = 12, 6  # shorter values ("5 people", "7 days") follow each other in any answer
 
 
-def _note_forms(notes: Sequence[str]) -> list[str]:
+def _note_forms(notes: Sequence[str], *, short: bool = False) -> list[str]:
     """Each note as the briefing showed it and without its label ("tree nut allergy: Mia has …" →
-    "Mia has …"), long enough that two in a row are no coincidence."""
+    "Mia has …"), long enough that two in a row are no coincidence (``short``: any of four characters
+    or more, "预算1000")."""
     forms: set[str] = set()
     for note in notes:
         value = note.strip().rstrip("。.;；")
         head, colon, body = value.partition(": ") if ": " in value[:40] else value.partition("：")
         for form in (value, body.strip() if colon and head else ""):
-            if len(squash(form)) >= MIN_NOTE_CHARS or len(_CJK_CHAR.findall(form)) >= MIN_NOTE_CJK:
+            if len(squash(form)) >= MIN_NOTE_CHARS or len(_CJK_CHAR.findall(form)) >= MIN_NOTE_CJK \
+                    or short and len(squash(form)) >= 4:
                 forms.add(squash(form))
     return sorted(forms)
+
+
+# The briefing's own join between two values ("预算1000；我表妹小雨对虾过敏"): a short value beside a long one
+# is the notes pasted back when the reply joins them as the briefing does (a Pilot walk, round thirteen).
+_BRIEFING_JOIN = r"\s?[；;]\s?"
 
 
 def pasted_notes(reply: str, notes: Sequence[str]) -> str | None:
@@ -150,6 +157,14 @@ def pasted_notes(reply: str, notes: Sequence[str]) -> str | None:
         for b in present:
             if a != b and a not in b and b not in a:
                 found = re.search(re.escape(a) + _BETWEEN_NOTES + re.escape(b), squashed)
+                if found:
+                    return found.group(0)
+    long = set(present)
+    for a in (f for f in _note_forms(notes, short=True) if f in squashed):
+        for b in long:
+            if a != b and a not in b and b not in a:
+                found = re.search(f"{re.escape(a)}{_BRIEFING_JOIN}{re.escape(b)}|{re.escape(b)}{_BRIEFING_JOIN}"
+                                  f"{re.escape(a)}", squashed)
                 if found:
                     return found.group(0)
     return _labelled_notes_said_back(reply, notes)

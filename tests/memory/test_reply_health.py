@@ -665,3 +665,18 @@ def test_the_users_words_in_quotation_marks_as_the_answer_are_an_echo(reply, ech
             "我们打算国庆去玩6天，预算2万"]
     findings = check_reply(reply, user_text="Which neighbourhoods are good with kids?", earlier_messages=said)
     assert ("echo" in {f.kind for f in findings}) is echo, findings
+
+
+@pytest.mark.parametrize("reply, kind", [
+    # a Pilot walk, round thirteen: labels of the 0.5B's own before its answer, and the notes joined as the
+    # briefing joins them, a short one beside a long one
+    ("最近回复：虽然我无法直接访问外部互联网，但我有几种方式可以帮助您。", "scaffolding"),
+    ("最新的消息：预算1000；我表妹小雨对虾过敏，很严重。", "scaffolding"),
+    ("预算1000；我表妹小雨对虾过敏，很严重。", "scaffolding"),
+    ("好的，预算1000以内，我表妹小雨对虾过敏，很严重，所以菜单里不放虾。", None),
+    ("预算1000，10个人的话人均100，可以做六个菜。", None),
+])
+def test_labels_of_its_own_and_notes_joined_as_the_briefing_joins_them_are_scaffolding(reply, kind):
+    notes = ["大概10个人", "预算1000", "我表妹小雨对虾过敏，很严重"]
+    kinds = {f.kind for f in check_reply(reply, user_text="又来了两个人", notes=notes, memory_held=True)}
+    assert (kind in kinds) if kind else not kinds, kinds
