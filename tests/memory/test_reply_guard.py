@@ -449,3 +449,19 @@ def test_a_value_a_replaced_copy_also_held_is_still_asked_for(lang, compound, al
     active = [i for i in items if i.status == "active"]
     asked = [i.value for i in left_out(reply, active, ZH_ASK if lang == "zh" else EN_ASK, [items[0]])]
     assert allergy in asked, asked
+
+
+def test_an_old_head_count_is_seen_beside_a_date_said_with_from(conversation):
+    """A Pilot walk, round thirteen: "我们总共有4个游客…我们将从10月1号出发" to "那就5个人了" — the "从" of the date
+    read as "changed from", and the old 4 passed. "从4个人改成5个人" still marks it as history."""
+    from desktop_app.memory.reply_guard import guard_reply
+
+    convo = conversation(lang="zh")
+    convo.say("我们一共4个人，我、我老公，还有我爸妈")
+    convo.say("我弟说他也要跟着去，那就5个人了")
+    items = convo.store.list_items(convo.sid, statuses=("active", "superseded"))
+    active, past = [i for i in items if i.status == "active"], [i for i in items if i.status != "active"]
+    stale = "我们总共有4个游客（包括我和我老公），我们将从10月1号出发前往云南。"
+    assert [f.kind for f in guard_reply(stale, active=active, history=past, lang="zh")] == ["superseded"]
+    told = "好的，从4个人改成5个人，我们将从10月1号出发。"
+    assert guard_reply(told, active=active, history=past, lang="zh") == []
