@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from desktop_app.memory.lang.amounts import Amount, amount_phrase, amounts
+from desktop_app.memory.lang.amounts import amount_phrase, dateless_amounts
 from desktop_app.memory.lang.text import marks_aside, unlabelled, without_lead_in
 from desktop_app.prompts import acknowledge_text
 
@@ -23,7 +23,6 @@ SAID_BACK = 0.8  # a changed value this long beside the message is the message s
 # A clause ends at a comma, a semicolon or a colon, but not one inside a number ("1,500", "10:30").
 _CLAUSE_END = re.compile(r"(?:(?<!\d)[,:]|[,:](?!\d)|[，;；：、])\s*")
 _TRIM = " ，,。.!！；;：:"
-_IN_A_TIME = re.compile(r"\d[:/]$|^[:/]\d|月$|^[月号日]")  # a piece of "10:45", "7/14", "10月3号": no amount
 _TIME_MARK = "0123456789:./月日号年$€£¥￥"
 
 
@@ -32,7 +31,7 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
     那就5个人了" of "我们一共4个人" is "5个人" against "4个人"; "1,200元" against "1,500元"); else the clauses
     that differ ("周六在家请客，去公园" of "周六在家请客，去海边" is "去公园"), a label staying with the new value
     ("口味: 清淡" against "重口")."""
-    new_amounts, old_amounts = _counts(new), _counts(old)
+    new_amounts, old_amounts = dateless_amounts(new), dateless_amounts(old)
     fresh = [a for a in new_amounts if a.value not in {b.value for b in old_amounts}]
     gone = [b for b in old_amounts if b.value not in {a.value for a in new_amounts}]
     if len(fresh) == 1 and len(gone) > 1 and fresh[0].unit:  # "我们一共4个人…他俩都60多了": the 4 counts people
@@ -54,12 +53,6 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
             same -= 1
         new, old = new[same:], old[same:]
     return new, old
-
-
-def _counts(text: str) -> list[Amount]:
-    """The amounts of ``text`` that are no piece of a date or a time ("10月1号", "10:45")."""
-    return [a for a in amounts(text) if not _IN_A_TIME.search(text[max(0, a.start - 2):a.start])
-            and not _IN_A_TIME.search(text[a.end:a.end + 2])]
 
 
 def _clip(text: str, limit: int = MAX_VALUE) -> str:
@@ -95,7 +88,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         if not old and marks_aside(new) in marks_aside(message):
             # The message's own words: its one amount with what it counts ("12个人", "预算 1500"; run O said
             # "记下了：人数。"), else its name, not the message said back.
-            held = _counts(new)
+            held = dateless_amounts(new)
             counting = [a for a in held if a.unit in ("money", "people", "days")]  # "4个人" of "…4个人…60多了"
             one = counting if len(counting) == 1 else held
             new = amount_phrase(new, one[0], measure=True) if len(one) == 1 else item.label or ""

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from desktop_app.lexicon import LANGS, cue, fires
 from desktop_app.memory.core.models import MemoryItem
-from desktop_app.memory.lang.amounts import amounts, counted, subject_counts
+from desktop_app.memory.lang.amounts import amounts, item_counts
 from desktop_app.memory.lang.text import canonical_subject, clip, term_set
 from desktop_app.memory.recap import mentioned
 from desktop_app.prompts import recollect_text
@@ -35,10 +35,6 @@ def _asked(question: str) -> str:
     return question
 
 
-def _counts(item: MemoryItem) -> set[str]:
-    return counted(item.value) | subject_counts(item.subject, canonical_subject(item.subject))
-
-
 def asked_about(question: str, active: Sequence[MemoryItem]) -> list[MemoryItem]:
     """The items ``question`` asks about: those of the subject it names, counting what it asks
     the count of, sharing its words — the best scored, at most ``MAX_RECALLED``; none when no item
@@ -52,7 +48,8 @@ def asked_about(question: str, active: Sequence[MemoryItem]) -> list[MemoryItem]
     scored = []
     for item in (i for i in active if i.kind in RECALL_KINDS):
         named = subject is not None and (item.subject == subject or item.subject.startswith(f"{subject}:"))
-        score = 3 * named + 2 * bool(units & _counts(item)) + len(words & (term_set(item.value) | term_set(item.subject)))
+        shared = words & (term_set(item.value) | term_set(item.subject))
+        score = 3 * named + 2 * bool(units & item_counts(item.value, item.subject)) + len(shared)
         if score:
             scored.append((score, item))
     if not scored:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from desktop_app.lexicon import LANGS, alternatives, cue, fires, lexicon
-from desktop_app.memory.lang.text import numbers
+from desktop_app.memory.lang.text import canonical_subject, numbers
 
 # "measure" (metres, kilograms, minutes …) only keeps a number from being read as a bare amount.
 UNITS = ("money", "people", "days", "measure")
@@ -111,6 +111,18 @@ def says_a_number(text: str) -> bool:
     return any(word in spelled for word in re.findall(r"[a-z]+", text.lower()))
 
 
+# Where a number is a piece of a date or a time: what stands right before it ("10:", "7/", "10月") and right
+# after it ("月", "号", "点", ":45", "pm").
+_DATE_BEFORE = re.compile(r"\d[:/]$|月$")
+_DATE_AFTER = re.compile(r"[:/]\d|\s*(?:[月号日点时]|am\b|pm\b)", re.IGNORECASE)
+
+
+def dateless_amounts(text: str) -> list[Amount]:
+    """The amounts of ``text`` that are no piece of a date or a time ("10月1号", "10:45", "7pm")."""
+    return [a for a in amounts(text) if not _DATE_BEFORE.search(text[max(0, a.start - 2):a.start])
+            and not _DATE_AFTER.match(text[a.end:a.end + 3])]
+
+
 def counted(text: str) -> set[str]:
     """What the numbers of ``text`` count, where it says (money, people, days, a measure)."""
     return {a.unit for a in amounts(text) if a.unit}
@@ -175,6 +187,12 @@ def subject_counts(subject: str, canonical: str | None = None) -> set[str]:
         if label:
             named |= counted(f"1 {label}")
     return named - {"measure"}
+
+
+def item_counts(value: str, subject: str) -> set[str]:
+    """What an item's number counts among money, people and days: by its value's words or by its subject
+    ("head count", "budget")."""
+    return (counted(value) | subject_counts(subject, canonical_subject(subject))) - {"measure"}
 
 
 def holds_its_kind(canonical: str, text: str) -> bool:

@@ -28,7 +28,7 @@ from pydantic import BaseModel
 from desktop_app.engine.protocol import ChatMessage
 from desktop_app.lexicon import alternatives
 from desktop_app.memory.core.models import REVOKE_MARK, MemoryItem, Message
-from desktop_app.memory.lang.amounts import counted, subject_counts
+from desktop_app.memory.lang.amounts import counted, item_counts
 from desktop_app.memory.lang.text import canonical_subject, clip, marks_aside, numbers, split_sentences, term_set
 from desktop_app.memory.write.cooperation import REVOCABLE, presented, says_changed, subject_key
 from desktop_app.memory.write.extraction import REVOKE
@@ -179,7 +179,7 @@ def resolve_ops(answer: ChangeAnswer, shown: list[MemoryItem], message: Message,
         return Resolution(note=f"refused “{clip(value, 40)}”: not what the message says, or no change")
     if bool(_counted(_bare(old.value))) != bool(_counted(value)):
         return Resolution(note=f"refused “{clip(value, 40)}”: another shape than #{old.id}")
-    if (counts := _counts_of(old)) and (said := _counts_said(value, own)) and not counts & said:
+    if (counts := item_counts(old.value, old.subject)) and (said := _counts_said(value, own)) and not counts & said:
         # Run N: "10 now" of "We're at 10 now" (a head count) pointed at the budget, and replaced it.
         return Resolution(note=f"refused “{clip(value, 40)}”: it counts {'/'.join(sorted(said))}, #{old.id} "
                                f"{'/'.join(sorted(counts))}")
@@ -217,17 +217,12 @@ def resolve_ops(answer: ChangeAnswer, shown: list[MemoryItem], message: Message,
     return Resolution(ops=ops, note=f"{verb} #{old.id} (changed): {clip(new_value, 50)}")
 
 
-def _counts_of(item: MemoryItem) -> set[str]:
-    """What an item's number counts (money, people, days), by its words or its subject."""
-    return (counted(item.value) | subject_counts(item.subject, subject_key(item.subject))) - {"measure"}
-
-
 def _counts_said(value: str, own: Sequence[MemoryItem]) -> set[str]:
     """What a new value's number counts: by its words, else by the subject of the item this message
     already wrote holding that number ("We're at 10 now" under the head count)."""
     said = counted(value) - {"measure"}
     wanted = set(numbers(value))
-    return said or {u for i in own if wanted and wanted <= set(numbers(i.value)) for u in _counts_of(i)}
+    return said or {u for i in own if wanted and wanted <= set(numbers(i.value)) for u in item_counts(i.value, i.subject)}
 
 
 def _counted(text: str) -> set[str]:

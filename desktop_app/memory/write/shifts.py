@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from desktop_app.lexicon import CJK, LANGS, alternatives, lexicon
 from desktop_app.memory.core.models import MemoryItem
-from desktop_app.memory.lang.amounts import Amount, amounts, counted, in_subject
+from desktop_app.memory.lang.amounts import Amount, amounts, counted, dateless_amounts, in_subject
 
 # What may follow a bare number that a shift adds or takes away ("再加500吧", "another 500 on top of
 # that", "add 300 to the budget"); anything else names what it counts ("加3个菜", "add 2 dishes").
@@ -27,7 +27,6 @@ _BARE_AFTER = re.compile(r"\s*(?:$|[吧了啊呗呀嘛的，,。.!！?？;；…
 # What a number counts when no unit says it: the counter right after it ("2桌", "500字", "5页") or the word
 # ("3 dishes", "2 rooms").
 _NOUN = re.compile(f"\\s*([{CJK}]{{1,2}}|[A-Za-z]+)")
-_IN_A_TIME = re.compile(r"\d[:/]$|^[:/]\d|^\s*(?:[月号日点时]|am\b|pm\b)|月$", re.IGNORECASE)
 _SIGN = "$€£¥￥"
 SHIFTED = "changed_by"  # the detail of an item whose amount the program computed: the sentence that changed it
 MAX_DELTA = 2.0  # a bare amount added is at most this many times the value it changes ("再加三万" to 15万)
@@ -73,12 +72,6 @@ def _factors() -> tuple[tuple[re.Pattern[str], float], ...]:
     return tuple((re.compile(word(p), re.IGNORECASE), f) for p, f in table.items())
 
 
-def _plain(text: str) -> list[Amount]:
-    """The amounts of ``text`` that are no piece of a date or a time ("10月1号", "10:30", "7pm")."""
-    return [a for a in amounts(text) if not _IN_A_TIME.search(text[max(0, a.start - 2):a.start])
-            and not _IN_A_TIME.match(text[a.end:a.end + 3])]
-
-
 def shift_in(sentence: str) -> Shift | None:
     """The change by an amount ``sentence`` says, if it says one and no other number: "再加500吧" (+500),
     "预算再减500" (−500), "2 more people are coming" (+2 people), "10% more than that" (×1.1), "let's
@@ -86,11 +79,11 @@ def shift_in(sentence: str) -> Shift | None:
     cues = _cues()
     factor = next(((m, f) for pattern, f in _factors() if (m := pattern.search(sentence))), None)
     if factor is not None:  # "打个八折" (its 八 is no amount), "let's halve that"
-        if _plain(sentence[:factor[0].start()] + sentence[factor[0].end():]) \
+        if dateless_amounts(sentence[:factor[0].start()] + sentence[factor[0].end():]) \
                 or cues["negated"].search(sentence[:factor[0].start()]):
             return None
         return Shift(factor=factor[1])
-    said = _plain(sentence)
+    said = dateless_amounts(sentence)
     if len(said) != 1 or len(said) < len(amounts(sentence)):
         return None
     amount = said[0]
@@ -125,7 +118,7 @@ def shift_target(items: Sequence[MemoryItem], shift: Shift, subject: str | None)
     holding one amount of money or of no unit that the change fits. None when no item or several
     amounts in one could be meant (nothing is written then)."""
     def fits(item: MemoryItem) -> Amount | None:
-        held = [a for a in _plain(item.value) if a.value > 0]
+        held = [a for a in dateless_amounts(item.value) if a.value > 0]
         unit = shift.unit
         if shift.noun is not None:
             held = [a for a in held if _counts_noun(item.value, a, shift.noun)]
