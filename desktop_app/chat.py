@@ -334,10 +334,7 @@ def _recollect(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
         health.acknowledged, health.model_reply = True, streamed.text
         streamed.replace(said, "said what memory holds", on_token, on_retry)
         return []
-    line = f"\n\n{said}"
-    streamed.pieces.append(line)
-    if on_token:
-        on_token(line)
+    streamed.add(f"\n\n{said}", on_token)
     health.recollected = said
     return findings
 
@@ -368,9 +365,7 @@ def _complete_recap(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _
         streamed.replace(kept, "left out the sentences stating an old value", on_token, on_retry)
         guard.model_text = guard.model_text or model_text
     if lines:
-        streamed.pieces.append(lines)
-        if on_token:
-            on_token(lines)
+        streamed.add(lines, on_token)
         guard.completed, guard.added = values, lines
     if kept != model_text or lines:
         guard.findings = [f for f in pipeline.guard(recorded.session, streamed.text, user_text=recorded.message.content)
@@ -403,6 +398,10 @@ class _Streamed:
         if on_retry:
             on_retry(reason)
         self.restart()
+        self.add(text, on_token)
+
+    def add(self, text: str, on_token: Callable[[str], None] | None) -> None:
+        """Add the program's ``text`` after what streamed, and show it."""
         self.pieces.append(text)
         if on_token:
             on_token(text)
