@@ -184,6 +184,22 @@ def test_rules_said_one_per_clause_are_each_kept(conversation):
     assert len(rules) == 2 and any("要点" in r for r in rules) and any("表情" in r for r in rules), _active(convo)
 
 
+@pytest.mark.parametrize("lang, rules, drop, gone, kept", [
+    ("en", "two rules for this chat: keep answers under 100 words, and no emojis",
+     "you can ignore the word limit now, longer is ok. still no emojis tho", "100 words", "emoji"),
+    ("en", "Ground rules: always answer in English, and no bullet points",
+     "ok the bullet points are fine again", "bullet", "English"),
+    ("zh", "两个要求 回答用要点列出来 还有不要用表情", "要点那个可以不用了 表情还是别用", "要点", "表情"),
+    ("zh", "几个要求：回答控制在200字以内，不要用网络用语", "字数那个不用管了，网络用语还是别用", "200字", "网络用语"),
+])
+def test_one_of_rules_said_together_is_dropped_alone(conversation, lang, rules, drop, gone, kept):
+    convo = conversation(lang=lang)
+    convo.say(rules)
+    convo.say(drop)
+    values = " | ".join(i.value for i in convo.active())
+    assert gone not in values and kept in values, _active(convo)
+
+
 def test_a_lone_always_is_no_rule(conversation):
     convo = conversation()
     convo.say("Window seats on long flights, always. I hate being stuck in the middle.")

@@ -254,6 +254,14 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     whole = classify(sentence)
     parts = clauses(sentence)
     if whole is not None and whole.action == "revoke" and len(parts) >= 2:
+        # "要点那个可以不用了 表情还是别用": a rule said to stay is no part of what is dropped.
+        dropped = [p for p in parts if not (fires("rule.kept", p) and not REVOKE.search(p))]
+        if dropped and len(dropped) < len(parts):
+            body = "，".join(p.strip(TRIM) for p in dropped) if CJK_CHAR.search(sentence) \
+                else ", ".join(p.strip(TRIM) for p in dropped)
+            whole, parts = whole.model_copy(update={"value": body, "quote": body}), dropped
+        if len(parts) < 2:
+            return [whole]
         # "Scratch that, so we're at 10": what was said is taken back for the value that follows it.
         instead = [c for part in parts[1:] if (c := classify(part)) is not None and c.action == "add"
                    and c.kind in SUPERSEDING_KINDS and (_stands_alone(c) or c.kind == "preference")]
@@ -295,6 +303,8 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     # A clause's value starts at its words, not at the "and" joining it ("and Jake has a shellfish allergy").
     found = [c.model_copy(update={"value": without_lead_in(c.value, edge=TRIM) or c.value})
              for part in parts if (c := classify(part)) is not None and c.action == "add" and _stands_alone(c)]
+    if (listed := _listed_rules(sentence, parts)):
+        return listed
     if whole is None:  # a question, or clauses the whole does not read: the facts and plans stated in them
         if not is_question(sentence):
             # "两个要求 回答用要点列出来 还有不要用表情", "改一下 以后代码用Go": the reply rules the clauses say,
@@ -316,6 +326,23 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     if whole.kind in ("directive", "constraint") and found and all(c.kind == "fact" for c in found):
         return found
     return [whole]
+
+
+def _listed_rules(sentence: str, parts: list[str]) -> list[Candidate]:
+    """Rules announced together ("two rules for this chat: keep answers under 100 words, and no emojis"):
+    one item each, so that one can be dropped and the other kept; [] unless every clause is a rule."""
+    if not fires("rule.announced", sentence):
+        return []
+    out = []
+    for part in parts:
+        body = without_lead_in(part.split(":", 1)[-1].split("：", 1)[-1].strip(TRIM), edge=TRIM)
+        rule = classify(body)
+        if rule is None and REPLY_BEHAVIOUR.search(body) and fires("rule.bare_prohibit", body):
+            rule = _hard("directive", body, part.strip(), None, prefix="forbid")
+        if rule is None or rule.action != "add" or rule.kind not in ("directive", "constraint"):
+            return []
+        out.append(rule.model_copy(update={"value": body}))
+    return out if len({(c.kind, c.subject) for c in out}) == len(out) >= 2 else []
 
 
 # Kinds a clause may hold that replace an earlier value of theirs.

@@ -345,6 +345,16 @@ _REVOKING = frozenset("".join(word for name in ("intent.revoke", "change.let_go"
                               for word in lexicon_words(name, "zh")))
 
 
+def _names_in_chinese(revocation: str, rule: str) -> bool:
+    """The revocation holds two characters in a row of the rule, not both grammar or words that revoke ("要点" of "要点那个可以不用了" in "回答用要点列出来")."""
+    grammar = ZH_STOPCHARS | _REVOKING
+    pairs = (run[i:i + 2] for run in CJK_RUN.findall(revocation) for i in range(len(run) - 1))
+    return any(not set(pair) <= grammar and pair in rule for pair in pairs)
+
+
+CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
 def _rule_words(text: str) -> set[str]:
     """The words a revocation and a rule share: a name made of the rule's words ("the conclusion-first
     thing") counts word by word; the spoken opening of either ("Oh, one thing:") counts for nothing."""
@@ -386,13 +396,16 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
         # "算了，不用列要点了" beside the one rule "以后回答都用要点列出来": no bigram is shared (要 is a
         # grammar character), but 列 and 点 are.
         scored = [(1, rules[0])]
+    names_rule = bool(RULE_REFERENCE.search(cand.quote or cand.value))
+    if not scored and names_rule and len(named := [r for r in rules if _names_in_chinese(cand.value, r.value)]) == 1:
+        # "要点那个可以不用了" beside "回答用要点列出来" and "不要用表情": the rule holding the word it names
+        scored = [(1, named[0])]
     scored.sort(key=lambda pair: (-pair[0], -pair[1].id))
     # The same rule in both languages: two shared terms, or — when the user names a rule ("那条…
     # 规则", "the rule about …") and only one rule shares anything — one. (A Chinese bigram like
     # 结论 carries what one English word does; 先给 is grammar and does not count.)
     # A revocation that shares a word with one standing rule and nothing else ("不用再列表了" beside
     # "以后都用列表回答我") names that rule too.
-    names_rule = bool(RULE_REFERENCE.search(cand.quote or cand.value))
     only_rule = len(scored) == 1 and scored[0][1].kind == "directive"
     alone = len(scored) == 1 or (len(scored) > 1 and scored[0][0] >= scored[1][0] + 2)
     clear = bool(scored) and alone and (scored[0][0] >= 2 or ((names_rule or only_rule) and len(scored) == 1))
