@@ -221,3 +221,27 @@ def test_a_head_count_said_alone_keeps_its_items_other_words(conversation):
     convo.say("年会30个人")
     convo.say("15个人")
     assert "年会15个人" in _values(convo), _values(convo)
+
+
+@pytest.mark.parametrize("lang, first, change, now, gone, kept", [
+    # a number corrected among several: the one of its unit changes, the others stay
+    ("zh", "看中一辆二手车 19年的卡罗拉 跑了6万公里 卖8.2万 我首付打算3万", "说错了 是跑了4万公里", "4万公里", "6万", "8.2万"),
+    ("en", "The flat is 65 m2, rent 1400, deposit 2800", "sorry, my mistake, it's 72 m2", "72 m2", "65", "1400"),
+    # a month alone is a day that moves
+    ("zh", "装修预算15万 想要原木风 6月开工", "开工改到7月了 工人排不开", "7月开工", "6月", "15万"),
+    ("zh", "打算8月份去日本玩一周", "改到10月份了 8月太热", "10月", "8月", "日本"),
+    # a day moved by a word of rescheduling
+    ("en", "study plan for the GRE, test date is nov 12, aiming for 320+", "scratch that, I rescheduled to dec 3",
+     "dec 3", "nov 12", "320"),
+    ("en", "The team dinner is on june 10 at Luigi's", "it got pushed back to june 17", "june 17", "june 10", "Luigi"),
+    # a goal's number corrected by the goal's word
+    ("zh", "想减肥 目标减10斤 每天跑步半小时", "不对 目标是15斤 上次说错了", "15斤", "10斤", "半小时"),
+    ("en", "I want to lose weight, my goal is to lose 10 kg by summer", "sorry, my mistake, the goal is 8 kg", "8 kg",
+     "10 kg", "summer"),
+])
+def test_a_correction_changes_only_the_value_it_names(conversation, lang, first, change, now, gone, kept):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(change)
+    values = " | ".join(i.value for i in convo.active())
+    assert now in values and gone not in values and kept in values, values

@@ -18,7 +18,7 @@ _NOT_ENDED = "".join(f"(?<!\\b{re.escape(word)})" for lang in LANGS
                      for word in lexicon(lang).get("sentence", {}).get("abbreviation", {}).get("words", []))
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；\n])|(?<=;)(?![A-Za-z])|(?<=[.])" + _NOT_ENDED + r"\s+")
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:[.,]\d+)*")
-_CJK_RUN = re.compile(f"[{CJK}]+")
+CJK_RUN = re.compile(f"[{CJK}]+")  # Chinese characters in a row
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 CJK_CHAR = re.compile(f"[{CJK}]")  # one Chinese character
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
@@ -67,7 +67,7 @@ def split_sentences(text: str) -> list[str]:
 
 def cjk_bigrams(text: str) -> list[str]:
     out = []
-    for run in _CJK_RUN.findall(text):
+    for run in CJK_RUN.findall(text):
         if len(run) == 1:
             continue
         for i in range(len(run) - 1):

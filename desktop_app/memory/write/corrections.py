@@ -71,6 +71,19 @@ def latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | Non
     return max(pool, key=lambda i: (i.updated_at, i.id)) if pool else None
 
 
+def goal_by_words(active: list[MemoryItem], subject_words: str, value: str) -> MemoryItem | None:
+    """The goal a correction names by its words when it holds a number of the kind the correction says
+    ("不对 目标是15斤" after "想减肥 目标减10斤 每天跑步半小时")."""
+    words = term_set(subject_words)
+    said = [a for a in amounts(value) if a.value > 0]
+    if len(said) != 1 or not words:
+        return None
+    goals = [g for g in active if g.kind == "goal" and words & (term_set(g.value) | term_set(g.subject))
+             and any(a.unit == said[0].unit and 1 / BARE_RATIO <= said[0].value / a.value <= BARE_RATIO
+                     for a in amounts(g.value) if a.value > 0)]
+    return goals[-1] if goals else None
+
+
 def by_words(active: list[MemoryItem], subject_words: str) -> MemoryItem | None:
     words = term_set(subject_words)
     scored = [(len(words & (term_set(i.value) | term_set(i.subject))), i) for i in active
@@ -103,6 +116,9 @@ def corrected_value(old_value: str, new_value: str) -> str:
             new = said[0]
             alike = [a for a in amounts(old_value) if a.value > 0 and 1 / BARE_RATIO <= new.value / a.value <= BARE_RATIO
                      and (a.unit == new.unit or None in (a.unit, new.unit))]
+            if new.unit is not None and len(alike) > 1:
+                # "说错了 是跑了4万公里" of "…跑了6万公里 卖8.2万 我首付打算3万": the one of its unit
+                alike = [a for a in alike if a.unit == new.unit]
             if len(alike) == 1 and old_value.count(old_value[alike[0].start:alike[0].end]) == 1:
                 return old_value[:alike[0].start] + new_value[new.start:new.end] + old_value[alike[0].end:]
     return new_value

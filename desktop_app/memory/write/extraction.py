@@ -255,11 +255,11 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     parts = clauses(sentence)
     if whole is not None and whole.action == "revoke" and len(parts) >= 2:
         # "要点那个可以不用了 表情还是别用": a rule said to stay is no part of what is dropped.
-        dropped = [p for p in parts if not (fires("rule.kept", p) and not REVOKE.search(p))]
-        if dropped and len(dropped) < len(parts):
-            body = "，".join(p.strip(TRIM) for p in dropped) if CJK_CHAR.search(sentence) \
-                else ", ".join(p.strip(TRIM) for p in dropped)
-            whole, parts = whole.model_copy(update={"value": body, "quote": body}), dropped
+        going = [p for p in parts if not (fires("rule.kept", p) and not REVOKE.search(p))]
+        if going and len(going) < len(parts):
+            body = "，".join(p.strip(TRIM) for p in going) if CJK_CHAR.search(sentence) \
+                else ", ".join(p.strip(TRIM) for p in going)
+            whole, parts = whole.model_copy(update={"value": body, "quote": body}), going
         if len(parts) < 2:
             return [whole]
         # "Scratch that, so we're at 10": what was said is taken back for the value that follows it.

@@ -20,11 +20,21 @@ from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, Memory
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import written_numbers
 from desktop_app.memory.lang.notices import render_notice
-from desktop_app.memory.lang.text import CANONICAL_SUBJECTS, CJK_CHAR, ZH_STOPCHARS, clip, term_set, topic_subject, without_lead_in
+from desktop_app.memory.lang.text import (
+    CANONICAL_SUBJECTS,
+    CJK_CHAR,
+    CJK_RUN,
+    ZH_STOPCHARS,
+    clip,
+    term_set,
+    topic_subject,
+    without_lead_in,
+)
 from desktop_app.memory.write.corrections import (
     SUPERSEDABLE_KINDS,
     by_words,
     corrected_value,
+    goal_by_words,
     holding,
     latest_correctable,
     same_subject,
@@ -252,6 +262,8 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         return _move_when(store, session_id, cand, moved, _explicit(origin), src, now)
     if target is None and cand.subject and not cand.canonical:
         target = by_words(active, cand.subject.split(":", 1)[-1])
+        if target is None and written_numbers(cand.value):
+            target = goal_by_words(active, cand.subject.split(":", 1)[-1], cand.value.split(": ", 1)[-1])
         if target is None and written_numbers(cand.value) and not is_question(cand.quote):  # "my mistake, 14, one is off"
             target = latest_correctable(active, cand.value)
     elif target is None and not cand.subject:
@@ -346,13 +358,11 @@ _REVOKING = frozenset("".join(word for name in ("intent.revoke", "change.let_go"
 
 
 def _names_in_chinese(revocation: str, rule: str) -> bool:
-    """The revocation holds two characters in a row of the rule, not both grammar or words that revoke ("要点" of "要点那个可以不用了" in "回答用要点列出来")."""
+    """The revocation holds two characters in a row of the rule, not both grammar or words that
+    revoke ("要点" of "要点那个可以不用了" in "回答用要点列出来")."""
     grammar = ZH_STOPCHARS | _REVOKING
     pairs = (run[i:i + 2] for run in CJK_RUN.findall(revocation) for i in range(len(run) - 1))
     return any(not set(pair) <= grammar and pair in rule for pair in pairs)
-
-
-CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 
 def _rule_words(text: str) -> set[str]:
