@@ -245,3 +245,28 @@ def test_a_correction_changes_only_the_value_it_names(conversation, lang, first,
     convo.say(change)
     values = " | ".join(i.value for i in convo.active())
     assert now in values and gone not in values and kept in values, values
+
+
+@pytest.mark.parametrize("lang, turns, kept", [
+    ("zh", ["每个月想存点钱 工资到手12000", "存3000会不会太狠", "那就2500吧"], "12000"),
+    ("en", ["my salary is 4000 a month", "would saving 1000 a month be too much?", "ok so 800 then"], "4000"),
+])
+def test_a_bare_number_answering_an_unfiled_one_changes_no_value(conversation, lang, turns, kept):
+    """The number answers the one just asked about, which memory does not hold, not the salary."""
+    convo = conversation(lang=lang)
+    for turn in turns:
+        convo.say(turn)
+    values = " | ".join(i.value for i in convo.active())
+    assert kept in values, values
+
+
+@pytest.mark.parametrize("lang, turns, now", [
+    ("zh", ["这次聚餐预算1500", "人有点多 要不要再多点", "那就1800吧"], "1800"),
+    ("en", ["the budget for the party is 1500", "hmm there are more of us than I thought", "ok so 1800 then"], "1800"),
+])
+def test_a_bare_number_after_a_remark_still_changes_the_value(conversation, lang, turns, now):
+    convo = conversation(lang=lang)
+    for turn in turns:
+        convo.say(turn)
+    values = " | ".join(i.value for i in convo.active())
+    assert now in values and "1500" not in values, values

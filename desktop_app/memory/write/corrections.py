@@ -71,6 +71,17 @@ def latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | Non
     return max(pool, key=lambda i: (i.updated_at, i.id)) if pool else None
 
 
+def answers_an_unfiled_number(previous: str, value: str, active: list[MemoryItem]) -> bool:
+    """A bare number said right after the user named one of its size that memory does not hold answers
+    that one ("存3000会不会太狠" then "那就2500吧"), not the latest value held (a salary of 12000)."""
+    said = [a for a in amounts(value) if a.value > 0]
+    if len(said) != 1 or said[0].unit not in (None, "money"):
+        return False
+    held = {a.value for i in active for a in amounts(i.value)}
+    return any(a.value not in held and 1 / BARE_RATIO <= said[0].value / a.value <= BARE_RATIO
+               for a in amounts(previous) if a.value > 0)
+
+
 def goal_by_words(active: list[MemoryItem], subject_words: str, value: str) -> MemoryItem | None:
     """The goal a correction names by its words when it holds a number of the kind the correction says
     ("不对 目标是15斤" after "想减肥 目标减10斤 每天跑步半小时")."""

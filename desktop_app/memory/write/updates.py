@@ -32,6 +32,7 @@ from desktop_app.memory.lang.text import (
 )
 from desktop_app.memory.write.corrections import (
     SUPERSEDABLE_KINDS,
+    answers_an_unfiled_number,
     by_words,
     corrected_value,
     goal_by_words,
@@ -273,6 +274,8 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
             return _supersede(store, session_id, cand.model_copy(update={"subject": item.subject}), item, value,
                               item.kind, _explicit(origin), src, now)
         target = latest_correctable(active, cand.value)
+        if target is not None and answers_an_unfiled_number(_previous_said(store, session_id, src), cand.value, active):
+            target = None
     if target is None and cand.kind == "preference":
         # "scratch that, aisle seats are better for me": the liking it takes back shares its words
         target = by_words([i for i in active if i.kind == "preference"], cand.value)
@@ -300,6 +303,12 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         # "不对，改到周日出发了，预算加到四千": the day said beside the new budget moves the trip's day too
         _move_when(store, session_id, cand, moved, explicit, src, now)
     return _supersede(store, session_id, cand, target, value, target.kind, explicit, src, now)
+
+
+def _previous_said(store: Store, session_id: int, src: int | None) -> str:
+    """What the user said in the message before ``src`` ("" when none)."""
+    earlier = [m for m in store.last_messages(session_id, 8) if m.role == "user" and src is not None and m.id < src]
+    return earlier[-1].content if earlier else ""
 
 
 def _shift(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
