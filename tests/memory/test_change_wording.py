@@ -270,3 +270,24 @@ def test_a_bare_number_after_a_remark_still_changes_the_value(conversation, lang
         convo.say(turn)
     values = " | ".join(i.value for i in convo.active())
     assert now in values and "1500" not in values, values
+
+
+@pytest.mark.parametrize("lang, turns, now, gone", [
+    ("zh", ["周末公婆来吃饭 想做水煮鱼 对了我自己花生过敏", "想了想水煮鱼太辣了 老人吃不了 改做清蒸鲈鱼"], "清蒸鲈鱼", "水煮鱼"),
+    ("zh", ["今年想考CPA", "想了想 CPA太难了 改考初级会计"], "初级会计", "CPA"),
+    ("zh", ["儿子生日 订了麦当劳的生日会 15号", "麦当劳那边说满了 改在家里办"], "家里", "麦当劳"),
+    ("zh", ["决定去青岛过周末", "青岛人太多了 改去威海"], "威海", "青岛"),
+    ("zh", ["我们打算在成都办婚礼", "双方父母商量了一下，改在重庆了", "又变了…最后定在我老家绵阳"], "绵阳", "重庆"),
+    ("en", ["I'm planning to apply to 5 MBA programs this fall",
+            "actually I'm dropping the MBA idea, going for a part-time master's in data science instead"], "data science", "MBA"),
+    ("en", ["bday party for my son, booked a trampoline park for the 15th",
+            "ugh they double booked us. we'll do it in our backyard instead"], "backyard", "trampoline"),
+    ("en", ["we decided to rent a Toyota for the road trip", "the Toyota was sold out, so we're getting a Honda instead"],
+     "Honda", "Toyota"),
+])
+def test_a_choice_made_instead_replaces_the_last_one(conversation, lang, turns, now, gone):
+    convo = conversation(lang=lang)
+    for turn in turns:
+        convo.say(turn)
+    values = " | ".join(i.value for i in convo.active())
+    assert now in values and gone not in values, values

@@ -264,14 +264,19 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
             return [whole]
         # "Scratch that, so we're at 10": what was said is taken back for the value that follows it.
         instead = [c for part in parts[1:] if (c := classify(part)) is not None and c.action == "add"
-                   and c.kind in SUPERSEDING_KINDS and (_stands_alone(c) or c.kind == "preference")]
+                   and c.kind in SUPERSEDING_KINDS and (_stands_alone(c) or c.kind == "preference")
+                   and not (whole.kind == "goal" and c.kind == "decision" and fires("change.mind", c.quote))]
         if instead:
             return [c.model_copy(update={"action": "correct"}) for c in instead[:1]]
         if whole.kind == "goal":
             # "forget that plan, I'll aim for a 10k instead": the new goal replaces it; "my knee's been bad
             # lately, forget that plan": the reason is a fact of its own.
             said = [c for part in parts if (c := classify(part)) is not None and c.action == "add"]
-            goals = [c for c in said if c.kind == "goal"]
+            # ("dropping the MBA idea, going for a master's in data science instead": the choice made
+            # instead is the new goal)
+            goals = [c for c in said if c.kind == "goal"] or [
+                c.model_copy(update={"kind": "goal", "subject": "goal", "canonical": True}) for c in said
+                if c.kind == "decision" and fires("change.mind", c.quote)]
             facts = [c for c in said if c.kind == "fact" and _stands_alone(c)]
             return (goals[:1] or [whole]) + facts
         # "drop that formatting rule, just write normal paragraphs": the rule goes, the new one comes.
@@ -305,6 +310,12 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
              for part in parts if (c := classify(part)) is not None and c.action == "add" and _stands_alone(c)]
     if (listed := _listed_rules(sentence, parts)):
         return listed
+    if whole is not None and whole.kind in ("decision", "goal") and fires("change.mind", sentence):
+        # "想了想水煮鱼太辣了 老人吃不了 改做清蒸鲈鱼": the choice made instead is its own clause, without the
+        # one it drops
+        chosen = [c for c in found if c.kind == whole.kind and fires("change.mind", c.quote)]
+        if len(chosen) == 1:
+            return chosen
     if whole is None:  # a question, or clauses the whole does not read: the facts and plans stated in them
         if not is_question(sentence):
             # "两个要求 回答用要点列出来 还有不要用表情", "改一下 以后代码用Go": the reply rules the clauses say,
