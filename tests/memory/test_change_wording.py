@@ -291,3 +291,16 @@ def test_a_choice_made_instead_replaces_the_last_one(conversation, lang, turns, 
         convo.say(turn)
     values = " | ".join(i.value for i in convo.active())
     assert now in values and gone not in values, values
+
+
+@pytest.mark.parametrize("lang, turns, now, gone", [
+    ("zh", ["宝宝满月酒 打算请15桌", "我妈说亲戚多 要25桌", "不行 最后定了20桌"], "20桌", "15桌"),
+    ("en", ["we decided on 15 tables for the reception", "my mom wants 25 tables",
+            "no way, we settled on 20 tables in the end"], "20 tables", "15 tables"),
+])
+def test_a_count_settled_in_the_end_replaces_the_planned_one(conversation, lang, turns, now, gone):
+    convo = conversation(lang=lang)
+    for turn in turns:
+        convo.say(turn)
+    values = " | ".join(i.value for i in convo.active())
+    assert now in values and gone not in values and "25" not in values, values

@@ -301,3 +301,27 @@ def test_a_count_said_alone_keeps_what_else_its_item_said(conversation, lang, fi
     convo.say(change)
     holding = [i.value for i in convo.active() if count in i.value and "1500" not in i.value and "300" not in i.value]
     assert holding and kept in holding[0], _active(convo)
+
+
+@pytest.mark.parametrize("lang, said, profile, goal", [
+    ("zh", "先说下情况 我32岁 住深圳 有高血压 在吃药 最近想开始健身 有什么要注意的", ["32岁", "深圳", "高血压"], None),
+    ("zh", "介绍一下 我今年41岁 住杭州 有糖尿病 打算找个新工作", ["41岁", "杭州", "糖尿病"], "新工作"),
+    ("en", "ok so context: I'm 34, I live in Denver, I have type 1 diabetes and I'm training for my first half "
+           "marathon in May. what should I eat before long runs?", ["34", "Denver", "diabetes"], "half marathon"),
+])
+def test_a_self_introduction_in_short_clauses_fills_the_profile(conversation, lang, said, profile, goal):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    mine = " | ".join(i.value for i in convo.active() if i.scope == "profile")
+    assert all(p in mine for p in profile), _active(convo)
+    assert goal is None or any(goal in i.value for i in convo.active() if i.kind == "goal"), _active(convo)
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("zh", "她今年6岁 叫朵朵"), ("zh", "孩子5岁了"), ("zh", "这次住民宿"), ("en", "I'm 5 minutes away"),
+    ("en", "my son is 8 and loves dinosaurs"),
+])
+def test_someone_elses_age_or_a_stay_is_no_profile_of_mine(conversation, lang, said):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert not [i for i in convo.active() if i.subject in ("age", "location")], _active(convo)

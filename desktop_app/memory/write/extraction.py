@@ -103,7 +103,7 @@ def _is_pronoun(word: str) -> bool:
 # else the subject the sentence names ("my X is Y", "X is <number>"). The first that matches wins;
 # Chinese is tried before English, as when these were written here.
 FACT_CUES: tuple[tuple[str, str | None], ...] = (
-    ("fact.name", "name"), ("fact.location", "location"), ("fact.allergy", "allergy"),
+    ("fact.name", "name"), ("fact.age", "age"), ("fact.location", "location"), ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
     ("fact.family_diet", "diet:"),
     ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
@@ -307,7 +307,7 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
         return [whole] if whole is not None else []
     # A clause's value starts at its words, not at the "and" joining it ("and Jake has a shellfish allergy").
     found = [c.model_copy(update={"value": without_lead_in(c.value, edge=TRIM) or c.value})
-             for part in parts if (c := classify(part)) is not None and c.action == "add" and _stands_alone(c)]
+             for c in _clause_candidates(parts) if c.action == "add" and _stands_alone(c)]
     if (listed := _listed_rules(sentence, parts)):
         return listed
     if whole is not None and whole.kind in ("decision", "goal") and fires("change.mind", sentence):
@@ -337,6 +337,25 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     if whole.kind in ("directive", "constraint") and found and all(c.kind == "fact" for c in found):
         return found
     return [whole]
+
+
+def _clause_candidates(parts: list[str]) -> list[Candidate]:
+    """What each clause says; a clause that drops the "I" of the one before it is read with it ("我32岁 住深圳
+    有高血压": the user lives in Shenzhen and has high blood pressure; not after "我爸今年65了")."""
+    out, mine = [], False
+    for part in parts:
+        body = part.strip(TRIM)
+        if fires("self.opening", body):
+            mine = True
+        elif fires("self.other_opening", body):
+            mine = False
+        said = classify(part)
+        if said is None and mine and not fires("self.opening", body):
+            said = classify(f"我{body}")
+            said = said.model_copy(update={"value": body, "quote": part.strip()}) if said is not None else None
+        if said is not None:
+            out.append(said)
+    return out
 
 
 def _listed_rules(sentence: str, parts: list[str]) -> list[Candidate]:

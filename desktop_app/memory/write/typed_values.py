@@ -6,8 +6,9 @@ the words around it: "she pushed it again lol, now june 19 to 23" moves the visi
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from desktop_app.lexicon import alternatives, fires
+from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon_words
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts
 from desktop_app.memory.write.extraction import CLOCK, DATE, LIMIT, MOVED, Candidate
@@ -57,6 +58,34 @@ def when_news(cand: Candidate, active: list[MemoryItem]) -> tuple[MemoryItem, st
     if not cues:
         return None
     return when_moved(active, cand.value) or when_moved(active, cand.value[max(m.end() for m in cues):])
+
+
+# A number and what it counts: the character after it in Chinese ("15桌"), the word after it in English ("12 tables").
+_MEASURED = re.compile(rf"(\d+(?:\.\d+)?)\s*([{CJK}]|[A-Za-z]+)")
+
+
+@lru_cache(maxsize=1)
+def _not_measures() -> frozenset[str]:
+    # Words after a number that say a date, a time, an age or money (the lexicon's ``count.not_measure``): no count.
+    return frozenset(w for lang in LANGS for w in lexicon_words("count.not_measure", lang))
+
+
+def count_said_anew(cand: Candidate, active: list[MemoryItem]) -> tuple[MemoryItem, str] | None:
+    """A choice that settles a count of the same measure as an item holds ("不行 最后定了20桌" after "宝宝满月酒
+    打算请15桌", "we settled on 12 tables in the end"): that item, with the new number in the old one's place."""
+    if cand.kind != "decision" or not (CHANGED.search(cand.quote) or fires("change.mind", cand.quote)):
+        return None
+    said = [m for m in _MEASURED.finditer(cand.value) if m.group(2).lower() not in _not_measures()]
+    if len(said) != 1:
+        return None
+    number, measure = said[0].group(1), said[0].group(2).lower()
+    for item in reversed(active):
+        if item.kind in ("directive", "open_question"):
+            continue
+        same = [m for m in _MEASURED.finditer(item.value) if m.group(2).lower() == measure]
+        if len(same) == 1 and same[0].group(1) != number:
+            return item, item.value[:same[0].start(1)] + number + item.value[same[0].end(1):]
+    return None
 
 
 def says_when(text: str) -> bool:

@@ -56,7 +56,15 @@ from desktop_app.memory.write.patches import (
     propose,
 )
 from desktop_app.memory.write.shifts import SHIFTED, shift_in, shift_target, shifted_value
-from desktop_app.memory.write.typed_values import CHANGED, budget_said_anew, one_sum, says_when, when_moved, when_news
+from desktop_app.memory.write.typed_values import (
+    CHANGED,
+    budget_said_anew,
+    count_said_anew,
+    one_sum,
+    says_when,
+    when_moved,
+    when_news,
+)
 
 if TYPE_CHECKING:
     from desktop_app.memory.store import Store
@@ -154,6 +162,10 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
         # "she pushed it again lol, now june 19 to 23": news of a day or time moved moves it in place
         return _supersede(store, session_id, cand, moved[0], moved[1], moved[0].kind,
                           _explicit(origin), src, now)
+    if (recounted := count_said_anew(cand, active)) is not None:
+        # "不行 最后定了20桌" after "宝宝满月酒 打算请15桌": the count settled takes the old one's place
+        return _supersede(store, session_id, cand, recounted[0], recounted[1], recounted[0].kind, _explicit(origin),
+                          src, now)
     decided = [i for i in active if i.kind == "decision"]
     if cand.kind == "decision" and decided and fires("change.mind", cand.quote):
         # "试驾完改主意了，还是买小鹏P7" after "决定买比亚迪的汉了": a choice made instead replaces the last one
