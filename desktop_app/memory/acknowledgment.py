@@ -77,6 +77,18 @@ class Noted:
     label: str | None = None
 
 
+def label_of(subject: str, value: str, names: dict[str, str], lang: str) -> str | None:
+    """What the program calls an item when it names it: its subject's label ("budget", "人数"), with the person
+    a diet or an allergy is about ("Priya's diet" of "diet:priya" in "…my friend Priya is vegetarian"; a bare
+    "diet; allergy" said nothing, run Q)."""
+    kind, _, who = subject.partition(":")
+    label = names.get(subject) or names.get(kind)
+    if label is None or not who:
+        return label
+    at = value.lower().find(who.lower())
+    return acknowledge_text(lang)["whose"].format(who=value[at:at + len(who)] if at >= 0 else who, label=label)
+
+
 def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, message: str = "") -> str:
     """One or two sentences saying what memory took in: ``noted`` the values written, ``dropped`` the
     values no longer in force; "" when there is nothing. A new value the ``message`` says word for

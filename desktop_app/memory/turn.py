@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import Embedder, Progress, TokenCounter
 from desktop_app.lexicon import CJK, fires, lexicon
-from desktop_app.memory.acknowledgment import Noted, acknowledgment
+from desktop_app.memory.acknowledgment import Noted, acknowledgment, label_of
 from desktop_app.memory.archive.paging import page_out_if_needed
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.head_fold import FoldReason, HeadFold
@@ -389,7 +389,7 @@ class TurnPipeline:
                 for item in (i for i in items if i.status == "active"):
                     old = self.store.get_item(item.supersedes) if item.supersedes else None
                     noted.append(Noted(item.value, old.value if old else None,
-                                       names.get(item.subject) or names.get(item.subject.partition(":")[0])))
+                                       label_of(item.subject, item.value, names, lang)))
             elif outcome.action == "revoked":
                 dropped += [i.value for i in items]
         return acknowledgment(noted, dropped, lang, recorded.message.content)

@@ -116,3 +116,18 @@ def test_news_in_the_messages_own_words_is_said_by_its_amount():
     assert acknowledgment([Noted("We'll be 8 people", None, "head count")], [], "en", said) == "Got it. Noted: 8 people."
     said = "我表妹小雨对虾过敏"
     assert acknowledgment([Noted(said, None, "过敏")], [], "zh", said) == "好的，记下了：过敏。", "no amount: its name"
+
+
+def test_a_value_about_someone_else_is_named_with_the_person():
+    from desktop_app.lexicon import lexicon
+    from desktop_app.memory.acknowledgment import label_of
+
+    en, zh = lexicon("en")["subject"]["label"], lexicon("zh")["subject"]["label"]
+    assert label_of("diet:priya", "Dietary stuff: my friend Priya is vegetarian", en, "en") == "Priya's diet"
+    assert label_of("allergy:jake", "Jake has a shellfish allergy", en, "en") == "Jake's allergy"
+    assert label_of("allergy:表妹小雨", "我表妹小雨对虾过敏，很严重", zh, "zh") == "表妹小雨的过敏"
+    assert label_of("budget", "预算1500", zh, "zh") == "预算"
+    said = acknowledgment([Noted("Dietary stuff: my friend Priya is vegetarian", label="Priya's diet"),
+                           Noted("Jake has a shellfish allergy", label="Jake's allergy")], [], "en",
+                          "Dietary stuff: my friend Priya is vegetarian, and Jake has a shellfish allergy.")
+    assert said == "Got it. Noted: Priya's diet; Jake's allergy."
