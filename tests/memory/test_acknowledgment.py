@@ -131,3 +131,9 @@ def test_a_value_about_someone_else_is_named_with_the_person():
                            Noted("Jake has a shellfish allergy", label="Jake's allergy")], [], "en",
                           "Dietary stuff: my friend Priya is vegetarian, and Jake has a shellfish allergy.")
     assert said == "Got it. Noted: Priya's diet; Jake's allergy."
+
+
+def test_a_dropped_rule_is_said_without_the_name_of_its_subject():
+    assert acknowledgment([], ["length: 100 words"], "en") == "Got it. Dropped: 100 words."
+    assert acknowledgment([], ["篇幅: 200字以内"], "zh") == "好的，这条不用再照做了：200字以内。"
+    assert acknowledgment([], ["flight: way cheaper"], "en") == "Got it. Dropped: flight: way cheaper."

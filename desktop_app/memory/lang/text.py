@@ -175,10 +175,19 @@ def topic_subject(prefix: str, text: str) -> str:
     return f"{prefix}:{'/'.join(sorted(picked)) or clip(text, 24)}"
 
 
-def unlabelled(value: str) -> str:
+# The names of the subjects the program files values under, in every language ("length", "篇幅"): a label of
+# its own, never the user's words.
+SUBJECT_NAMES = frozenset(name.lower() for lang in LANGS
+                          for key, label in lexicon(lang).get("subject", {}).get("label", {}).items() for name in (key, label))
+
+
+def unlabelled(value: str, *, subject_names: bool = False) -> str:
     """A value without its "label: " when the rest names it anyway ("tree nut allergy: Mia has a tree
-    nut allergy" → "Mia has a tree nut allergy"; "flight: way cheaper" stays)."""
+    nut allergy" → "Mia has a tree nut allergy"; "flight: way cheaper" stays); with ``subject_names`` also
+    when the label is only the name of a subject (a dropped rule "length: 100 words" → "100 words"; a
+    budget in a summary keeps its name)."""
     label, colon, rest = value.partition(": ")
     if not colon or len(label) > 30 or not rest.strip():
         return value
-    return rest.strip() if term_set(label) <= term_set(rest) else value
+    named = subject_names and label.strip().lower() in SUBJECT_NAMES
+    return rest.strip() if term_set(label) <= term_set(rest) or named else value
