@@ -116,7 +116,8 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         out.append(text["noted"].format(values=text["join"].join(dict.fromkeys(said))))
     if dropped:
         # (a rule the model's pass restated is said without its label: "以后都用列表回答我", not "列表: 以后…")
-        out.append(text["dropped"].format(values=text["join"].join(_clip(unlabelled(d, subject_names=True), MAX_RULE) for d in dropped)))
+        rules = (_clip(unlabelled(d, subject_names=True), MAX_RULE) for d in dropped)
+        out.append(text["dropped"].format(values=text["join"].join(rules)))
     if not out and noted:
         out.append(text["plain"])
     # (A clipped value ends in "…": no full stop after it, "then the…." read as a typo in run P.)
