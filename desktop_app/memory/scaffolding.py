@@ -70,7 +70,7 @@ def scaffolding_in(reply: str) -> str | None:
 
 RETRY_LINE_ALIKE = 0.75  # a piece of a reply this like a line of the retry's note is that line said back
 RETRY_PIECE_CHARS, RETRY_PIECE_CJK = 28, 6  # a piece of a line that long is compared on its own ("用一句话确认", run M)
-_PIECE = re.compile(r"[^\n。！？!?;；:：，,]+")
+_PIECE = re.compile(r"(?:[^\n。！？!?;；:：，,.]|\.(?!\s))+")  # (a full stop ends a piece before a space: "…for the plan. With her")
 
 
 @lru_cache(maxsize=1)
@@ -82,6 +82,8 @@ def _retry_lines() -> tuple[str, ...]:
             if key not in ("join", "end"):
                 text = str(line).strip(" :：")
                 lines.add(squash(text))
+                # (and what follows its colon: "acknowledge it in a sentence and say what it changes for the plan")
+                lines.update(squash(p) for p in re.split(r"[:：]", text)[1:] if len(squash(p)) >= RETRY_PIECE_CHARS)
                 # (A shorter piece is a phrase a reply may use: "let me give you a concrete suggestion".)
                 lines.update(squash(p) for p in re.split(r"[:：,，;；]|\band\b", text)
                              if len(squash(p)) >= RETRY_PIECE_CHARS or len(_CJK_CHAR.findall(p)) >= RETRY_PIECE_CJK)

@@ -297,6 +297,9 @@ def test_a_word_of_a_question_or_a_whole_short_message_is_no_echo(reply, user_te
     "下次回复请注意：说点新，不要重复之前的回答；你已经告诉过我的情况不要再问，直接给予具体建议。",
     # Run M, hc-zh-01's final plan: a six-character piece of the retry's line as a bullet.
     "### 结论：\n\n- 用一句话确认\n- 10月1号出发，玩6天",
+    # Run Q (round fourteen), hc-en-01 turn 9: the line reworded, a sentence of its own before the rest.
+    "Acknowledge it in a new sentence and say what it creates for the plan. With her coming we can stretch the budget "
+    "even further, let's say €7,000 instead.",
 ])
 def test_the_retry_line_said_back_reworded_is_scaffolding(reply):
     assert scaffolding_in(reply)
