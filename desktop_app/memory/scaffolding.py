@@ -70,7 +70,8 @@ def scaffolding_in(reply: str) -> str | None:
 
 RETRY_LINE_ALIKE = 0.75  # a piece of a reply this like a line of the retry's note is that line said back
 RETRY_PIECE_CHARS, RETRY_PIECE_CJK = 28, 6  # a piece of a line that long is compared on its own ("用一句话确认", run M)
-_PIECE = re.compile(r"(?:[^\n。！？!?;；:：，,.]|\.(?!\s))+")  # (a full stop ends a piece before a space: "…for the plan. With her")
+# (A full stop ends a piece before a space: "…for the plan. With her".)
+_PIECE = re.compile(r"(?:[^\n。！？!?;；:：，,.]|\.(?!\s))+")
 
 
 @lru_cache(maxsize=1)
