@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from desktop_app.lexicon import cue
 from desktop_app.memory.lang.amounts import amount_phrase, dateless_amounts
 from desktop_app.memory.lang.text import marks_aside, unlabelled, without_lead_in
 from desktop_app.prompts import acknowledge_text
@@ -67,6 +68,16 @@ def _clip(text: str, limit: int = MAX_VALUE) -> str:
     return cut.rstrip(_TRIM) + "…"
 
 
+def _dated(label: str | None, value: str, lang: str) -> str:
+    """A value named by the program: its label with the day it says ("出发日期 10月1号", not "出发日期" alone:
+    run R said "记下了：出发日期；6天。"), or its label."""
+    when = [m.group(0) for name in ("time.date", "time.clock") if (pattern := cue(name, lang)) is not None
+            for m in [pattern.search(value)] if m is not None]
+    if not label:
+        return ""
+    return f"{label} {' '.join(when)}" if when else label
+
+
 @dataclass(frozen=True)
 class Noted:
     """A value the message wrote: the value replaced (None for a new one) and what it is, when the
@@ -103,7 +114,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             held = dateless_amounts(new)
             counting = [a for a in held if a.unit in ("money", "people", "days")]  # "4个人" of "…4个人…60多了"
             one = counting if len(counting) == 1 else held
-            new = amount_phrase(new, one[0], measure=True) if len(one) == 1 else item.label or ""
+            new = amount_phrase(new, one[0], measure=True) if len(one) == 1 else _dated(item.label, new, lang)
         elif old and message and len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)):
             new = old = ""  # (all the message again, however its old value read)
         if new and item.label and not re.search(r"[^\W\d_]", new):

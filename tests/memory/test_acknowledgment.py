@@ -137,3 +137,11 @@ def test_a_dropped_rule_is_said_without_the_name_of_its_subject():
     assert acknowledgment([], ["length: 100 words"], "en") == "Got it. Dropped: 100 words."
     assert acknowledgment([], ["篇幅: 200字以内"], "zh") == "好的，这条不用再照做了：200字以内。"
     assert acknowledgment([], ["flight: way cheaper"], "en") == "Got it. Dropped: flight: way cheaper."
+
+
+def test_a_day_is_said_with_its_name_not_the_name_alone():
+    said = acknowledgment([Noted("10月1号出发", label="出发日期"), Noted("玩6天", label="天数")], [], "zh",
+                          "我们10月1号出发，玩6天")
+    assert said == "好的，记下了：出发日期 10月1号；6天。", "run R said '记下了：出发日期；6天。'"
+    said = acknowledgment([Noted("flying out July 14", label="departure")], [], "en", "We are flying out July 14.")
+    assert said == "Got it. Noted: departure July 14.", "not 'departure 14'"

@@ -118,9 +118,11 @@ _DATE_AFTER = re.compile(r"[:/]\d|\s*(?:[月号日点时]|am\b|pm\b)", re.IGNORE
 
 
 def dateless_amounts(text: str) -> list[Amount]:
-    """The amounts of ``text`` that are no piece of a date or a time ("10月1号", "10:45", "7pm")."""
+    """The amounts of ``text`` that are no piece of a date or a time ("10月1号", "10:45", "7pm", "July 14")."""
+    # (A time is found by its marks around the number: "at 50" is a count as often as a time.)
+    spans = [m.span() for lang in LANGS if (pattern := cue("time.date", lang)) is not None for m in pattern.finditer(text)]
     return [a for a in amounts(text) if not _DATE_BEFORE.search(text[max(0, a.start - 2):a.start])
-            and not _DATE_AFTER.match(text[a.end:a.end + 3])]
+            and not _DATE_AFTER.match(text[a.end:a.end + 3]) and not any(s <= a.start and a.end <= e for s, e in spans)]
 
 
 def counted(text: str) -> set[str]:
