@@ -304,3 +304,17 @@ def test_a_count_settled_in_the_end_replaces_the_planned_one(conversation, lang,
         convo.say(turn)
     values = " | ".join(i.value for i in convo.active())
     assert now in values and gone not in values and "25" not in values, values
+
+
+@pytest.mark.parametrize("lang, turns, now, gone", [
+    ("en", ["hey, planning a trip to Lisbon in may, budget is around 3000 euros", "hmm what's the weather like there in may?",
+            "actually scratch that budget, my partner says we can do 4200"], "4200", "3000"),
+    ("en", ["the budget for the wedding is 20000", "scratch that budget, my parents are chipping in so 26000"], "26000",
+     "20000"),
+])
+def test_a_budget_taken_back_for_a_number_said_beside_it(conversation, lang, turns, now, gone):
+    convo = conversation(lang=lang)
+    for turn in turns:
+        convo.say(turn)
+    values = " | ".join(i.value for i in convo.active())
+    assert now in values and gone not in values, values

@@ -268,6 +268,10 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
                    and not (whole.kind == "goal" and c.kind == "decision" and fires("change.mind", c.quote))]
         if instead:
             return [c.model_copy(update={"action": "correct"}) for c in instead[:1]]
+        if whole.subject == "budget" and len(new := [n for part in parts[1:] for n in written_numbers(part)]) == 1:
+            # "actually scratch that budget, my partner says we can do 4200": the budget's new amount
+            return [Candidate(action="correct", kind="constraint", subject="budget", value=new[0], quote=sentence.strip(),
+                              canonical=True)]
         if whole.kind == "goal":
             # "forget that plan, I'll aim for a 10k instead": the new goal replaces it; "my knee's been bad
             # lately, forget that plan": the reason is a fact of its own.
