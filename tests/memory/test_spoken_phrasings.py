@@ -319,9 +319,16 @@ def test_a_self_introduction_in_short_clauses_fills_the_profile(conversation, la
 
 @pytest.mark.parametrize("lang, said", [
     ("zh", "她今年6岁 叫朵朵"), ("zh", "孩子5岁了"), ("zh", "这次住民宿"), ("en", "I'm 5 minutes away"),
+    ("zh", "下周二去广州出差，住两晚，住宿一晚报销不超过450"),
     ("en", "my son is 8 and loves dinosaurs"),
 ])
 def test_someone_elses_age_or_a_stay_is_no_profile_of_mine(conversation, lang, said):
     convo = conversation(lang=lang)
     convo.say(said)
     assert not [i for i in convo.active() if i.subject in ("age", "location")], _active(convo)
+
+
+def test_a_clause_without_its_i_sets_no_rule(conversation):
+    convo = conversation(lang="zh")
+    convo.say("我有高血压，一直在吃药")
+    assert not convo.active("directive"), _active(convo)

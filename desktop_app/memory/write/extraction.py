@@ -356,7 +356,9 @@ def _clause_candidates(parts: list[str]) -> list[Candidate]:
         said = classify(part)
         if said is None and mine and not fires("self.opening", body):
             said = classify(f"我{body}")
-            said = said.model_copy(update={"value": body, "quote": part.strip()}) if said is not None else None
+            # (a fact about the user or a plan, never a rule: "我有高血压，一直在吃药" sets no rule of "always")
+            said = said.model_copy(update={"value": body, "quote": part.strip()}) \
+                if said is not None and said.kind in ("fact", "goal") else None
         if said is not None:
             out.append(said)
     return out
