@@ -93,6 +93,10 @@ class Settings(BaseModel):
                                     "into the head at page-outs (keeps the evaluated prefix); live = rewrite the head")
     reply_retry: bool = Field(default=True, description="a reply that copies an earlier one, echoes the message or "
                                                          "pastes the prompt's notes is asked for once more")
+    acknowledge: Literal["first", "fallback"] = Field(
+        default="fallback", description="a message that only tells something memory took in is answered by the program "
+                                     "saying what it took in: first = at once, without the model; fallback = only when "
+                                     "the model's reply was no answer")
     guard: Literal["fix", "flag", "off"] = Field(
         default="fix", description="check each reply against memory (an old value as current, a broken limit or rule, "
                                    "a dropped rule applied): fix = ask once more with a one-line correction, then "
