@@ -193,6 +193,7 @@ def test_a_change_that_points_back_keeps_the_items_words(conversation, lang, mes
 
 @pytest.mark.parametrize("lang, message, count", [
     ("en", "It'll be 8 guests including me.", "8 guests"), ("en", "dinner reservation for 12", "12"),
+    ("en", "I'm hosting a dinner party on Saturday, 8 guests, budget around $250", "8 guests"),
     ("en", "team of 11 for the hackathon", "11"), ("zh", "15个人", "15个人"), ("zh", "年会30个人", "30个人"),
     ("zh", "同学聚会预计30人", "30人"), ("zh", "年夜饭我们家一共12口人", "12口人"),
 ])
