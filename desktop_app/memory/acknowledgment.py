@@ -71,10 +71,10 @@ def _clip(text: str, limit: int = MAX_VALUE) -> str:
 def _dated(label: str | None, value: str, lang: str) -> str:
     """A value named by the program: its label with the day it says ("出发日期 10月1号", not "出发日期" alone:
     run R said "记下了：出发日期；6天。"), or its label."""
-    when = [m.group(0) for name in ("time.date", "time.clock") if (pattern := cue(name, lang)) is not None
-            for m in [pattern.search(value)] if m is not None]
     if not label:
         return ""
+    when = [m.group(0) for name in ("time.date", "time.clock") if (pattern := cue(name, lang)) is not None
+            for m in [pattern.search(value)] if m is not None]
     return f"{label} {' '.join(when)}" if when else label
 
 

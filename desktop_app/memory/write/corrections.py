@@ -21,6 +21,11 @@ SUPERSEDABLE_KINDS = VALUE_KINDS  # the kinds whose value a newer one replaces
 BARE_RATIO = 5  # a bare number corrects a value at most this many times larger or smaller
 
 
+def of_its_size(said: float, held: float) -> bool:
+    """``said`` is within ``BARE_RATIO`` times ``held``, larger or smaller (``held`` not 0)."""
+    return 1 / BARE_RATIO <= said / held <= BARE_RATIO
+
+
 def swapped(old_value: str, dropped: str, new: str) -> str:
     """A short correction put in place of the value it drops, so the item keeps its words: "我下周三要去
     上海出差" corrected by "是下周四，不是周三" is "我下周四要去上海出差" (the words the two share at the
@@ -66,7 +71,7 @@ def latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | Non
         said = [a.value for a in amounts(value) if a.value > 0]
         if len(said) == 1 and not counts:
             # A bare number corrects a value of its size: "nah keep it at 4" (nights) is no budget of 2000.
-            pool = [i for i in pool if any(1 / BARE_RATIO <= said[0] / a.value <= BARE_RATIO
+            pool = [i for i in pool if any(of_its_size(said[0], a.value)
                                            for a in amounts(i.value) if a.value > 0)]
     return max(pool, key=lambda i: (i.updated_at, i.id)) if pool else None
 
@@ -78,7 +83,7 @@ def answers_an_unfiled_number(previous: str, value: str, active: list[MemoryItem
     if len(said) != 1 or said[0].unit not in (None, "money"):
         return False
     held = {a.value for i in active for a in amounts(i.value)}
-    return any(a.value not in held and 1 / BARE_RATIO <= said[0].value / a.value <= BARE_RATIO
+    return any(a.value not in held and of_its_size(said[0].value, a.value)
                for a in amounts(previous) if a.value > 0)
 
 
@@ -90,7 +95,7 @@ def goal_by_words(active: list[MemoryItem], subject_words: str, value: str) -> M
     if len(said) != 1 or not words:
         return None
     goals = [g for g in active if g.kind == "goal" and words & (term_set(g.value) | term_set(g.subject))
-             and any(a.unit == said[0].unit and 1 / BARE_RATIO <= said[0].value / a.value <= BARE_RATIO
+             and any(a.unit == said[0].unit and of_its_size(said[0].value, a.value)
                      for a in amounts(g.value) if a.value > 0)]
     return goals[-1] if goals else None
 
@@ -125,7 +130,7 @@ def corrected_value(old_value: str, new_value: str) -> str:
         said = [a for a in amounts(new_value) if a.value > 0]
         if len(said) == 1:
             new = said[0]
-            alike = [a for a in amounts(old_value) if a.value > 0 and 1 / BARE_RATIO <= new.value / a.value <= BARE_RATIO
+            alike = [a for a in amounts(old_value) if a.value > 0 and of_its_size(new.value, a.value)
                      and (a.unit == new.unit or None in (a.unit, new.unit))]
             if new.unit is not None and len(alike) > 1:
                 # "说错了 是跑了4万公里" of "…跑了6万公里 卖8.2万 我首付打算3万": the one of its unit
