@@ -94,7 +94,7 @@ class Settings(BaseModel):
     reply_retry: bool = Field(default=True, description="a reply that copies an earlier one, echoes the message or "
                                                          "pastes the prompt's notes is asked for once more")
     acknowledge: Literal["first", "fallback"] = Field(
-        default="fallback", description="a message that only tells something memory took in is answered by the program "
+        default="first", description="a message that only tells something memory took in is answered by the program "
                                      "saying what it took in: first = at once, without the model; fallback = only when "
                                      "the model's reply was no answer")
     guard: Literal["fix", "flag", "off"] = Field(

@@ -450,11 +450,13 @@ def only_tells(user_text: str) -> bool:
     """``tells_only``, clause by clause: no clause asks ("现在12个人了，菜够不够"), requests ("Budget is 1500
     now, please redo the itinerary") or asks for what was given to change ("We're 10 now, so update the
     menu"; the lexicon's ``request.revise``). Only such a message may be answered by what memory took in."""
-    if not tells_only(user_text) or _A_NOT_A.search(user_text) or fires("request.revise", user_text):
+    if not tells_only(user_text) or _A_NOT_A.search(user_text) or fires("request.recap", user_text):
         return False
-    clauses = [c.strip() for c in re.split(r"[,，;；]\s*", user_text) if c.strip()]
-    return not any((fires("request.ask", c) or fires("request.to_assistant", c) or fires("mood.question", c))
-                   and not _sets_a_rule(c) for c in clauses)
+    clauses = [c.strip() for c in re.split(r"[,，;；:：]\s*", user_text) if c.strip()]
+    if any(fires("request.revise", c) for c in [user_text, *clauses]):
+        return False
+    return not any((fires("request.ask", c) or fires("request.to_assistant", c) or fires("request.for_help", c)
+                    or fires("mood.question", c)) and not _sets_a_rule(c) for c in clauses)
 
 
 def degenerate(findings: Iterable[HealthFinding]) -> bool:

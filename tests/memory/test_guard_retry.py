@@ -8,6 +8,13 @@ from desktop_app.chat import pipeline_for, run_turn
 from desktop_app.engine.scripted import ScriptedEngine
 
 
+@pytest.fixture
+def settings(settings):
+    """The model answers every message here, statements too (``acknowledge = "first"``, the default, has the
+    program answer those itself: test_reply_retry.py's own test)."""
+    return settings.model_copy(update={"acknowledge": "fallback"})
+
+
 def turn(store, settings, engine, text, on_token=None, on_retry=None, **kwargs):
     settings = settings.model_copy(update={"lang": "en", **kwargs})
     pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=engine.n_ctx)

@@ -115,6 +115,11 @@ def test_a_reply_that_only_asks_for_what_memory_holds_is_no_answer():
     assert "promise" in kinds("请提供您的旅行计划，我将帮助您安排。", memory_held=True)
     assert "promise" in kinds("Sure! Please provide your budget and dates.", user_text="plan it", memory_held=True)
     assert "promise" not in kinds("请提供您的旅行计划，我将帮助您安排。", memory_held=False)
+    # A Pilot walk: memory held the party, the 0.5B said it knew nothing of it.
+    assert "promise" in kinds("I'm sorry, but I don't have any information about the dinner party you mentioned.",
+                              user_text="Priya is vegetarian and Jake is allergic to nuts", memory_held=True)
+    assert "promise" in kinds("抱歉，我没有关于晚宴的信息。", user_text="小美吃素", memory_held=True)
+    assert "promise" not in kinds("Sorry to hear that. Let's plan around it: a nut-free menu.", memory_held=True)
     long_answer = "第一天到大理古城。" * 20 + "请告诉我你们喜欢什么。"
     assert "promise" not in kinds(long_answer, memory_held=True)
 
@@ -629,6 +634,25 @@ def test_a_request_for_something_new_answered_by_the_last_reply_is_a_copy(reply,
     ("Budget is 1500 now, please redo the itinerary", False),
     ("再加上烧烤要用的东西", False),
     ("Add what we need for a barbecue", False),
+    # bench health's openings ask for help mid-sentence: with acknowledge = "first" the program must not answer them.
+    ("Hi! I'm planning a family trip to Lisbon this summer and could use some help getting it organised.", False),
+    ("Need help picking a laptop for uni. I'm starting a computer science degree in September.", False),
+    ("planning a camping trip with friends, lake district, need help", False),
+    ("我要考雅思，想让你帮我做个复习计划", False),
+    ("早中晚都帮我安排下，周一到周五", False),
+    ("毕业旅行想去日本 帮我们规划下", False),
+    ("We can go up to $38,000 with help from both families.", True),
+    ("我表弟阿伟来帮忙，加上我和一个员工，一共3个人看店", True),
+    ("以后每次回答最后都帮我算一下人均花多少", True),
+    ("I've got my CFA Level 1 exam coming up and I need a study plan. Like, a real one I'll actually follow.", False),
+    ("I want to throw a surprise 40th birthday party for my husband, Marcus. He has NO idea. Help!", False),
+    ("Actually, add Saturday lunch too since we're home then.", False),
+    ("周末也顺便安排一下吧，周末可以稍微放纵一点", False),
+    ("我发现我有点乳糖不耐，喝牛奶肚子不舒服，换掉", False),
+    ("我看了下7月机票太贵了 改6月25号出发吧 还是7天", True),
+    # The final recap is the question of the whole conversation.
+    ("Okay, final answer time: list all my constraints and give me the complete party plan.", False),
+    ("sum up all constraints + final plan pls", False),
 ])
 def test_only_a_message_that_asks_nothing_in_any_clause_only_tells(text, tells):
     from desktop_app.memory.reply_health import only_tells

@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
+
 from desktop_app.chat import pipeline_for, regenerate_turn, run_turn
 from desktop_app.engine.scripted import ScriptedEngine
 
 LOOP = "请提供您的旅行计划，我将帮助您安排和执行。"
+
+
+@pytest.fixture
+def settings(settings):
+    """The model answers every message here, statements too (``acknowledge = "first"``, the default, has the
+    program answer those itself: its own test below)."""
+    return settings.model_copy(update={"acknowledge": "fallback"})
 
 
 class Looping:

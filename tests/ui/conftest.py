@@ -40,9 +40,12 @@ def english_ui():
 
 @pytest.fixture
 def settings(db_path: Path, tmp_path: Path) -> Settings:
-    """Overrides tests/support's ``settings``: a scripted model's path and no reply retry."""
-    # Scripted replies repeat themselves on purpose; the reply checks' retry has its own tests.
-    return Settings(db=db_path, model=tmp_path / "scripted.gguf", reply_retry=False)
+    """Overrides tests/support's ``settings``: a scripted model's path, no reply retry, and the model answers
+    every message."""
+    # Scripted replies repeat themselves on purpose; the reply checks' retry has its own tests. The program's
+    # own answer to a message that only tells (acknowledge = "first", the default) has its own Pilot test
+    # (test_acknowledgment_ui.py); here the scripted model's words are what the tests read.
+    return Settings(db=db_path, model=tmp_path / "scripted.gguf", reply_retry=False, acknowledge="fallback")
 
 
 class HoldingEngine(ScriptedEngine):

@@ -1,0 +1,29 @@
+"""With the shipped setting (acknowledge = "first"), a message that only tells something memory takes in
+is answered in the chat by the program at once, in the user's language; a question still goes to the model."""
+
+from __future__ import annotations
+
+from desktop_app.engine.scripted import ScriptedEngine
+from desktop_app.ui.i18n import set_lang
+from desktop_app.ui.widgets.chat_log import ReplyView
+
+
+def replies(app) -> list[str]:
+    return [v.content for v in app.chat.query(ReplyView)]
+
+
+async def test_a_statement_is_answered_by_what_memory_took_in_and_a_question_by_the_model(settings, ui):
+    shipped = settings.model_copy(update={"lang": "zh", "acknowledge": type(settings)().acknowledge})
+    assert shipped.acknowledge == "first", "the shipped default"
+    set_lang("zh")
+    engine = ScriptedEngine("第一天：大理古城；第二天：洱海骑行。")
+    app = ui.scripted_app(shipped, engine)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "帮我规划一下带爸妈去云南玩的行程，我们一共4个人")
+        asked = len(engine.calls)
+        await ui.send(pilot, "我弟说他也要跟着去，那就5个人了")
+        assert replies(app)[-1] == "好的，记下了：5个人（之前是4个人）。"
+        assert len(engine.calls) == asked, "the model was not asked"
+        await ui.send(pilot, "大理和丽江选一个还是都去？")
+        assert replies(app)[-1].startswith("第一天") and len(engine.calls) > asked, "a question is the model's"
