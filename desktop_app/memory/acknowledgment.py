@@ -134,3 +134,13 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     # (A clipped value ends in "…": no full stop after it, "then the…." read as a typo in run P.)
     joined = text["sentences"].join(out).replace("…。", "…").replace("….", "…")
     return text["lead"] + joined if out else ""
+
+
+def said_anew(said: str, replaced: Sequence[str], lang: str) -> str:
+    """The acknowledgment ``said`` when a message is answered again, never word for word a reply the
+    regenerate ``replaced``: with an offer after it ("… What would you like me to do with it next?"), or
+    without its opening ("Got it. ")."""
+    text = acknowledge_text(lang)
+    body = said.removeprefix(text["lead"])
+    return next((option for option in (said, said + text["offer"], body + text["offer"], body) if option not in replaced),
+                said)

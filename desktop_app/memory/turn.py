@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import Embedder, Progress, TokenCounter
 from desktop_app.lexicon import CJK, fires, lexicon
-from desktop_app.memory.acknowledgment import Noted, acknowledgment, label_of
+from desktop_app.memory.acknowledgment import Noted, acknowledgment, label_of, said_anew
 from desktop_app.memory.archive.paging import page_out_if_needed
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.head_fold import FoldReason, HeadFold
@@ -392,7 +392,11 @@ class TurnPipeline:
                                        label_of(item.subject, item.value, names, lang)))
             elif outcome.action == "revoked":
                 dropped += [i.value for i in items]
-        return acknowledgment(noted, dropped, lang, recorded.message.content)
+        said = acknowledgment(noted, dropped, lang, recorded.message.content)
+        if said and not recorded.fresh:
+            # (Regenerate must not give the same text again: read in round fourteen's notes.)
+            said = said_anew(said, self.store.archived_replies(recorded.session.id, recorded.message.id), lang)
+        return said
 
     def recollection(self, recorded: RecordedInput, reply: str) -> tuple[str, bool]:
         """For a message asking what the user said ("What budget did I give you?"): the program's

@@ -361,3 +361,27 @@ def test_with_acknowledge_first_a_message_that_only_told_something_is_answered_w
     redone = regenerate_turn(pipeline, session, engine, settings=first)
     assert len(engine.calls) > asked_before, "the model answers a regenerate"
     assert redone.reply.content != again.reply.content
+
+
+@pytest.mark.parametrize("lang, text, opening", [
+    ("zh", "我弟说他也要跟着去，那就5个人了", "好的，记下了：5个人（之前是4个人）。"),
+    ("en", "My mum is coming too, so make that 5 people.", "Got it. Noted: 5 people (was 4 of us)."),
+])
+def test_a_regenerate_the_model_cannot_answer_never_gives_the_acknowledgment_it_replaced(store, settings, lang, text,
+                                                                                          opening):
+    """The model echoes every statement; each Ctrl+R falls back to the program's words, never the same text."""
+    first = settings.model_copy(update={"acknowledge": "first", "lang": lang})
+    engine = ScriptedEngine(lambda messages: messages[-1]["content"].split("\n")[-1])  # the message said back
+    start = "帮我规划云南行程，我们一共4个人" if lang == "zh" else "Help me plan a trip to Lisbon, there are 4 of us."
+    turn(store, first, engine, start)
+    told = turn(store, first, engine, text)
+    assert told.reply.content == opening
+    session = store.session_named("trip")
+    pipeline = pipeline_for(store, first, counter=engine.counter, n_ctx=engine.n_ctx)
+    seen = [told.reply.content]
+    for _ in range(3):
+        store.archive_tail(session.id, told.user_message.id)  # what Ctrl+R does before it asks again
+        redone = regenerate_turn(pipeline, store.get_session(session.id), engine, settings=first)
+        assert redone.record.health.acknowledged, redone.reply.content
+        assert redone.reply.content not in seen, seen
+        seen.append(redone.reply.content)
