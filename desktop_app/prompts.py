@@ -27,7 +27,7 @@ REQUIRED = {
     "resolve": ("system", "ask", "examples"),
     "guard": ("lead", "superseded", "limit", "directive", "revoked", "omitted", "ruled_out", "join", "end", "recap", "still_open"),
     "retry": ("lead", "echo", "copy", "refusal", "empty", "promise", "scaffolding", "statement", "join", "end"),
-    "acknowledge": ("lead", "noted", "plain", "was", "dropped", "join", "sentences", "offer"),
+    "acknowledge": ("lead", "noted", "plain", "was", "dropped", "join", "sentences", "offer", "rule"),
     "translate": ("system", "example", "example_reply"),
 }
 

@@ -86,6 +86,7 @@ class Noted:
     value: str
     old: str | None = None
     label: str | None = None
+    rule: bool = False  # a standing rule for the replies
 
 
 def label_of(subject: str, value: str, names: dict[str, str], lang: str) -> str | None:
@@ -106,6 +107,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     word is not said back (that would be the message again): its name is, or nothing."""
     text = acknowledge_text(lang)
     said = []
+    rule_unsaid = False
     for item in noted:
         new, old = changed_part(item.value, item.old) if item.old else (item.value, "")
         if not old and marks_aside(new) in marks_aside(message):
@@ -122,6 +124,8 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         if new:
             before = _clip(old)
             said.append(_clip(new) + (text["was"].format(old=before) if before else ""))
+        else:
+            rule_unsaid = rule_unsaid or item.rule
     out = []
     if said:
         out.append(text["noted"].format(values=text["join"].join(dict.fromkeys(said))))
@@ -129,6 +133,10 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         # (a rule the model's pass restated is said without its label: "以后都用列表回答我", not "列表: 以后…")
         rules = (_clip(unlabelled(d, subject_names=True), MAX_RULE) for d in dropped)
         out.append(text["dropped"].format(values=text["join"].join(rules)))
+    if rule_unsaid:
+        # A rule in the message's own words is not said back, nor answered by "Noted." alone (bench health,
+        # round fifteen: "Got it. Noted." to "from now on please give me the conclusion first…"): it is kept to.
+        out.append(text["rule"])
     if not out and noted:
         out.append(text["plain"])
     # (A clipped value ends in "…": no full stop after it, "then the…." read as a typo in run P.)

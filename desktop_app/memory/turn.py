@@ -389,7 +389,7 @@ class TurnPipeline:
                 for item in (i for i in items if i.status == "active"):
                     old = self.store.get_item(item.supersedes) if item.supersedes else None
                     noted.append(Noted(item.value, old.value if old else None,
-                                       label_of(item.subject, item.value, names, lang)))
+                                       label_of(item.subject, item.value, names, lang), rule=item.kind == "directive"))
             elif outcome.action == "revoked":
                 dropped += [i.value for i in items]
         said = acknowledgment(noted, dropped, lang, recorded.message.content)

@@ -145,3 +145,21 @@ def test_a_day_is_said_with_its_name_not_the_name_alone():
     assert said == "好的，记下了：出发日期 10月1号；6天。", "run R said '记下了：出发日期；6天。'"
     said = acknowledgment([Noted("flying out July 14", label="departure")], [], "en", "We are flying out July 14.")
     assert said == "Got it. Noted: departure July 14.", "not 'departure 14'"
+
+
+@pytest.mark.parametrize("lang, message, said", [
+    # bench health, round fifteen: "Got it. Noted." to a rule of eighteen words, which the judge called empty.
+    ("en", "Oh, one thing: from now on please give me the conclusion first, then the details. I skim a lot.",
+     "Got it. I'll keep to that in every answer from now on."),
+    ("zh", "以后回答都先说结论再说细节，我没耐心看长篇大论", "好的，以后每次回答都照这条来。"),
+])
+def test_a_new_rule_in_the_messages_own_words_is_said_to_be_kept_to_not_just_noted(lang, message, said):
+    from desktop_app.memory.reply_health import check_reply
+
+    value = message.split(". I skim")[0] if lang == "en" else message
+    reply = acknowledgment([Noted(value, rule=True)], [], lang, message)
+    assert reply == said
+    assert check_reply(reply, user_text=message, expected_lang=lang, memory_held=True) == []
+    # A rule that names its amount says it, as before.
+    assert "100" in acknowledgment([Noted("Please keep all your answers under 100 words from now on", rule=True)], [],
+                                   "en", "Please keep all your answers under 100 words from now on")

@@ -39,7 +39,7 @@ def turn(store, settings, engine, text, **kwargs):
 
 def test_a_copied_reply_is_asked_for_again_with_another_seed_and_its_opening_ruled_out(store, settings):
     model = Looping(["第一天：大理古城；第二天：洱海骑行；第三天：喜洲。"])
-    turn(store, settings, model.engine, "帮我安排一个5天的大理行程")
+    turn(store, settings, model.engine, "帮我安排一个5天的大理行程", reply_retry=False)  # the loop is the first reply
     retried = []
     result = run_turn(pipeline_for(store, settings.model_copy(update={"lang": "zh"}), counter=model.engine.counter,
                                    n_ctx=4096), store.session_named("trip"), model.engine, "预算改成12000",
@@ -87,7 +87,7 @@ def test_without_retry_a_degenerate_reply_is_only_kept_out_of_the_history(store,
 
 def test_regenerate_never_returns_the_reply_it_replaces(store, settings):
     model = Looping(["换个思路：先定住宿，再排每天的路线。"])
-    first = turn(store, settings, model.engine, "帮我安排一个5天的大理行程")
+    first = turn(store, settings, model.engine, "帮我安排一个5天的大理行程", reply_retry=False)
     assert first.reply.content == LOOP
     session = store.session_named("trip")
     store.archive_tail(session.id, first.user_message.id)  # what Ctrl+R does before it asks again
@@ -145,7 +145,7 @@ def test_the_retry_sees_the_conversation_and_may_copy_no_reply_it_is_shown(store
     replies = [plan, LOOP, LOOP, "好的，预算按12000元算，住宿可以升级到海景客栈。"]
     engine = ScriptedEngine(lambda messages: replies.pop(0))
     turn(store, settings, engine, "帮我安排一个5天的大理行程")
-    turn(store, settings, engine, "哈哈好的，我们慢慢看")
+    turn(store, settings, engine, "哈哈好的，我们慢慢看", reply_retry=False)  # the loop stays the second reply
     third = turn(store, settings, engine, "预算改成12000")
     assert third.record.health.retried, "the first attempt copied the second reply"
     assert plan in [m["content"] for m in engine.calls[-2]], "the first attempt saw both replies"
@@ -289,7 +289,7 @@ def test_a_message_that_told_something_gets_what_memory_took_in_when_no_attempt_
     # 人数。" to the next messages once it saw it in its history).
     assert told.reply.unhealthy and health.kept_out
     rule = turn(store, settings, model.engine, "以后回答都先说结论")
-    assert rule.reply.content == "好的，记下了。", "the message's own words are not said back"
+    assert rule.reply.content == "好的，以后每次回答都照这条来。", "the message's own words are not said back"
     shown = [m["content"] for m in rule.plan.messages]
     assert not any(c.startswith("好的，记下了") for c in shown), "no acknowledgment reaches the model"
     assert any(x.reason.startswith("the program's acknowledgment") for x in rule.plan.excluded)

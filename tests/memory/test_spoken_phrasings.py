@@ -332,3 +332,21 @@ def test_a_clause_without_its_i_sets_no_rule(conversation):
     convo = conversation(lang="zh")
     convo.say("我有高血压，一直在吃药")
     assert not convo.active("directive"), _active(convo)
+
+
+@pytest.mark.parametrize("lang, first, change, new", [
+    # The issue's own opening: "帮我安排一个5天的大理行程，我们一家四口。" filed nothing at all.
+    ("zh", "帮我安排一个5天的大理行程，我们一家四口。", "我妈也去，那就5个人了", "5个人"),
+    # A plan that says how many in its own words: the plan and the head count, which a change then replaces.
+    ("en", "Help me plan a trip to Lisbon for the 4 of us.", "My mum is coming too, so make that 5 people.", "5 people"),
+    ("en", "Help me plan a simple dinner for my family of four.", "Actually make it 6 people, my in-laws are coming.",
+     "6 people"),
+])
+def test_a_plan_that_says_how_many_go_files_the_plan_and_the_head_count(conversation, lang, first, change, new):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    assert [i.kind for i in convo.active() if i.kind == "goal"] == ["goal"], _active(convo)
+    assert [i for i in convo.active() if i.subject == "head count"], _active(convo)
+    convo.say(change)
+    counts = [i.value for i in convo.active() if i.subject == "head count"]
+    assert len(counts) == 1 and new in counts[0], _active(convo)

@@ -160,7 +160,16 @@ def extract(text: str) -> list[Candidate]:
 def unshifted(sentence: str) -> list[Candidate]:
     """What ``sentence`` asks memory to do, read as changing no value by an amount (what a change of
     "10斤" or "3个菜" that no item counts stands for instead: "目标减10斤" is a goal)."""
-    return _sentence_candidates(sentence) or _bare_change(sentence)
+    return _with_head_count(sentence, _sentence_candidates(sentence)) or _bare_change(sentence)
+
+
+def _with_head_count(sentence: str, found: list[Candidate]) -> list[Candidate]:
+    """A plan that says how many go ("Help me plan a trip to Lisbon for the 4 of us") files the head count
+    too: a later "make that 5 people" changes it (it had changed nothing, and the plan kept saying 4)."""
+    if [(c.action, c.kind) for c in found] != [("add", "goal")] or is_question(sentence):
+        return found
+    counted = _stated_fact(sentence.strip(TRIM), sentence.strip(), None, (("fact.head_count", "head count"),))
+    return found + [counted] if counted is not None else found
 
 
 def _with_shift(sentence: str, found: list[Candidate]) -> list[Candidate]:
