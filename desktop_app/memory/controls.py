@@ -19,7 +19,6 @@ from desktop_app.memory.lang.notices import reply
 from desktop_app.memory.lang.text import canonical_subject, clip, keywords, term_set, topic_subject
 from desktop_app.memory.prompt.render import stamp
 from desktop_app.memory.write.corrections import corrected_value
-from desktop_app.memory.write.extraction import Candidate
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.patches import (
     AddItem,
@@ -32,6 +31,7 @@ from desktop_app.memory.write.patches import (
     apply_patch,
     propose,
 )
+from desktop_app.memory.write.sentence import Candidate
 from desktop_app.memory.write.updates import apply_candidate, confirm_ops, pending_revocation_of, remember_message
 
 if TYPE_CHECKING:

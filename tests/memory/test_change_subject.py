@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.memory.write.extraction import _subject_value, extract
+from desktop_app.memory.write.extraction import extract
+from desktop_app.memory.write.sentence import _subject_value
 
 
 @pytest.mark.parametrize("text, subject", [

@@ -11,15 +11,29 @@ import pytest
 from desktop_app import lexicon
 from desktop_app.memory.write.change_resolution import _LET_GO, _MISTAKEN, _MOVED, _ZH_NUMERALS, _counted, mentions_change
 from desktop_app.memory.write.cooperation import _ABOUT_ME, _ABOUT_US, CHANGED, _units, says_changed
-from desktop_app.memory.write.extraction import (
+from desktop_app.memory.write.extraction import extract
+from desktop_app.memory.write.mood import (
+    _IMPERATIVE,
+    _PERSONAL,
+    ASKS,
+    RELAYED,
+    REPORTED,
+    REQUEST,
+    USES_VALUE,
+    is_hypothetical,
+    is_question,
+    is_small_talk,
+    negated,
+)
+from desktop_app.memory.write.sentence import (
     _ADDRESSES_RULE,
     _ARTICLE,
-    _CHANGE_LEAD,
     _CHANGE_SPLIT,
     _COPULA,
     _EN_CHANGE,
     _SUBJECT_LEAD,
     CHANGE,
+    CHANGE_LEAD,
     CORRECT,
     DATE,
     DECISION,
@@ -34,20 +48,6 @@ from desktop_app.memory.write.extraction import (
     STANDING,
     STEP_DONE,
     classify,
-    extract,
-)
-from desktop_app.memory.write.mood import (
-    _IMPERATIVE,
-    _PERSONAL,
-    ASKS,
-    RELAYED,
-    REPORTED,
-    REQUEST,
-    USES_VALUE,
-    is_hypothetical,
-    is_question,
-    is_small_talk,
-    negated,
 )
 from tests.support.lexicon_cases import cue_table_tests
 
@@ -673,9 +673,9 @@ PATTERN_CASES = [
     (_ADDRESSES_RULE, "Can you stop answering in English?", True),
     (_ADDRESSES_RULE, "可以不用英文回答吗？", True),
     (_ADDRESSES_RULE, "Can you stop the music?", False),
-    (_CHANGE_LEAD, "Actually, the budget is 6000", True),
-    (_CHANGE_LEAD, "不对，预算是6000", True),
-    (_CHANGE_LEAD, "The budget is actually 6000", False),  # at the start only
+    (CHANGE_LEAD, "Actually, the budget is 6000", True),
+    (CHANGE_LEAD, "不对，预算是6000", True),
+    (CHANGE_LEAD, "The budget is actually 6000", False),  # at the start only
     (_SUBJECT_LEAD, "Please make it 6000", True),
     (_SUBJECT_LEAD, "把预算改成6000", True),
     (_SUBJECT_LEAD, "预算改成6000", False),

@@ -31,9 +31,9 @@ from desktop_app.memory.core.models import REVOKE_MARK, MemoryItem, Message
 from desktop_app.memory.lang.amounts import counted, item_counts
 from desktop_app.memory.lang.text import canonical_subject, clip, marks_aside, numbers, split_sentences, term_set
 from desktop_app.memory.write.cooperation import REVOCABLE, presented, says_changed, subject_key
-from desktop_app.memory.write.extraction import REVOKE
 from desktop_app.memory.write.mood import is_hypothetical, is_question, is_reported, negated, rx
 from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, PatchOp, SetStatus
+from desktop_app.memory.write.sentence import REVOKE
 from desktop_app.memory.write.vetting import grounded, ungrounded_numbers
 from desktop_app.prompts import templates
 

@@ -26,11 +26,11 @@ from pydantic import BaseModel
 from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, marks_aside, numbers, term_set
-from desktop_app.memory.write.extraction import CHANGE, CORRECT, dropped_value
 from desktop_app.memory.write.kind_cues import settle_kind
 from desktop_app.memory.write.mood import negated, rx
 from desktop_app.memory.write.patches import ORIGIN_RANK, AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.proposals import Proposal
+from desktop_app.memory.write.sentence import CHANGE, CORRECT, dropped_value
 from desktop_app.memory.write.vetting import Vetted
 
 REVOCABLE = ("directive", "constraint", "preference", "decision")

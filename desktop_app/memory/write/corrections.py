@@ -13,8 +13,8 @@ from desktop_app.lexicon import fires
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts, counted, in_subject, only_counts, subject_counts, written_numbers
 from desktop_app.memory.lang.text import term_set
-from desktop_app.memory.write.extraction import Candidate
 from desktop_app.memory.write.names import NAME_SUBJECTS
+from desktop_app.memory.write.sentence import Candidate
 from desktop_app.memory.write.typed_values import VALUE_KINDS, says_when
 
 SUPERSEDABLE_KINDS = VALUE_KINDS  # the kinds whose value a newer one replaces

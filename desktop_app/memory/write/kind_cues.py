@@ -8,8 +8,8 @@ entries (is this sentence a memory at all?) and the merge (which kind is it?).
 from __future__ import annotations
 
 from desktop_app.lexicon import alternatives
-from desktop_app.memory.write.extraction import DECISION, SPECULATION
 from desktop_app.memory.write.mood import rx
+from desktop_app.memory.write.sentence import DECISION, SPECULATION
 
 # Cues in the user's own sentence that settle a kind the small model often gets wrong (the lexicon's
 # ``kind_cue.*``), case-insensitive.

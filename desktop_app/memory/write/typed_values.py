@@ -11,8 +11,8 @@ from functools import lru_cache
 from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon_words
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts
-from desktop_app.memory.write.extraction import CLOCK, DATE, LIMIT, MOVED, Candidate
 from desktop_app.memory.write.mood import rx
+from desktop_app.memory.write.sentence import CLOCK, DATE, LIMIT, MOVED, Candidate
 
 # The kinds whose value a newer one replaces.
 VALUE_KINDS = ("fact", "constraint", "decision", "preference")

@@ -41,7 +41,7 @@ from desktop_app.memory.write.corrections import (
     same_subject,
     swapped,
 )
-from desktop_app.memory.write.extraction import ADDRESSED_AS, REPLY_BEHAVIOUR, TRIP, Candidate, dropped_value, extract, unshifted
+from desktop_app.memory.write.extraction import extract, unshifted
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.mood import is_question
 from desktop_app.memory.write.names import NAME_SUBJECTS, corrected_name, old_name_said
@@ -55,6 +55,7 @@ from desktop_app.memory.write.patches import (
     apply_patch,
     propose,
 )
+from desktop_app.memory.write.sentence import ADDRESSED_AS, REPLY_BEHAVIOUR, TRIP, Candidate, dropped_value
 from desktop_app.memory.write.shifts import SHIFTED, shift_in, shift_target, shifted_value
 from desktop_app.memory.write.typed_values import (
     CHANGED,

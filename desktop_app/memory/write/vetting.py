@@ -27,10 +27,10 @@ from desktop_app.memory.lang.text import (
     terms,
     without_lead_in,
 )
-from desktop_app.memory.write.extraction import PROHIBIT, SPECULATION, STANDING
 from desktop_app.memory.write.kind_cues import KIND_CUES
 from desktop_app.memory.write.mood import REQUEST, addressed, is_hypothetical, is_question, is_reported, is_request, negated
 from desktop_app.memory.write.proposals import Proposal
+from desktop_app.memory.write.sentence import PROHIBIT, SPECULATION, STANDING
 from desktop_app.memory.write.shifts import shift_in
 
 _VALUE_CHARS = 120
