@@ -143,7 +143,8 @@ def _replacing_rule(sentences: list[str], found: list[Candidate]) -> list[Candid
         for part in clauses(sentence) or [sentence]:
             body = CHANGE_LEAD.sub("", part.strip()).strip(TRIM)
             if _says_manner_instead(body) and not is_question(part):
-                rule = rule_candidate("directive", body, part.strip(), canonical_subject(body)).model_copy(update={"replaces": True})
+                rule = rule_candidate("directive", body, part.strip(), canonical_subject(body)).model_copy(
+                    update={"replaces": True})
                 # The new rule stands for what the message made of its words (a correction of a "fact").
                 return [c for c in out if c.quote.strip(TRIM) not in (part.strip(TRIM), sentence.strip(TRIM))
                         or c.action == "revoke"] + [rule]
