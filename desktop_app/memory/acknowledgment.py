@@ -8,6 +8,7 @@ the message wrote (each new value with the one it replaced) and what it dropped.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Sequence
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from desktop_app.lexicon import cue
 from desktop_app.memory.lang.amounts import amount_phrase, dateless_amounts
-from desktop_app.memory.lang.text import marks_aside, unlabelled, without_lead_in
+from desktop_app.memory.lang.text import CJK_RUN, marks_aside, unlabelled, without_lead_in
 from desktop_app.prompts import acknowledge_text
 
 MAX_VALUE = 60  # characters of one value shown
@@ -78,6 +79,38 @@ def _dated(label: str | None, value: str, lang: str) -> str:
     return f"{label} {' '.join(when)}" if when else label
 
 
+def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
+    """A day that moved, said by its days ("departure July 21 (was July 14)"; bench health round fifteen said
+    "Noted: Tom just checked and flights are way cheaper if we leave… (was flying out July 14)"); a count
+    that stayed ("…, still 7 days" after "7 days") by itself, with nothing it was; None otherwise."""
+    if not item.old:
+        return None
+    pattern = cue("time.date", lang)
+    days = [[m.group(0) for m in pattern.finditer(v)] for v in (item.value, item.old)] if pattern is not None else [[], []]
+    fresh, gone = [d for d in days[0] if d not in days[1]], [d for d in days[1] if d not in days[0]]
+    if len(days[0]) == len(fresh) == 1 and gone:  # (the first day it was: "6月15号" of "6月15号，周六")
+        return (f"{item.label} {fresh[0]}" if item.label else fresh[0]), gone[0]
+    held, before = dateless_amounts(item.value), dateless_amounts(item.old)
+    if len(held) == 1 and [a.value for a in held] == [b.value for b in before]:
+        return amount_phrase(item.value, held[0], measure=True), ""
+    return None
+
+
+def _rule_itself(rule: str, lang: str) -> str:
+    """A rule without the words around it ("from now on please give me the conclusion first…" → "the
+    conclusion first…"; bench health round fifteen: said whole, it read as the user's message back)."""
+    frame, me = cue("rule.frame", lang), cue("address.me", lang)
+    opened = re.split(r"(?<=[.!?。！？])\s+", without_lead_in(rule, keep_last=True).strip(_TRIM))[0]
+    if frame is not None:
+        opened = frame.sub("", opened).strip(_TRIM)
+    first, *rest = [c.strip() for c in _CLAUSE_END.split(opened) if c.strip()] or [""]
+    # A clause after it that speaks of the user is its reason ("…，太长我不看", "I read everything on my phone").
+    kept = [first, *itertools.takewhile(lambda c: me is None or me.search(c) is None, rest)]
+    bare = opened if len(kept) == 1 + len(rest) else ("，" if CJK_RUN.search(rule) else ", ").join(kept).strip(_TRIM)
+    bare = frame.sub("", bare).strip(_TRIM) if frame is not None else bare  # ("… under 100 words from now on")
+    return bare if len(bare) >= 4 else rule
+
+
 @dataclass(frozen=True)
 class Noted:
     """A value the message wrote: the value replaced (None for a new one) and what it is, when the
@@ -109,8 +142,11 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     said = []
     rule_unsaid = False
     for item in noted:
-        new, old = changed_part(item.value, item.old) if item.old else (item.value, "")
-        if not old and marks_aside(new) in marks_aside(message):
+        day = _changed_day(item, lang)
+        new, old = day or (changed_part(item.value, item.old) if item.old else (item.value, ""))
+        if day is not None and old:
+            pass  # the day it moved to, named ("出发日期 10月3号（之前是10月1号）")
+        elif not old and marks_aside(new) in marks_aside(message):
             # The message's own words: its one amount with what it counts ("12个人", "预算 1500"; run O said
             # "记下了：人数。"), else its name, not the message said back.
             held = dateless_amounts(new)
@@ -131,7 +167,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         out.append(text["noted"].format(values=text["join"].join(dict.fromkeys(said))))
     if dropped:
         # (a rule the model's pass restated is said without its label: "以后都用列表回答我", not "列表: 以后…")
-        rules = (_clip(unlabelled(d, subject_names=True), MAX_RULE) for d in dropped)
+        rules = (_clip(_rule_itself(unlabelled(d, subject_names=True), lang), MAX_RULE) for d in dropped)
         out.append(text["dropped"].format(values=text["join"].join(rules)))
     if rule_unsaid:
         # A rule in the message's own words is not said back, nor answered by "Noted." alone (bench health,

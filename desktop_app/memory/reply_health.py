@@ -329,7 +329,7 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     if len(squashed) >= MIN_COPY_CHARS:
         for n, earlier in enumerate(reversed(compared), start=1):
             score = similarity(text, earlier)
-            if score >= near:
+            if score >= near and not _names_news(text, earlier, user_text):
                 findings.append(HealthFinding("copy", f"{score:.0%} like the reply {n} back"))
                 break
     if len(squashed) >= MIN_ECHO_CHARS and (echoes(text, user_text) or _run_of(text, user_text) or _gleaned(text, user_text)
@@ -383,6 +383,18 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     return findings
 
 
+_DIGITS = re.compile(r"\d(?:[\d,.]*\d)?")
+
+
+def _names_news(text: str, earlier: str, user_text: str) -> bool:
+    """``text`` names a number of the message that ``earlier`` did not: however alike in wording, it answers
+    the news ("Got it. Noted: budget €6,500 (was €5,000)." after "Got it. Noted: budget €5,000." is no copy;
+    bench health round fifteen)."""
+    def said(t: str) -> set[str]:
+        return {n.replace(",", "") for n in _DIGITS.findall(t)}
+    return bool(said(text) & said(user_text) - said(earlier))
+
+
 def asks_what_was_said(user_text: str) -> bool:
     """The message asks what the user said before ("What budget did I give you?", "我之前说的几号出发来着？")."""
     return _asks_back(user_text, "recall.asks_said")
@@ -414,6 +426,8 @@ def _said_before(text: str, user_text: str, earlier_replies: Sequence[str],
     if repeated is None or repeated.share < SAID_BEFORE_SHARE:
         return None
     if repeated.from_replies:
+        if _names_news(text, "\n".join(replies), user_text):
+            return None
         return HealthFinding("copy", f"{repeated.share:.0%} of it said in earlier replies")
     return HealthFinding("echo", f"{repeated.share:.0%} of it the user's messages said back")
 

@@ -53,9 +53,10 @@ def test_the_message_is_not_said_back_its_name_is():
 
 def test_a_dropped_rule_is_said_no_longer_in_force():
     said = acknowledgment([], ["以后回答都先说结论"], "zh", "结论先行那个不用了")
-    assert said == "好的，这条不用再照做了：以后回答都先说结论。"
-    assert acknowledgment([], ["Always answer in bullet points"], "en") == \
-        "Got it. Dropped: Always answer in bullet points."
+    # (the rule itself, without the words that made it standing: bench health round fifteen read "Dropped: from
+    # now on please give me the conclusion first…" as the user's message said back)
+    assert said == "好的，这条不用再照做了：先说结论。"
+    assert acknowledgment([], ["Always answer in bullet points"], "en") == "Got it. Dropped: answer in bullet points."
     assert acknowledgment([], [], "zh") == "", "nothing written, nothing to say"
 
 
@@ -84,17 +85,17 @@ def test_a_dropped_rule_is_said_without_its_spoken_opening_and_cut_at_a_word():
     """Run L: "I'll drop this one: Oh, one thing: from now on please give me the conclusion fi…"."""
     said = acknowledgment([], ["Oh, one thing: from now on please give me the conclusion first, then the details, "
                                "in short bullet points."], "en")
-    assert said == "Got it. Dropped: from now on please give me the conclusion first, then the details, in short bullet " \
-                   "points.", "a rule is a sentence: said whole up to 100 characters (run P cut it at 'then the….')"
+    assert said == "Got it. Dropped: the conclusion first, then the details, in short bullet points.", \
+        "a rule is a sentence: said whole up to 100 characters (run P cut it at 'then the….')"
     said = acknowledgment([], ["Oh, one thing: from now on please give me the conclusion first, then the details, in "
                                "short bullet points, and always end with a one-line summary of what to do next."], "en")
-    assert said.startswith("Got it. Dropped: from now on please give me") and said.endswith("…"), said
+    assert said.startswith("Got it. Dropped: the conclusion first") and said.endswith("…"), said
     assert said.split("…")[0].endswith(("a", "one-line", "summary", "with", "end", "always", "and")), said
 
 
 def test_a_dropped_rule_the_model_restated_is_said_without_its_label():
     # Run O: "好的，这条不用再照做了：列表: 以后都用列表回答我。"
-    assert acknowledgment([], ["列表: 以后都用列表回答我"], "zh") == "好的，这条不用再照做了：以后都用列表回答我。"
+    assert acknowledgment([], ["列表: 以后都用列表回答我"], "zh") == "好的，这条不用再照做了：用列表回答我。"
     assert acknowledgment([], ["reply length: keep answers under 100 words"], "en") == \
         "Got it. Dropped: reply length: keep answers under 100 words.", "a label the rest does not name stays"
 
@@ -163,3 +164,30 @@ def test_a_new_rule_in_the_messages_own_words_is_said_to_be_kept_to_not_just_not
     # A rule that names its amount says it, as before.
     assert "100" in acknowledgment([Noted("Please keep all your answers under 100 words from now on", rule=True)], [],
                                    "en", "Please keep all your answers under 100 words from now on")
+
+
+@pytest.mark.parametrize("lang, rule, said", [
+    # A reason after the rule is no part of it; the words that made it standing are not said either.
+    ("zh", "你以后回答控制在100字以内啊，太长我不看", "好的，这条不用再照做了：回答控制在100字以内啊。"),
+    ("zh", "以后都用列表回答我，方便我截图发家族群", "好的，这条不用再照做了：用列表回答我。"),
+    ("en", "Please keep all your answers under 100 words from now on, I read everything on my phone.",
+     "Got it. Dropped: keep all your answers under 100 words."),
+    ("en", "one rule: no long intros, just answer. always.", "Got it. Dropped: no long intros, just answer."),
+])
+def test_a_dropped_rule_is_said_without_its_reason_or_its_standing_words(lang, rule, said):
+    assert acknowledgment([], [rule], lang) == said
+
+
+@pytest.mark.parametrize("lang, noted, message, said", [
+    # bench health round fifteen: "Got it. Noted: Tom just checked and flights are way cheaper if we leave… (was fl…".
+    ("en", [Noted("Hmm, Tom just checked and flights are way cheaper if we leave July 21 instead", "flying out July 14",
+                  "departure"), Noted("Let's push everything back a week, still 7 days", "We're thinking 7 days")],
+     "Hmm, Tom just checked and flights are way cheaper if we leave July 21 instead. Let's push everything back a "
+     "week, still 7 days.", "Got it. Noted: departure July 21 (was July 14); 7 days."),
+    ("zh", [Noted("阿杰说他那周要出差，改到6月22号吧", "搬家日子定在6月15号，周六")], "阿杰说他那周要出差，改到6月22号吧",
+     "好的，记下了：6月22号（之前是6月15号）。"),
+    ("zh", [Noted("改到10月3号出发吧", "10月1号出发", "出发日期")], "改到10月3号出发吧",
+     "好的，记下了：出发日期 10月3号（之前是10月1号）。"),
+])
+def test_a_day_that_moved_is_said_by_its_days_and_a_count_that_stayed_by_itself(lang, noted, message, said):
+    assert acknowledgment(noted, [], lang, message) == said

@@ -707,3 +707,13 @@ def test_labels_of_its_own_and_notes_joined_as_the_briefing_joins_them_are_scaff
     notes = ["大概10个人", "预算1000", "我表妹小雨对虾过敏，很严重"]
     kinds = {f.kind for f in check_reply(reply, user_text="又来了两个人", notes=notes, memory_held=True)}
     assert (kind in kinds) if kind else not kinds, kinds
+
+
+def test_a_reply_alike_in_wording_that_names_the_messages_new_number_is_no_copy():
+    """bench health round fifteen: two acknowledgments of one budget, the second naming the new amount."""
+    earlier = ["Got it. Noted: budget €5,000."]
+    news = "With her coming we can stretch the budget a bit. Let's say €6,500 instead."
+    assert "copy" not in kinds("Got it. Noted: budget €6,500 (was €5,000).", user_text=news, earlier_replies=earlier)
+    # The same reply again is still a copy, number and all.
+    assert "copy" in kinds("Got it. Noted: budget €5,000 for the trip.", user_text=news,
+                           earlier_replies=["Got it. Noted: budget €5,000 for the trip!"])

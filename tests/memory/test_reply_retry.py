@@ -294,7 +294,7 @@ def test_a_message_that_told_something_gets_what_memory_took_in_when_no_attempt_
     assert not any(c.startswith("好的，记下了") for c in shown), "no acknowledgment reaches the model"
     assert any(x.reason.startswith("the program's acknowledgment") for x in rule.plan.excluded)
     gone = turn(store, settings, model.engine, "先说结论那个不用了")
-    assert gone.reply.content == "好的，这条不用再照做了：以后回答都先说结论。", gone.reply.content
+    assert gone.reply.content == "好的，这条不用再照做了：先说结论。", gone.reply.content
 
 
 def test_an_english_message_that_told_something_is_acknowledged_in_english(store, settings):
