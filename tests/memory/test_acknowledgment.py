@@ -56,7 +56,8 @@ def test_a_dropped_rule_is_said_no_longer_in_force():
     # (the rule itself, without the words that made it standing: bench health round fifteen read "Dropped: from
     # now on please give me the conclusion first…" as the user's message said back)
     assert said == "好的，这条不用再照做了：先说结论。"
-    assert acknowledgment([], ["Always answer in bullet points"], "en") == "Got it. Dropped: answer in bullet points."
+    assert acknowledgment([], ["Always answer in bullet points"], "en") == \
+        "Got it. I'll stop following this rule: answer in bullet points."
     assert acknowledgment([], [], "zh") == "", "nothing written, nothing to say"
 
 
@@ -85,11 +86,11 @@ def test_a_dropped_rule_is_said_without_its_spoken_opening_and_cut_at_a_word():
     """Run L: "I'll drop this one: Oh, one thing: from now on please give me the conclusion fi…"."""
     said = acknowledgment([], ["Oh, one thing: from now on please give me the conclusion first, then the details, "
                                "in short bullet points."], "en")
-    assert said == "Got it. Dropped: the conclusion first, then the details, in short bullet points.", \
+    assert said == "Got it. I'll stop following this rule: the conclusion first, then the details, in short bullet points.", \
         "a rule is a sentence: said whole up to 100 characters (run P cut it at 'then the….')"
     said = acknowledgment([], ["Oh, one thing: from now on please give me the conclusion first, then the details, in "
                                "short bullet points, and always end with a one-line summary of what to do next."], "en")
-    assert said.startswith("Got it. Dropped: the conclusion first") and said.endswith("…"), said
+    assert said.startswith("Got it. I'll stop following this rule: the conclusion first") and said.endswith("…"), said
     assert said.split("…")[0].endswith(("a", "one-line", "summary", "with", "end", "always", "and")), said
 
 
@@ -97,7 +98,7 @@ def test_a_dropped_rule_the_model_restated_is_said_without_its_label():
     # Run O: "好的，这条不用再照做了：列表: 以后都用列表回答我。"
     assert acknowledgment([], ["列表: 以后都用列表回答我"], "zh") == "好的，这条不用再照做了：用列表回答我。"
     assert acknowledgment([], ["reply length: keep answers under 100 words"], "en") == \
-        "Got it. Dropped: reply length: keep answers under 100 words.", "a label the rest does not name stays"
+        "Got it. I'll stop following this rule: reply length: keep answers under 100 words.", "a label the rest does not name stays"
 
 
 def test_a_change_said_with_its_difference_is_said_by_its_result():
@@ -135,9 +136,9 @@ def test_a_value_about_someone_else_is_named_with_the_person():
 
 
 def test_a_dropped_rule_is_said_without_the_name_of_its_subject():
-    assert acknowledgment([], ["length: 100 words"], "en") == "Got it. Dropped: 100 words."
+    assert acknowledgment([], ["length: 100 words"], "en") == "Got it. I'll stop following this rule: 100 words."
     assert acknowledgment([], ["篇幅: 200字以内"], "zh") == "好的，这条不用再照做了：200字以内。"
-    assert acknowledgment([], ["flight: way cheaper"], "en") == "Got it. Dropped: flight: way cheaper."
+    assert acknowledgment([], ["flight: way cheaper"], "en") == "Got it. I'll stop following this rule: flight: way cheaper."
 
 
 def test_a_day_is_said_with_its_name_not_the_name_alone():
@@ -171,8 +172,8 @@ def test_a_new_rule_in_the_messages_own_words_is_said_to_be_kept_to_not_just_not
     ("zh", "你以后回答控制在100字以内啊，太长我不看", "好的，这条不用再照做了：回答控制在100字以内啊。"),
     ("zh", "以后都用列表回答我，方便我截图发家族群", "好的，这条不用再照做了：用列表回答我。"),
     ("en", "Please keep all your answers under 100 words from now on, I read everything on my phone.",
-     "Got it. Dropped: keep all your answers under 100 words."),
-    ("en", "one rule: no long intros, just answer. always.", "Got it. Dropped: no long intros, just answer."),
+     "Got it. I'll stop following this rule: keep all your answers under 100 words."),
+    ("en", "one rule: no long intros, just answer. always.", "Got it. I'll stop following this rule: no long intros, just answer."),
 ])
 def test_a_dropped_rule_is_said_without_its_reason_or_its_standing_words(lang, rule, said):
     assert acknowledgment([], [rule], lang) == said
@@ -191,3 +192,16 @@ def test_a_dropped_rule_is_said_without_its_reason_or_its_standing_words(lang, r
 ])
 def test_a_day_that_moved_is_said_by_its_days_and_a_count_that_stayed_by_itself(lang, noted, message, said):
     assert acknowledgment(noted, [], lang, message) == said
+
+
+@pytest.mark.parametrize("lang, rule, noted, message", [
+    ("en", "length: 100 words", "Got it. Noted: 100 words.",
+     "Fine, you don't need to stick to the 100 word thing anymore, go into detail when it helps."),
+    ("zh", "回答控制在100字以内", "好的，记下了：100字。", "100字那个限制取消吧，这个问题你可以多说点"),
+])
+def test_a_rule_dropped_is_not_said_like_the_rule_noted(lang, rule, noted, message):
+    """bench health round fifteen: "Got it. Dropped: 100 words." was 88 % like "Got it. Noted: 100 words."."""
+    from desktop_app.memory.reply_health import check_reply
+
+    dropped = acknowledgment([], [rule], lang, message)
+    assert check_reply(dropped, user_text=message, earlier_replies=[noted], expected_lang=lang, memory_held=True) == []
