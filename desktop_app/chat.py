@@ -29,6 +29,7 @@ from desktop_app.memory.reply_health import (
     degenerate,
     degenerate_opening,
     expected_language,
+    only_asks_what_was_said,
     only_tells,
     retry_note,
     worth_retry,
@@ -191,8 +192,9 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
 
     try:
         if (first := _said_first(pipeline, recorded, settings)):
-            # A message that only told something memory took in is answered by what memory took in, at once
-            # (read blind in round fourteen, the program's such replies were 12 of 15 good, the 0.5B's 11 of 69).
+            # A message that only told something memory took in, or only asked what the user said, is answered by
+            # memory at once (read blind in round fourteen, the program's such replies were 12 of 15 good, the
+            # 0.5B's 11 of 69; in round fifteen 13 of 13 and 0 of 15).
             health, guard = ReplyHealth(acknowledged=True), None
             findings: list[HealthFinding] = []
             streamed.add(first, on_token)
@@ -315,12 +317,18 @@ def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
 
 
 def _said_first(pipeline: TurnPipeline, recorded: RecordedInput, settings: Settings) -> str:
-    """The program's acknowledgment of a message that only told something memory took in, when it answers such
-    messages itself (``acknowledge = "first"``); "" when the model answers."""
-    # (Answered again, regenerate, the model answers: the same acknowledgment again would be the identical text.)
-    if settings.acknowledge != "first" or not recorded.fresh or not only_tells(recorded.message.content):
+    """What the program answers at once when it answers such messages itself (``acknowledge = "first"``): a
+    message that only told something memory took in, by what it took in; one that only asks what the user said
+    before, by what memory holds of it ("What I have noted: …"); "" when the model answers."""
+    # (Answered again, regenerate, the model answers: the same words again would be the identical text.)
+    if settings.acknowledge != "first" or not recorded.fresh:
         return ""
-    return pipeline.acknowledgment(recorded)
+    text = recorded.message.content
+    if only_tells(text):
+        return pipeline.acknowledgment(recorded)
+    # (Read blind in round fifteen: "I gave you $250." and "The flight date I said again was July 14." — the
+    # 0.5B's answers to such questions, off; memory holds the values.)
+    return pipeline.recollection(recorded, "")[0] if only_asks_what_was_said(text) else ""
 
 
 def _acknowledge(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, health: ReplyHealth,

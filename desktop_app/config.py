@@ -95,8 +95,9 @@ class Settings(BaseModel):
                                                          "pastes the prompt's notes is asked for once more")
     acknowledge: Literal["first", "fallback"] = Field(
         default="first", description="a message that only tells something memory took in is answered by the program "
-                                     "saying what it took in: first = at once, without the model; fallback = only when "
-                                     "the model's reply was no answer")
+                                     "saying what it took in, one that only asks what the user said by what memory "
+                                     "holds: first = at once, without the model; fallback = only when the model's "
+                                     "reply was no answer")
     guard: Literal["fix", "flag", "off"] = Field(
         default="fix", description="check each reply against memory (an old value as current, a broken limit or rule, "
                                    "a dropped rule applied): fix = ask once more with a one-line correction, then "

@@ -27,7 +27,8 @@ REQUIRED = {
     "resolve": ("system", "ask", "examples"),
     "guard": ("lead", "superseded", "limit", "directive", "revoked", "omitted", "ruled_out", "join", "end", "recap", "still_open"),
     "retry": ("lead", "echo", "copy", "refusal", "empty", "promise", "scaffolding", "statement", "join", "end"),
-    "acknowledge": ("lead", "noted", "plain", "was", "dropped", "join", "sentences", "offer", "rule"),
+    "acknowledge": ("lead", "noted", "plain", "was", "dropped", "join", "sentences", "offer", "rule", "named", "yours",
+                    "short_kin"),
     "translate": ("system", "example", "example_reply"),
 }
 

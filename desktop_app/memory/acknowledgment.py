@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from desktop_app.lexicon import cue
+from desktop_app.lexicon import cue, first_match
 from desktop_app.memory.lang.amounts import amount_phrase, dateless_amounts
 from desktop_app.memory.lang.text import CJK_RUN, marks_aside, unlabelled, without_lead_in
 from desktop_app.prompts import acknowledge_text
@@ -69,14 +69,23 @@ def _clip(text: str, limit: int = MAX_VALUE) -> str:
     return cut.rstrip(_TRIM) + "…"
 
 
+# The facts whose cue holds what they are ("对虾过敏" → "虾"; lexicon ``fact.*``, group ``value``).
+_WHAT_CUES = ("fact.family_allergy", "fact.allergy", "fact.family_diet", "fact.diet", "fact.health")
+
+
 def _dated(label: str | None, value: str, lang: str) -> str:
     """A value named by the program: its label with the day it says ("出发日期 10月1号", not "出发日期" alone:
-    run R said "记下了：出发日期；6天。"), or its label."""
+    run R said "记下了：出发日期；6天。"), or with what it is ("表妹小雨的过敏：虾", run S said "表妹小雨的过敏"),
+    or its label."""
     if not label:
         return ""
     when = [m.group(0) for name in ("time.date", "time.clock") if (pattern := cue(name, lang)) is not None
             for m in [pattern.search(value)] if m is not None]
-    return f"{label} {' '.join(when)}" if when else label
+    if when:
+        return f"{label} {' '.join(when)}"
+    found = (first_match(name, value, (lang,)) for name in _WHAT_CUES)
+    what = next((m.group("value").strip(_TRIM) for m in found if m is not None and m.groupdict().get("value")), "")
+    return acknowledge_text(lang)["named"].format(label=label, what=what) if what else label
 
 
 def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
@@ -130,8 +139,16 @@ def label_of(subject: str, value: str, names: dict[str, str], lang: str) -> str 
     label = names.get(subject) or names.get(kind)
     if label is None or not who:
         return label
+    text = acknowledge_text(lang)
     at = value.lower().find(who.lower())
-    return acknowledge_text(lang)["whose"].format(who=value[at:at + len(who)] if at >= 0 else who, label=label)
+    named = value[at:at + len(who)] if at >= 0 else who
+    mine = cue("address.me", lang)
+    before = value[:at].rstrip() if at > 0 else ""
+    if mine is not None and before and mine.fullmatch(before.split()[-1] if before.isascii() else before[-1]):
+        # The user's own people are the user's, said by the program ("你妈妈的饮食", "your mum's diet"): "我妈的饮食"
+        # is the user's voice, and "妈的饮食" reads as a curse.
+        named = text["yours"].format(who=text["short_kin"].format(who=named) if len(named) == 1 else named)
+    return text["whose"].format(who=named, label=label)
 
 
 def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, message: str = "") -> str:

@@ -400,6 +400,16 @@ def asks_what_was_said(user_text: str) -> bool:
     return _asks_back(user_text, "recall.asks_said")
 
 
+def only_asks_what_was_said(user_text: str) -> bool:
+    """The message asks what the user said before and for nothing else ("我刚才说谁过敏来着？对什么过敏？我怕记混了";
+    not "What budget did I give you? Plan the menu within it.")."""
+    if not asks_what_was_said(user_text) or fires("request.recap", user_text):
+        return False
+    clauses = [c.strip() for c in re.split(r"[,，;；:：.。!！?？]\s*", user_text) if c.strip()]
+    return not any(fires(concept, c) for c in clauses
+                   for concept in ("request.ask", "request.to_assistant", "request.for_help", "request.revise"))
+
+
 def _asks_back(user_text: str, concept: str) -> bool:
     """The message asks what was said before (``recall.asks_said``: by the user; ``recall.asks_reply``: by
     the assistant): a question that is no request for something new ("你说我要不要再加个甜品？",

@@ -43,10 +43,10 @@ def test_a_change_says_the_new_value_then_the_old_in_either_language():
 
 def test_the_message_is_not_said_back_its_name_is():
     message = "我表妹小雨对虾过敏，很严重那种，虾一定不能有"
-    assert acknowledgment([Noted("我表妹小雨对虾过敏", label="过敏")], [], "zh", message) == "好的，记下了：过敏。"
+    assert acknowledgment([Noted("我表妹小雨对虾过敏", label="过敏")], [], "zh", message) == "好的，记下了：过敏：虾。"
     assert acknowledgment([Noted("以后回答都先说结论")], [], "zh", "以后回答都先说结论") == "好的，记下了。"
     assert acknowledgment([Noted("Jake has a shellfish allergy", label="allergy")], [], "en",
-                          "Also, Jake has a shellfish allergy!") == "Got it. Noted: allergy."
+                          "Also, Jake has a shellfish allergy!") == "Got it. Noted: allergy: shellfish."
     # A value in other words than the message's is said.
     assert "12个人" in acknowledgment([Noted("人数: 12个人")], [], "zh", "大概12个人，老老少少都有")
 
@@ -117,7 +117,7 @@ def test_news_in_the_messages_own_words_is_said_by_its_amount():
     said = "We'll be 8 people."
     assert acknowledgment([Noted("We'll be 8 people", None, "head count")], [], "en", said) == "Got it. Noted: 8 people."
     said = "我表妹小雨对虾过敏"
-    assert acknowledgment([Noted(said, None, "过敏")], [], "zh", said) == "好的，记下了：过敏。", "no amount: its name"
+    assert acknowledgment([Noted(said, None, "过敏")], [], "zh", said) == "好的，记下了：过敏：虾。", "no amount: its name and what"
 
 
 def test_a_value_about_someone_else_is_named_with_the_person():
@@ -127,12 +127,12 @@ def test_a_value_about_someone_else_is_named_with_the_person():
     en, zh = lexicon("en")["subject"]["label"], lexicon("zh")["subject"]["label"]
     assert label_of("diet:priya", "Dietary stuff: my friend Priya is vegetarian", en, "en") == "Priya's diet"
     assert label_of("allergy:jake", "Jake has a shellfish allergy", en, "en") == "Jake's allergy"
-    assert label_of("allergy:表妹小雨", "我表妹小雨对虾过敏，很严重", zh, "zh") == "表妹小雨的过敏"
+    assert label_of("allergy:表妹小雨", "我表妹小雨对虾过敏，很严重", zh, "zh") == "你表妹小雨的过敏"
     assert label_of("budget", "预算1500", zh, "zh") == "预算"
     said = acknowledgment([Noted("Dietary stuff: my friend Priya is vegetarian", label="Priya's diet"),
                            Noted("Jake has a shellfish allergy", label="Jake's allergy")], [], "en",
                           "Dietary stuff: my friend Priya is vegetarian, and Jake has a shellfish allergy.")
-    assert said == "Got it. Noted: Priya's diet; Jake's allergy."
+    assert said == "Got it. Noted: Priya's diet: vegetarian; Jake's allergy: shellfish."
 
 
 def test_a_dropped_rule_is_said_without_the_name_of_its_subject():
@@ -205,3 +205,23 @@ def test_a_rule_dropped_is_not_said_like_the_rule_noted(lang, rule, noted, messa
 
     dropped = acknowledgment([], [rule], lang, message)
     assert check_reply(dropped, user_text=message, earlier_replies=[noted], expected_lang=lang, memory_held=True) == []
+
+
+@pytest.mark.parametrize("subject, value, lang, label", [
+    # Run S: "好的，记下了：表妹小雨的过敏。" said nothing of what; "我妈的饮食" is the user's voice ("妈的" a curse).
+    ("diet:妈", "还有我妈一点辣都不能吃，吃饭的时候要注意", "zh", "你妈妈的饮食"),
+    ("allergy:表妹小雨", "我表妹小雨对虾过敏，很严重那种", "zh", "你表妹小雨的过敏"),
+    ("diet:mum", "my mum is vegan now", "en", "your mum's diet"),
+    ("diet:priya", "my friend Priya is vegetarian", "en", "Priya's diet"),
+])
+def test_the_users_own_people_are_named_as_the_users(subject, value, lang, label):
+    from desktop_app.memory.acknowledgment import label_of
+
+    assert label_of(subject, value, {"diet": "饮食" if lang == "zh" else "diet", "allergy": "过敏"}, lang) == label
+
+
+def test_an_allergy_or_a_diet_is_said_with_what_it_is():
+    message = "Dietary stuff: my friend Priya is vegetarian, and Jake has a shellfish allergy. A serious one."
+    noted = [Noted("my friend Priya is vegetarian", label="Priya's diet"),
+             Noted("Jake has a shellfish allergy", label="Jake's allergy")]
+    assert acknowledgment(noted, [], "en", message) == "Got it. Noted: Priya's diet: vegetarian; Jake's allergy: shellfish."

@@ -12,6 +12,13 @@ from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.recollection import asked_about, recollection, unanswered
 
 
+@pytest.fixture
+def settings(settings):
+    """The model answers here (``acknowledge = "first"``, the default, has memory answer a message that only asks
+    what the user said: tests/memory/test_reply_retry.py)."""
+    return settings.model_copy(update={"acknowledge": "fallback"})
+
+
 def _item(n: int, subject: str, value: str, kind: str = "fact") -> MemoryItem:
     return MemoryItem(id=n, session_id=1, kind=kind, subject=subject, value=value, status="active", origin="rule", state_version=1,
                       created_at=float(n), updated_at=float(n))

@@ -385,3 +385,25 @@ def test_a_regenerate_the_model_cannot_answer_never_gives_the_acknowledgment_it_
         assert redone.record.health.acknowledged, redone.reply.content
         assert redone.reply.content not in seen, seen
         seen.append(redone.reply.content)
+
+
+@pytest.mark.parametrize("lang, told, asked, holds", [
+    ("en", "There'll be 4 of us. We're thinking 7 days, flying out July 14.", "What was the flight date I said again?",
+     "July 14"),
+    ("zh", "打算国庆去，10月1号出发，玩6天", "我之前说的几号出发来着？", "10月1号"),
+])
+def test_with_acknowledge_first_a_question_about_what_the_user_said_is_answered_by_memory(store, settings, lang, told,
+                                                                                          asked, holds):
+    """Round fifteen, read blind: "The flight date I said again was July 14." and "I gave you $250." (the 0.5B)."""
+    engine = ScriptedEngine("Day one: the old town." if lang == "en" else "第一天：古城。")
+    first = settings.model_copy(update={"acknowledge": "first", "lang": lang})
+    turn(store, first, engine, told)
+    calls = len(engine.calls)
+    answered = turn(store, first, engine, asked)
+    assert holds in answered.reply.content and len(engine.calls) == calls, answered.reply.content
+    assert answered.record.health.acknowledged
+    # Asked for something besides, the model answers.
+    more = "What was the flight date I said again? Plan day one around it." if lang == "en" else \
+        "我之前说的几号出发来着？帮我安排第一天"
+    turn(store, first, engine, more)
+    assert len(engine.calls) > calls, "the model answers"
