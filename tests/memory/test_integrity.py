@@ -670,3 +670,22 @@ def test_a_count_changed_since_is_not_brought_back_by_a_late_pass(conversation, 
     job.run(JobContext(store=convo.store, should_stop=lambda: False, engine=model.engine))
     counts = [i.value for i in active(convo) if "8" in i.value]
     assert not counts, (counts, job.notes)
+
+
+@pytest.mark.parametrize("lang, said, value, labelled", [
+    # A Pilot walk (round fifteen): the panel showed "head count: 我们一家四口" in a Chinese conversation.
+    ("zh", "帮我安排一个5天的大理行程，我们一家四口。", "家庭: 我们一家四口", "人数: 我们一家四口"),
+])
+def test_a_restatement_under_a_canonical_subject_is_labelled_in_the_messages_language(conversation, lang, said, value,
+                                                                                      labelled):
+    from desktop_app.memory.write.integrity import guard_model_ops
+    from desktop_app.memory.write.patches import AddItem
+
+    convo = conversation(lang=lang)
+    convo.user(said)
+    items = convo.store.list_items(convo.sid, statuses=("active", "pending"))
+    old = next(i for i in items if i.subject == "head count")
+    ops = [AddItem(kind="fact", subject=value.split(":")[0], value=value, status="active", origin="model",
+                   supersedes=old.id, source_message_id=convo.recorded.message.id)]
+    guarded = guard_model_ops(ops, items, convo.recorded.message)
+    assert [(op.subject, op.value) for op in guarded.ops if isinstance(op, AddItem)] == [("head count", labelled)], guarded

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from desktop_app.lexicon import CJK, alternatives, fires
+from desktop_app.lexicon import CJK, alternatives, fires, lexicon
 from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, only_counts, says_a_number, subject_counts
 from desktop_app.memory.lang.text import (
@@ -189,7 +189,9 @@ def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Messag
             # and the budget is 300 euros".)
             # A restatement keeps the canonical subject, its kind ("trip length: 5 days" is no goal) and
             # its label ("instead: €6,500" is the budget).
-            value = f"{old.subject}: {body(op.value)}" if body(op.value) != op.value else op.value
+            # (labelled in the message's language: a Pilot walk showed "head count: 我们一家四口" in the panel)
+            names = lexicon(script_language(message.content) or "en")["subject"].get("label", {})
+            value = f"{names.get(old.subject, old.subject)}: {body(op.value)}" if body(op.value) != op.value else op.value
             op = op.model_copy(update={"subject": old.subject, "kind": old.kind, "value": value})
         written.add(squash(body(op.value)))
         out.ops.append(op)
