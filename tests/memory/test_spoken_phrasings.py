@@ -350,3 +350,16 @@ def test_a_plan_that_says_how_many_go_files_the_plan_and_the_head_count(conversa
     convo.say(change)
     counts = [i.value for i in convo.active() if i.subject == "head count"]
     assert len(counts) == 1 and new in counts[0], _active(convo)
+
+
+def test_make_it_an_amount_of_money_is_the_budget_and_a_count_beside_it_the_head_count(conversation):
+    """A Pilot walk (round fifteen): "Actually make it 80 dollars, we have guests coming, so 6 people." filed
+    "make it 80 dollars" as the head count, and the budget stayed 60."""
+    convo = conversation(lang="en")
+    convo.say("Help me plan a simple dinner for my family of four. I'm vegetarian.")
+    convo.say("The budget is 60 dollars.")
+    convo.say("Actually make it 80 dollars, we have guests coming, so 6 people.")
+    budget = [i.value for i in convo.active() if i.subject == "budget"]
+    counts = [i.value for i in convo.active() if i.subject == "head count"]
+    assert len(budget) == 1 and "80" in budget[0], _active(convo)
+    assert len(counts) == 1 and "6 people" in counts[0], _active(convo)
