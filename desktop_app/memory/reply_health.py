@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Literal
 
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
-from desktop_app.memory.lang.text import marks_aside, script_language
+from desktop_app.memory.lang.text import marks_aside, numbers, script_language
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
 from desktop_app.memory.scaffolding import pasted_notes, scaffolding_in
 from desktop_app.memory.write.mood import is_question, is_small_talk
@@ -383,15 +383,12 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     return findings
 
 
-_DIGITS = re.compile(r"\d(?:[\d,.]*\d)?")
-
-
 def _names_news(text: str, earlier: str, user_text: str) -> bool:
     """``text`` names a number of the message that ``earlier`` did not: however alike in wording, it answers
     the news ("Got it. Noted: budget €6,500 (was €5,000)." after "Got it. Noted: budget €5,000." is no copy;
     bench health round fifteen)."""
     def said(t: str) -> set[str]:
-        return {n.replace(",", "") for n in _DIGITS.findall(t)}
+        return {n.replace(",", "") for n in numbers(t)}
     return bool(said(text) & said(user_text) - said(earlier))
 
 
@@ -406,8 +403,13 @@ def only_asks_what_was_said(user_text: str) -> bool:
     if not asks_what_was_said(user_text) or fires("request.recap", user_text):
         return False
     clauses = [c.strip() for c in re.split(r"[,，;；:：.。!！?？]\s*", user_text) if c.strip()]
-    return not any(fires(concept, c) for c in clauses
-                   for concept in ("request.ask", "request.to_assistant", "request.for_help", "request.revise"))
+    return not any(_requests(c) or fires("request.revise", c) for c in clauses)
+
+
+def _requests(clause: str) -> bool:
+    """The clause asks the assistant to do something now ("Plan day one around it", "帮我安排第一天", "…and could use
+    some help"): the lexicon's ``request.ask``, ``request.to_assistant`` and ``request.for_help``."""
+    return any(fires(concept, clause) for concept in ("request.ask", "request.to_assistant", "request.for_help"))
 
 
 def _asks_back(user_text: str, concept: str) -> bool:
@@ -479,8 +481,7 @@ def only_tells(user_text: str) -> bool:
     clauses = [c.strip() for c in re.split(r"[,，;；:：]\s*", user_text) if c.strip()]
     if any(fires("request.revise", c) for c in [user_text, *clauses]):
         return False
-    return not any((fires("request.ask", c) or fires("request.to_assistant", c) or fires("request.for_help", c)
-                    or fires("mood.question", c)) and not _sets_a_rule(c) for c in clauses)
+    return not any((_requests(c) or fires("mood.question", c)) and not _sets_a_rule(c) for c in clauses)
 
 
 def degenerate(findings: Iterable[HealthFinding]) -> bool:
