@@ -274,7 +274,7 @@ def print_table(table: dict) -> None:
     for lang, row in table["languages"].items():
         print(f"| {lang} | {row['healthy']}/{row['replies']} | {row['percent']:.0f} % | {row['copy']} | {row['echo']} "
               f"| {row['scaffolding']} | {row['refusal']} | {row['language']} | {row['empty'] + row['promise']} "
-              f"| {row.get('loop', 0) + row.get('template', 0)} | {row['retried']} | {row.get('acknowledged', 0)} "
+              f"| {sum(row.get(k, 0) for k in ('loop', 'template', 'unfilled'))} | {row['retried']} | {row.get('acknowledged', 0)} "
               f"| {row['final_ok']}/{row['conversations']} ({row['final_ok_model']}) | {row['seconds_per_reply']:.1f} "
               f"| {row['first_token_median']:.1f} s |")
 
@@ -293,7 +293,7 @@ def summarise(verdicts: list[TurnVerdict], finals: dict[str, tuple[bool, list[st
         conversations = [cid for cid, conv_lang in langs.items() if conv_lang == lang]
         out[lang] = {"replies": len(mine), "healthy": healthy, "percent": 100 * healthy / max(1, len(mine)),
                      **{k: kinds.get(k, 0) for k in ("copy", "echo", "scaffolding", "refusal", "language", "empty", "promise",
-                                                     "loop", "template")},
+                                                     "loop", "template", "unfilled")},
                      "retried": sum(v.retried for v in mine),
                      "acknowledged": sum(v.acknowledged for v in mine),
                      "final_ok": sum(finals[c][0] for c in conversations if c in finals),

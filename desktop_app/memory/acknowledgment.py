@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from desktop_app.lexicon import cue, first_match
 from desktop_app.memory.lang.amounts import amount_phrase, dateless_amounts
 from desktop_app.memory.lang.text import CJK_RUN, marks_aside, unlabelled, without_lead_in
+from desktop_app.memory.lang.voice import in_your_voice
 from desktop_app.prompts import acknowledge_text
 
 MAX_VALUE = 60  # characters of one value shown
@@ -86,6 +87,22 @@ def _dated(label: str | None, value: str, lang: str) -> str:
     found = (first_match(name, value, (lang,)) for name in _WHAT_CUES)
     what = next((m.group("value").strip(_TRIM) for m in found if m is not None and m.groupdict().get("value")), "")
     return acknowledge_text(lang)["named"].format(label=label, what=what) if what else label
+
+
+def named_value(value: str, label: str | None, lang: str) -> str:
+    """A value said by what it holds, not in the user's words: its one amount with what it counts ("5个人" of
+    "我弟说他也要跟着去，那就5个人了"; "4个人" of "…4个人…他俩都60多了"), named by its label when the amount is bare
+    ("预算 1500"), or its label with its day or with what it is ("departure July 21", "Priya's diet: vegan"); ""
+    when it holds none of these."""
+    held = dateless_amounts(value)
+    counting = [a for a in held if a.unit in ("money", "people", "days")]
+    one = counting if len(counting) == 1 else held
+    if len(one) == 1:
+        named = amount_phrase(value, one[0], measure=True)
+        # (an amount that does not say what it counts is named by its label: "预算 2.5万", "budget $320"; "5个人" says it)
+        return f"{label} {named}" if label and one[0].unit not in ("people", "days") else named
+    dated = _dated(label, value, lang)
+    return dated if dated != label else ""
 
 
 def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
@@ -166,17 +183,16 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         elif not old and marks_aside(new) in marks_aside(message):
             # The message's own words: its one amount with what it counts ("12个人", "预算 1500"; run O said
             # "记下了：人数。"), else its name, not the message said back.
-            held = dateless_amounts(new)
-            counting = [a for a in held if a.unit in ("money", "people", "days")]  # "4个人" of "…4个人…60多了"
-            one = counting if len(counting) == 1 else held
-            new = amount_phrase(new, one[0], measure=True) if len(one) == 1 else _dated(item.label, new, lang)
+            new = named_value(new, item.label, lang) or _dated(item.label, new, lang)
         elif old and message and len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)):
             new = old = ""  # (all the message again, however its old value read)
         if new and item.label and not re.search(r"[^\W\d_]", new):
             new = f"{item.label} {new}"  # a bare amount is named: "预算 1200（之前是1500）"
         if new:
-            before = _clip(old)
-            said.append(_clip(new) + (text["was"].format(old=before) if before else ""))
+            # (the user's words in the program's voice: "你奶奶牙口不好", not the user's "我奶奶牙口不好"; a rule is quoted)
+            voiced = (lambda value: value) if item.rule else (lambda value: in_your_voice(value, lang))
+            before = voiced(_clip(old))
+            said.append(voiced(_clip(new)) + (text["was"].format(old=before) if before else ""))
         else:
             rule_unsaid = rule_unsaid or item.rule
     out = []

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon
+from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon, subject_labels
+from desktop_app.memory.acknowledgment import label_of, named_value
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.lang.amounts import Amount, amounts, in_subject
@@ -27,6 +28,7 @@ from desktop_app.memory.lang.text import (
     unlabelled,
     without_lead_in,
 )
+from desktop_app.memory.lang.voice import in_your_voice
 from desktop_app.memory.prompt.render import in_language, plain_value
 from desktop_app.memory.stated_values import numbering, superseded, unit_of_item
 from desktop_app.prompts import guard_text
@@ -173,9 +175,22 @@ def completion(left: Sequence[MemoryItem], lang: str, open_questions: Sequence[M
     holds when the model, asked once more, still leaves it out, with its labels in ``lang``
     ("budget: 2.5万" is "预算：2.5万" in a Chinese reply)."""
     text = guard_text(lang)
-    blocks = [f"{text[lead]}\n" + "\n".join(f"- {in_language(unlabelled(plain_value(i.value)), lang)}" for i in items)
+    blocks = [f"{text[lead]}\n" + "\n".join(f"- {_stated(i, lang)}" for i in items)
               for lead, items in (("recap", left), ("still_open", open_questions)) if items]
     return "".join(f"\n\n{block}" for block in blocks)
+
+
+def _stated(item: MemoryItem, lang: str) -> str:
+    """A value as the program lists it: a value of a subject the program has a name for by what it holds ("departure
+    July 21", "5个人", "Priya's diet: vegan"; run S listed "Tom just checked and flights are way cheaper if we leave
+    July 21 instead", the user's sentence, which read as the user's message said back), any other as memory holds it,
+    in the program's voice ("你妈一点辣都不能吃")."""
+    value = unlabelled(plain_value(item.value))
+    names = subject_labels(lang)
+    if item.subject.partition(":")[0] in names and (named := named_value(value, label_of(item.subject, value, names, lang),
+                                                                          lang)):
+        return named
+    return in_your_voice(in_language(value, lang), lang)
 
 
 def omitted(reply: str, active: Sequence[MemoryItem], history: Sequence[MemoryItem], user_text: str,

@@ -17,6 +17,7 @@ from desktop_app.lexicon import LANGS, cue, fires
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts, item_counts
 from desktop_app.memory.lang.text import canonical_subject, clip, term_set
+from desktop_app.memory.lang.voice import in_your_voice
 from desktop_app.memory.recap import mentioned
 from desktop_app.prompts import recollect_text
 
@@ -71,5 +72,7 @@ def recollection(asked: Sequence[MemoryItem], before: dict[int, str], lang: str)
     values = []
     for item in asked:
         old = before.get(item.id)
-        values.append(clip(item.value, MAX_VALUE) + (text["was"].format(old=clip(old, MAX_VALUE)) if old else ""))
+        # (what the user told in the program's voice, "you're vegetarian"; a rule is quoted as it was set)
+        voiced = (lambda value: value) if item.kind == "directive" else (lambda value: in_your_voice(value, lang))
+        values.append(voiced(clip(item.value, MAX_VALUE)) + (text["was"].format(old=voiced(clip(old, MAX_VALUE))) if old else ""))
     return text["noted"].format(values=text["join"].join(values)) if values else ""

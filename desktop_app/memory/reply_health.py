@@ -20,6 +20,7 @@ from typing import Literal
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
 from desktop_app.memory.lang.text import marks_aside, numbers, script_language
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
+from desktop_app.memory.reply_form import form_finding
 from desktop_app.memory.scaffolding import pasted_notes, scaffolding_in
 from desktop_app.memory.write.mood import is_question, is_small_talk
 from desktop_app.prompts import LANGS, retry_text
@@ -33,7 +34,8 @@ MIN_ECHO_CHARS = 5
 # length: fewer words than this (Chinese: characters) to a message at least this long is empty.
 FEW_WORDS, FEW_CJK = 4, 6
 LONG_MESSAGE_WORDS, LONG_MESSAGE_CJK = 10, 20
-SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "empty", "promise", "loop", "template"]
+SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "empty", "promise", "loop", "template",
+                        "unfilled"]
 # What makes a reply degenerate: it must not be fed back, and the chat asks once more. (A small
 # model's refusal of an ordinary request is a loop too: it refuses again once it has seen itself do it.)
 DEGENERATE: frozenset[str] = frozenset({"copy", "echo", "scaffolding", "refusal", "loop"})
@@ -42,7 +44,8 @@ DEGENERATE: frozenset[str] = frozenset({"copy", "echo", "scaffolding", "refusal"
 # A letter template with blanks to fill ("Dear [Wife's Name], … Best regards, [Your Name]") is asked for
 # once more too, and so is a reply that is only a number ("12人" to "大概12个人，老老少少都有", run H;
 # "Noted." to a statement is an answer).
-WORTH_RETRY: frozenset[str] = DEGENERATE | {"language", "promise", "template"}
+# A list announced and not given ("Here are some starter ideas for your dinner party:" and nothing, run S) too.
+WORTH_RETRY: frozenset[str] = DEGENERATE | {"language", "promise", "template", "unfilled"}
 ONLY_A_NUMBER = "only a number"
 SHORT_RUN = 3  # the same short reply this many times in a row is a copy, whatever the messages
 SHORT_REPLY = 160  # characters: a refusal or a promise this short is all the reply says
@@ -348,6 +351,11 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
         findings.append(HealthFinding("echo", "quotes the user's words as its answer"))
     if not findings and (repeated := _said_before(text, user_text, compared, said)):
         findings.append(repeated)
+    if not findings and (form := form_finding(text, user_text=user_text, messages=said,
+                                              lang=expected_lang or reply_language(text) or "en")):
+        # Read blind, run S: a block said twice, "Here are some starter ideas…:" and nothing, the question said
+        # back, the user's first sentence opening the final plan.
+        findings.append(HealthFinding(*form))
     looped = loops(text)
     if looped:
         findings.append(HealthFinding("loop", f"says {looped!r} over and over"))

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import Embedder, Progress, TokenCounter
-from desktop_app.lexicon import CJK, fires, lexicon
+from desktop_app.lexicon import CJK, fires, subject_labels
 from desktop_app.memory.acknowledgment import Noted, acknowledgment, label_of, said_anew
 from desktop_app.memory.archive.paging import page_out_if_needed
 from desktop_app.memory.background.queue import JobQueue
@@ -380,7 +380,7 @@ class TurnPipeline:
         active = {i.id: i for i in self.store.list_items(recorded.session.id, statuses=("active",))}
         lang = expected_language(recorded.message.content, [i.value for i in active.values() if i.kind == "directive"],
                                  self.options.lang)
-        names = lexicon(lang)["subject"].get("label", {})
+        names = subject_labels(lang)
         noted: list[Noted] = []
         dropped: list[str] = []
         for outcome in outcomes:

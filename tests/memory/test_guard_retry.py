@@ -87,12 +87,14 @@ def test_a_summary_that_leaves_a_current_value_out_is_asked_for_again(store, set
         assert word in note
 
 
-@pytest.mark.parametrize("lang, facts, ask, lead", [
+@pytest.mark.parametrize("lang, facts, ask, lead, named", [
     ("en", ["The budget must stay under 5000 dollars.", "My daughter is allergic to tree nuts."],
-     "Okay, summarise all my constraints and give me the final plan.", "Also part of the plan"),
-    ("zh", ["预算不超过5000元。", "我女儿对坚果过敏。"], "好，把我所有要求总结一下，给我最终方案", "另外"),
+     "Okay, summarise all my constraints and give me the final plan.", "Also part of the plan",
+     "your daughter's allergy: tree nuts"),
+    ("zh", ["预算不超过5000元。", "我女儿对坚果过敏。"], "好，把我所有要求总结一下，给我最终方案", "另外", "你女儿的过敏：坚果"),
 ])
-def test_a_summary_still_leaving_values_out_gets_them_added_from_memory(store, settings, lang, facts, ask, lead):
+def test_a_summary_still_leaving_values_out_gets_them_added_from_memory(store, settings, lang, facts, ask, lead,
+                                                                         named):
     first, retry = ("Final plan: book the small hall.", "Final plan: the small hall, 5000 dollars.") if lang == "en" \
         else ("最终方案：订小厅。", "最终方案：小厅，5000元。")
     replies = ["OK."] * len(facts) + [first, retry]
@@ -104,7 +106,7 @@ def test_a_summary_still_leaving_values_out_gets_them_added_from_memory(store, s
     assert reply.startswith(retry), "the model's retry comes first"
     added = reply.split("\n\n", 1)[1]
     assert added.startswith(lead)
-    assert facts[1].rstrip("。.") in added, "the allergy the retry left out is added"
+    assert named in added, "the allergy the retry left out is added, named by what it is (not in the user's voice)"
     assert facts[0].rstrip("。.") not in added, "the budget it named is not added again"
     assert "".join(shown).endswith(added), "the user sees what is stored"
     guard = store.last_turn_record(store.session_named("launch").id).guard

@@ -89,7 +89,7 @@ def test_an_echo_to_a_question_about_what_was_said_gives_way_to_it_in_chinese(st
     engine = ScriptedEngine("我怕记混了。")
     _turn(store, settings, engine, "我表妹小雨对虾过敏，很严重那种，虾一定不能有", "zh")
     asked = _turn(store, settings, engine, "我刚才说谁过敏来着？对什么过敏？我怕记混了", "zh")
-    assert asked.reply.content.startswith("我记下的是：我表妹小雨对虾过敏"), asked.reply.content
+    assert asked.reply.content.startswith("我记下的是：你表妹小雨对虾过敏"), asked.reply.content
 
 
 def test_a_long_reply_naming_none_of_it_is_followed_by_it(store, settings):
@@ -117,4 +117,4 @@ def test_a_reply_that_only_promises_gives_way_too(store, settings):
     engine = answering({"我刚才说谁过敏来着？对什么过敏？": promise})
     _turn(store, settings, engine, "我表妹小雨对虾过敏，很严重那种，虾一定不能有", "zh")
     asked = _turn(store, settings, engine, "我刚才说谁过敏来着？对什么过敏？", "zh")
-    assert asked.reply.content.startswith("我记下的是：我表妹小雨对虾过敏"), asked.reply.content
+    assert asked.reply.content.startswith("我记下的是：你表妹小雨对虾过敏"), asked.reply.content

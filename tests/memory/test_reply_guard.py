@@ -246,7 +246,7 @@ def test_an_added_value_drops_a_label_its_words_repeat():
 
     added = completion([item(1, "tree nut allergy: Our younger one, Mia, has a tree nut allergy", kind="fact"),
                         item(2, "flight: way cheaper", kind="fact"), item(3, "预算: 2.5万预算")], "en")
-    assert added.splitlines()[-3:] == ["- Our younger one, Mia, has a tree nut allergy", "- flight: way cheaper",
+    assert added.splitlines()[-3:] == ["- Your younger one, Mia, has a tree nut allergy", "- flight: way cheaper",
                                       "- 2.5万预算"]
 
 

@@ -365,7 +365,7 @@ def test_with_acknowledge_first_a_message_that_only_told_something_is_answered_w
 
 @pytest.mark.parametrize("lang, text, opening", [
     ("zh", "我弟说他也要跟着去，那就5个人了", "好的，记下了：5个人（之前是4个人）。"),
-    ("en", "My mum is coming too, so make that 5 people.", "Got it. Noted: 5 people (was 4 of us)."),
+    ("en", "My mum is coming too, so make that 5 people.", "Got it. Noted: 5 people (was 4 of you)."),
 ])
 def test_a_regenerate_the_model_cannot_answer_never_gives_the_acknowledgment_it_replaced(store, settings, lang, text,
                                                                                           opening):

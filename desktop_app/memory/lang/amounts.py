@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from desktop_app.lexicon import LANGS, alternatives, cue, fires, lexicon
+from desktop_app.lexicon import LANGS, alternatives, cue, fires, lexicon, subject_labels
 from desktop_app.memory.lang.text import canonical_subject, numbers
 
 # "measure" (metres, kilograms, minutes …) only keeps a number from being read as a bare amount.
@@ -185,7 +185,7 @@ def subject_counts(subject: str, canonical: str | None = None) -> set[str]:
     and for a canonical subject the words of its label in each language ("head count" is 人数)."""
     named = counted(f"1 {subject.split(':', 1)[-1]}")
     for lang in LANGS if canonical else ():
-        label = lexicon(lang)["subject"].get("label", {}).get(canonical)
+        label = subject_labels(lang).get(canonical or "")
         if label:
             named |= counted(f"1 {label}")
     return named - {"measure"}

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from desktop_app.lexicon import CJK, lexicon
+from desktop_app.lexicon import CJK, subject_labels
 from desktop_app.memory.core.models import REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.core.turn_numbers import TurnView
@@ -65,7 +65,7 @@ def in_language(value: str, lang: str) -> str:
     """``value`` with the label the program gave it ("budget: 2万左右", "head count: 4个人") named in
     ``lang`` ("预算：2万左右"): a Chinese prompt shows no English label (the lexicon's ``subject.label``)."""
     label, colon, rest = value.partition(": ")
-    names = lexicon(lang)["subject"].get("label", {})
+    names = subject_labels(lang)
     if not colon or label.lower() not in names or not rest.strip():
         return value
     return f"{names[label.lower()]}{text_for(lang)['label_end']}{rest}"

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from desktop_app.lexicon import CJK, alternatives, fires, lexicon
+from desktop_app.lexicon import CJK, alternatives, fires, subject_labels
 from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, only_counts, says_a_number, subject_counts
 from desktop_app.memory.lang.text import (
@@ -190,7 +190,7 @@ def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Messag
             # A restatement keeps the canonical subject, its kind ("trip length: 5 days" is no goal) and
             # its label ("instead: €6,500" is the budget).
             # (labelled in the message's language: a Pilot walk showed "head count: 我们一家四口" in the panel)
-            names = lexicon(script_language(message.content) or "en")["subject"].get("label", {})
+            names = subject_labels(script_language(message.content) or "en")
             value = f"{names.get(old.subject, old.subject)}: {body(op.value)}" if body(op.value) != op.value else op.value
             op = op.model_copy(update={"subject": old.subject, "kind": old.kind, "value": value})
         written.add(squash(body(op.value)))

@@ -1,0 +1,54 @@
+"""What the program says of the user's values reads in its own voice, by what they hold: a blind reader of bench
+health run S read the program's list of the user's sentences ("- Tom just checked and flights are way cheaper if we
+leave July 21 instead", "- 我表妹小雨对虾过敏…") as the user's messages said back."""
+
+import pytest
+
+from desktop_app.memory.acknowledgment import Noted, acknowledgment
+from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.lang.voice import in_your_voice
+from desktop_app.memory.recap import completion
+from desktop_app.memory.reply_health import check_reply
+
+
+def fact(subject: str, value: str, kind: str = "fact") -> MemoryItem:
+    return MemoryItem(id=1, session_id=1, kind=kind, subject=subject, value=value, status="active", origin="rule",
+                      state_version=1, created_at=0.0, updated_at=0.0)
+
+
+@pytest.mark.parametrize("lang, said, voiced", [
+    ("en", "I'm vegetarian", "You're vegetarian"),
+    ("en", "Change of plan: Priya told me she went vegan", "Change of plan: Priya told you she went vegan"),
+    ("en", "My son Leo is 8 and we fly from the US", "Your son Leo is 8 and you fly from the US"),
+    ("en", "Tom and I are flying out July 14", "Tom and you are flying out July 14"),
+    ("zh", "我妈一点辣都不能吃，吃饭的时候要注意", "你妈一点辣都不能吃，吃饭的时候要注意"),
+    ("zh", "我们一共4个人，我、我老公，还有我爸妈", "你们一共4个人，你、你老公，还有你爸妈"),
+])
+def test_the_users_words_in_the_programs_voice(lang, said, voiced):
+    assert in_your_voice(said, lang) == voiced
+
+
+@pytest.mark.parametrize("lang, items, lines", [
+    ("en", [fact("departure", "Hmm, Tom just checked and flights are way cheaper if we leave July 21 instead"),
+            fact("head count", "my mum wants to come too, so make that 5 people"),
+            fact("diet:priya", "Change of plan: Priya told me she went fully vegan last month, so the option needs to be vegan"),
+            fact("budget", "Let's say €6,500 instead", kind="constraint"),
+            fact("hills", "I'm not hauling suitcases up those hills")],
+     ["departure July 21", "5 people", "Priya's diet: vegan", "budget €6,500", "You're not hauling suitcases up those hills"]),
+    ("zh", [fact("head count", "我弟说他也要跟着去，那就5个人了"), fact("allergy:表妹小雨", "我表妹小雨对虾过敏，很严重那种"),
+            fact("budget", "budget: 2.5万", kind="constraint"), fact("老人", "我妈一点辣都不能吃，吃饭的时候要注意")],
+     ["5个人", "你表妹小雨的过敏：虾", "预算 2.5万", "你妈一点辣都不能吃，吃饭的时候要注意"]),
+])
+def test_a_summary_completed_by_the_program_names_each_value_by_what_it_holds(lang, items, lines):
+    added = completion(items, lang)
+    assert added.strip().splitlines()[1:] == [f"- {line}" for line in lines]
+    messages = [i.value for i in items]
+    ask = "Okay, summarise all my constraints and give me the final plan." if lang == "en" else "总结一下我的所有要求，给我最终方案"
+    assert check_reply(f"Plan: three easy days.{added}", user_text=ask, earlier_messages=messages, expected_lang=lang) == []
+
+
+def test_an_acknowledgment_says_the_users_news_in_its_own_voice_and_quotes_a_rule():
+    said = acknowledgment([Noted("我奶奶牙口不好，得有几个软烂的菜", label=None)], [], "zh", "还有就是，菜要软一点")
+    assert "你奶奶牙口不好" in said and "我奶奶" not in said
+    rule = acknowledgment([Noted("always answer me in English", label=None, rule=True)], [], "en", "by the way")
+    assert "answer me in English" in rule
