@@ -71,7 +71,13 @@ def _clip(text: str, limit: int = MAX_VALUE) -> str:
 
 
 # The facts whose cue holds what they are ("对虾过敏" → "虾"; lexicon ``fact.*``, group ``value``).
-_WHAT_CUES = ("fact.family_allergy", "fact.allergy", "fact.family_diet", "fact.diet", "fact.health")
+_WHAT_CUES = ("fact.family_allergy", "fact.allergy", "fact.family_diet", "fact.diet", "fact.health", "fact.frequency")
+
+
+def _what(value: str, lang: str) -> str:
+    """What a fact of ``_WHAT_CUES`` is ("虾" of "我表妹小雨对虾过敏", "4 days a week"), or ""."""
+    found = (first_match(name, value, (lang,)) for name in _WHAT_CUES)
+    return next((m.group("value").strip(_TRIM) for m in found if m is not None and m.groupdict().get("value")), "")
 
 
 def _dated(label: str | None, value: str, lang: str) -> str:
@@ -84,8 +90,7 @@ def _dated(label: str | None, value: str, lang: str) -> str:
             for m in [pattern.search(value)] if m is not None]
     if when:
         return f"{label} {' '.join(when)}"
-    found = (first_match(name, value, (lang,)) for name in _WHAT_CUES)
-    what = next((m.group("value").strip(_TRIM) for m in found if m is not None and m.groupdict().get("value")), "")
+    what = _what(value, lang)
     return acknowledge_text(lang)["named"].format(label=label, what=what) if what else label
 
 
@@ -94,6 +99,8 @@ def named_value(value: str, label: str | None, lang: str) -> str:
     "我弟说他也要跟着去，那就5个人了"; "4个人" of "…4个人…他俩都60多了"), named by its label when the amount is bare
     ("预算 1500"), or its label with its day or with what it is ("departure July 21", "Priya's diet: vegan"); ""
     when it holds none of these."""
+    if label and (what := _what(value, lang)):  # ("4 days a week", not "4 days")
+        return acknowledge_text(lang)["named"].format(label=label, what=what)
     held = dateless_amounts(value)
     counting = [a for a in held if a.unit in ("money", "people", "days")]
     one = counting if len(counting) == 1 else held

@@ -244,3 +244,22 @@ def test_a_new_head_count_replaces_the_old_one(conversation, lang, first, then, 
     values = [i.value for i in chat.store.list_items(chat.sid, statuses=("active",))]
     assert any(new in v for v in values), values
     assert not any(old in v for v in values), values
+
+
+@pytest.mark.parametrize("lang, first, change, old, new", [
+    ("en", "need a gym plan, 3 days a week, about 45 min per session", "make that 4 days a week, I can squeeze in saturday",
+     "3 days a week", "4 days a week"),
+    ("zh", "帮我做个健身计划，一周练3天，每次45分钟左右", "改成一周4天吧，周六也能挤出时间", "一周练3天", "一周4天"),
+])
+def test_how_often_a_week_is_one_item_a_new_count_replaces(conversation, lang, first, change, old, new):
+    """Integrity, third set: "3 days a week" filed nothing, so "make that 4 days a week" replaced nothing; "每次45分钟左右"
+    (each session) was a standing rule for the replies."""
+    chat = conversation(lang=lang)
+    chat.say(first)
+    chat.say(change)
+    active = chat.store.list_items(chat.sid, statuses=("active",))
+    [often] = [i for i in active if i.subject == "frequency"]
+    assert new in often.value
+    assert [i.value for i in chat.store.list_items(chat.sid, statuses=("superseded",)) if i.subject == "frequency"] == [old]
+    assert not [i for i in active if i.kind == "directive"], "how long a session lasts is no rule for the replies"
+    assert any("45" in i.value and i.kind == "constraint" for i in active)

@@ -100,7 +100,8 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
     ("fact.family_diet", "diet:"),
     ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
-    ("fact.head_count", "head count"), ("fact.departure", "departure"), ("fact.trip_length", "trip length"),
+    ("fact.head_count", "head count"), ("fact.departure", "departure"), ("fact.frequency", "frequency"),
+    ("fact.trip_length", "trip length"),
     ("fact.lodging", "lodging"),
     ("fact.schedule", None), ("fact.priced", None), ("fact.my_subject", None),
     ("fact.numbered_subject", None),
@@ -194,6 +195,10 @@ def classify(sentence: str) -> Candidate | None:
         return rule_candidate("constraint", body, quote, canonical)
     if PROHIBIT.search(body):
         return rule_candidate("constraint", body, quote, canonical, prefix="forbid")
+    if STANDING.search(body) and "measure" in counted(body):
+        # "每次45分钟左右", "每次跑5公里": how long or far each session goes, a limit of the plan (as "about 45 min per
+        # session" is), not a rule for the replies (integrity, third set)
+        return rule_candidate("constraint", body, quote, canonical)
     if STANDING.search(body):
         return rule_candidate("directive", body, quote, canonical)
     if SPECULATION.search(body):
