@@ -263,3 +263,24 @@ def test_how_often_a_week_is_one_item_a_new_count_replaces(conversation, lang, f
     assert [i.value for i in chat.store.list_items(chat.sid, statuses=("superseded",)) if i.subject == "frequency"] == [old]
     assert not [i for i in active if i.kind == "directive"], "how long a session lasts is no rule for the replies"
     assert any("45" in i.value and i.kind == "constraint" for i in active)
+
+
+@pytest.mark.parametrize("lang, first, change, subject, new, old", [
+    # integrity, fourth set: each change left the old value active beside the new one, or filed nothing
+    ("en", "keep your answers under 100 words from now on", "still too long honestly. 50 words max going forward",
+     "length", "50 words", "100 words"),
+    ("zh", "以后回答控制在100字以内", "还是太长，以后50字以内", "length", "50字", "100字"),
+    ("en", "I need a new laptop for school, max $900", "money is tight this month tho... cap it at 700 instead", "budget",
+     "700", "$900"),
+    ("en", "I'm pescatarian fyi", "update: I've gone fully vegetarian, no fish anymore", "diet", "vegetarian", "pescatarian"),
+    ("zh", "我是素食者", "更新一下：我现在完全吃素了，鱼也不吃了", "diet", "完全吃素", "素食者"),
+])
+def test_a_new_value_of_a_rule_a_limit_or_a_diet_replaces_the_old_one(conversation, lang, first, change, subject, new,
+                                                                       old):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    chat.say(change)
+    active = chat.store.list_items(chat.sid, statuses=("active",))
+    assert [i.value for i in active if new in i.value and i.subject == subject], [i.value for i in active]
+    assert not [i for i in active if old in i.value], [i.value for i in active]
+    assert not chat.store.list_items(chat.sid, statuses=("pending",)), "a new number of the same rule is no conflict"

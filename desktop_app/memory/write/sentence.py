@@ -181,7 +181,8 @@ def classify(sentence: str) -> Candidate | None:
         return Candidate(action="step_done", kind="goal", subject="goal", value=body, quote=quote)
     if GOAL.search(body):
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
-    reply_rule = REPLY_BEHAVIOUR.search(body) is not None
+    # (a length said to hold from now on is one of the replies: "50 words max going forward", integrity's fourth set)
+    reply_rule = REPLY_BEHAVIOUR.search(body) is not None or canonical == "length" and STANDING.search(body) is not None
     has_limit = bool(LIMIT.search(body) and (written_numbers(body) or DATE.search(body)))
     if not (reply_rule or has_limit) and (diet := stated_fact(body, quote, canonical, _BEFORE_RULES)) is not None:
         return diet  # "I don't eat pork" tells what the user eats; its "don't" asks nothing of the reply

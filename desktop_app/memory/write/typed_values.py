@@ -51,6 +51,42 @@ def budget_said_anew(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | 
     return None
 
 
+# A limit of one thing said anew as the budget is within this factor of it ("cap it at 700 instead" after "max $900";
+# "Total budget is 4000 euros" is no new value of "hotels max 1500 euros").
+_LIMIT_RATIO = 2.0
+
+
+def limit_said_anew(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
+    """The money limit a budget said as a change replaces when no item is the budget yet ("cap it at 700 instead"
+    after "I need a new laptop for school, max $900", integrity's fourth set): the latest limit of one amount of
+    money, within twice or half the new one (a budget for one part, "hotel budget is 1500 euros", stays beside it)."""
+    said = one_sum(cand.value)
+    if cand.subject != "budget" or said is None or not (CHANGED.search(cand.quote) or MOVED.search(cand.quote)) \
+            or any(i.subject == "budget" for i in active):
+        return None
+    for item in reversed(active):
+        held = amounts(item.value)
+        if item.kind == "constraint" and not item.subject.startswith("budget:") and len(held) == 1 \
+                and held[0].unit == "money" and LIMIT.search(item.value) \
+                and not fires("guard.per_period", item.value) and not fires("guard.per_person", item.value):
+            return item if 1 / _LIMIT_RATIO <= said / max(held[0].value, 1e-9) <= _LIMIT_RATIO else None
+    return None
+
+
+def length_said_anew(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
+    """The length rule a new length rule of another number replaces at once ("50 words max going forward" after
+    "keep your answers under 100 words from now on", integrity's fourth set): a new value of the same rule, not
+    a conflicting one to confirm."""
+    said = amounts(cand.value)
+    if cand.kind != "directive" or cand.subject != "length" or len(said) != 1:
+        return None
+    for item in reversed(active):
+        held = amounts(item.value) if item.kind == "directive" and item.subject == "length" else []
+        if len(held) == 1 and held[0].unit == said[0].unit:
+            return item if held[0].value != said[0].value else None
+    return None
+
+
 def when_news(cand: Candidate, active: list[MemoryItem]) -> tuple[MemoryItem, str] | None:
     """News that a day or time changed ("she pushed it again lol, now june 19 to 23", "师傅又说周日有事，
     改到下周二下午两点"): the item it moves, with the new day or time (said after the news word)."""

@@ -61,6 +61,8 @@ from desktop_app.memory.write.typed_values import (
     CHANGED,
     budget_said_anew,
     count_said_anew,
+    length_said_anew,
+    limit_said_anew,
     one_sum,
     says_when,
     when_moved,
@@ -175,6 +177,9 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
         # "最后说定了，八千五封顶" after "预算五千左右": a new limit of the same money is the budget's new value
         return _supersede(store, session_id, cand.model_copy(update={"subject": "budget"}), budget, cand.value,
                           "constraint", _explicit(origin), src, now)
+    if (old := limit_said_anew(cand, active) or length_said_anew(cand, active)) is not None:
+        # "cap it at 700 instead" after "max $900"; "50 words max going forward" after "under 100 words from now on"
+        return _supersede(store, session_id, cand, old, cand.value, cand.kind, _explicit(origin), src, now)
     same = same_subject(cand, active)
     if cand.subject == ADDRESSED_AS and same is None and fires("rule.address_short", cand.quote):
         return MemoryOutcome(action="ignored")  # "Just Tuesday is fine" with no name to replace names no one
