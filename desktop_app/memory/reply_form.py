@@ -102,7 +102,8 @@ def speaks_as_user(reply: str, messages: Sequence[str], lang: str) -> str | None
     me = cue("address.me", lang)
     if me is None:
         return None
-    said = [s for m in messages for s in _sentences(m) if _long(s, AS_USER_CHARS, AS_USER_CJK) and me.search(s)]
+    said = [w for m in messages for s in _sentences(m) for w in _windows(s) if _long(w, AS_USER_CHARS, AS_USER_CJK)
+            and me.search(w)]
     for sentence in _sentences(reply):
         if re.search(r"[\"“「『]", sentence) or not _long(sentence, AS_USER_CHARS, AS_USER_CJK) or not me.search(sentence):
             continue
@@ -112,6 +113,14 @@ def speaks_as_user(reply: str, messages: Sequence[str], lang: str) -> str | None
 
 
 FormKind = Literal["loop", "unfilled", "echo"]
+
+
+def _windows(sentence: str) -> list[str]:
+    """The sentence and each run of its clauses in a row ("今年年夜饭轮到我家做，有点慌" of "今年年夜饭轮到我家做，有点慌，帮我想想
+    菜单": run U's reply opened "今天年夜饭轮到我家，有点慌。")."""
+    clauses = [c for c in _CLAUSE.findall(sentence) if marks_aside(c)]
+    return [sentence] + ["".join(clauses[i:j]) for i in range(len(clauses)) for j in range(i + 1, len(clauses) + 1)
+                         if j - i < len(clauses)]
 
 
 def form_finding(reply: str, *, user_text: str, messages: Sequence[str], lang: str) -> tuple[FormKind, str] | None:
