@@ -87,8 +87,8 @@ def test_the_users_own_sentence_said_as_the_replys_is_an_echo():
     zh = "总结如下：\n- 我表妹小雨对虾过敏，很严重那种，虾一定不能有\n- 预算1500"
     assert speaks_as_user(zh, [zh_first], "zh") is not None
     # run U: the opening clauses of the message, said back as the reply's first sentence
-    assert speaks_as_user("今天年夜饭轮到我家，有点慌。帮我想想菜单：春节套餐、饺子皮等。", ["今年年夜饭轮到我家做，有点慌，帮我想想菜单"],
-                          "zh") is not None
+    opening = "今天年夜饭轮到我家，有点慌。帮我想想菜单：春节套餐、饺子皮等。"
+    assert speaks_as_user(opening, ["今年年夜饭轮到我家做，有点慌，帮我想想菜单"], "zh") is not None
 
 
 def test_a_summary_in_the_assistants_voice_or_quoting_the_user_is_healthy():
