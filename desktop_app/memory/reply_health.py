@@ -20,7 +20,7 @@ from typing import Literal
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
 from desktop_app.memory.lang.text import marks_aside, numbers, script_language
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
-from desktop_app.memory.reply_form import form_finding
+from desktop_app.memory.reply_form import form_finding, repeated_block
 from desktop_app.memory.scaffolding import pasted_notes, scaffolding_in
 from desktop_app.memory.write.mood import is_question, is_small_talk
 from desktop_app.prompts import LANGS, retry_text
@@ -196,14 +196,17 @@ ECHO_OPENING = 0.8
 def degenerate_opening(text: str, *, user_text: str, earlier_replies: Sequence[str] = (),
                        earlier_messages: Sequence[str] = ()) -> HealthFinding | None:
     """Why a reply still streaming is already degenerate — it pastes the prompt's scaffolding,
-    repeats the user's message, or opens exactly like an earlier reply — else None. Lets the
-    chat stop a loop after a line instead of after the whole reply."""
+    repeats the user's message, opens exactly like an earlier reply, or says a block of itself again — else
+    None. Lets the chat stop a loop after a line instead of after the whole reply."""
     squashed = squash(text)
     if len(squashed) < OPENING_CHARS:
         return None
     piece = scaffolding_in(text)
     if piece:
         return HealthFinding("scaffolding", f"contains the prompt's {piece!r}")
+    # (looked for as a line ends: run S's "Here are some other options: …" went on five times, to the token limit)
+    if text.endswith("\n") and (block := repeated_block(text)) is not None:
+        return HealthFinding("loop", f"says the block {block[:40]!r}… again")
     for said in (user_text, *earlier_messages):
         asked = squash(said)
         if len(asked) >= 2 * MIN_COPY_CHARS and similarity(squashed[: len(asked)], asked[: len(squashed)]) >= ECHO_OPENING:

@@ -99,3 +99,14 @@ def test_a_summary_in_the_assistants_voice_or_quoting_the_user_is_healthy():
                           [first], "en") is None
     said = ["我表妹小雨对虾过敏，很严重那种，虾一定不能有"]
     assert speaks_as_user("你表妹小雨对虾过敏，很严重，菜里一定不能有虾。", said, "zh") is None
+
+
+def test_a_block_said_again_stops_the_stream_as_a_line_ends():
+    from desktop_app.memory.reply_health import degenerate_opening
+
+    lines = LOOPED.splitlines(keepends=True)
+    found = [(n, f) for n in range(1, len(lines) + 1)
+             if (f := degenerate_opening("".join(lines[:n]), user_text="Our younger one, Mia, has a tree nut allergy."))]
+    n, first = found[0]
+    assert first.kind == "loop"
+    assert n < len(lines) // 2, "stopped at the first block said again, not at the token limit"
