@@ -16,14 +16,16 @@ from collections.abc import Sequence
 from desktop_app.lexicon import LANGS, cue, fires
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts, item_counts
-from desktop_app.memory.lang.text import canonical_subject, clip, term_set
+from desktop_app.memory.lang.text import canonical_subject, clip, marks_aside, term_set, unlabelled
 from desktop_app.memory.lang.voice import in_your_voice
+from desktop_app.memory.prompt.render import in_language
 from desktop_app.memory.recap import mentioned
 from desktop_app.prompts import recollect_text
 
 RECALL_KINDS = ("fact", "constraint", "decision", "preference")
 MAX_RECALLED = 3  # items said in one answer
 MAX_VALUE = 80  # characters of one value said
+MAX_LABEL = 30  # characters: a label before ": " is no longer
 _UNITS = ("money", "people", "days")
 
 
@@ -65,14 +67,29 @@ def unanswered(reply: str, asked: Sequence[MemoryItem]) -> bool:
     return bool(asked) and not any(mentioned(item, reply, said) for item in asked)
 
 
+def _said(value: str) -> str:
+    """A value without any short label before it ("虾过敏: 虾一定不能有" → "虾一定不能有"): what the user said."""
+    label, colon, rest = value.partition(": ")
+    return rest if colon and len(label) <= MAX_LABEL and rest.strip() else value
+
+
 def recollection(asked: Sequence[MemoryItem], before: dict[int, str], lang: str) -> str:
     """The sentence saying ``asked`` ("What I have noted: budget is 1200 (was 1500)."), each with the
     value it replaced when ``before`` has it (by item id); "" when nothing is asked."""
     text = recollect_text(lang)
     values = []
-    for item in asked:
+    bare = [marks_aside(_said(i.value)) for i in asked]
+    for n, item in enumerate(asked):
+        if any(bare[n] in other for m, other in enumerate(bare) if m != n and other != bare[n]):
+            continue  # a piece of another value said (run U: "虾一定不能有" beside "…对虾过敏，很严重那种，虾一定不能有")
         old = before.get(item.id)
-        # (what the user told in the program's voice, "you're vegetarian"; a rule is quoted as it was set)
+        if old is not None and marks_aside(_said(old)) in bare[n]:
+            old = None  # said again at more length is no change ("（之前是你表妹小雨对虾过敏）", run U)
+        # (what the user told in the program's voice, "you're vegetarian"; a rule is quoted as it was set; a label in
+        # the reply's language, "预算：1200")
         voiced = (lambda value: value) if item.kind == "directive" else (lambda value: in_your_voice(value, lang))
-        values.append(voiced(clip(item.value, MAX_VALUE)) + (text["was"].format(old=voiced(clip(old, MAX_VALUE))) if old else ""))
+        if old is not None and old.partition(": ")[0] == item.value.partition(": ")[0]:
+            old = _said(old)  # under the same label, the old value alone ("预算：1200（之前是1500）")
+        was = text["was"].format(old=voiced(clip(in_language(unlabelled(old), lang), MAX_VALUE))) if old else ""
+        values.append(voiced(clip(in_language(unlabelled(item.value), lang), MAX_VALUE)) + was)
     return text["noted"].format(values=text["join"].join(values)) if values else ""

@@ -118,3 +118,19 @@ def test_a_reply_that_only_promises_gives_way_too(store, settings):
     _turn(store, settings, engine, "我表妹小雨对虾过敏，很严重那种，虾一定不能有", "zh")
     asked = _turn(store, settings, engine, "我刚才说谁过敏来着？对什么过敏？", "zh")
     assert asked.reply.content.startswith("我记下的是：你表妹小雨对虾过敏"), asked.reply.content
+
+
+def test_what_was_said_is_said_once_without_labels_or_a_restatement_as_its_old_value():
+    """Run U said "我记下的是：虾过敏: 你表妹小雨对虾过敏，很严重那种，虾一定不能有（之前是你表妹小雨对虾过敏）；虾过敏:
+    虾一定不能有。"."""
+    from desktop_app.memory.core.models import MemoryItem
+    from desktop_app.memory.recollection import recollection
+
+    def item(id_: int, subject: str, value: str) -> MemoryItem:
+        return MemoryItem(id=id_, session_id=1, kind="fact", subject=subject, value=value, status="active", origin="rule",
+                          state_version=1, created_at=0.0, updated_at=0.0)
+
+    said = recollection([item(1, "allergy:表妹小雨", "虾过敏: 我表妹小雨对虾过敏，很严重那种，虾一定不能有"),
+                         item(2, "虾过敏", "虾过敏: 虾一定不能有")], {1: "我表妹小雨对虾过敏"}, "zh")
+    assert said == "我记下的是：你表妹小雨对虾过敏，很严重那种，虾一定不能有。"
+    assert recollection([item(3, "budget", "budget: 1200")], {3: "budget: 1500"}, "zh") == "我记下的是：预算：1200（之前是1500）。"
