@@ -21,7 +21,7 @@ from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
 from desktop_app.memory.lang.text import marks_aside, numbers, script_language
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
 from desktop_app.memory.reply_form import form_finding, repeated_block
-from desktop_app.memory.scaffolding import pasted_notes, scaffolding_in
+from desktop_app.memory.scaffolding import labels_pasted, pasted_notes, scaffolding_in
 from desktop_app.memory.write.mood import is_question, is_small_talk
 from desktop_app.prompts import LANGS, retry_text
 
@@ -373,6 +373,9 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     elif not fires("request.recap", user_text) and pasted_notes(text, notes):
         # (A summary of everything that lists the values as the user said them is an answer.)
         findings.append(HealthFinding("scaffolding", "pastes the memory notes back"))
+    elif labels_pasted(text, notes):
+        # (… but not the notes with their labels, as the briefing joins them: run U's final plan)
+        findings.append(HealthFinding("scaffolding", "pastes the memory notes back, labels and all"))
     lang = reply_language(text)
     if expected_lang and lang and lang != expected_lang:
         findings.append(HealthFinding("language", f"in {lang}, expected {expected_lang}"))

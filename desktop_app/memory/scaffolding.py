@@ -173,6 +173,19 @@ def pasted_notes(reply: str, notes: Sequence[str]) -> str | None:
     return _labelled_notes_said_back(reply, notes)
 
 
+def labels_pasted(reply: str, notes: Sequence[str]) -> str | None:
+    """Two notes with their labels, as the briefing joins them ("虾过敏: 虾一定不能有；预算控制: 人少了那预算就压到1500吧",
+    run U's final plan): the briefing pasted back even in a summary of everything, which may list the values
+    but not the notes. The pasted run, else None."""
+    squashed = squash(reply)
+    labelled = [squash(n) for n in notes if _NOTE_LABEL.match(n) and squash(n) in squashed]
+    for a in labelled:
+        for b in labelled:
+            if a != b and (found := re.search(re.escape(a) + _BRIEFING_JOIN + re.escape(b), squashed)):
+                return found.group(0)
+    return None
+
+
 NOTE_ALIKE = 0.75  # a piece of a reply this like a labelled note is the note said back
 
 

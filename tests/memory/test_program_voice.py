@@ -52,3 +52,20 @@ def test_an_acknowledgment_says_the_users_news_in_its_own_voice_and_quotes_a_rul
     assert "你奶奶牙口不好" in said and "我奶奶" not in said
     rule = acknowledgment([Noted("always answer me in English", label=None, rule=True)], [], "en", "by the way")
     assert "answer me in English" in rule
+
+
+@pytest.mark.parametrize("lang, message, subject, said", [
+    # run U answered "还有我妈一点辣都不能吃…" with a bare "好的，记下了。"; a diet said by what is not eaten read "饮食：辣"
+    ("zh", "还有我妈一点辣都不能吃，吃饭的时候要注意", "diet:妈", "你妈妈的饮食：一点辣都不能吃"),
+    ("zh", "我妈不吃辣", "diet:妈", "你妈妈的饮食：不吃辣"),
+    ("en", "Grandma doesn't eat pork", "diet:grandma", "Grandma's diet: doesn't eat pork"),
+])
+def test_a_diet_of_what_is_not_eaten_is_said_with_its_not(conversation, lang, message, subject, said):
+    chat = conversation(lang=lang)
+    chat.say(message)
+    [diet] = [i for i in chat.store.list_items(chat.sid, statuses=("active",)) if i.subject == subject]
+    from desktop_app.lexicon import subject_labels
+    from desktop_app.memory.acknowledgment import label_of
+
+    assert said in acknowledgment([Noted(diet.value, label=label_of(subject, diet.value, subject_labels(lang), lang))], [],
+                                  lang, message)

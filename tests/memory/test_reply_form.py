@@ -110,3 +110,13 @@ def test_a_block_said_again_stops_the_stream_as_a_line_ends():
     n, first = found[0]
     assert first.kind == "loop"
     assert n < len(lines) // 2, "stopped at the first block said again, not at the token limit"
+
+
+def test_a_summary_may_list_the_values_but_not_paste_the_labelled_notes():
+    """Run U's final plan: "…以下是一些适合整条蒸的食材：虾过敏: 虾一定不能有；预算控制: 人少了那预算就压到1500吧；…"."""
+    notes = ["虾过敏: 虾一定不能有", "预算控制: 人少了那预算就压到1500吧", "我奶奶牙口不好"]
+    ask = "好，最后帮我把所有要求总结一下，给个完整菜单"
+    pasted = "以下是一些适合整条蒸的食材：虾过敏: 虾一定不能有；预算控制: 人少了那预算就压到1500吧；我奶奶牙口不好。"
+    assert "scaffolding" in {f.kind for f in check_reply(pasted, user_text=ask, expected_lang="zh", notes=notes)}
+    listed = "你的要求：\n- 虾一定不能有\n- 预算1500\n- 奶奶牙口不好，菜要软烂\n菜单：清蒸鲈鱼、红烧豆腐、蒸蛋。"
+    assert "scaffolding" not in {f.kind for f in check_reply(listed, user_text=ask, expected_lang="zh", notes=notes)}
