@@ -190,7 +190,8 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         elif not old and marks_aside(new) in marks_aside(message):
             # The message's own words: its one amount with what it counts ("12个人", "预算 1500"; run O said
             # "记下了：人数。"), else its name, not the message said back.
-            new = named_value(new, item.label, lang) or _dated(item.label, new, lang)
+            # (a rule's amount is said bare, "100 words": "length 100 words" read as a label, run U)
+            new = named_value(new, None if item.rule else item.label, lang) or _dated(item.label, new, lang)
         elif old and message and len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)):
             new = old = ""  # (all the message again, however its old value read)
         if new and item.label and not re.search(r"[^\W\d_]", new):

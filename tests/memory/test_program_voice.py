@@ -69,3 +69,12 @@ def test_a_diet_of_what_is_not_eaten_is_said_with_its_not(conversation, lang, me
 
     assert said in acknowledgment([Noted(diet.value, label=label_of(subject, diet.value, subject_labels(lang), lang))], [],
                                   lang, message)
+
+
+def test_a_new_rules_amount_is_said_bare_not_under_its_label():
+    """Run U: "Got it. Noted: length 100 words." to "Please keep all your answers under 100 words from now on."."""
+    message = "Please keep all your answers under 100 words from now on."
+    said = acknowledgment([Noted(message.rstrip("."), label="length", rule=True)], [], "en", message)
+    assert said == "Got it. Noted: 100 words."
+    assert "length" not in acknowledgment([Noted("以后回答控制在100字以内", label="篇幅", rule=True)], [], "zh",
+                                          "以后回答控制在100字以内")
