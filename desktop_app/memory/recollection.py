@@ -83,8 +83,11 @@ def recollection(asked: Sequence[MemoryItem], before: dict[int, str], lang: str)
         if any(bare[n] in other for m, other in enumerate(bare) if m != n and other != bare[n]):
             continue  # a piece of another value said (run U: "虾一定不能有" beside "…对虾过敏，很严重那种，虾一定不能有")
         old = before.get(item.id)
-        if old is not None and marks_aside(_said(old)) in bare[n]:
-            old = None  # said again at more length is no change ("（之前是你表妹小雨对虾过敏）", run U)
+        if old is not None and (marks_aside(_said(old)) in bare[n]
+                                or [a.value for a in amounts(old)] == [a.value for a in amounts(item.value)] != []):
+            # said again at more length, or with the same amount, is no change ("（之前是你表妹小雨对虾过敏）", "budget: $250
+            # (was Budget for food and drinks is around $250)", run U)
+            old = None
         # (what the user told in the program's voice, "you're vegetarian"; a rule is quoted as it was set; a label in
         # the reply's language, "预算：1200")
         voiced = (lambda value: value) if item.kind == "directive" else (lambda value: in_your_voice(value, lang))

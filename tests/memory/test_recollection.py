@@ -134,3 +134,15 @@ def test_what_was_said_is_said_once_without_labels_or_a_restatement_as_its_old_v
                          item(2, "虾过敏", "虾过敏: 虾一定不能有")], {1: "我表妹小雨对虾过敏"}, "zh")
     assert said == "我记下的是：你表妹小雨对虾过敏，很严重那种，虾一定不能有。"
     assert recollection([item(3, "budget", "budget: 1200")], {3: "budget: 1500"}, "zh") == "我记下的是：预算：1200（之前是1500）。"
+
+
+def test_a_value_restated_with_the_same_amount_has_no_old_value():
+    """Run U: "What I have noted: budget: $250 (was Budget for food and drinks is around $250).", the model's pass having
+    restated the rules' item."""
+    from desktop_app.memory.core.models import MemoryItem
+    from desktop_app.memory.recollection import recollection
+
+    item = MemoryItem(id=1, session_id=1, kind="constraint", subject="budget", value="budget: $250", status="active",
+                      origin="model", state_version=1, created_at=0.0, updated_at=0.0)
+    said = recollection([item], {1: "Budget for food and drinks is around $250"}, "en")
+    assert "was" not in said and "$250" in said, said
