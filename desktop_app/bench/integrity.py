@@ -25,8 +25,9 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from desktop_app.bench import Expect
-from desktop_app.memory.write.integrity import body, squash
+from desktop_app.memory.write.integrity import squash
 from desktop_app.memory.write.shifts import SHIFTED
+from desktop_app.memory.write.twins import body
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 

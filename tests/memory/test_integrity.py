@@ -689,3 +689,19 @@ def test_a_restatement_under_a_canonical_subject_is_labelled_in_the_messages_lan
                    supersedes=old.id, source_message_id=convo.recorded.message.id)]
     guarded = guard_model_ops(ops, items, convo.recorded.message)
     assert [(op.subject, op.value) for op in guarded.ops if isinstance(op, AddItem)] == [("head count", labelled)], guarded
+
+
+@pytest.mark.parametrize("lang, first, wrong", [
+    # A Pilot walk: the 0.5B filed "分钟/左右: 45分钟" (the rules' label without its kind) and "饮食: 每天45分钟" as goals.
+    ("zh", "帮我做个健身计划，一周练3天，每次45分钟左右", entry("一周练3天", "分钟/左右", "45分钟")),
+    ("zh", "帮我做个健身计划，一周练3天，每次45分钟左右", entry("一周练3天", "练", "每天45分钟")),
+    ("en", "need a gym plan, 3 days a week, about 45 min per session", entry("3 days a week", "min/session", "45 min")),
+    ("en", "need a gym plan, 3 days a week, about 45 min per session", entry("3 days a week", "gym", "45 min every day")),
+])
+def test_a_measure_memory_holds_or_a_rules_label_is_not_filed_again(conversation, lang, first, wrong):
+    convo = conversation(f"measure-{lang}-{wrong['subject']}", lang=lang)
+    convo.user(first)
+    before = values(convo)
+    job = model_pass(convo, Model([wrong]))
+    assert values(convo) == before, (job.notes, values(convo))
+    assert any("label made by the rules" in note or "already holds" in note for note in job.notes), job.notes

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from desktop_app.lexicon import CJK, alternatives, fires, subject_labels
 from desktop_app.memory.core.models import MemoryItem, Message
-from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, only_counts, says_a_number, subject_counts
+from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, says_a_number, subject_counts
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
     clip,
@@ -46,6 +46,7 @@ from desktop_app.memory.lang.text import (
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.write.mood import is_question
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
+from desktop_app.memory.write.twins import amount_twin, amount_values, body, budget_twin, held_apart, said_amounts
 
 _SQUASH = re.compile(r"[\W_]+")
 _CJK_RUN = re.compile(f"[{CJK}]{{2,}}")
@@ -67,11 +68,6 @@ class Guarded:
 
 def squash(text: str) -> str:
     return _SQUASH.sub("", text.lower())
-
-
-def body(value: str) -> str:
-    """An item's value without its "subject: " label."""
-    return value.split(":", 1)[1].strip() if ":" in value[:40] and not re.search(r"\d:\d", value[:40]) else value
 
 
 def grounded_subject(subject: str, text: str) -> bool:
@@ -239,12 +235,16 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
     if not refining and op.subject.split(":", 1)[0] in ("directive", "fact", "constraint") \
             and not (old is not None and op.subject == old.subject):
         return f"the subject “{clip(op.subject, 20)}” is a label made by the rules, not the user's words"
+    if not refining and any(i.subject.partition(":")[2] == op.subject for i in items
+                            if op.subject and i.origin == "rule" and i.subject.partition(":")[0] in _TOPIC_KINDS):
+        # A Pilot walk: "分钟/左右: 45分钟", the rules' "constraint:分钟/左右" without its kind, filed as a goal
+        return f"the subject “{clip(op.subject, 20)}” is a label made by the rules, not the user's words"
     owner = _label_owner(op, [i for i in active if i.id not in replacing], message)
     if owner is not None:
         return f"the subject “{clip(op.subject, 20)}” belongs to #{owner.id}, which the message does not name"
     if refiles_rule(op, items):
         return "a standing rule's sentence filed as another kind"
-    if op.kind != "directive" and drops_a_rule(message.content) and not _said_amounts(body(op.value)) \
+    if op.kind != "directive" and drops_a_rule(message.content) and not said_amounts(body(op.value)) \
             and not fires("time.date", body(op.value)):
         return "the message drops a rule; what it says is no value (“it's fine either way”)"
     if _LOOP.search(body(op.value)):
@@ -277,10 +277,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
     if any(squash(body(i.value)) == mine for i in active if i.id != op.supersedes and i.id not in replacing):
         return "memory already holds it"
     others = [i for i in active if i.id != op.supersedes and i.id not in replacing]
-    twin = _amount_twin(op, others) or _budget_twin(op, others)
+    twin = amount_twin(op, others) or budget_twin(op, others)
     if twin is not None:
         return f"#{twin.id} already holds {clip(body(op.value), 20)}"
-    held = _held_apart(op, [i for i in active if (i.id not in replacing or i.id == op.supersedes)
+    held = held_apart(op, [i for i in active if (i.id not in replacing or i.id == op.supersedes)
                             and i.source_message_id == message.id])
     if held:
         # "预算: 哎算了，二姨又说能来了……还是12个人，预算也还是按1500吧" beside the rules' head count of 12 and
@@ -388,57 +388,22 @@ def drops_a_rule(text: str) -> bool:
     return any(fires("intent.revoke", sentence) for sentence in split_sentences(text))
 
 
-def _said_amounts(text: str) -> frozenset[tuple[float, str]]:
-    return frozenset((a.value, a.unit) for a in amounts(text) if a.unit and a.unit != "measure")
-
-
-def _amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
-    """An active item that says the same amounts, each counting the same thing, as the entry
-    ("旅游预算: 8000元" beside "总预算是8000元", "公司年会: 80个人" beside "来80个人"): one thing under
-    a second label, which would stay behind when the first one changes. An entry holding a date or
-    another number beside its counts says more, and is no twin."""
-    mine = only_counts(body(op.value))
-    if not mine:
-        return None
-    return next((i for i in active if i.kind not in ("directive", "open_question")
-                 and _said_amounts(body(i.value)) == mine), None)
-
-
-def _held_apart(op: AddItem, active: list[MemoryItem]) -> list[MemoryItem]:
-    """The ``active`` items (the rules' items of the entry's message) that between them hold each of the
-    entry's two or more amounts (the same number counting the same thing), each holding fewer than the
-    entry, when they do; else none."""
-    mine = {(a.value, a.unit) for a in amounts(body(op.value))}
-    if len(mine) < 2:
-        return []
-    holders: list[MemoryItem] = []
-    for said in sorted(mine, key=str):
-        holder = next((i for i in active if i.kind not in ("directive", "open_question")
-                       and said in (theirs := {(a.value, a.unit) for a in amounts(body(i.value))})
-                       and len(theirs) < len(mine)), None)
-        if holder is None:
-            return []
-        if all(h.id != holder.id for h in holders):
-            holders.append(holder)
-    return holders
-
-
-def _amount_values(text: str) -> set[float]:
-    """The amounts ``text`` names, whatever they count ("4千" and "四千左右" both 4000)."""
-    return {a.value for a in amounts(text)}
+# The openings of the labels the rules make of a sentence's words ("constraint:分钟/左右", "forbid:driving/hours"; memory/write/
+# sentence.py; not "fact:", which holds the user's own "my X"): what follows them is no subject of the user's.
+_TOPIC_KINDS = frozenset({"directive", "constraint", "forbid", "pref", "decision", "q", "when"})
 
 
 def _brought_back(op: AddItem, replaced: Sequence[MemoryItem], message: Message) -> str:
     """Why ``op`` is a value the user has changed since ``message``, else "": under Pilot the pass read
     the first message after the third had raised the budget, and filed "budget about 600 euros" again
     beside the new 800. (A later message saying the old value again is read as it comes.)"""
-    mine, said = squash(body(op.value)), _amount_values(body(op.value))
+    mine, said = squash(body(op.value)), amount_values(body(op.value))
     budget = subject_key(op.subject) == "budget"
     counts = {a.unit for a in amounts(body(op.value)) if a.unit} | subject_counts(op.subject, subject_key(op.subject))
     old = next((i for i in replaced if i.source_message_id is not None and message.id <= i.source_message_id
                 and (mine and squash(body(i.value)) == mine
                      or budget and said and subject_key(i.subject) == "budget"
-                     and _amount_values(body(i.value)) == said
+                     and amount_values(body(i.value)) == said
                      # "party: 8 people" from the first message, after "it's 10 people now" replaced its 8
                      or counts & {"people", "days", "money"} and _counted_in_old(op, i))),
                None)
@@ -474,20 +439,10 @@ def _other_canonical(op: AddItem, old: MemoryItem) -> bool:
     mine, theirs = subject_key(op.subject), subject_key(old.subject)
     if not (mine in CANONICAL_SUBJECTS and theirs in CANONICAL_SUBJECTS and mine != theirs):
         return False
-    said = _amount_values(body(op.value))
+    said = amount_values(body(op.value))
     if said:
-        return not said <= _amount_values(old.value)
+        return not said <= amount_values(old.value)
     return not term_set(body(op.value)) <= term_set(old.value)
-
-
-def _budget_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
-    """The budget held, when ``op`` states the same amount as the budget ("预算：4千" beside the rules'
-    "预算四千左右": the amounts carry no unit, so ``_amount_twin`` cannot tell)."""
-    if subject_key(op.subject) != "budget":
-        return None
-    mine = _amount_values(body(op.value))
-    return next((i for i in active if subject_key(i.subject) == "budget" and i.kind in ("constraint", "fact", "decision")
-                 and mine and _amount_values(body(i.value)) == mine), None)
 
 
 def _whose(item: MemoryItem) -> str:
@@ -501,7 +456,7 @@ def _counted_in(value: str, message: str) -> set[str]:
     mine = _counted(value)
     if mine:
         return mine
-    said = _amount_values(value)
+    said = amount_values(value)
     return {a.unit for a in amounts(message) if a.value in said and a.unit and a.unit != "measure"}
 
 
