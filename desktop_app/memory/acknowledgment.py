@@ -129,6 +129,14 @@ def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
     return None
 
 
+def _changed_what(item: Noted, lang: str) -> tuple[str, str] | None:
+    """A value of a kind the lexicon says what it is of, changed: said by what it is, then and now ("一周4天（之前是一周练
+    3天）", not "4天（之前是3天）", a Pilot walk), named by its label; None otherwise."""
+    if not item.old or not (new := _what(item.value, lang)) or not (old := _what(item.old, lang)) or new == old:
+        return None
+    return (acknowledge_text(lang)["named"].format(label=item.label, what=new) if item.label else new), old
+
+
 def _rule_itself(rule: str, lang: str) -> str:
     """A rule without the words around it ("from now on please give me the conclusion first…" → "the
     conclusion first…"; bench health round fifteen: said whole, it read as the user's message back)."""
@@ -183,7 +191,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     said = []
     rule_unsaid = False
     for item in noted:
-        day = _changed_day(item, lang)
+        day = _changed_day(item, lang) or _changed_what(item, lang)
         new, old = day or (changed_part(item.value, item.old) if item.old else (item.value, ""))
         if day is not None and old:
             pass  # the day it moved to, named ("出发日期 10月3号（之前是10月1号）")

@@ -78,3 +78,13 @@ def test_a_new_rules_amount_is_said_bare_not_under_its_label():
     assert said == "Got it. Noted: 100 words."
     assert "length" not in acknowledgment([Noted("以后回答控制在100字以内", label="篇幅", rule=True)], [], "zh",
                                           "以后回答控制在100字以内")
+
+
+@pytest.mark.parametrize("lang, new, old, label, said", [
+    # a Pilot walk: "好的，记下了：4天（之前是3天）。" to "改成一周4天吧，周六也能挤出时间"
+    ("zh", "一周4天吧，周六也能挤出时间", "一周练3天", "频率", "频率：一周4天（之前是一周练3天）"),
+    ("en", "make that 4 days a week, I can squeeze in saturday", "3 days a week", "how often",
+     "how often: 4 days a week (was 3 days a week)"),
+])
+def test_a_changed_frequency_is_said_by_what_it_is(lang, new, old, label, said):
+    assert said in acknowledgment([Noted(new, old, label)], [], lang, new)
