@@ -45,10 +45,11 @@ def lexicon(lang: str) -> dict:
         raise LexiconMissing(f"lexicon at {path} is not valid TOML: {exc}") from None
 
 
-
 def subject_labels(lang: str) -> dict[str, str]:
     """What the program calls each canonical subject in ``lang`` ("head count" → "人数"; ``subject.label``)."""
     return lexicon(lang)["subject"].get("label", {})
+
+
 def _entry(name: str, lang: str) -> dict:
     node: object = lexicon(lang)
     for part in name.split("."):

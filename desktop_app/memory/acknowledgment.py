@@ -80,6 +80,10 @@ def _what(value: str, lang: str) -> str:
     return next((m.group("value").strip(_TRIM) for m in found if m is not None and m.groupdict().get("value")), "")
 
 
+def _named(label: str, what: str, lang: str) -> str:
+    return acknowledge_text(lang)["named"].format(label=label, what=what)  # "Jake's allergy: shellfish"
+
+
 def _dated(label: str | None, value: str, lang: str) -> str:
     """A value named by the program: its label with the day it says ("出发日期 10月1号", not "出发日期" alone:
     run R said "记下了：出发日期；6天。"), or with what it is ("表妹小雨的过敏：虾", run S said "表妹小雨的过敏"),
@@ -91,7 +95,7 @@ def _dated(label: str | None, value: str, lang: str) -> str:
     if when:
         return f"{label} {' '.join(when)}"
     what = _what(value, lang)
-    return acknowledge_text(lang)["named"].format(label=label, what=what) if what else label
+    return _named(label, what, lang) if what else label
 
 
 def named_value(value: str, label: str | None, lang: str) -> str:
@@ -100,7 +104,7 @@ def named_value(value: str, label: str | None, lang: str) -> str:
     ("预算 1500"), or its label with its day or with what it is ("departure July 21", "Priya's diet: vegan"); ""
     when it holds none of these."""
     if label and (what := _what(value, lang)):  # ("4 days a week", not "4 days")
-        return acknowledge_text(lang)["named"].format(label=label, what=what)
+        return _named(label, what, lang)
     held = dateless_amounts(value)
     counting = [a for a in held if a.unit in ("money", "people", "days")]
     one = counting if len(counting) == 1 else held
@@ -134,7 +138,7 @@ def _changed_what(item: Noted, lang: str) -> tuple[str, str] | None:
     3天）", not "4天（之前是3天）", a Pilot walk), named by its label; None otherwise."""
     if not item.old or not (new := _what(item.value, lang)) or not (old := _what(item.old, lang)) or new == old:
         return None
-    return (acknowledge_text(lang)["named"].format(label=item.label, what=new) if item.label else new), old
+    return (_named(item.label, new, lang) if item.label else new), old
 
 
 def _rule_itself(rule: str, lang: str) -> str:

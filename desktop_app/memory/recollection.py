@@ -88,11 +88,9 @@ def recollection(asked: Sequence[MemoryItem], before: dict[int, str], lang: str)
             # said again at more length, or with the same amount, is no change ("（之前是你表妹小雨对虾过敏）", "budget: $250
             # (was Budget for food and drinks is around $250)", run U)
             old = None
-        # (what the user told in the program's voice, "you're vegetarian"; a rule is quoted as it was set; a label in
-        # the reply's language, "预算：1200")
-        voiced = (lambda value: value) if item.kind == "directive" else (lambda value: in_your_voice(value, lang))
+        # (what the user told in the program's voice, "you're vegetarian"; a label in the reply's language, "预算：1200")
         if old is not None and old.partition(": ")[0] == item.value.partition(": ")[0]:
             old = _said(old)  # under the same label, the old value alone ("预算：1200（之前是1500）")
-        was = text["was"].format(old=voiced(clip(in_language(unlabelled(old), lang), MAX_VALUE))) if old else ""
-        values.append(voiced(clip(in_language(unlabelled(item.value), lang), MAX_VALUE)) + was)
+        was = text["was"].format(old=in_your_voice(clip(in_language(unlabelled(old), lang), MAX_VALUE), lang)) if old else ""
+        values.append(in_your_voice(clip(in_language(unlabelled(item.value), lang), MAX_VALUE), lang) + was)
     return text["noted"].format(values=text["join"].join(values)) if values else ""

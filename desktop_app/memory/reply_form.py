@@ -11,15 +11,14 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
-from desktop_app.lexicon import CJK, cue
-from desktop_app.memory.lang.text import marks_aside
+from desktop_app.lexicon import cue
+from desktop_app.memory.lang.text import CJK_CHAR, marks_aside
 from desktop_app.memory.repeats import similarity
 from desktop_app.memory.write.mood import is_question
 
 # Sentences (and lines) of a reply: after an end mark, or at a line break; not after a list's number
 # ("1. **Casa de Prata**: …" is one).
 _SENTENCE = re.compile(r"(?<=[。！？])\s*|(?<=[.!?])(?<!\b\d\.)\s+|\n+")
-_CJK_CHAR = re.compile(f"[{CJK}]")
 # A block of sentences said again later in the reply is a loop from this many characters on (marks aside; Chinese:
 # characters): two recipes may share their last two ingredient lines ("Salt and pepper to taste", 80 letters).
 BLOCK_CHARS, BLOCK_CJK = 120, 30
@@ -31,7 +30,7 @@ def _sentences(text: str) -> list[str]:
 
 def _long(piece: str, latin: int, cjk: int) -> bool:
     bare = marks_aside(piece)
-    return len(bare) >= (cjk if 2 * len(_CJK_CHAR.findall(bare)) >= len(bare) else latin)
+    return len(bare) >= (cjk if 2 * len(CJK_CHAR.findall(bare)) >= len(bare) else latin)
 
 
 def repeated_block(reply: str) -> str | None:
@@ -95,6 +94,14 @@ AS_USER = 0.8  # a sentence of the reply this like one of the user's, in the fir
 AS_USER_CHARS, AS_USER_CJK = 30, 10
 
 
+def _windows(sentence: str) -> list[str]:
+    """The sentence and each run of its clauses in a row ("今年年夜饭轮到我家做，有点慌" of "今年年夜饭轮到我家做，有点慌，帮我想想
+    菜单": run U's reply opened "今天年夜饭轮到我家，有点慌。")."""
+    clauses = [c for c in _CLAUSE.findall(sentence) if marks_aside(c)]
+    return [sentence] + ["".join(clauses[i:j]) for i in range(len(clauses)) for j in range(i + 1, len(clauses) + 1)
+                         if j - i < len(clauses)]
+
+
 def speaks_as_user(reply: str, messages: Sequence[str], lang: str) -> str | None:
     """A sentence of the reply that is a sentence of the user's again, first person and all ("I'm planning a family
     trip to Portugal this summer and could use help getting it organised." opening run S's final plan): the reply
@@ -113,14 +120,6 @@ def speaks_as_user(reply: str, messages: Sequence[str], lang: str) -> str | None
 
 
 FormKind = Literal["loop", "unfilled", "echo"]
-
-
-def _windows(sentence: str) -> list[str]:
-    """The sentence and each run of its clauses in a row ("今年年夜饭轮到我家做，有点慌" of "今年年夜饭轮到我家做，有点慌，帮我想想
-    菜单": run U's reply opened "今天年夜饭轮到我家，有点慌。")."""
-    clauses = [c for c in _CLAUSE.findall(sentence) if marks_aside(c)]
-    return [sentence] + ["".join(clauses[i:j]) for i in range(len(clauses)) for j in range(i + 1, len(clauses) + 1)
-                         if j - i < len(clauses)]
 
 
 def form_finding(reply: str, *, user_text: str, messages: Sequence[str], lang: str) -> tuple[FormKind, str] | None:

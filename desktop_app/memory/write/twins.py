@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import re
 
-from desktop_app.lexicon import CJK
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts, only_counts
 from desktop_app.memory.write.cooperation import subject_key
 from desktop_app.memory.write.patches import AddItem
+from desktop_app.memory.write.typed_values import MEASURED
 
 
 def body(value: str) -> str:
@@ -38,16 +38,13 @@ def amount_twin(op: AddItem, active: list[MemoryItem]) -> MemoryItem | None:
                  and said_amounts(body(i.value)) == mine), None)
 
 
-_MEASURE_WORD = re.compile(rf"(\d+(?:\.\d+)?)\s*([{CJK}]|[A-Za-z]+)")
-
-
 def _measured(text: str) -> frozenset[tuple[str, str]]:
     """The measures ``text`` says, each its number and the word after it ("45分" of "45分钟"; "5 km"), when every amount
     it says is a measure; else none."""
     said = amounts(text)
     if not said or any(a.unit != "measure" for a in said):
         return frozenset()
-    return frozenset((m.group(1), m.group(2).lower()) for m in _MEASURE_WORD.finditer(text))
+    return frozenset((m.group(1), m.group(2).lower()) for m in MEASURED.finditer(text))
 
 
 def held_apart(op: AddItem, active: list[MemoryItem]) -> list[MemoryItem]:

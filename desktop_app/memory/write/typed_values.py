@@ -97,7 +97,7 @@ def when_news(cand: Candidate, active: list[MemoryItem]) -> tuple[MemoryItem, st
 
 
 # A number and what it counts: the character after it in Chinese ("15桌"), the word after it in English ("12 tables").
-_MEASURED = re.compile(rf"(\d+(?:\.\d+)?)\s*([{CJK}]|[A-Za-z]+)")
+MEASURED = re.compile(rf"(\d+(?:\.\d+)?)\s*([{CJK}]|[A-Za-z]+)")
 
 
 @lru_cache(maxsize=1)
@@ -111,14 +111,14 @@ def count_said_anew(cand: Candidate, active: list[MemoryItem]) -> tuple[MemoryIt
     打算请15桌", "we settled on 12 tables in the end"): that item, with the new number in the old one's place."""
     if cand.kind != "decision" or not (CHANGED.search(cand.quote) or fires("change.mind", cand.quote)):
         return None
-    said = [m for m in _MEASURED.finditer(cand.value) if m.group(2).lower() not in _not_measures()]
+    said = [m for m in MEASURED.finditer(cand.value) if m.group(2).lower() not in _not_measures()]
     if len(said) != 1:
         return None
     number, measure = said[0].group(1), said[0].group(2).lower()
     for item in reversed(active):
         if item.kind in ("directive", "open_question"):
             continue
-        same = [m for m in _MEASURED.finditer(item.value) if m.group(2).lower() == measure]
+        same = [m for m in MEASURED.finditer(item.value) if m.group(2).lower() == measure]
         if len(same) == 1 and same[0].group(1) != number:
             return item, item.value[:same[0].start(1)] + number + item.value[same[0].end(1):]
     return None
