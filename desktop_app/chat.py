@@ -22,6 +22,7 @@ from desktop_app.memory.core.records import GuardVerdict, PrefillLog, ReplyHealt
 from desktop_app.memory.core.turn_numbers import ACKNOWLEDGED
 from desktop_app.memory.documents.translation import translate_question
 from desktop_app.memory.prompt.render import guard_note
+from desktop_app.memory.reply_form import MENDABLE, mended
 from desktop_app.memory.reply_health import (
     DEGENERATE,
     WORTH_RETRY,
@@ -31,6 +32,7 @@ from desktop_app.memory.reply_health import (
     expected_language,
     only_asks_what_was_said,
     only_tells,
+    remark_note,
     retry_note,
     worth_retry,
 )
@@ -128,10 +130,24 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     asked = time.perf_counter()  # the first token is timed from here: recall and translation count
     translation = translate_input(pipeline, recorded, engine, settings, should_stop)
     plan = pipeline.plan(recorded, translation=translation)
+    if recorded.fresh and not pipeline.took_in(recorded) and (note := remark_note(
+            recorded.message.content, expected_language(recorded.message.content, [], pipeline.options.lang))):
+        # A passing remark is answered in a sentence or two, within a short reply's tokens.
+        plan = _noted(plan, note)
+        settings = settings.model_copy(update={"max_tokens": min(settings.max_tokens, REMARK_TOKENS)})
     if on_plan:
         on_plan(plan, recorded)
     started = time.perf_counter()
     streamed = _Streamed(started=asked)
+    if settings.acknowledge == "first" and (lead := pipeline.recap_lead(recorded)):
+        # Asked to summarise everything, the program lists what memory holds and the model writes the plan (read
+        # blind in round sixteen, no final summary by the 0.5B named every value; one pasted the user's sentences).
+        streamed.lead = lead
+        plan = _noted(plan, pipeline.plan_only_note(recorded))
+        if on_token:
+            on_token(streamed.shown_lead)
+            streamed.first_token = time.perf_counter() - streamed.started
+        on_retry = _keeping_lead(on_retry, on_token, streamed.shown_lead)
     earlier = pipeline.earlier_replies(recorded) if settings.reply_retry else []
     said = pipeline.earlier_messages(recorded) if settings.reply_retry else []
 
@@ -164,7 +180,8 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
         if settings.guard != "off" and streamed.pieces and not streamed.stopped:
             guard, findings = _guard(pipeline, recorded, engine, plan, settings, streamed, should_stop, on_token,
                                      on_retry, findings)
-        if degenerate(findings) and settings.reply_retry and streamed.pieces and not streamed.stopped:
+        if (degenerate(findings) or _broken_form(findings)) and settings.reply_retry and streamed.pieces \
+                and not streamed.stopped:
             # The guard's first reply passed the checks: a retry that turned into a copy is worse.
             before_guard = guard.first_reply if guard is not None and guard.retried else ""
             findings = _keep_best(pipeline, recorded, streamed, [before_guard, health.first_reply if first_whole else ""],
@@ -203,7 +220,7 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             health, guard, findings = by_model()
     except BaseException:
         if streamed.pieces:
-            pipeline.record_reply(session, streamed.text, stopped=True, page_out=False, draft=streamed.draft)
+            pipeline.record_reply(session, streamed.stored, stopped=True, page_out=False, draft=streamed.draft)
         raise
     elapsed = time.perf_counter() - started
     # The program's acknowledgment is the user's to read, not the model's to copy (run L: shown "好的，记下了：
@@ -211,14 +228,38 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     health.kept_out = degenerate(findings) or health.acknowledged
     reason = f"{ACKNOWLEDGED}: said by the program" if health.acknowledged else \
         "; ".join(f"{f.kind}: {f.detail}" for f in findings if f.degenerate) if health.kept_out else ""
-    reply = pipeline.record_reply(session, streamed.text, stopped=streamed.stopped, draft=streamed.draft,
-                                  unhealthy=reason) if streamed.pieces or streamed.stopped else None
+    reply = pipeline.record_reply(session, streamed.stored, stopped=streamed.stopped, draft=streamed.draft,
+                                  unhealthy=reason) if streamed.pieces or streamed.stopped or streamed.lead else None
     record = pipeline.log(recorded, plan, reply, first_token_seconds=streamed.first_token, prefill=prefill_log(engine),
                           health=health, guard=guard)
     queue_jobs(pipeline, session, recorded, reply)
     gen_seconds = elapsed - (streamed.first_token or 0.0)
     return TurnResult(recorded, reply.message if reply else None, streamed.stopped, plan, record, streamed.first_token,
                       gen_seconds, streamed.received)
+
+
+def _keeping_lead(on_retry: Callable[[str], None] | None, on_token: Callable[[str], None] | None,
+                  lead: str) -> Callable[[str], None] | None:
+    """``on_retry`` that shows the program's lead again after the caller cleared what it showed."""
+    if on_retry is None or on_token is None:
+        return on_retry
+    told, show = on_retry, on_token
+
+    def retrying(reason: str) -> None:
+        told(reason)
+        show(lead)
+    return retrying
+
+
+REMARK_TOKENS = 96  # a reply to a passing remark is a sentence or two
+
+
+def _noted(plan: ContextPlan, note: str) -> ContextPlan:
+    """``plan`` with ``note`` on a line before the input (the prompt before it stays the cached prefix)."""
+    messages = list(plan.messages)
+    if note and messages and messages[-1]["role"] == "user":
+        messages[-1] = {**messages[-1], "content": f"{note}\n\n{messages[-1]['content']}"}
+    return plan.model_copy(update={"messages": messages})
 
 
 def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: ContextPlan, rejected: str,
@@ -237,10 +278,9 @@ def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: Contex
     for 香格里拉), and a mangled echo passes the checks and feeds the history where a plain one is
     caught and kept out."""
     user_text = recorded.message.content
-    messages = list(plan.messages)
     note = retry_note(findings, user_text, expected_language(user_text, [], pipeline.options.lang))
-    if note and messages and messages[-1]["role"] == "user":
-        messages[-1] = {**messages[-1], "content": f"{note}\n\n{messages[-1]['content']}"}
+    again = _noted(plan, note)
+    messages = again.messages
     copied = tuple(pipeline.similar_replies(recorded, rejected))
     shown = tuple(m["content"] for m in messages if m["role"] == "assistant")
     kinds = {f.kind for f in findings}
@@ -250,7 +290,7 @@ def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: Contex
     notes = tuple(pipeline.notes(recorded.session)) if "scaffolding" in kinds else ()
     variation = Variation(seed=random.randrange(1, 2**31), avoid=(rejected, *copied),
                           sources=tuple(dict.fromkeys((*own, *copied, *shown, *notes, *((note,) if note else ())))))
-    return plan.model_copy(update={"messages": messages}), variation
+    return again, variation
 
 
 def translate_input(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, settings: Settings,
@@ -280,8 +320,9 @@ def _guard(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     with a one-line correction before the input (the prompt before it stays the cached prefix).
     Returns the verdict and the reply checks of the reply kept."""
     session, user_text = recorded.session, recorded.message.content
-    found = pipeline.guard(session, streamed.text, user_text=user_text,
-                           finished=len(streamed.pieces) < settings.max_tokens)
+    found = [f for f in pipeline.guard(session, streamed.text, user_text=user_text,
+                                       finished=len(streamed.pieces) < settings.max_tokens)
+             if not (streamed.lead and f.kind == "omitted")]  # the program's list names them all
     verdict = GuardVerdict(findings=found, mode=settings.guard)
     note = guard_note(found, expected_language(user_text, [], pipeline.options.lang))
     if settings.guard != "fix" or not note or degenerate(health):
@@ -294,25 +335,36 @@ def _guard(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     messages[-1]["content"] = f"{note}\n\n{messages[-1]['content']}"
     _stream(pipeline, session, engine, plan.model_copy(update={"messages": messages}), settings, streamed, should_stop,
             on_token, None)
-    again = pipeline.guard(session, streamed.text, user_text=user_text,
-                           finished=len(streamed.pieces) < settings.max_tokens)
+    again = [f for f in pipeline.guard(session, streamed.text, user_text=user_text,
+                                       finished=len(streamed.pieces) < settings.max_tokens)
+             if not (streamed.lead and f.kind == "omitted")]
     checks = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
     return GuardVerdict(findings=again, first_findings=found, retried=True, first_reply=first, mode="fix"), checks
+
+
+def _broken_form(findings: list[HealthFinding]) -> bool:
+    return any(f.kind in MENDABLE for f in findings)
 
 
 def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, others: list[str],
                findings: list[HealthFinding], on_token: Callable[[str], None] | None,
                on_retry: Callable[[str], None] | None) -> list[HealthFinding]:
-    """After the retries, a reply still degenerate is replaced by the first attempt (the kept one,
-    then the earlier ones) that is an answer once the sentences holding the prompt's labels are
-    left out; returns the checks of the reply kept (the old ones when no attempt is an answer)."""
+    """After the retries, a reply still degenerate, or still broken in its form, is replaced by the first attempt
+    (the kept one, then the earlier ones) that is a whole answer once mended: without the sentences holding the
+    prompt's labels, a block said again, a list announced and never given (``memory.reply_form.mended``); else by
+    the first that is at least no copy. Returns the checks of the reply kept (the old ones when none will do)."""
+    lang = expected_language(recorded.message.content, [], pipeline.options.lang)
+    tried: list[tuple[str, list[HealthFinding]]] = []
     for text in (streamed.text, *others):
-        tidied = without_scaffolding(text) if text else ""
-        checks = pipeline.check_reply(recorded, tidied) if tidied else []
-        if tidied and not degenerate(checks):
-            if tidied != streamed.text:
-                streamed.replace(tidied, "kept the answer without the prompt's labels", on_token, on_retry)
-            return checks
+        tidied = mended(without_scaffolding(text), lang) if text else ""
+        if tidied:
+            tried.append((tidied, pipeline.check_reply(recorded, tidied)))
+    for whole in (True, False):
+        for tidied, checks in tried:
+            if not degenerate(checks) and not (whole and _broken_form(checks)):
+                if tidied != streamed.text:
+                    streamed.replace(tidied, "kept the answer without what broke its form", on_token, on_retry)
+                return checks
     return findings
 
 
@@ -381,7 +433,8 @@ def _leave_out_ruled_out(pipeline: TurnPipeline, recorded: RecordedInput, stream
     if kept != model_text:
         streamed.replace(kept, "left out the suggestions an allergy or a diet rules out", on_token, on_retry)
         guard.model_text = guard.model_text or model_text
-        guard.findings = [f for f in pipeline.guard(recorded.session, kept, user_text=recorded.message.content)]
+        guard.findings = [f for f in pipeline.guard(recorded.session, kept, user_text=recorded.message.content)
+                          if not (streamed.lead and f.kind == "omitted")]
 
 
 def _complete_recap(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, guard: GuardVerdict,
@@ -391,6 +444,8 @@ def _complete_recap(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _
     (``guard.completed``): the user's plan names everything memory holds, and nothing it replaced."""
     model_text = streamed.text
     kept, lines, values = pipeline.recap_completion(recorded.session, model_text, user_text=recorded.message.content)
+    if streamed.lead:  # the program's list before it names them all
+        lines, values = "", []
     if kept != model_text:  # sentences stating an old value go ("for our 4 people" when it is 5 now)
         streamed.replace(kept, "left out the sentences stating an old value", on_token, on_retry)
         guard.model_text = guard.model_text or model_text
@@ -413,10 +468,21 @@ class _Streamed:
     cut_short: HealthFinding | None = None  # why the watch stopped this attempt early
     received: int = 0  # pieces the engine streamed over every attempt (a kept text replaces, it is not streamed)
     started: float = field(default_factory=time.perf_counter)
+    lead: str = ""  # the program's words before the model's (a summary's list of what memory holds)
 
     @property
     def text(self) -> str:
+        """What the model wrote (and the program put in its place): what the checks read."""
         return "".join(self.pieces)
+
+    @property
+    def shown_lead(self) -> str:
+        return f"{self.lead}\n\n" if self.lead else ""
+
+    @property
+    def stored(self) -> str:
+        """The reply as the user reads it: the program's lead, then the model's text."""
+        return f"{self.shown_lead}{self.text}" if self.text.strip() else self.lead
 
     def restart(self) -> None:
         """Start a second attempt in the same draft row (its first-token time stays the first's)."""
@@ -454,15 +520,15 @@ def _stream(pipeline: TurnPipeline, session: Session, engine: ChatEngine, plan: 
         # Saved before it is shown, then at least every second: a killed process loses at
         # most the last second of what the user saw.
         if streamed.draft is None:
-            streamed.draft, saved_at = pipeline.start_reply(session, piece), now
+            streamed.draft, saved_at = pipeline.start_reply(session, streamed.stored), now
         elif now - saved_at >= DRAFT_SAVE_SECONDS or len(streamed.pieces) == 1:
-            pipeline.save_reply(streamed.draft, streamed.text)
+            pipeline.save_reply(streamed.draft, streamed.stored)
             saved_at = now
         if on_token:
             on_token(piece)
         if watch is not None and (why := watch(streamed.text)):
             streamed.cut_short = why
-            pipeline.save_reply(streamed.draft, streamed.text)
+            pipeline.save_reply(streamed.draft, streamed.stored)
             close = getattr(pieces, "close", None)
             if close is not None:
                 close()  # the engine stops generating (and a locked engine lets the lane go)

@@ -96,8 +96,10 @@ class Settings(BaseModel):
     acknowledge: Literal["first", "fallback"] = Field(
         default="first", description="a message that only tells something memory took in is answered by the program "
                                      "saying what it took in, one that only asks what the user said by what memory "
-                                     "holds: first = at once, without the model; fallback = only when the model's "
-                                     "reply was no answer")
+                                     "holds: first = at once, without the model (and a request to summarise "
+                                     "everything gets the program's list of what memory holds before the model's "
+                                     "plan); fallback = only when the model's reply was no answer (a summary gets "
+                                     "what it left out added)")
     guard: Literal["fix", "flag", "off"] = Field(
         default="fix", description="check each reply against memory (an old value as current, a broken limit or rule, "
                                    "a dropped rule applied): fix = ask once more with a one-line correction, then "

@@ -23,6 +23,7 @@ class ScriptedEngine:
         self.counter = fallback_counter()
         self.calls: list[list[ChatMessage]] = []
         self.variations: list[Variation | None] = []  # what each stream_chat call asked for
+        self.max_tokens: list[int] = []  # … and how many tokens it allowed
         self.release = threading.Event()  # tests may hold generation until they set this
         self.release.set()
         # A stand-in for llama.cpp's evaluated prefix: words as tokens, so tests can count what
@@ -74,6 +75,7 @@ class ScriptedEngine:
                     variation: Variation | None = None) -> Iterator[str]:
         self.calls.append([m.copy() for m in messages])
         self.variations.append(variation)
+        self.max_tokens.append(max_tokens)
         tokens = self.prompt_tokens(messages)
         self.last_prompt_tokens = len(tokens)
         filled = self.prefill(tokens, should_stop=should_stop, progress=progress)

@@ -174,10 +174,20 @@ def completion(left: Sequence[MemoryItem], lang: str, open_questions: Sequence[M
     (``still_open``) under another; "" when nothing was left out. The program states what memory
     holds when the model, asked once more, still leaves it out, with its labels in ``lang``
     ("budget: 2.5万" is "预算：2.5万" in a Chinese reply)."""
+    return "".join(f"\n\n{block}" for block in _blocks(left, lang, open_questions, "recap"))
+
+
+def summary(values: Sequence[MemoryItem], lang: str, open_questions: Sequence[MemoryItem] = ()) -> str:
+    """The program's list of everything a summary must name (``left_out`` of an empty reply), ahead of the model's
+    plan: "Everything you have asked for, as it stands:" and a value per line, then the questions still open; ""
+    when memory holds none."""
+    return "\n\n".join(_blocks(values, lang, open_questions, "everything"))
+
+
+def _blocks(values: Sequence[MemoryItem], lang: str, open_questions: Sequence[MemoryItem], lead: str) -> list[str]:
     text = guard_text(lang)
-    blocks = [f"{text[lead]}\n" + "\n".join(f"- {_stated(i, lang)}" for i in items)
-              for lead, items in (("recap", left), ("still_open", open_questions)) if items]
-    return "".join(f"\n\n{block}" for block in blocks)
+    return [f"{text[head]}\n" + "\n".join(f"- {_stated(i, lang)}" for i in items)
+            for head, items in ((lead, values), ("still_open", open_questions)) if items]
 
 
 def _stated(item: MemoryItem, lang: str) -> str:

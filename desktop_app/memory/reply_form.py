@@ -24,8 +24,21 @@ _SENTENCE = re.compile(r"(?<=[。！？])\s*|(?<=[.!?])(?<!\b\d\.)\s+|\n+")
 BLOCK_CHARS, BLOCK_CJK = 120, 30
 
 
+def _spans(text: str) -> list[tuple[int, str]]:
+    """The reply's sentences (marks aside, none empty), each with where it starts in ``text``."""
+    out, at = [], 0
+    for gap in (*_SENTENCE.finditer(text), None):
+        end = gap.start() if gap is not None else len(text)
+        piece = text[at:end]
+        if marks_aside(piece):
+            out.append((at + len(piece) - len(piece.lstrip()), piece.strip()))
+        if gap is not None:
+            at = gap.end()
+    return out
+
+
 def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in _SENTENCE.split(text) if marks_aside(s)]
+    return [s for _, s in _spans(text)]
 
 
 def _long(piece: str, latin: int, cjk: int) -> bool:
@@ -33,21 +46,27 @@ def _long(piece: str, latin: int, cjk: int) -> bool:
     return len(bare) >= (cjk if 2 * len(CJK_CHAR.findall(bare)) >= len(bare) else latin)
 
 
-def repeated_block(reply: str) -> str | None:
-    """Sentences in a row that the reply says again, in the same order, later on (run S: "Here are some other
-    options: 1. **Casa de Prata**: This is another popular option… It's also known for…" twice, the second cut
-    short): the block's opening, or None. One sentence again is no loop ("Breakfast at the hotel." on every day of a
-    plan), nor are lines that differ by their day."""
-    sentences = _sentences(reply)
-    units = [marks_aside(s) for s in sentences]
+def _repeat(reply: str) -> tuple[str, int] | None:
+    """The opening of a block of sentences said again, and where its second saying starts."""
+    spans = _spans(reply)
+    units = [marks_aside(s) for _, s in spans]
     for i in range(len(units) - 1):
         for j in range(i + 2, len(units) - 1):
             same = 0
             while j + same < len(units) and i + same < j and units[i + same] == units[j + same]:
                 same += 1
             if same >= 2 and _long("".join(units[i:i + same]), BLOCK_CHARS, BLOCK_CJK):
-                return sentences[i]
+                return spans[i][1], spans[j][0]
     return None
+
+
+def repeated_block(reply: str) -> str | None:
+    """Sentences in a row that the reply says again, in the same order, later on (run S: "Here are some other
+    options: 1. **Casa de Prata**: This is another popular option… It's also known for…" twice, the second cut
+    short): the block's opening, or None. One sentence again is no loop ("Breakfast at the hotel." on every day of a
+    plan), nor are lines that differ by their day."""
+    found = _repeat(reply)
+    return found[0] if found is not None else None
 
 
 def _opens_a_list(line: str) -> bool:
@@ -66,6 +85,29 @@ def unfilled_list(reply: str, lang: str) -> str | None:
         if all(sign_off is not None and sign_off.search(rest) for rest in after):
             return line
     return None
+
+
+MENDABLE = frozenset({"loop", "unfilled", "scaffolding"})  # what ``mended`` (with scaffolding's) takes out
+# What a mended reply keeps must still say something (marks aside; Chinese: characters).
+MENDED_CHARS, MENDED_CJK = 40, 12
+
+
+def mended(reply: str, lang: str) -> str:
+    """``reply`` without what breaks its form where the rest stands on its own: a block said again loses its second
+    saying and all after it (run U: "The budget was $6, 500 before this note was applied…" twice, the retry too); a
+    list announced and never given loses the announcing sentence and the closing after it ("I'm glad you found
+    Alfama cute! I'm excited to help… Here are some tips that should get you started:"). ``reply`` when neither is
+    there; "" when too little would be left."""
+    text = reply
+    if (found := _repeat(text)) is not None:
+        text = text[:found[1]].rstrip()
+    if (line := unfilled_list(text, lang)) is not None:
+        at = text.find(line)
+        opening = [start for start, _ in _spans(text) if at <= start < at + len(line)]
+        text = text[:opening[-1] if opening else at].rstrip()
+    if text == reply:
+        return reply
+    return text if _long(text, MENDED_CHARS, MENDED_CJK) else ""
 
 
 _CLAUSE = re.compile(r"[^，,。！!？?；;\n]+[？?]?")

@@ -22,7 +22,7 @@ from desktop_app.memory.lang.text import marks_aside, numbers, script_language
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
 from desktop_app.memory.reply_form import form_finding, repeated_block
 from desktop_app.memory.scaffolding import labels_pasted, pasted_notes, scaffolding_in
-from desktop_app.memory.write.mood import is_question, is_small_talk
+from desktop_app.memory.write.mood import is_question, is_small_talk, opens_laughing
 from desktop_app.prompts import LANGS, retry_text
 
 NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's message) is a copy
@@ -468,6 +468,18 @@ def retry_note(findings: Iterable[HealthFinding], user_text: str, lang: str) -> 
     if lines and tells_only(user_text):
         lines.append(text["statement"])
     return f"{text['lead']}{text['join'].join(lines)}{text['end']}" if lines else ""
+
+
+def remark_note(user_text: str, lang: str) -> str:
+    """The line put before a message that only tells something memory took nothing from ("haha ok, Alfama sounds
+    cute but I'm not hauling suitcases up those hills lol"), or that opens laughing and asks nothing ("哈哈好吧，我妈
+    已经开始研究穿什么拍照了": "穿什么" asks nothing): a passing remark,
+    answered in a sentence or two (run U: the 0.5B announced tips, or a budget, to each). "" for any other message."""
+    chatting = opens_laughing(user_text) and not re.search(r"[?？]", user_text) and not fires("request.ask", user_text)
+    if not (only_tells(user_text) or chatting):
+        return ""
+    text = retry_text(lang)
+    return f"{text['lead']}{text['remark']}{text['end']}"
 
 
 def tells_only(user_text: str) -> bool:

@@ -43,7 +43,7 @@ from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
 from desktop_app.memory.prompt.recalled import recalled_pages
-from desktop_app.memory.recap import completion, left_out, still_open
+from desktop_app.memory.recap import completion, left_out, still_open, summary
 from desktop_app.memory.recollection import asked_about, recollection, unanswered
 from desktop_app.memory.repeats import similarity
 from desktop_app.memory.reply_guard import guard_reply, ruled_out_sentences, stale_sentences, without_sentences
@@ -56,7 +56,7 @@ from desktop_app.memory.reply_health import (
 )
 from desktop_app.memory.reply_use import memory_in_use
 from desktop_app.memory.write.updates import remember_message
-from desktop_app.prompts import default_system_prompt
+from desktop_app.prompts import default_system_prompt, guard_text
 
 if TYPE_CHECKING:
     from desktop_app.memory.store import Store
@@ -369,13 +369,17 @@ class TurnPipeline:
                            memory_held=bool(items), earlier_messages=self.earlier_messages(recorded),
                            notes=[i.value for i in items])
 
+    def took_in(self, recorded: RecordedInput) -> bool:
+        """Whether the message wrote something to memory (an item added, replaced or dropped)."""
+        return any(o.action in ("added", "superseded", "revoked") for o in recorded.memory or recorded.told)
+
     def acknowledgment(self, recorded: RecordedInput) -> str:
         """What memory took in from ``recorded`` said in a sentence or two, in the reply's language
         (memory.acknowledgment): the program's answer to a message that only told something when the
         model had none, and again when it is answered again (regenerate: what it wrote then). "" when the
         message wrote nothing."""
         outcomes = recorded.memory or recorded.told
-        if not any(o.action in ("added", "superseded", "revoked") for o in outcomes):
+        if not self.took_in(recorded):
             return ""
         active = {i.id: i for i in self.store.list_items(recorded.session.id, statuses=("active",))}
         lang = expected_language(recorded.message.content, [i.value for i in active.values() if i.kind == "directive"],
@@ -432,6 +436,21 @@ class TurnPipeline:
         kept = without_sentences(text, stale_sentences(text, active, past))
         left, asked = left_out(kept, active, user_text, history=past), still_open(kept, active, user_text)
         return kept, completion(left, lang, asked), [i.value for i in left + asked]
+
+    def recap_lead(self, recorded: RecordedInput) -> str:
+        """To "summarise everything and give me the plan", the program's list of every current value and open
+        question (memory.recap.summary), said before the model's plan; "" for any other message or an empty memory."""
+        user_text = recorded.message.content
+        if not fires("request.recap", user_text):
+            return ""
+        active, past, lang = self._guard_state(recorded.session, user_text)
+        return summary(left_out("", active, user_text, history=past), lang, still_open("", active, user_text))
+
+    def plan_only_note(self, recorded: RecordedInput) -> str:
+        """The line before the input then: the requirements are listed already, write the plan."""
+        _, _, lang = self._guard_state(recorded.session, recorded.message.content)
+        text = guard_text(lang)
+        return f"{text['lead']}{text['plan_only']}{text['end']}"
 
     def without_ruled_out(self, session: Session, text: str) -> str:
         """``text`` without the sentences offering a food an allergy or a diet in memory rules out

@@ -1,7 +1,7 @@
 """Replies that fail by their form (memory.reply_form), each read "bad" by a blind reader of bench health run S
 while the judge passed it; and what stays healthy beside them."""
 
-from desktop_app.memory.reply_form import asks_it_back, repeated_block, speaks_as_user, unfilled_list
+from desktop_app.memory.reply_form import asks_it_back, mended, repeated_block, speaks_as_user, unfilled_list
 from desktop_app.memory.reply_health import check_reply, worth_retry
 
 _OPTIONS = ("If Mia is allergic, we should try something else instead of cashews or almonds. Here are some other options:\n"
@@ -120,3 +120,29 @@ def test_a_summary_may_list_the_values_but_not_paste_the_labelled_notes():
     assert "scaffolding" in {f.kind for f in check_reply(pasted, user_text=ask, expected_lang="zh", notes=notes)}
     listed = "你的要求：\n- 虾一定不能有\n- 预算1500\n- 奶奶牙口不好，菜要软烂\n菜单：清蒸鲈鱼、红烧豆腐、蒸蛋。"
     assert "scaffolding" not in {f.kind for f in check_reply(listed, user_text=ask, expected_lang="zh", notes=notes)}
+
+
+def test_a_reply_is_mended_of_its_second_saying_and_of_a_list_it_never_gives():
+    # run U: the 0.5B's replies after their retry, still broken
+    said_twice = ("The budget was $6, 500 before this note was applied. With one more adult we can still stay within "
+                  "the budget while enjoying Sintra together with your family.\n")
+    looped = "Yes, we can do a day trip to Sintra.\n" + said_twice + "In addition:\n1. Pena Palace\n" + said_twice
+    assert mended(looped, "en") == ("Yes, we can do a day trip to Sintra.\n" + said_twice + "In addition:\n1. Pena Palace")
+    assert repeated_block(mended(looped, "en")) is None
+    chat = ("I'm glad you found Alfama cute! I'm excited to help you organize your family trip and make sure everyone "
+            "is comfortable. Here are some tips that should get you started:\n\nI hope these suggestions help!")
+    assert mended(chat, "en") == ("I'm glad you found Alfama cute! I'm excited to help you organize your family trip "
+                                  "and make sure everyone is comfortable.")
+    zh = "整条蒸最好，寓意年年有余，蒸10分钟左右就够了。下面是几道适合整条蒸的鱼："
+    assert mended(zh, "zh") == "整条蒸最好，寓意年年有余，蒸10分钟左右就够了。"
+    zh_loop = ("第一天建议在古城慢慢逛，累了就回酒店休息。第二天去洱海边坐坐，喝喝茶，不用爬山。\n"
+               "第一天建议在古城慢慢逛，累了就回酒店休息。第二天去洱海边坐坐，喝喝茶，不用爬山。")
+    assert mended(zh_loop, "zh") == "第一天建议在古城慢慢逛，累了就回酒店休息。第二天去洱海边坐坐，喝喝茶，不用爬山。"
+
+
+def test_a_reply_whole_in_its_form_is_not_mended_and_one_with_nothing_left_is_empty():
+    for reply, lang in [("Here are some ideas:\n- Mushroom risotto\n- Roast vegetables", "en"),
+                        ("下面是几道菜：\n1. 清蒸鱼\n2. 红烧豆腐", "zh"), (LOOPED[:60], "en")]:
+        assert mended(reply, lang) == reply
+    assert mended("Sure! Here are some tips that should get you started:", "en") == ""
+    assert mended("好的，下面是几道适合老人的菜：", "zh") == ""

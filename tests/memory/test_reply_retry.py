@@ -407,3 +407,49 @@ def test_with_acknowledge_first_a_question_about_what_the_user_said_is_answered_
         "我之前说的几号出发来着？帮我安排第一天"
     turn(store, first, engine, more)
     assert len(engine.calls) > calls, "the model answers"
+
+
+@pytest.mark.parametrize("lang,text,broken,kept", [
+    ("en", "haha ok, Alfama sounds cute but I'm not hauling suitcases up those hills lol",
+     "Alfama is lovely, and there are flat streets near the river with lifts up the hill. Here are some tips:",
+     "Alfama is lovely, and there are flat streets near the river with lifts up the hill."),
+    ("zh", "鱼要不要整条蒸？年年有余嘛",
+     "整条蒸最好，寓意年年有余，蒸10分钟左右就够了。下面是几道适合整条蒸的鱼：",
+     "整条蒸最好，寓意年年有余，蒸10分钟左右就够了。"),
+])
+def test_a_reply_still_broken_in_its_form_after_the_retry_is_mended(store, settings, lang, text, broken, kept):
+    """Run U: a list announced and never given, twice; the user reads the answer before it, not the promise."""
+    engine = ScriptedEngine(lambda messages: broken)
+    retried: list[str] = []
+    result = run_turn(pipeline_for(store, settings.model_copy(update={"lang": lang}), counter=engine.counter,
+                                   n_ctx=4096), store.session_named("t"), engine, text,
+                      settings=settings.model_copy(update={"lang": lang}), on_retry=retried.append)
+    assert engine.variations[-1] is not None, "asked for once more first"
+    assert result.reply.content == kept
+    assert not {f.split(":")[0] for f in result.record.health.attempts[-1]} - {"unfilled"}
+    assert retried[-1] == "kept the answer without what broke its form"
+
+
+@pytest.mark.parametrize("lang,told,remark,line", [
+    ("en", "We're 4 people, flying to Lisbon on July 14.",
+     "haha ok, Alfama sounds cute but I'm not hauling suitcases up those hills lol", "only chatting"),
+    ("zh", "我们一共4个人，10月1号出发", "哈哈好吧，我妈已经开始研究穿什么拍照了", "闲聊"),
+])
+def test_a_passing_remark_memory_takes_nothing_from_is_asked_for_in_a_sentence_or_two(store, settings, lang, told,
+                                                                                     remark, line):
+    """Run U: to such remarks the 0.5B announced tips, or spoke of the budget, for its whole length."""
+    answers = iter(["Lovely, Lisbon in July is great.", "Sounds fun!", "Baixa is flat and central."] if lang == "en" else
+                   ["好的，国庆出行人多，早点订票。", "听起来很开心！", "四凉四热正好，清淡一些。"])
+    engine = ScriptedEngine(lambda messages: next(answers))
+    kwargs = {"lang": lang}
+    turn(store, settings, engine, told, **kwargs)
+    told_prompt = engine.calls[-1][-1]["content"]
+    result = turn(store, settings, engine, remark, **kwargs)
+    assert line in engine.calls[-1][-1]["content"] and line not in told_prompt
+    assert engine.calls[-1][-1]["content"].endswith(remark)
+    assert engine.max_tokens[-1] < settings.max_tokens, "a short reply's tokens"
+    assert result.reply.content in ("Sounds fun!", "听起来很开心！") and not result.record.health.retried
+    question = "Which neighbourhoods are good to stay in with kids?" if lang == "en" else "几个凉菜几个热菜比较合适？"
+    turn(store, settings, engine, question, **kwargs)
+    assert line not in engine.calls[-1][-1]["content"], "a question is answered as ever"
+    assert engine.max_tokens[-1] == settings.max_tokens

@@ -166,6 +166,12 @@ def _greetings() -> frozenset[str]:
     return frozenset(word.lower() for lang in LANGS for word in lexicon(lang)["small_talk"]["greeting"]["words"])
 
 
+def opens_laughing(text: str) -> bool:
+    """The message opens with laughter ("haha ok, …", "哈哈好吧，…"): whatever follows, it is chatting."""
+    found = _small_talk()[1].match(text.strip().lower())
+    return found is not None and bool(found.group(0).strip(" !！。.,，~～"))
+
+
 def is_small_talk(text: str) -> bool:
     """Greetings, acknowledgements, laughter: nothing to remember, nothing to keep in view."""
     body = text.strip().lower().strip(" .!！。~～?？")

@@ -1,0 +1,67 @@
+"""Asked to summarise everything, the program lists what memory holds and the model writes the plan (scripted engine)."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.chat import pipeline_for, run_turn
+from desktop_app.engine.scripted import ScriptedEngine
+
+CASES = [
+    ("en", ["There'll be 5 of us. We're thinking 7 days, flying out July 21.", "Budget is €6,500 in total.",
+            "Our younger one, Mia, has a tree nut allergy."],
+     "Okay, summarise all my constraints and give me the final plan.",
+     "Day 1: Baixa and the river. Day 2: Belém. Day 3: Sintra by train.",
+     "Everything you have asked for, as it stands:", ["5", "€6,500", "July 21", "tree nut"], "write only the plan"),
+    ("zh", ["我们一共5个人，10月1号出发，玩6天", "预算总共2.5万", "我妈一点辣都不能吃"],
+     "好，把我所有要求总结一下，给我最终方案",
+     "第一天：大理古城慢慢逛；第二天：洱海边喝茶；第三天：去丽江。",
+     "你目前的要求，都在这里：", ["5个人", "2.5万", "10月1号", "辣"], "只写具体方案"),
+]
+
+
+def _turn(store, settings, engine, text, lang, **kwargs):
+    settings = settings.model_copy(update={"lang": lang})
+    pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=4096)
+    return run_turn(pipeline, store.session_named("trip"), engine, text, settings=settings, **kwargs)
+
+
+@pytest.mark.parametrize("lang,told,ask,plan,lead,values,note", CASES)
+def test_a_summary_of_everything_opens_with_the_programs_list_and_the_model_writes_the_plan(
+        store, settings, lang, told, ask, plan, lead, values, note):
+    engine = ScriptedEngine(lambda messages: plan)
+    for text in told:
+        _turn(store, settings, engine, text, lang)
+    shown: list[str] = []
+    result = _turn(store, settings, engine, ask, lang, on_token=shown.append)
+    reply = result.reply.content
+    assert reply.startswith(lead) and reply.endswith(plan)
+    listed = reply[: -len(plan)]
+    assert all(v in listed for v in values), listed
+    assert shown[0].startswith(lead), "the list is shown before the model starts"
+    assert note in engine.calls[-1][-1]["content"] and engine.calls[-1][-1]["content"].endswith(ask)
+    assert result.record.guard is not None and not result.record.guard.added, "nothing added after the plan"
+
+
+def test_a_retry_of_the_plan_keeps_the_list_in_view_and_in_the_reply(store, settings):
+    lang, told, ask, plan, lead, _, _ = CASES[0]
+    # the first attempt is no answer, the second (another seed) is the plan; the statements are the program's to answer
+    engine = ScriptedEngine(lambda messages: "OK." if engine.variations[-1] is None else plan)
+    for text in told:
+        _turn(store, settings, engine, text, lang)
+    view: list[str] = []
+    result = _turn(store, settings, engine, ask, lang, on_token=view.append, on_retry=lambda reason: view.clear())
+    assert result.record.health.retried
+    assert "".join(view) == result.reply.content
+    assert result.reply.content.startswith(lead) and result.reply.content.endswith(plan)
+
+
+def test_with_acknowledge_fallback_the_model_summarises_and_the_program_adds_what_it_left_out(store, settings):
+    lang, told, ask, plan, lead, _, _ = CASES[0]
+    engine = ScriptedEngine(lambda messages: plan)
+    settings = settings.model_copy(update={"acknowledge": "fallback"})
+    for text in told:
+        _turn(store, settings, engine, text, lang)
+    result = _turn(store, settings, engine, ask, lang)
+    assert result.reply.content.startswith("Day 1") and lead not in result.reply.content
+    assert "Also part of the plan" in result.reply.content
