@@ -129,21 +129,12 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     session = recorded.session
     asked = time.perf_counter()  # the first token is timed from here: recall and translation count
     translation = translate_input(pipeline, recorded, engine, settings, should_stop)
-    plan = pipeline.plan(recorded, translation=translation)
-    if recorded.fresh and not pipeline.took_in(recorded) and (note := remark_note(
-            recorded.message.content, expected_language(recorded.message.content, [], pipeline.options.lang))):
-        # A passing remark is answered in a sentence or two, within a short reply's tokens.
-        plan = _noted(plan, note)
-        settings = settings.model_copy(update={"max_tokens": min(settings.max_tokens, REMARK_TOKENS)})
+    plan, settings, lead = _shaped(pipeline, recorded, pipeline.plan(recorded, translation=translation), settings)
     if on_plan:
         on_plan(plan, recorded)
     started = time.perf_counter()
-    streamed = _Streamed(started=asked)
-    if settings.acknowledge == "first" and (lead := pipeline.recap_lead(recorded)):
-        # Asked to summarise everything, the program lists what memory holds and the model writes the plan (read
-        # blind in round sixteen, no final summary by the 0.5B named every value; one pasted the user's sentences).
-        streamed.lead = lead
-        plan = _noted(plan, pipeline.plan_only_note(recorded))
+    streamed = _Streamed(started=asked, lead=lead)
+    if lead:  # shown before the model starts, and again after each attempt the caller clears
         if on_token:
             on_token(streamed.shown_lead)
             streamed.first_token = time.perf_counter() - streamed.started
@@ -236,6 +227,21 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     gen_seconds = elapsed - (streamed.first_token or 0.0)
     return TurnResult(recorded, reply.message if reply else None, streamed.stopped, plan, record, streamed.first_token,
                       gen_seconds, streamed.received)
+
+
+def _shaped(pipeline: TurnPipeline, recorded: RecordedInput, plan: ContextPlan,
+            settings: Settings) -> tuple[ContextPlan, Settings, str]:
+    """The turn's prompt and settings for what the message is, and the program's words before the model's:
+    a passing remark is asked for in a sentence or two, within a short reply's tokens; asked to summarise everything
+    (``acknowledge = "first"``), the program lists what memory holds and the model is asked for the plan alone (read
+    blind in round sixteen, no final summary by the 0.5B named every value; one pasted the user's sentences)."""
+    text = recorded.message.content
+    if recorded.fresh and not pipeline.took_in(recorded) and (
+            note := remark_note(text, expected_language(text, [], pipeline.options.lang))):
+        return _noted(plan, note), settings.model_copy(update={"max_tokens": min(settings.max_tokens, REMARK_TOKENS)}), ""
+    if settings.acknowledge == "first" and (lead := pipeline.recap_lead(recorded)):
+        return _noted(plan, pipeline.plan_only_note(recorded)), settings, lead
+    return plan, settings, ""
 
 
 def _keeping_lead(on_retry: Callable[[str], None] | None, on_token: Callable[[str], None] | None,

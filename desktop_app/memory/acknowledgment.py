@@ -108,11 +108,13 @@ def named_value(value: str, label: str | None, lang: str) -> str:
     held = dateless_amounts(value)
     counting = [a for a in held if a.unit in ("money", "people", "days")]
     one = counting if len(counting) == 1 else held
+    dated = _dated(label, value, lang)
     if len(one) == 1:
         named = amount_phrase(value, one[0], measure=True)
+        if one[0].unit == "days" and dated != label:  # a day and how long: "departure July 21, 7 days"
+            return f"{dated}{'，' if lang == 'zh' else ', '}{named}"
         # (an amount that does not say what it counts is named by its label: "预算 2.5万", "budget $320"; "5个人" says it)
         return f"{label} {named}" if label and one[0].unit not in ("people", "days") else named
-    dated = _dated(label, value, lang)
     return dated if dated != label else ""
 
 

@@ -705,3 +705,19 @@ def test_a_measure_memory_holds_or_a_rules_label_is_not_filed_again(conversation
     job = model_pass(convo, Model([wrong]))
     assert values(convo) == before, (job.notes, values(convo))
     assert any("label made by the rules" in note or "already holds" in note for note in job.notes), job.notes
+
+
+@pytest.mark.parametrize("lang, said, wrong", [
+    # bench health: the 0.5B filed the whole remark as a choice under "haha"
+    ("en", "haha ok, Alfama sounds cute but I'm not hauling suitcases up those hills lol",
+     entry("haha ok, Alfama sounds cute but I'm not hauling suitcases up those hills lol", "haha",
+           "haha ok, Alfama sounds cute but I'm not hauling suitcases up those hills lol", kind="decision")),
+    ("zh", "哈哈好吧，我妈已经开始研究穿什么拍照了",
+     entry("哈哈好吧，我妈已经开始研究穿什么拍照了", "哈哈", "我妈已经开始研究穿什么拍照了", kind="decision")),
+])
+def test_laughter_is_no_subject(conversation, lang, said, wrong):
+    convo = conversation(f"laughter-{lang}", lang=lang)
+    convo.user(said)
+    before = values(convo)
+    job = model_pass(convo, Model([wrong]))
+    assert values(convo) == before, (job.notes, values(convo))

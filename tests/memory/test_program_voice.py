@@ -33,11 +33,14 @@ def test_the_users_words_in_the_programs_voice(lang, said, voiced):
             fact("head count", "my mum wants to come too, so make that 5 people"),
             fact("diet:priya", "Change of plan: Priya told me she went fully vegan last month, so the option needs to be vegan"),
             fact("budget", "Let's say €6,500 instead", kind="constraint"),
-            fact("hills", "I'm not hauling suitcases up those hills")],
-     ["departure July 21", "5 people", "Priya's diet: vegan", "budget €6,500", "You're not hauling suitcases up those hills"]),
+            fact("hills", "I'm not hauling suitcases up those hills"),
+            fact("departure", "leaving August 2 for 7 days")],
+     ["departure July 21", "5 people", "Priya's diet: vegan", "budget €6,500", "You're not hauling suitcases up those hills",
+      "departure August 2, 7 days"]),
     ("zh", [fact("head count", "我弟说他也要跟着去，那就5个人了"), fact("allergy:表妹小雨", "我表妹小雨对虾过敏，很严重那种"),
-            fact("budget", "budget: 2.5万", kind="constraint"), fact("老人", "我妈一点辣都不能吃，吃饭的时候要注意")],
-     ["5个人", "你表妹小雨的过敏：虾", "预算 2.5万", "你妈一点辣都不能吃，吃饭的时候要注意"]),
+            fact("budget", "budget: 2.5万", kind="constraint"), fact("老人", "我妈一点辣都不能吃，吃饭的时候要注意"),
+            fact("departure", "10月1号出发，玩6天")],
+     ["5个人", "你表妹小雨的过敏：虾", "预算 2.5万", "你妈一点辣都不能吃，吃饭的时候要注意", "出发日期 10月1号，6天"]),
 ])
 def test_a_summary_completed_by_the_program_names_each_value_by_what_it_holds(lang, items, lines):
     added = completion(items, lang)

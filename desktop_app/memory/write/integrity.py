@@ -44,7 +44,7 @@ from desktop_app.memory.lang.text import (
     term_set,
 )
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
-from desktop_app.memory.write.mood import is_question
+from desktop_app.memory.write.mood import is_question, only_chatter
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.twins import amount_twin, amount_values, body, budget_twin, held_apart, said_amounts
 
@@ -219,6 +219,9 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         return "the words of a question the message asks, not a value it states"
     if not _NAMING.search(op.subject):
         return f"the subject “{clip(op.subject, 20)}” names nothing (a number is not a subject)"
+    if only_chatter(op.subject):
+        # bench health: the 0.5B filed "haha ok, Alfama sounds cute but I'm not hauling suitcases…" as "haha", a choice
+        return f"the subject “{clip(op.subject, 20)}” is laughter, it names nothing"
     if (piece := _piece_of_a_word(op.subject, f"{message.content} {body(op.value)}")) is not None:
         # The 0.5B filed "pen: EpiPen" from "he carries an EpiPen" (a decision, in the final plan).
         return f"the subject “{clip(op.subject, 20)}” is a piece of the word “{piece}”"

@@ -172,6 +172,15 @@ def opens_laughing(text: str) -> bool:
     return found is not None and bool(found.group(0).strip(" !！。.,，~～"))
 
 
+def only_chatter(text: str) -> bool:
+    """``text`` is laughter and acknowledgements alone ("haha", "ok lol", "哈哈好吧"), nothing else."""
+    acks, laughter, _ = _small_talk()
+    body, rest = text.strip().lower(), ""
+    while rest != body:  # "ok lol": an acknowledgement, then laughter
+        rest, body = body, acks.sub("", laughter.sub("", body)).strip(" ，,。.!！~～")
+    return bool(text.strip()) and not body
+
+
 def is_small_talk(text: str) -> bool:
     """Greetings, acknowledgements, laughter: nothing to remember, nothing to keep in view."""
     body = text.strip().lower().strip(" .!！。~～?？")
