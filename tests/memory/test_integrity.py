@@ -721,3 +721,21 @@ def test_laughter_is_no_subject(conversation, lang, said, wrong):
     before = values(convo)
     job = model_pass(convo, Model([wrong]))
     assert values(convo) == before, (job.notes, values(convo))
+
+
+@pytest.mark.parametrize("lang, said, wrong", [
+    # bench health: the 0.5B's pass beside the rules' diet and head count from the same message
+    ("en", "Change of plan: Priya told me she went fully vegan last month, so the vegetarian option needs to be vegan now.",
+     entry("Change of plan", "change of plan", "go vegan")),
+    ("zh", "对了，我表妹小雨对虾过敏，很严重那种", entry("对了", "对了", "小雨对虾过敏")),
+    ("en", "Ok so two more people confirmed, Sam and his partner. We're at 10 now.",
+     entry("Sam and his partner", "sam partner", "Sam and his partner", kind="decision")),
+    ("zh", "二姨说她家也来，就是二姨和二姨夫", entry("二姨和二姨夫", "二姨夫", "二姨夫", kind="decision")),
+])
+def test_a_subject_that_frames_the_message_or_a_value_that_only_says_its_subject_is_refused(conversation, lang, said,
+                                                                                           wrong):
+    convo = conversation(f"frame-{lang}-{wrong['subject']}", lang=lang)
+    convo.user(said)
+    before = values(convo)
+    job = model_pass(convo, Model([wrong]))
+    assert values(convo) == before, (job.notes, values(convo))

@@ -31,7 +31,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from desktop_app.lexicon import CJK, alternatives, fires, subject_labels
+from desktop_app.lexicon import CJK, LANGS, alternatives, cue, fires, subject_labels
 from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, says_a_number, subject_counts
 from desktop_app.memory.lang.text import (
@@ -222,6 +222,12 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
     if only_chatter(op.subject):
         # bench health: the 0.5B filed "haha ok, Alfama sounds cute but I'm not hauling suitcases…" as "haha", a choice
         return f"the subject “{clip(op.subject, 20)}” is laughter, it names nothing"
+    if _framing(op.subject):
+        # bench health: "change of plan: go vegan", beside the rules' "Priya's diet" from the same message
+        return f"the subject “{clip(op.subject, 20)}” frames the message, it names nothing"
+    if op.kind in _CHOSEN_KINDS and (said := term_set(body(op.value))) and said <= term_set(op.subject):
+        # bench health: "sam partner: Sam and his partner" as a choice, from "two more people confirmed, Sam and his partner"
+        return "the value only says its subject again"
     if (piece := _piece_of_a_word(op.subject, f"{message.content} {body(op.value)}")) is not None:
         # The 0.5B filed "pen: EpiPen" from "he carries an EpiPen" (a decision, in the final plan).
         return f"the subject “{clip(op.subject, 20)}” is a piece of the word “{piece}”"
@@ -306,6 +312,18 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         if old.scope == "profile" and op.status == "active" and not names_item(old, message.content):
             return f"the profile item #{old.id} is not named in the message"
     return ""
+
+
+_CHOSEN_KINDS = ("decision", "preference", "goal", "open_question")  # a fact may say what its subject is ("vegetarian")
+
+
+def _framing(subject: str) -> bool:
+    """``subject`` is made only of the words that open or frame a message ("change of plan", "对了")."""
+    rest = subject.split(":", 1)[-1].strip()
+    for lang in LANGS:
+        if (pattern := cue("integrity.discourse_subject", lang)) is not None:
+            rest = pattern.sub("", rest)
+    return bool(subject.strip()) and not re.sub(r"[\W_]+", "", rest)
 
 
 def without_requests(value: str) -> str:
