@@ -739,3 +739,30 @@ def test_a_subject_that_frames_the_message_or_a_value_that_only_says_its_subject
     before = values(convo)
     job = model_pass(convo, Model([wrong]))
     assert values(convo) == before, (job.notes, values(convo))
+
+
+@pytest.mark.parametrize("lang, first, kept, later, said, wrong", [
+    # bench health: the 0.5B put Priya's vegan option under "stirring", in place of "a lot of stirring"
+    ("en", "Is it weird to serve risotto to 10 people? Feels like a LOT of stirring.",
+     entry("Feels like a LOT of stirring", "stirring", "a lot of stirring", kind="preference"),
+     "Dietary stuff: my friend Priya is vegetarian.",
+     "Change of plan: Priya told me she went fully vegan last month, so the vegetarian option needs to be vegan now.",
+     entry("so the vegetarian option needs to be vegan now", "stirring", "the vegetarian option needs to be vegan now",
+           kind="preference", change="update")),
+    ("zh", "家里的蒸锅有点小", entry("家里的蒸锅有点小", "蒸锅", "有点小", kind="preference"),
+     "我表妹小雨对虾过敏", "小雨说连虾酱也不能碰",
+     entry("连虾酱也不能碰", "蒸锅", "连虾酱也不能碰", kind="preference", change="update")),
+])
+def test_a_subject_reused_for_news_about_another_item_replaces_nothing(conversation, lang, first, kept, later, said,
+                                                                       wrong):
+    convo = conversation(f"reused-{lang}", lang=lang)
+    convo.user(first)
+    model_pass(convo, Model([kept]))
+    mine = f"{kept['subject']}: {kept['value']}"
+    assert mine in values(convo)
+    convo.user(later)
+    convo.user(said)
+    model_pass(convo, Model([wrong], {"old": mine, "new": wrong["value"]}))
+    now = values(convo)
+    assert mine in now, (now, values(convo, "superseded"))
+    assert not any(wrong["value"] in v and v.startswith(wrong["subject"]) for v in now), now

@@ -123,6 +123,14 @@ def _about_same_thing(old: MemoryItem, op: AddItem, message: Message) -> bool:
     return names_item(old, message.content)
 
 
+def _named_instead(old: MemoryItem, op: AddItem, active: list[MemoryItem], message: Message) -> MemoryItem | None:
+    """Another item the message names, where neither it nor the new value names ``old``, whose own words the model
+    reused as the subject (a canonical subject, as "budget", is replaced by what it holds, not by its name)."""
+    if subject_key(old.subject) in CANONICAL_SUBJECTS or names_item(old, message.content) or names_item(old, body(op.value)):
+        return None
+    return next((i for i in active if i.id != old.id and names_item(i, message.content)), None)
+
+
 def names_item(item: MemoryItem, sentence: str) -> bool:
     """The sentence names the item: its canonical subject, or a word of its subject or label."""
     key = subject_key(item.subject)
@@ -306,6 +314,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
             return f"a {op.kind} cannot replace the {old.kind} #{old.id}"
         if not _about_same_thing(old, op, message) and not _same_counted_thing(old, op, message):
             return f"#{old.id} is about something else"
+        if (other := _named_instead(old, op, active, message)) is not None:
+            # bench health: "stirring: the vegetarian option needs to be vegan now" in place of "stirring: a lot of
+            # stirring", from a message about Priya's diet
+            return f"the message speaks of #{other.id}, not of #{old.id}"
         theirs = _counted(body(old.value))
         if theirs and counted and not theirs & counted:
             return f"#{old.id} counts {'/'.join(sorted(theirs))}, not {'/'.join(sorted(counted))}"
