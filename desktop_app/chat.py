@@ -32,7 +32,6 @@ from desktop_app.memory.reply_health import (
     expected_language,
     only_asks_what_was_said,
     only_tells,
-    remark_note,
     retry_note,
     worth_retry,
 )
@@ -129,12 +128,14 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     session = recorded.session
     asked = time.perf_counter()  # the first token is timed from here: recall and translation count
     translation = translate_input(pipeline, recorded, engine, settings, should_stop)
-    plan, settings, lead = _shaped(pipeline, recorded, pipeline.plan(recorded, translation=translation), settings)
+    plan = pipeline.plan(recorded, translation=translation)
+    if plan.reply_tokens is not None:
+        settings = settings.model_copy(update={"max_tokens": min(settings.max_tokens, plan.reply_tokens)})
     if on_plan:
         on_plan(plan, recorded)
     started = time.perf_counter()
-    streamed = _Streamed(started=asked, lead=lead)
-    if lead:  # shown before the model starts, and again after each attempt the caller clears
+    streamed = _Streamed(started=asked, lead=plan.lead)
+    if plan.lead:  # shown before the model starts, and again after each attempt the caller clears
         if on_token:
             on_token(streamed.shown_lead)
             streamed.first_token = time.perf_counter() - streamed.started
@@ -229,21 +230,6 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
                       gen_seconds, streamed.received)
 
 
-def _shaped(pipeline: TurnPipeline, recorded: RecordedInput, plan: ContextPlan,
-            settings: Settings) -> tuple[ContextPlan, Settings, str]:
-    """The turn's prompt and settings for what the message is, and the program's words before the model's:
-    a passing remark is asked for in a sentence or two, within a short reply's tokens; asked to summarise everything
-    (``acknowledge = "first"``), the program lists what memory holds and the model is asked for the plan alone (read
-    blind in round sixteen, no final summary by the 0.5B named every value; one pasted the user's sentences)."""
-    text = recorded.message.content
-    if recorded.fresh and not pipeline.took_in(recorded) and (
-            note := remark_note(text, expected_language(text, [], pipeline.options.lang))):
-        return _noted(plan, note), settings.model_copy(update={"max_tokens": min(settings.max_tokens, REMARK_TOKENS)}), ""
-    if settings.acknowledge == "first" and (lead := pipeline.recap_lead(recorded)):
-        return _noted(plan, pipeline.plan_only_note(recorded)), settings, lead
-    return plan, settings, ""
-
-
 def _keeping_lead(on_retry: Callable[[str], None] | None, on_token: Callable[[str], None] | None,
                   lead: str) -> Callable[[str], None] | None:
     """``on_retry`` that shows the program's lead again after the caller cleared what it showed."""
@@ -255,17 +241,6 @@ def _keeping_lead(on_retry: Callable[[str], None] | None, on_token: Callable[[st
         told(reason)
         show(lead)
     return retrying
-
-
-REMARK_TOKENS = 96  # a reply to a passing remark is a sentence or two
-
-
-def _noted(plan: ContextPlan, note: str) -> ContextPlan:
-    """``plan`` with ``note`` on a line before the input (the prompt before it stays the cached prefix)."""
-    messages = list(plan.messages)
-    if note and messages and messages[-1]["role"] == "user":
-        messages[-1] = {**messages[-1], "content": f"{note}\n\n{messages[-1]['content']}"}
-    return plan.model_copy(update={"messages": messages})
 
 
 def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: ContextPlan, rejected: str,
@@ -285,7 +260,7 @@ def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: Contex
     caught and kept out."""
     user_text = recorded.message.content
     note = retry_note(findings, user_text, expected_language(user_text, [], pipeline.options.lang))
-    again = _noted(plan, note)
+    again = plan.with_note(note)
     messages = again.messages
     copied = tuple(pipeline.similar_replies(recorded, rejected))
     shown = tuple(m["content"] for m in messages if m["role"] == "assistant")

@@ -22,7 +22,8 @@ from desktop_app.memory.lang.text import marks_aside, numbers, script_language
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
 from desktop_app.memory.reply_form import form_finding, repeated_block
 from desktop_app.memory.scaffolding import labels_pasted, pasted_notes, scaffolding_in
-from desktop_app.memory.write.mood import is_question, is_small_talk, opens_laughing
+from desktop_app.memory.write.mood import ends_laughing, is_question, is_small_talk, opens_laughing
+from desktop_app.memory.write.vetting import is_small_talk_sentence
 from desktop_app.prompts import LANGS, retry_text
 
 NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's message) is a copy
@@ -471,15 +472,23 @@ def retry_note(findings: Iterable[HealthFinding], user_text: str, lang: str) -> 
 
 
 def remark_note(user_text: str, lang: str) -> str:
-    """The line put before a message that only tells something memory took nothing from ("haha ok, Alfama sounds
-    cute but I'm not hauling suitcases up those hills lol"), or that opens laughing and asks nothing ("哈哈好吧，我妈
-    已经开始研究穿什么拍照了": "穿什么" asks nothing): a passing remark,
-    answered in a sentence or two (run U: the 0.5B announced tips, or a budget, to each). "" for any other message."""
-    chatting = opens_laughing(user_text) and not re.search(r"[?？]", user_text) and not fires("request.ask", user_text)
-    if not (only_tells(user_text) or chatting):
+    """The line put before a passing remark (the caller knows memory took nothing from it): a message that asks
+    nothing and laughs, thanks or talks of the weather ("haha ok, Alfama sounds cute but I'm not hauling suitcases up
+    those hills lol", "哈哈好吧，我妈已经开始研究穿什么拍照了" — "穿什么" asks nothing, "ugh the weather is awful today…"),
+    answered in a sentence or two (run U: the 0.5B announced tips, or spoke of the budget, to each). "" for any
+    other message ("Remind me what you said about octopuses" asks)."""
+    if re.search(r"[?？]", user_text) or fires("request.ask", user_text) or fires("request.recap", user_text) \
+            or not chatting(user_text):
         return ""
     text = retry_text(lang)
     return f"{text['lead']}{text['remark']}{text['end']}"
+
+
+def chatting(user_text: str) -> bool:
+    """The message laughs, at its start or end, thanks, greets, or talks of the weather."""
+    sentences = [s for s in re.split(r"(?<=[。！？!?.；;])\s*|\n+", user_text.strip()) if s.strip()]
+    return opens_laughing(user_text) or ends_laughing(user_text) or is_small_talk(user_text) \
+        or any(is_small_talk_sentence(s) for s in sentences)
 
 
 def tells_only(user_text: str) -> bool:

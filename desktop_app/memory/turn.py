@@ -53,6 +53,7 @@ from desktop_app.memory.reply_health import (
     asks_what_was_said,
     check_reply,
     expected_language,
+    remark_note,
 )
 from desktop_app.memory.reply_use import memory_in_use
 from desktop_app.memory.write.updates import remember_message
@@ -106,6 +107,8 @@ class TurnSettings(Protocol):
     def recap_every(self) -> int: ...
     @property
     def reply_history(self) -> str: ...
+    @property
+    def acknowledge(self) -> str: ...
 
 
 class RecallOrder(Protocol):
@@ -134,15 +137,17 @@ class TurnOptions(BaseModel):
     recall: str = "auto"  # auto: archived turns that match the input; asked: only when the input points back
     recap_every: int = 0  # a task recap before the input every N turns (0: only on a return to the task)
     reply_history: str = "brief"  # earlier replies in the prompt: brief (their opening lines) | full
+    acknowledge: str = "first"  # first: the program says what memory holds at once (a summary's list too) | fallback
 
     @classmethod
     def from_settings(cls, settings: TurnSettings) -> TurnOptions:
         return cls(lang=settings.lang, mode=settings.mode, system_prompt=settings.system_prompt,
                    memory_model=settings.memory_model, head_updates=settings.head_updates,
                    warm_idle=settings.warm_idle, recall=settings.recall, recap_every=settings.recap_every,
-                   reply_history=settings.reply_history)
+                   reply_history=settings.reply_history, acknowledge=settings.acknowledge)
 
 
+REMARK_TOKENS = 96  # a reply to a passing remark is a sentence or two
 REGENERATIONS = 10  # turn records looked back at for the one that first answered a message answered again
 
 
@@ -225,8 +230,21 @@ class TurnPipeline:
              translation: str | None = None) -> ContextPlan:
         """The prompt for the recorded input within budget; reads the store, writes nothing.
         ``translation``: the input in the language of documents in scope (searched too)."""
-        return assemble_context(self.assembly_input(recorded, mode=mode, now=now, translation=translation),
-                                self.counter)
+        plan = assemble_context(self.assembly_input(recorded, mode=mode, now=now, translation=translation), self.counter)
+        return self._shaped(recorded, plan)
+
+    def _shaped(self, recorded: RecordedInput, plan: ContextPlan) -> ContextPlan:
+        """``plan`` for what the message is: a passing remark memory took nothing from is asked for in a sentence or
+        two, within a short reply's tokens (run U: the 0.5B announced tips, or spoke of the budget, to each); asked to
+        summarise everything (``acknowledge = "first"``), the program lists what memory holds and the model is asked
+        for the plan alone (read blind in round sixteen, no final summary by the 0.5B named every value)."""
+        text = recorded.message.content
+        lang = expected_language(text, [], self.options.lang)
+        if recorded.fresh and not self.took_in(recorded) and (note := remark_note(text, lang)):
+            return plan.with_note(note, at_input=True).model_copy(update={"reply_tokens": REMARK_TOKENS})
+        if self.options.acknowledge == "first" and (lead := self.recap_lead(recorded)):
+            return plan.with_note(self.plan_only_note(recorded), at_input=True).model_copy(update={"lead": lead})
+        return plan
 
     def translation_target(self, recorded: RecordedInput) -> str | None:
         """The language a translation of the input would search documents in ("en"/"zh"), or

@@ -90,6 +90,22 @@ class ContextPlan(BaseModel):
     excluded: list[Exclusion] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     counter_name: str = ""
+    # What the message is asks of the reply (memory.turn.TurnPipeline.plan): the program's words said before the
+    # model's (a summary's list of what memory holds), and at most this many tokens (a passing remark's sentence or two).
+    lead: str = ""
+    reply_tokens: int | None = None
+
+    def with_note(self, note: str, *, at_input: bool = False) -> ContextPlan:
+        """This plan with ``note`` on a line at the start of the final message, or ``at_input``, right before the
+        input text: what the message is asks of the reply, after the changes block and the recalled text (the
+        prefix idle-time warming evaluates stays the same)."""
+        messages = list(self.messages)
+        if not note or not messages or messages[-1]["role"] != "user":
+            return self
+        final, text = messages[-1]["content"], self.layer("input").text
+        at = len(final) - len(text) if at_input and text and final.endswith(text) else 0
+        messages[-1] = {**messages[-1], "content": f"{final[:at]}{note}\n\n{final[at:]}"}
+        return self.model_copy(update={"messages": messages})
 
     @property
     def usage(self) -> float:

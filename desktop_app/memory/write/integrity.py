@@ -124,11 +124,12 @@ def _about_same_thing(old: MemoryItem, op: AddItem, message: Message) -> bool:
 
 
 def _named_instead(old: MemoryItem, op: AddItem, active: list[MemoryItem], message: Message) -> MemoryItem | None:
-    """Another item the message names, where neither it nor the new value names ``old``, whose own words the model
+    """An earlier item the message names, where neither it nor the new value names ``old``, whose own words the model
     reused as the subject (a canonical subject, as "budget", is replaced by what it holds, not by its name)."""
     if subject_key(old.subject) in CANONICAL_SUBJECTS or names_item(old, message.content) or names_item(old, body(op.value)):
         return None
-    return next((i for i in active if i.id != old.id and names_item(i, message.content)), None)
+    return next((i for i in active if i.id != old.id and i.source_message_id != message.id
+                 and names_item(i, message.content)), None)  # (an item of this message says what it says: "bonus: 2800")
 
 
 def names_item(item: MemoryItem, sentence: str) -> bool:

@@ -172,6 +172,17 @@ def opens_laughing(text: str) -> bool:
     return found is not None and bool(found.group(0).strip(" !！。.,，~～"))
 
 
+def ends_laughing(text: str) -> bool:
+    """The message ends with laughter ("… those hills lol", "…比我妈靠谱多了哈哈")."""
+    found = _ends_laughing().search(text.strip().lower())
+    return found is not None and bool(found.group(0).strip(" !！。.,，~～"))
+
+
+@lru_cache(maxsize=1)
+def _ends_laughing() -> re.Pattern[str]:
+    return re.compile(rf"(?:{alternatives('small_talk.laughter', ('zh', 'en'))}|😂|🤣)[!！。.,，~～\s]*$")
+
+
 def only_chatter(text: str) -> bool:
     """``text`` is laughter and acknowledgements alone ("haha", "ok lol", "哈哈好吧"), nothing else."""
     acks, laughter, _ = _small_talk()
