@@ -22,8 +22,8 @@ from desktop_app.memory.lang.text import marks_aside, numbers, script_language
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
 from desktop_app.memory.reply_form import form_finding, repeated_block
 from desktop_app.memory.scaffolding import labels_pasted, pasted_notes, scaffolding_in
-from desktop_app.memory.write.mood import ends_laughing, is_question, is_small_talk, opens_laughing
-from desktop_app.memory.write.vetting import is_small_talk_sentence
+from desktop_app.memory.write.mood import is_question, is_small_talk
+from desktop_app.memory.write.vetting import chatting
 from desktop_app.prompts import LANGS, retry_text
 
 NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's message) is a copy
@@ -482,13 +482,6 @@ def remark_note(user_text: str, lang: str) -> str:
         return ""
     text = retry_text(lang)
     return f"{text['lead']}{text['remark']}{text['end']}"
-
-
-def chatting(user_text: str) -> bool:
-    """The message laughs, at its start or end, thanks, greets, or talks of the weather."""
-    sentences = [s for s in re.split(r"(?<=[。！？!?.；;])\s*|\n+", user_text.strip()) if s.strip()]
-    return opens_laughing(user_text) or ends_laughing(user_text) or is_small_talk(user_text) \
-        or any(is_small_talk_sentence(s) for s in sentences)
 
 
 def tells_only(user_text: str) -> bool:

@@ -766,3 +766,28 @@ def test_a_subject_reused_for_news_about_another_item_replaces_nothing(conversat
     now = values(convo)
     assert mine in now, (now, values(convo, "superseded"))
     assert not any(wrong["value"] in v and v.startswith(wrong["subject"]) for v in now), now
+
+
+@pytest.mark.parametrize("lang, said, wrong", [
+    # bench health: the 0.5B filed a remark as a liking, and a piece of it as another
+    ("en", "lol Biscuit just climbed into an empty box, she's packing herself",
+     entry("Biscuit just climbed into an empty box", "biscuit", "Biscuit just climbed into an empty box",
+           kind="preference")),
+    ("en", "ugh the weather is awful today, I was supposed to go to the farmers market",
+     entry("I was supposed to go to the farmers market", "farmers market", "supposed to go", kind="decision")),
+    ("zh", "哈哈好吧，我妈已经开始研究穿什么拍照了", entry("我妈已经开始研究穿什么拍照了", "拍照", "研究穿什么", kind="preference")),
+])
+def test_a_passing_remark_the_rules_took_nothing_from_gives_the_pass_nothing(conversation, lang, said, wrong):
+    convo = conversation(f"remark-{lang}-{wrong['subject']}", lang=lang)
+    convo.user(said)
+    before = values(convo)
+    job = model_pass(convo, Model([wrong]))
+    assert values(convo) == before, (job.notes, values(convo))
+
+
+def test_a_remark_that_also_tells_something_the_rules_took_keeps_the_pass(conversation):
+    convo = conversation("remark-allergy", lang="en")
+    convo.user("haha ok, also my son Leo is allergic to peanuts lol")
+    assert any("peanut" in v for v in values(convo)), "the rules took the allergy"
+    job = model_pass(convo, Model([entry("my son Leo is allergic to peanuts", "leo", "Leo is 8 years old")]))
+    assert not any("a passing remark" in note for note in job.notes), job.notes

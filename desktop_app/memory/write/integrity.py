@@ -47,6 +47,7 @@ from desktop_app.memory.write.cooperation import same_subject, says_changed, sub
 from desktop_app.memory.write.mood import is_question, only_chatter
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.twins import amount_twin, amount_values, body, budget_twin, held_apart, said_amounts
+from desktop_app.memory.write.vetting import chatting
 
 _SQUASH = re.compile(r"[\W_]+")
 _CJK_RUN = re.compile(f"[{CJK}]{{2,}}")
@@ -153,9 +154,16 @@ def guard_model_ops(ops: list[PatchOp], items: list[MemoryItem], message: Messag
     written: set[str] = set()
     replacing = {op.item_id for op in ops if isinstance(op, SetStatus) and op.action in ("supersede", "revoke")} \
         | {op.supersedes for op in ops if isinstance(op, AddItem) and op.supersedes is not None}
+    # A passing remark the rules took nothing from gives the pass nothing either (bench health: "Biscuit just climbed
+    # into an empty box, she's packing herself" as a liking, "haha ok, Alfama sounds cute…" as a choice).
+    remark = chatting(message.content) and not any(
+        i.source_message_id == message.id and i.origin in ("rule", "user") for i in (*items, *changed))
     for op in ops:
         if not isinstance(op, AddItem) or op.origin != "model":
             out.ops.append(op)
+            continue
+        if remark:
+            out.notes.append(f"refused “{clip(op.value, 40)}”: a passing remark, nothing to remember")
             continue
         replaced = by_id.get(op.supersedes) if op.supersedes is not None else None
         if op.kind == "open_question" and replaced is not None and replaced.kind != "open_question":

@@ -28,7 +28,18 @@ from desktop_app.memory.lang.text import (
     without_lead_in,
 )
 from desktop_app.memory.write.kind_cues import KIND_CUES
-from desktop_app.memory.write.mood import REQUEST, addressed, is_hypothetical, is_question, is_reported, is_request, negated
+from desktop_app.memory.write.mood import (
+    REQUEST,
+    addressed,
+    ends_laughing,
+    is_hypothetical,
+    is_question,
+    is_reported,
+    is_request,
+    is_small_talk,
+    negated,
+    opens_laughing,
+)
 from desktop_app.memory.write.proposals import Proposal
 from desktop_app.memory.write.sentence import PROHIBIT, SPECULATION, STANDING
 from desktop_app.memory.write.shifts import shift_in
@@ -106,6 +117,14 @@ def is_small_talk_sentence(sentence: str) -> bool:
         return False
     rest = body[opener.end():].strip(_EDGE_PUNCT + "~～")
     return not (numbers(rest) or re.search(r"\b[A-Z][a-z]+", rest) or _ANCHOR.search(rest) or _cued(rest))
+
+
+def chatting(text: str) -> bool:
+    """The message laughs, at its start or end, thanks, greets, or talks of the weather ("lol Biscuit just climbed
+    into an empty box, she's packing herself", "哈哈好吧，我妈已经开始研究穿什么拍照了")."""
+    sentences = [s for s in re.split(r"(?<=[。！？!?.；;])\s*|\n+", text.strip()) if s.strip()]
+    return opens_laughing(text) or ends_laughing(text) or is_small_talk(text) \
+        or any(is_small_talk_sentence(s) for s in sentences)
 
 
 def is_remark(sentence: str) -> bool:
