@@ -18,7 +18,7 @@ from desktop_app.engine.protocol import ChatEngine, Progress, ScratchEngine, Sto
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.models import Message, Session
 from desktop_app.memory.core.plan import ContextPlan
-from desktop_app.memory.core.records import GuardVerdict, PrefillLog, ReplyHealth, TurnRecord
+from desktop_app.memory.core.records import GuardFinding, GuardVerdict, PrefillLog, ReplyHealth, TurnRecord
 from desktop_app.memory.core.turn_numbers import ACKNOWLEDGED
 from desktop_app.memory.documents.translation import translate_question
 from desktop_app.memory.prompt.render import guard_note
@@ -301,9 +301,7 @@ def _guard(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     with a one-line correction before the input (the prompt before it stays the cached prefix).
     Returns the verdict and the reply checks of the reply kept."""
     session, user_text = recorded.session, recorded.message.content
-    found = [f for f in pipeline.guard(session, streamed.text, user_text=user_text,
-                                       finished=len(streamed.pieces) < settings.max_tokens)
-             if not (streamed.lead and f.kind == "omitted")]  # the program's list names them all
+    found = _guarded(pipeline, recorded, streamed, settings)
     verdict = GuardVerdict(findings=found, mode=settings.guard)
     note = guard_note(found, expected_language(user_text, [], pipeline.options.lang))
     if settings.guard != "fix" or not note or degenerate(health):
@@ -312,15 +310,18 @@ def _guard(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
         on_retry("; ".join(f"{f.kind}: {f.detail}" for f in found))
     first = streamed.text
     streamed.restart()
-    messages = [dict(m) for m in plan.messages]
-    messages[-1]["content"] = f"{note}\n\n{messages[-1]['content']}"
-    _stream(pipeline, session, engine, plan.model_copy(update={"messages": messages}), settings, streamed, should_stop,
-            on_token, None)
-    again = [f for f in pipeline.guard(session, streamed.text, user_text=user_text,
-                                       finished=len(streamed.pieces) < settings.max_tokens)
-             if not (streamed.lead and f.kind == "omitted")]
+    _stream(pipeline, session, engine, plan.with_note(note), settings, streamed, should_stop, on_token, None)
+    again = _guarded(pipeline, recorded, streamed, settings)
     checks = pipeline.check_reply(recorded, streamed.text) if streamed.pieces and not streamed.stopped else []
     return GuardVerdict(findings=again, first_findings=found, retried=True, first_reply=first, mode="fix"), checks
+
+
+def _guarded(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed,
+             settings: Settings) -> list[GuardFinding]:
+    """The guard's findings on the reply so far; a summary's left-out values are moot under the program's list."""
+    found = pipeline.guard(recorded.session, streamed.text, user_text=recorded.message.content,
+                           finished=len(streamed.pieces) < settings.max_tokens)
+    return [f for f in found if not (streamed.lead and f.kind == "omitted")]
 
 
 def _broken_form(findings: list[HealthFinding]) -> bool:
