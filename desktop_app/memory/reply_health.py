@@ -480,8 +480,7 @@ def remark_note(user_text: str, lang: str) -> str:
     if re.search(r"[?？]", user_text) or fires("request.ask", user_text) or fires("request.recap", user_text) \
             or not chatting(user_text):
         return ""
-    text = retry_text(lang)
-    return f"{text['lead']}{text['remark']}{text['end']}"
+    return str(retry_text(lang)["remark"])
 
 
 def tells_only(user_text: str) -> bool:

@@ -36,7 +36,7 @@ def scaffold_labels() -> tuple[str, ...]:
         t = templates(lang)
         for table in ("layers", "summary", "guard", "retry"):
             for key, template in t[table].items():
-                if table == "guard" and key in ("recap", "still_open"):
+                if table == "guard" and key in ("recap", "still_open", "everything"):
                     continue  # the program's own lines before what it adds to a summary
                 # A label with its colon ("still undecided:", "当前任务：") is the prompt's, however short.
                 head = re.match(r"^([^{:：]*[:：])", str(template).strip())

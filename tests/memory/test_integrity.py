@@ -775,7 +775,8 @@ def test_a_subject_reused_for_news_about_another_item_replaces_nothing(conversat
            kind="preference")),
     ("en", "ugh the weather is awful today, I was supposed to go to the farmers market",
      entry("I was supposed to go to the farmers market", "farmers market", "supposed to go", kind="decision")),
-    ("zh", "哈哈好吧，我妈已经开始研究穿什么拍照了", entry("我妈已经开始研究穿什么拍照了", "拍照", "研究穿什么", kind="preference")),
+    ("zh", "哈哈好吧，我妈已经开始研究穿什么拍照了",
+     entry("我妈已经开始研究穿什么拍照了", "拍照", "研究穿什么", kind="preference")),
 ])
 def test_a_passing_remark_the_rules_took_nothing_from_gives_the_pass_nothing(conversation, lang, said, wrong):
     convo = conversation(f"remark-{lang}-{wrong['subject']}", lang=lang)

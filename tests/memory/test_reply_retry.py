@@ -432,7 +432,7 @@ def test_a_reply_still_broken_in_its_form_after_the_retry_is_mended(store, setti
 
 @pytest.mark.parametrize("lang,told,remark,line", [
     ("en", "We're 4 people, flying to Lisbon on July 14.",
-     "haha ok, Alfama sounds cute but I'm not hauling suitcases up those hills lol", "only chatting"),
+     "haha ok, Alfama sounds cute but I'm not hauling suitcases up those hills lol", "just chatting"),
     ("zh", "我们一共4个人，10月1号出发", "哈哈好吧，我妈已经开始研究穿什么拍照了", "闲聊"),
 ])
 def test_a_passing_remark_memory_takes_nothing_from_is_asked_for_in_a_sentence_or_two(store, settings, lang, told,
