@@ -272,6 +272,9 @@ def test_how_often_a_week_is_one_item_a_new_count_replaces(conversation, lang, f
     ("zh", "以后回答控制在100字以内", "还是太长，以后50字以内", "length", "50字", "100字"),
     ("en", "I need a new laptop for school, max $900", "money is tight this month tho... cap it at 700 instead", "budget",
      "700", "$900"),
+    # said as a correction (round sixteen's note: both stayed active)
+    ("zh", "帮我挑个新手机，最多3000元", "预算改成2500吧", "budget", "2500", "3000"),
+    ("en", "Help me pick a phone, max 3000 dollars", "change the budget to 2500", "budget", "2500", "3000"),
     ("en", "I'm pescatarian fyi", "update: I've gone fully vegetarian, no fish anymore", "diet", "vegetarian", "pescatarian"),
     ("zh", "我是素食者", "更新一下：我现在完全吃素了，鱼也不吃了", "diet", "完全吃素", "素食者"),
 ])

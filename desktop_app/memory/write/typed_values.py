@@ -56,12 +56,14 @@ def budget_said_anew(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | 
 _LIMIT_RATIO = 2.0
 
 
-def limit_said_anew(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
+def limit_said_anew(cand: Candidate, active: list[MemoryItem], *, corrected: bool = False) -> MemoryItem | None:
     """The money limit a budget said as a change replaces when no item is the budget yet ("cap it at 700 instead"
-    after "I need a new laptop for school, max $900", integrity's fourth set): the latest limit of one amount of
-    money, within twice or half the new one (a budget for one part, "hotel budget is 1500 euros", stays beside it)."""
+    after "I need a new laptop for school, max $900", integrity's fourth set; ``corrected``: the message is a
+    correction, "预算改成2500吧" after "最多3000元"): the latest limit of one amount of money, within twice or half the
+    new one (a budget for one part, "hotel budget is 1500 euros", stays beside it)."""
     said = one_sum(cand.value)
-    if cand.subject != "budget" or said is None or not (CHANGED.search(cand.quote) or MOVED.search(cand.quote)) \
+    if cand.subject != "budget" or said is None \
+            or not (corrected or CHANGED.search(cand.quote) or MOVED.search(cand.quote)) \
             or any(i.subject == "budget" for i in active):
         return None
     for item in reversed(active):

@@ -294,6 +294,9 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         target = latest_correctable(active, cand.value)
         if target is not None and answers_an_unfiled_number(_previous_said(store, session_id, src), cand.value, active):
             target = None
+    if target is None and (limit := limit_said_anew(cand, active, corrected=True)) is not None:
+        # "预算改成2500吧" after "帮我挑个新手机，最多3000元": the one money limit is the budget changed
+        return _supersede(store, session_id, cand, limit, cand.value, "constraint", _explicit(origin), src, now)
     if target is None and cand.kind == "preference":
         # "scratch that, aisle seats are better for me": the liking it takes back shares its words
         target = by_words([i for i in active if i.kind == "preference"], cand.value)
