@@ -714,16 +714,6 @@ def test_a_measure_memory_holds_or_a_rules_label_is_not_filed_again(conversation
            "haha ok, Alfama sounds cute but I'm not hauling suitcases up those hills lol", kind="decision")),
     ("zh", "哈哈好吧，我妈已经开始研究穿什么拍照了",
      entry("哈哈好吧，我妈已经开始研究穿什么拍照了", "哈哈", "我妈已经开始研究穿什么拍照了", kind="decision")),
-])
-def test_laughter_is_no_subject(conversation, lang, said, wrong):
-    convo = conversation(f"laughter-{lang}", lang=lang)
-    convo.user(said)
-    before = values(convo)
-    job = model_pass(convo, Model([wrong]))
-    assert values(convo) == before, (job.notes, values(convo))
-
-
-@pytest.mark.parametrize("lang, said, wrong", [
     # bench health: the 0.5B's pass beside the rules' diet and head count from the same message
     ("en", "Change of plan: Priya told me she went fully vegan last month, so the vegetarian option needs to be vegan now.",
      entry("Change of plan", "change of plan", "go vegan")),
@@ -731,14 +721,26 @@ def test_laughter_is_no_subject(conversation, lang, said, wrong):
     ("en", "Ok so two more people confirmed, Sam and his partner. We're at 10 now.",
      entry("Sam and his partner", "sam partner", "Sam and his partner", kind="decision")),
     ("zh", "二姨说她家也来，就是二姨和二姨夫", entry("二姨和二姨夫", "二姨夫", "二姨夫", kind="decision")),
+    # bench health: the 0.5B filed a remark as a liking, and a piece of it as another
+    ("en", "lol Biscuit just climbed into an empty box, she's packing herself",
+     entry("Biscuit just climbed into an empty box", "biscuit", "Biscuit just climbed into an empty box",
+           kind="preference")),
+    ("en", "ugh the weather is awful today, I was supposed to go to the farmers market",
+     entry("I was supposed to go to the farmers market", "farmers market", "supposed to go", kind="decision")),
+    ("zh", "哈哈好吧，我妈已经开始研究穿什么拍照了",
+     entry("我妈已经开始研究穿什么拍照了", "拍照", "研究穿什么", kind="preference")),
 ])
-def test_a_subject_that_frames_the_message_or_a_value_that_only_says_its_subject_is_refused(conversation, lang, said,
-                                                                                           wrong):
-    convo = conversation(f"frame-{lang}-{wrong['subject']}", lang=lang)
+def test_an_entry_that_names_nothing_or_comes_from_a_passing_remark_changes_nothing(conversation, lang, said, wrong):
+    """Laughter or the words framing a message as the subject, a choice that only says its subject again, a passing
+    remark the rules took nothing from (bench health's conversations through the 0.5B's pass)."""
+    convo = conversation(f"nothing-{lang}-{wrong['subject']}", lang=lang)
     convo.user(said)
     before = values(convo)
     job = model_pass(convo, Model([wrong]))
     assert values(convo) == before, (job.notes, values(convo))
+
+
+
 
 
 @pytest.mark.parametrize("lang, first, kept, later, said, wrong", [
@@ -768,22 +770,7 @@ def test_a_subject_reused_for_news_about_another_item_replaces_nothing(conversat
     assert not any(wrong["value"] in v and v.startswith(wrong["subject"]) for v in now), now
 
 
-@pytest.mark.parametrize("lang, said, wrong", [
-    # bench health: the 0.5B filed a remark as a liking, and a piece of it as another
-    ("en", "lol Biscuit just climbed into an empty box, she's packing herself",
-     entry("Biscuit just climbed into an empty box", "biscuit", "Biscuit just climbed into an empty box",
-           kind="preference")),
-    ("en", "ugh the weather is awful today, I was supposed to go to the farmers market",
-     entry("I was supposed to go to the farmers market", "farmers market", "supposed to go", kind="decision")),
-    ("zh", "哈哈好吧，我妈已经开始研究穿什么拍照了",
-     entry("我妈已经开始研究穿什么拍照了", "拍照", "研究穿什么", kind="preference")),
-])
-def test_a_passing_remark_the_rules_took_nothing_from_gives_the_pass_nothing(conversation, lang, said, wrong):
-    convo = conversation(f"remark-{lang}-{wrong['subject']}", lang=lang)
-    convo.user(said)
-    before = values(convo)
-    job = model_pass(convo, Model([wrong]))
-    assert values(convo) == before, (job.notes, values(convo))
+
 
 
 def test_a_remark_that_also_tells_something_the_rules_took_keeps_the_pass(conversation):
