@@ -58,6 +58,7 @@ class TurnVerdict(BaseModel):
     first_token: float | None = None
     reply: str
     added: str = ""  # what the program added to the reply (a summary's left-out values), at its end
+    lead: str = ""  # what the program said before the model's words (a summary's list of what memory holds)
     model_text: str = ""  # the reply as the model wrote it, when the program left sentences out or replaced it
     acknowledged: bool = False  # no attempt answered a message that told something: the program said what memory took in
 
@@ -66,8 +67,8 @@ class TurnVerdict(BaseModel):
         """The reply as the model wrote it."""
         if self.model_text:
             return self.model_text
-        return self.reply[: len(self.reply) - len(self.added)] if self.added and self.reply.endswith(self.added) \
-            else self.reply
+        reply = self.reply[len(self.lead):].lstrip() if self.lead and self.reply.startswith(self.lead) else self.reply
+        return reply[: len(reply) - len(self.added)] if self.added and reply.endswith(self.added) else reply
 
 
 def load(path: Path = DATA) -> list[Conversation]:
@@ -131,12 +132,12 @@ def run_conversation(conversation: Conversation, *, engine, memory_engine, setti
                               added=(guard.added if guard else "") or (health.recollected if health else ""),
                               model_text=health.model_reply if health and health.acknowledged
                               else guard.model_text if guard else "",
-                              acknowledged=bool(health and health.acknowledged))
+                              acknowledged=bool(health and health.acknowledged), lead=result.plan.lead)
         verdicts.append(verdict)
         replies.append(reply)
         if number == len(conversation.turns):
             final = judge_final(conversation, reply)
-            if (verdict.added or verdict.model_text) and not quiet:
+            if (verdict.added or verdict.model_text or verdict.lead) and not quiet:
                 alone = judge_final(conversation, verdict.model_reply)
                 print(f"  {conversation.id} final by the model alone: {'PASS' if alone[0] else 'fail'}"
                       f"{' missing ' + ', '.join(alone[1]) if alone[1] else ''}; the program added "
