@@ -194,7 +194,7 @@ def _labelled_notes_said_back(reply: str, notes: Sequence[str]) -> str | None:
     two off ("菜预算: 1500内。", "菜单: 有点慌，帮我想想菜单；…"), when they make at least half of it."""
     labelled = [note for note in notes if _NOTE_LABEL.match(note)]
     pieces = [piece for piece in _REPLY_PIECES.split(reply) if squash(piece)]
-    said_back = [piece for piece in pieces if _NOTE_LABEL.match(piece.strip())
+    said_back = [piece for piece in pieces if _NOTE_LABEL.match(piece.strip()) and not _said_by_program(piece)
                  and any(similarity(piece, note) >= NOTE_ALIKE for note in labelled)]
     covered = sum(len(squash(piece)) for piece in said_back)
     return said_back[0].strip() if said_back and covered * 2 >= len(squash(reply)) else None
@@ -202,3 +202,20 @@ def _labelled_notes_said_back(reply: str, notes: Sequence[str]) -> str | None:
 
 _NOTE_LABEL = re.compile(r"^[^:：\n]{1,24}[:：]\s*\S")
 _REPLY_PIECES = re.compile(r"[；;。\n]+")
+
+
+@lru_cache(maxsize=1)
+def _program_leads() -> tuple[str, ...]:
+    """How the program's own answers open before the values they say ("What I have noted:", "好的，记下了："), in
+    every language: the lead of a recollection or an acknowledgment, not a note's label."""
+    leads = []
+    for lang in LANGS:
+        t = templates(lang)
+        for line in (t["recollect"]["noted"], t["acknowledge"]["lead"] + t["acknowledge"]["noted"]):
+            leads.append(squash(str(line).split("{", 1)[0]))
+    return tuple(lead for lead in leads if lead)
+
+
+def _said_by_program(piece: str) -> bool:
+    """The piece opens as the program's own recollection or acknowledgment does."""
+    return squash(piece).startswith(_program_leads())

@@ -12,7 +12,7 @@ from desktop_app.memory.reply_health import (
     reply_language,
     worth_retry,
 )
-from desktop_app.memory.scaffolding import scaffolding_in, without_scaffolding
+from desktop_app.memory.scaffolding import pasted_notes, scaffolding_in, without_scaffolding
 
 
 def kinds(reply: str, **kwargs) -> set[str]:
@@ -717,3 +717,11 @@ def test_a_reply_alike_in_wording_that_names_the_messages_new_number_is_no_copy(
     # The same reply again is still a copy, number and all.
     assert "copy" in kinds("Got it. Noted: budget €5,000 for the trip.", user_text=news,
                            earlier_replies=["Got it. Noted: budget €5,000 for the trip!"])
+
+
+def test_the_programs_recollection_of_a_labelled_note_is_no_note_pasted_back():
+    # round seventeen's run: the program's answer to "我刚才说谁过敏来着？对什么过敏？" was judged a pasted note
+    notes = ["虾过敏: 我表妹小雨对虾过敏，很严重那种，虾一定不能有", "虾过敏: 虾一定不能有", "我奶奶牙口不好"]
+    assert pasted_notes("我记下的是：你表妹小雨对虾过敏，很严重那种，虾一定不能有。", notes) is None
+    assert pasted_notes("What I have noted: Mia has a tree nut allergy.", ["allergy: Mia has a tree nut allergy"]) is None
+    assert pasted_notes("虾过敏: 我表妹小雨对虾过敏，很严重那种", notes) is not None, "the model's paste still is"
