@@ -186,8 +186,25 @@ def summary(values: Sequence[MemoryItem], lang: str, open_questions: Sequence[Me
 
 def _blocks(values: Sequence[MemoryItem], lang: str, open_questions: Sequence[MemoryItem], lead: str) -> list[str]:
     text = guard_text(lang)
-    return [f"{text[head]}\n" + "\n".join(f"- {_stated(i, lang)}" for i in items)
+    return [f"{text[head]}\n" + "\n".join(f"- {line}" for line in _once([_stated(i, lang) for i in items]))
             for head, items in ((lead, values), ("still_open", open_questions)) if items]
+
+
+_LABEL = re.compile(r"^[^:：\n]{1,12}[:：]\s*")  # "虾过敏: ", "Priya's diet: "
+
+
+def _once(lines: list[str]) -> list[str]:
+    """``lines`` without one another says in full (round seventeen's list: "虾过敏: 虾一定不能有" under "你表妹小雨对虾
+    过敏，很严重那种，虾一定不能有")."""
+    bodies = [" ".join(re.sub(r"[\W_]+", " ", _LABEL.sub("", line)).lower().split()) for line in lines]
+    return [line for n, (line, mine) in enumerate(zip(lines, bodies, strict=True))
+            if not any(m != n and mine and _within(mine, other) and (len(mine) < len(other) or m < n)
+                       for m, other in enumerate(bodies))]
+
+
+def _within(mine: str, other: str) -> bool:
+    """``mine`` said in ``other`` as whole words and numbers ("5 people" is not in "15 people")."""
+    return re.search(rf"(?<![0-9a-z]){re.escape(mine)}(?![0-9a-z])", other) is not None
 
 
 def _stated(item: MemoryItem, lang: str) -> str:

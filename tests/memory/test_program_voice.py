@@ -7,7 +7,7 @@ import pytest
 from desktop_app.memory.acknowledgment import Noted, acknowledgment
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.voice import in_your_voice
-from desktop_app.memory.recap import completion
+from desktop_app.memory.recap import completion, summary
 from desktop_app.memory.reply_health import check_reply
 
 
@@ -91,3 +91,13 @@ def test_a_new_rules_amount_is_said_bare_not_under_its_label():
 ])
 def test_a_changed_frequency_is_said_by_what_it_is(lang, new, old, label, said):
     assert said in acknowledgment([Noted(new, old, label)], [], lang, new)
+
+
+def test_a_list_says_each_value_once():
+    # round seventeen's run listed "虾过敏: 虾一定不能有" under the whole allergy that says it
+    items = [fact("虾过敏", "虾过敏: 我表妹小雨对虾过敏，很严重那种，虾一定不能有"),
+             fact("虾过敏", "虾过敏: 虾一定不能有", kind="constraint"), fact("head count", "还是12个人"),
+             fact("head count 2", "15 people")]
+    lines = summary(items, "zh").splitlines()[1:]
+    assert lines[0] == "- 你表妹小雨对虾过敏，很严重那种，虾一定不能有" and not any("虾过敏:" in line for line in lines)
+    assert "- 12个人" in lines and "- 15 people" in lines, "a number inside another is not said by it"
