@@ -347,6 +347,11 @@ def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
                 if tidied != streamed.text:
                     streamed.replace(tidied, "kept the answer without what broke its form", on_token, on_retry)
                 return checks
+    if streamed.lead:
+        # The program's list stands alone rather than above a plan that pastes the notes or copies a reply (round
+        # seventeen: "虾过敏: 虾一定不能有；预算控制：人少了那预算就压到1500吧。" under the list, after its retry).
+        streamed.replace("", "kept the list without a plan that was no answer", on_token, on_retry)
+        return []
     return findings
 
 

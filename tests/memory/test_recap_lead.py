@@ -29,7 +29,7 @@ def _turn(store, settings, engine, text, lang, **kwargs):
 @pytest.mark.parametrize("lang,told,ask,plan,lead,values,note", CASES)
 def test_a_summary_of_everything_opens_with_the_programs_list_and_the_model_writes_the_plan(
         store, settings, lang, told, ask, plan, lead, values, note):
-    engine = ScriptedEngine(lambda messages: plan)
+    engine = ScriptedEngine(lambda messages: plan if note in messages[-1]["content"] else "Lovely, happy to help.")
     for text in told:
         _turn(store, settings, engine, text, lang)
     shown: list[str] = []
@@ -65,3 +65,15 @@ def test_with_acknowledge_fallback_the_model_summarises_and_the_program_adds_wha
     result = _turn(store, settings, engine, ask, lang)
     assert result.reply.content.startswith("Day 1") and lead not in result.reply.content
     assert "Also part of the plan" in result.reply.content
+
+
+@pytest.mark.parametrize("case", CASES, ids=["en", "zh"])
+def test_a_plan_that_stays_no_answer_leaves_the_list_alone(store, settings, case):
+    """Round seventeen: the 0.5B's "plan", asked twice, pasted the notes under the list."""
+    lang, told, ask, _, lead, values, _ = case
+    engine = ScriptedEngine(lambda messages: told[0])  # every attempt says the user's first message back
+    for text in told:
+        _turn(store, settings, engine, text, lang)
+    result = _turn(store, settings, engine, ask, lang)
+    assert result.reply.content.startswith(lead) and told[0] not in result.reply.content, result.reply.content
+    assert all(v in result.reply.content for v in values)
