@@ -779,3 +779,15 @@ def test_a_remark_that_also_tells_something_the_rules_took_keeps_the_pass(conver
     assert any("peanut" in v for v in values(convo)), "the rules took the allergy"
     job = model_pass(convo, Model([entry("my son Leo is allergic to peanuts", "leo", "Leo is 8 years old")]))
     assert not any("a passing remark" in note for note in job.notes), job.notes
+
+
+def test_a_message_is_chatting_only_when_all_of_it_is():
+    from desktop_app.memory.write.vetting import chatting
+
+    for said in ["lol Biscuit just climbed into an empty box, she's packing herself", "今天天气真好",
+                 "谢谢你啊，比我妈靠谱多了哈哈", "ugh the weather is awful today, I was supposed to go to the farmers market"]:
+        assert chatting(said), said
+    # the hc-en-02 run: "Great." made the request for the final plan a passing remark
+    for said in ["Great. Give me the full final plan with all my constraints summarised.", "Great. Let's book the Alfama hotel.",
+                 "好的。预算改成2500吧"]:
+        assert not chatting(said), said

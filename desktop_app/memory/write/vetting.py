@@ -124,7 +124,7 @@ def chatting(text: str) -> bool:
     into an empty box, she's packing herself", "哈哈好吧，我妈已经开始研究穿什么拍照了")."""
     sentences = [s for s in re.split(r"(?<=[。！？!?.；;])\s*|\n+", text.strip()) if s.strip()]
     return opens_laughing(text) or ends_laughing(text) or is_small_talk(text) \
-        or any(is_small_talk_sentence(s) for s in sentences)
+        or bool(sentences) and all(is_small_talk_sentence(s) for s in sentences)  # ("Great. Give me the plan." asks)
 
 
 def is_remark(sentence: str) -> bool:
