@@ -183,6 +183,11 @@ def _ends_laughing() -> re.Pattern[str]:
     return re.compile(rf"(?:{alternatives('small_talk.laughter', ('zh', 'en'))}|😂|🤣)[!！。.,，~～\s]*$")
 
 
+def greets(text: str) -> bool:
+    """The whole message only greets or thanks ("hello", "Thanks!", "谢谢")."""
+    return text.strip().lower().strip(" .!！。~～?？") in _greetings()
+
+
 def only_chatter(text: str) -> bool:
     """``text`` is laughter and acknowledgements alone ("haha", "ok lol", "哈哈好吧"), nothing else."""
     acks, laughter, _ = _small_talk()
