@@ -43,7 +43,10 @@ FOURTH = Path(__file__).parent / "data" / "memory_integrity_fourth.json"
 # 90 changes said by an amount ("再加500吧", "add 300 to the budget", "let's halve that") and look-alikes
 # ("至少30篇", "加3个菜", "not gonna add 300"), written blind by a helper in round thirteen (``--cases shifts``).
 SHIFTS = Path(__file__).parent / "data" / "memory_integrity_shifts.json"
-SETS = {"holdout": HOLDOUT, "third": THIRD, "fourth": FOURTH, "shifts": SHIFTS}
+# 80 more (40 per language), written blind by a helper in round eighteen (``--cases sixth``), half of them a message
+# of several values with one changed later: measured, not read.
+SIXTH = Path(__file__).parent / "data" / "memory_integrity_sixth.json"
+SETS = {"holdout": HOLDOUT, "third": THIRD, "fourth": FOURTH, "shifts": SHIFTS, "sixth": SIXTH}
 
 
 class SequenceScore(BaseModel):

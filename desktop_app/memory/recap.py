@@ -184,6 +184,20 @@ def summary(values: Sequence[MemoryItem], lang: str, open_questions: Sequence[Me
     return "\n\n".join(_blocks(values, lang, open_questions, "everything"))
 
 
+def recap_lead(user_text: str, active: Sequence[MemoryItem], history: list[MemoryItem], lang: str) -> str:
+    """To "summarise everything and give me the plan", the program's list of every current value and open
+    question (``summary``), said before the model's plan; "" for any other message or an empty memory."""
+    if not fires("request.recap", user_text):
+        return ""
+    return summary(left_out("", active, user_text, history=history), lang, still_open("", active, user_text))
+
+
+def plan_only_note(lang: str) -> str:
+    """The line before the input under the program's list: the requirements are listed already, write the plan."""
+    text = guard_text(lang)
+    return f"{text['lead']}{text['plan_only']}{text['end']}"
+
+
 def _blocks(values: Sequence[MemoryItem], lang: str, open_questions: Sequence[MemoryItem], lead: str) -> list[str]:
     text = guard_text(lang)
     return [f"{text[head]}\n" + "\n".join(f"- {line}" for line in _once([_stated(i, lang) for i in items]))

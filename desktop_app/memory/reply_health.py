@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Literal
 
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
-from desktop_app.memory.lang.text import marks_aside, numbers, script_language
+from desktop_app.memory.lang.text import marks_aside, numbers, script_language, split_sentences
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
 from desktop_app.memory.reply_form import form_finding, repeated_block
 from desktop_app.memory.scaffolding import labels_pasted, pasted_notes, scaffolding_in
@@ -485,7 +485,7 @@ def remark_note(user_text: str, lang: str) -> str:
 
 def tells_only(user_text: str) -> bool:
     """The message asks nothing and requests nothing: it tells ("We're 5 now", "我爸有高血压")."""
-    sentences = [s for s in re.split(r"(?<=[。！？!?.；;])\s*|\n+", user_text.strip()) if s.strip()]
+    sentences = split_sentences(user_text)
     return not re.search(r"[?？]", user_text) and not any(
         (fires("request.ask", s.strip()) or fires("mood.question", s.strip())) and not _sets_a_rule(s) for s in sentences)
 

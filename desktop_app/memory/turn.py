@@ -43,7 +43,7 @@ from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
 from desktop_app.memory.prompt.recalled import recalled_pages
-from desktop_app.memory.recap import completion, left_out, still_open, summary
+from desktop_app.memory.recap import completion, left_out, plan_only_note, recap_lead, still_open
 from desktop_app.memory.recollection import asked_about, recollection, unanswered
 from desktop_app.memory.repeats import similarity
 from desktop_app.memory.reply_guard import guard_reply, ruled_out_sentences, stale_sentences, without_sentences
@@ -57,7 +57,7 @@ from desktop_app.memory.reply_health import (
 )
 from desktop_app.memory.reply_use import memory_in_use
 from desktop_app.memory.write.updates import remember_message
-from desktop_app.prompts import default_system_prompt, guard_text
+from desktop_app.prompts import default_system_prompt
 
 if TYPE_CHECKING:
     from desktop_app.memory.store import Store
@@ -239,11 +239,11 @@ class TurnPipeline:
         summarise everything (``acknowledge = "first"``), the program lists what memory holds and the model is asked
         for the plan alone (read blind in round sixteen, no final summary by the 0.5B named every value)."""
         text = recorded.message.content
-        lang = expected_language(text, [], self.options.lang)
+        active, past, lang = self._guard_state(recorded.session, text)  # (one read, one language for both lines)
         if recorded.fresh and not self.took_in(recorded) and (note := remark_note(text, lang)):
             return plan.with_note(note, at_input=True).model_copy(update={"reply_tokens": REMARK_TOKENS})
-        if self.options.acknowledge == "first" and (lead := self.recap_lead(recorded)):
-            return plan.with_note(self.plan_only_note(recorded), at_input=True).model_copy(update={"lead": lead})
+        if self.options.acknowledge == "first" and (lead := recap_lead(text, active, past, lang)):
+            return plan.with_note(plan_only_note(lang), at_input=True).model_copy(update={"lead": lead})
         return plan
 
     def translation_target(self, recorded: RecordedInput) -> str | None:
@@ -454,21 +454,6 @@ class TurnPipeline:
         kept = without_sentences(text, stale_sentences(text, active, past))
         left, asked = left_out(kept, active, user_text, history=past), still_open(kept, active, user_text)
         return kept, completion(left, lang, asked), [i.value for i in left + asked]
-
-    def recap_lead(self, recorded: RecordedInput) -> str:
-        """To "summarise everything and give me the plan", the program's list of every current value and open
-        question (memory.recap.summary), said before the model's plan; "" for any other message or an empty memory."""
-        user_text = recorded.message.content
-        if not fires("request.recap", user_text):
-            return ""
-        active, past, lang = self._guard_state(recorded.session, user_text)
-        return summary(left_out("", active, user_text, history=past), lang, still_open("", active, user_text))
-
-    def plan_only_note(self, recorded: RecordedInput) -> str:
-        """The line before the input then: the requirements are listed already, write the plan."""
-        _, _, lang = self._guard_state(recorded.session, recorded.message.content)
-        text = guard_text(lang)
-        return f"{text['lead']}{text['plan_only']}{text['end']}"
 
     def without_ruled_out(self, session: Session, text: str) -> str:
         """``text`` without the sentences offering a food an allergy or a diet in memory rules out

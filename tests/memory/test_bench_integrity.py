@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from desktop_app.bench.integrity import DATA, HOLDOUT, SHIFTS, THIRD, run_sequences
+from desktop_app.bench.integrity import DATA, HOLDOUT, SHIFTS, SIXTH, THIRD, run_sequences
 from desktop_app.engine.tokens import fallback_counter
 
 
-@pytest.mark.parametrize("path", [DATA, HOLDOUT, THIRD])
+@pytest.mark.parametrize("path", [DATA, HOLDOUT, THIRD, SIXTH])
 def test_a_labelled_set_holds_forty_sequences_per_language_and_its_terms_are_the_users_words(path):
     cases = json.loads(path.read_text(encoding="utf-8"))["sequences"]
     for lang in ("en", "zh"):

@@ -26,7 +26,8 @@ def _active(convo):
     ("en", "christmas gift budget this year: 800 for everyone combined", "ok after looking at my bank account... "
      "let's halve that", "christmas gift budget this year: 400 for everyone combined", "800"),
     ("en", "Our budget is $1,500 for the party.", "Cut 200 from that.", "Our budget is $1,300 for the party", "1,500"),
-    ("zh", "婚宴订了6桌，每桌预算3000", "亲戚太多了，再加2桌", "婚宴订了8桌，每桌预算3000", "6桌"),
+    # (the count and the money per table are two items since round eighteen: the one counting tables changes)
+    ("zh", "婚宴订了6桌，每桌预算3000", "亲戚太多了，再加2桌", "婚宴订了8桌", "6桌"),
     ("en", "The timeline is 6 weeks.", "Client wants more polish, push it out 2 more weeks.", "The timeline is 8 weeks",
      "6 weeks"),
 ])

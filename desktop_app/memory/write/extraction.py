@@ -8,14 +8,17 @@ dropped, and :mod:`desktop_app.memory.write.patches` validates what is written.
 
 from __future__ import annotations
 
+import re
+
 from desktop_app.lexicon import alternatives, fires
-from desktop_app.memory.lang.amounts import written_numbers
+from desktop_app.memory.lang.amounts import amounts, written_numbers
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
     CJK_CHAR,
     canonical_subject,
     split_sentences,
     term_set,
+    topic_subject,
     without_lead_in,
 )
 from desktop_app.memory.write.mood import (
@@ -33,10 +36,13 @@ from desktop_app.memory.write.sentence import (
     BARE_CHANGE,
     CHANGE,
     CHANGE_LEAD,
+    CLOCK,
     CORRECT,
+    DATE,
     DEFAULT_MANNER,
     INSTEAD,
     MANNER_INSTEAD,
+    MOVED,
     REPLY_BEHAVIOUR,
     REVOKE,
     STANDING,
@@ -237,6 +243,8 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
         if len(chosen) == 1:
             return chosen
     if whole is None:  # a question, or clauses the whole does not read: the facts and plans stated in them
+        if not is_question(sentence) and not found and (apart := _value_by_value(parts, None)):
+            return apart  # "Looking at a 2021 Honda CR-V, 38k miles, asking 27,500": the values, each its own
         if not is_question(sentence):
             # "两个要求 回答用要点列出来 还有不要用表情", "改一下 以后代码用Go": the reply rules the clauses say,
             # no question asked (a rule of a few words, not a lone "always,")
@@ -250,6 +258,8 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
         # "又多了俩 10个，预算控制在1500以内": a count said anew beside a new limit (under Pilot, round ten,
         # the head count stayed 8 inside one item holding both)
         return found + bare
+    if (apart := _value_by_value(parts, whole)):
+        return apart
     # One rule said in two clauses ("always answer in Chinese, no English words") stays one rule.
     if len({(c.kind, c.subject) for c in found}) >= 2 and not all(c.kind in ("directive", "constraint") for c in found):
         return found
@@ -257,6 +267,61 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     if whole.kind in ("directive", "constraint") and found and all(c.kind == "fact" for c in found):
         return found
     return [whole]
+
+
+# Kinds a statement of several values may be, clause by clause (a rule of several numbers stays one rule).
+_VALUE_BY_VALUE = ("fact", "constraint", "decision", "goal", "preference")
+# A clause with no value and no reading of its own this short is the topic of the next one ("考研", "kitchen reno").
+_TOPIC_CHARS = 4
+
+
+def _value_by_value(parts: list[str], whole: Candidate | None) -> list[Candidate]:
+    """A statement of several values in its clauses ("婚礼定在10月2号 酒店是丽思卡尔顿 大概30桌", "kitchen reno:
+    budget 25k, want white shaker cabinets and quartz counters, contractor starts april 10"): one item per clause,
+    so that a correction of one value changes that one and the rest stays (integrity's third set: the sentence
+    was one item, "更正一下 是10月3号" rewrote it whole, and a clause no rule read was lost beside two that did).
+    A clause of few words and no value is the topic of the next; clauses of one kind and subject stay together;
+    [] unless two clauses or more hold a value (a day, a time, an amount) and each clause states something."""
+    said_whole = " ".join(parts)
+    if (whole is not None and whole.kind not in _VALUE_BY_VALUE) or sum(1 for p in parts if _holds_value(p)) < 2 \
+            or fires("change.said", said_whole) or MOVED.search(said_whole) or CHANGE.search(said_whole) \
+            or CORRECT.search(said_whole):
+        return []  # (news of a change is read whole: "师傅又说周日有事，改到下周二下午两点" moves the visit)
+    out: list[Candidate] = []
+    topic = ""
+    for part in parts:
+        body = part.strip(TRIM)
+        if is_question(part) or is_hypothetical(body):
+            return []
+        said = classify(f"{topic} {body}".strip() if topic else part)
+        if said is not None and (said.action != "add" or said.kind not in _VALUE_BY_VALUE):
+            return []  # a rule, a change or a question among them: the sentence is read as before
+        if said is None and not _holds_value(body) and _substance(body) < _TOPIC_CHARS:
+            topic = f"{topic} {body}".strip()
+            continue
+        value = without_lead_in(f"{topic} {body}".strip() if topic else body, edge=TRIM) or body
+        topic = ""
+        if said is None:
+            said = Candidate(action="add", kind="fact", subject=canonical_subject(value) or topic_subject("fact", value),
+                             value=value, quote=part.strip(), canonical=canonical_subject(value) is not None)
+        said = said.model_copy(update={"value": value})
+        twin = next((i for i, c in enumerate(out) if (c.kind, c.subject) == (said.kind, said.subject)), None)
+        if twin is None:
+            out.append(said)
+        else:
+            joined = f"{out[twin].value}{'，' if CJK_CHAR.search(value) else ', '}{value}"
+            out[twin] = out[twin].model_copy(update={"value": joined, "quote": joined})
+    return out if len(out) >= 2 else []
+
+
+def _holds_value(part: str) -> bool:
+    """A day, a time of day or an amount is said in ``part``."""
+    return bool(DATE.search(part) or CLOCK.search(part) or amounts(part))
+
+
+def _substance(body: str) -> int:
+    """Letters-worth of a clause: a Chinese character counts as much as a word of three letters."""
+    return len(CJK_CHAR.findall(body)) + len(re.findall(r"[A-Za-z]+", body))
 
 
 def _clause_candidates(parts: list[str]) -> list[Candidate]:

@@ -168,13 +168,16 @@ def _greetings() -> frozenset[str]:
 
 def opens_laughing(text: str) -> bool:
     """The message opens with laughter ("haha ok, …", "哈哈好吧，…"): whatever follows, it is chatting."""
-    found = _small_talk()[1].match(text.strip().lower())
-    return found is not None and bool(found.group(0).strip(" !！。.,，~～"))
+    return _laughs(_small_talk()[1].match(text.strip().lower()))
 
 
 def ends_laughing(text: str) -> bool:
     """The message ends with laughter ("… those hills lol", "…比我妈靠谱多了哈哈")."""
-    found = _ends_laughing().search(text.strip().lower())
+    return _laughs(_ends_laughing().search(text.strip().lower()))
+
+
+def _laughs(found: re.Match[str] | None) -> bool:
+    """The match holds laughter, not only the marks around it."""
     return found is not None and bool(found.group(0).strip(" !！。.,，~～"))
 
 

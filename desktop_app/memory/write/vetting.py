@@ -123,7 +123,7 @@ def is_small_talk_sentence(sentence: str) -> bool:
 def chatting(text: str) -> bool:
     """The message laughs, at its start or end, thanks, greets, or talks of the weather ("lol Biscuit just climbed
     into an empty box, she's packing herself", "哈哈好吧，我妈已经开始研究穿什么拍照了")."""
-    sentences = [s for s in re.split(r"(?<=[。！？!?.；;])\s*|\n+", text.strip()) if s.strip()]
+    sentences = split_sentences(text)
     return opens_laughing(text) or ends_laughing(text) or only_chatter(text) or greets(text) \
         or bool(sentences) and all(is_small_talk_sentence(s) for s in sentences)  # ("Great. Give me the plan." asks)
 
