@@ -83,3 +83,31 @@ def test_a_count_changed_with_its_reason_keeps_the_items_words(conversation, lan
     said(chat, turns)
     values = [i.value for i in chat.active()]
     assert holding(chat, new) and not holding(chat, old) and holding(chat, kept), values
+
+
+@pytest.mark.parametrize("lang, turns, gone, kept", [
+    ("en", ["remember: vet appointment for Luna on monday 9am", "also need to return the library books by friday",
+            "cancel the vet thing, she's fine now"], "vet", "library"),
+    ("zh", ["帮我记着 周四上午去车管所换驾照", "还有周六去取快递", "车管所那个不去了 网上办好了"], "车管所", "快递"),
+    ("zh", ["周末约了张师傅来修空调", "张师傅那边取消了"], "空调", None),
+])
+def test_an_errand_called_off_by_its_name_goes_and_the_rest_stays(conversation, lang, turns, gone, kept):
+    chat = conversation(lang=lang)
+    said(chat, turns)
+    values = [i.value for i in chat.active()]
+    assert not holding(chat, gone), values
+    assert kept is None or holding(chat, kept), values
+    assert not [i for i in chat.store.list_items(chat.session.id) if i.status == "pending"], values
+
+
+@pytest.mark.parametrize("lang, turns, kept", [
+    ("en", ["I'm hosting a party on Saturday, we'll be 20 people", "ugh, two cancelled, so 18"], "18"),
+    ("zh", ["周六去爬山", "下雨了 不去了 在家歇着"], None),
+    ("en", ["I'm repainting the kitchen on saturday", "not going to lie, I'm dreading it"], "kitchen"),
+])
+def test_a_cancellation_that_changes_a_value_or_names_nothing_revokes_nothing_else(conversation, lang, turns, kept):
+    chat = conversation(lang=lang)
+    said(chat, turns)
+    values = [i.value for i in chat.active()]
+    assert kept is None or holding(chat, kept), values
+    assert not [i for i in chat.store.list_items(chat.session.id) if i.status == "pending"], values

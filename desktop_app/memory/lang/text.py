@@ -88,6 +88,12 @@ def term_set(text: str) -> set[str]:
     return set(terms(text))
 
 
+def named_terms(text: str) -> set[str]:
+    """The terms of ``text`` and every pair of Chinese characters in it: what names a thing, "年会" and "银行" too
+    (whose characters are grammar elsewhere, so ``terms`` leaves them out)."""
+    return term_set(text) | {run[i:i + 2] for run in CJK_RUN.findall(text) for i in range(len(run) - 1)}
+
+
 def overlap(a: set[str], b: set[str]) -> int:
     return len(a & b)
 

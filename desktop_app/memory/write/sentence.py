@@ -67,6 +67,7 @@ MANNER_INSTEAD = rx(alternatives("rule.manner_instead", ("zh", "en")))
 # How the user wants to be called (``rule.address``): a reply rule of the profile, one at a time.
 ADDRESS = rx("|".join(p for name in ("rule.address", "rule.address_short") if (p := alternatives(name, ("zh", "en")))))
 ADDRESSED_AS = "name:called"
+CALLED_OFF = "called off"  # the subject of a revocation of whatever item the message names ("银行那个不去了")
 # A name no longer wanted (``rule.address_drop``): the address rule goes.
 ADDRESS_DROP = rx(alternatives("rule.address_drop", ("zh", "en")))
 INSTEAD = rx(alternatives("rule.instead", ("zh", "en")))
@@ -156,6 +157,11 @@ def classify(sentence: str) -> Candidate | None:
     if REVOKE.search(body) and not CHANGE.search(body) and not (question and not _ADDRESSES_RULE.search(body)):
         return Candidate(action="revoke", kind="directive", value=body, quote=quote,
                          subject=canonical or "", canonical=canonical is not None)
+    if fires("plan.cancel", body) and not question and not CHANGE.search(body) and not fires("change.said", body) \
+            and not BARE_CHANGE.search(body) and not fires("amount.relative", body):
+        # (not "cancelled them and booked U-Haul instead", nor "two cancelled, so 23": a value changed)
+        # "银行那个不去了 网上能办": the errand it names is off, whatever kind of item holds it
+        return Candidate(action="revoke", kind="fact", subject=CALLED_OFF, value=body, quote=quote)
     if SPECULATION.search(body):  # "maybe change X to Y" is speculation, never a fact
         return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body,
                          quote=quote)

@@ -11,7 +11,7 @@ from functools import lru_cache
 from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon_words
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts
-from desktop_app.memory.lang.text import term_set
+from desktop_app.memory.lang.text import named_terms
 from desktop_app.memory.write.mood import rx
 from desktop_app.memory.write.sentence import CLOCK, DATE, LIMIT, MOVED, Candidate
 
@@ -145,8 +145,8 @@ def when_moved(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] |
     named = [i for i in active if any(same_when(f, m.group(0)) for kind, found in said.items() if len(found) > 1
                                       for m in WHEN[kind].finditer(i.value) for f in found)]
     # (Then one the change names: "年会挪到1月25号了" moves the party's day, not the deposit's said since.)
-    topic = _named_words(CHANGED.sub(" ", MOVED.sub(" ", CLOCK.sub(" ", DATE.sub(" ", value)))))
-    sharing = [i for i in active if topic & _named_words(i.value)] if topic else []
+    topic = named_terms(CHANGED.sub(" ", MOVED.sub(" ", CLOCK.sub(" ", DATE.sub(" ", value)))))
+    sharing = [i for i in active if topic & named_terms(i.value)] if topic else []
     for item in [*reversed(named), *reversed(sharing), *reversed(active)]:
         if item.kind in ("directive", "open_question") or not any(WHEN[kind].search(item.value) for kind in said):
             continue
@@ -166,12 +166,6 @@ def when_moved(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] |
                 moved = moved[:day.end()] + gap + new[0] + moved[day.end():]
         return (item, moved) if moved != item.value else None
     return None
-
-
-def _named_words(text: str) -> set[str]:
-    """The words of ``text`` and every pair of Chinese characters in it ("年会" too, whose characters say a year
-    and "can" elsewhere)."""
-    return term_set(text) | {run[i:i + 2] for run in re.findall(f"[{CJK}]+", text) for i in range(len(run) - 1)}
 
 
 def same_when(said: str, held: str) -> bool:

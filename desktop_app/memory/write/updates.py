@@ -26,6 +26,7 @@ from desktop_app.memory.lang.text import (
     CJK_RUN,
     ZH_STOPCHARS,
     clip,
+    named_terms,
     term_set,
     topic_subject,
     without_lead_in,
@@ -43,7 +44,7 @@ from desktop_app.memory.write.corrections import (
 )
 from desktop_app.memory.write.extraction import extract, unshifted
 from desktop_app.memory.write.integrity import revocations_reaching_twins
-from desktop_app.memory.write.mood import is_question
+from desktop_app.memory.write.mood import is_question, rx
 from desktop_app.memory.write.names import NAME_SUBJECTS, corrected_name, old_name_said
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,
@@ -55,7 +56,7 @@ from desktop_app.memory.write.patches import (
     apply_patch,
     propose,
 )
-from desktop_app.memory.write.sentence import ADDRESSED_AS, REPLY_BEHAVIOUR, TRIP, Candidate, dropped_value
+from desktop_app.memory.write.sentence import ADDRESSED_AS, CALLED_OFF, REPLY_BEHAVIOUR, TRIP, Candidate, dropped_value
 from desktop_app.memory.write.shifts import SHIFTED, shift_in, shift_target, shifted_value
 from desktop_app.memory.write.typed_values import (
     CHANGED,
@@ -418,6 +419,9 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
                   and (_rule_words(cand.value) & _rule_words(i.value) - _rule_words("call me 叫我")
                        or fires("reference.that", cand.value))]
         return _revoke_one(store, session_id, cand, called[-1], now) if called else MemoryOutcome(action="ignored")
+    if cand.subject == CALLED_OFF:  # "银行那个不去了": the item naming the errand, or nothing
+        gone = called_off(cand.value, active)
+        return _revoke_one(store, session_id, cand, gone, now) if gone else MemoryOutcome(action="ignored")
     # The rules the user set, in order: the ways to answer and the prohibitions ("以后别用网络用语").
     rules = sorted((i for i in active if i.kind == "directive" or i.subject.startswith("forbid:")), key=lambda i: i.id)
     if (place := _ordinal(cand.quote or cand.value)) is not None and rules:
@@ -452,6 +456,9 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
     if clear:
         target = scored[0][1]
         return _revoke_one(store, session_id, cand, target, now)
+    if fires("plan.cancel", cand.value) and (gone := called_off(cand.value, active)) is not None:
+        # "actually cancel the dentist thing": no rule is meant, the appointment that names it is off
+        return _revoke_one(store, session_id, cand, gone, now)
     if not scored and REPLY_BEHAVIOUR.search(cand.value) and fires("rule.stop_doing", cand.value) \
             and not fires("change.let_go", cand.value) and not is_question(cand.quote):
         # "pls stop using emojis in your replies" with no such rule to drop: a new rule, not a drop
@@ -482,6 +489,22 @@ def _ordinal(text: str) -> int | None:
 
 # Words that name a rule (the lexicon's ``rule.reference``), case-insensitive.
 RULE_REFERENCE = re.compile(alternatives("rule.reference", ("zh", "en")), re.IGNORECASE)
+
+
+# What can be called off: anything of the task but a reply rule (a profile item is no plan).
+_CALLABLE_OFF = ("fact", "goal", "decision", "constraint", "preference")
+_CANCEL = rx(alternatives("plan.cancel", ("zh", "en")))
+
+
+def called_off(value: str, active: list[MemoryItem]) -> MemoryItem | None:
+    """The one item of the task a cancellation names by its words ("the dentist thing", "银行那个", "货拉拉"):
+    the one sharing the most of them, when no other shares as many; None when none does."""
+    words = named_terms(_CANCEL.sub(" ", value))
+    scored = sorted(((len(words & named_terms(i.value)), i.id, i) for i in active
+                     if i.kind in _CALLABLE_OFF and i.scope != "profile"), key=lambda t: (-t[0], -t[1]))
+    if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    return scored[0][2]
 
 
 def _revoke_one(store: Store, session_id: int, cand: Candidate, target: MemoryItem, now: float) -> MemoryOutcome:
