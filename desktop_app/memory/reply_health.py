@@ -487,7 +487,7 @@ def tells_only(user_text: str) -> bool:
     """The message asks nothing and requests nothing: it tells ("We're 5 now", "我爸有高血压")."""
     sentences = split_sentences(user_text)
     return not re.search(r"[?？]", user_text) and not any(
-        (fires("request.ask", s.strip()) or fires("mood.question", s.strip())) and not _sets_a_rule(s) for s in sentences)
+        (fires("request.ask", s.strip()) or is_question(s.strip())) and not _sets_a_rule(s) for s in sentences)
 
 
 def _sets_a_rule(text: str) -> bool:
@@ -508,7 +508,7 @@ def only_tells(user_text: str) -> bool:
     clauses = [c.strip() for c in re.split(r"[,，;；:：]\s*", user_text) if c.strip()]
     if any(fires("request.revise", c) for c in [user_text, *clauses]):
         return False
-    return not any((_requests(c) or fires("mood.question", c)) and not _sets_a_rule(c) for c in clauses)
+    return not any((_requests(c) or is_question(c)) and not _sets_a_rule(c) for c in clauses)
 
 
 def degenerate(findings: Iterable[HealthFinding]) -> bool:

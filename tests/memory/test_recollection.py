@@ -146,3 +146,12 @@ def test_a_value_restated_with_the_same_amount_has_no_old_value():
                       origin="model", state_version=1, created_at=0.0, updated_at=0.0)
     said = recollection([item], {1: "Budget for food and drinks is around $250"}, "en")
     assert "was" not in said and "$250" in said, said
+
+
+@pytest.mark.parametrize("question", ["我之前说的几号出发来着？", "我们几号走来着？", "When do we leave, what did I say?"])
+def test_asked_when_the_trip_leaves_the_departure_is_found_under_its_label(question):
+    """bench health, round eighteen: the 0.5B's pass had filed the day as "departure: 10月1号" (no "出发" in it), so
+    "我之前说的几号出发来着？" found nothing and the model answered "…是10月4号"."""
+    items = [_item(1, "departure", "departure: 10月1号"), _item(2, "trip length", "玩6天"),
+             _item(3, "budget", "预算: 2.5万", "constraint")]
+    assert [i.id for i in asked_about(question, items)] == [1]

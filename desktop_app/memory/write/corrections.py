@@ -115,10 +115,11 @@ def corrected_value(old_value: str, new_value: str) -> str:
     # Saturday for 8": a Pilot walk lost the Saturday to it).
     short = len(new_value) <= len(new_numbers[0]) + 12 or fires("change.count_alone", new_value) if new_numbers else False
     if len(new_numbers) == 1 and not short:
-        # "actually we're now 15, marketing wants in": the clause saying the count is the change, the rest its reason
-        said_in = next((c for c in re.split(r"[,，;；]", new_value) if new_numbers[0] in c), "").strip()
-        short = said_in != new_value.strip() and (len(said_in) <= len(new_numbers[0]) + 12
-                                                  or fires("change.count_alone", said_in))
+        # "actually we're now 15, marketing wants in": a first clause saying the count is the change, the rest its
+        # reason (not "my mum wants to come too, so make that 5 people", whose reason changes who the count holds)
+        said_in = re.split(r"[,，;；]", new_value, maxsplit=1)[0].strip()
+        short = new_numbers[0] in said_in and said_in != new_value.strip() \
+            and (len(said_in) <= len(new_numbers[0]) + 12 or fires("change.count_alone", said_in))
     if len(new_numbers) == 1 and not short:
         # "Let's bump it up to $320 since there are more of us": a change that points back at the value keeps
         # the item's words ("Budget for food and drinks is around $320"), not the sentence's reason.

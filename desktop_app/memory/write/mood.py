@@ -27,6 +27,8 @@ DENY = rx(rf"^({alternatives('answer.deny', ('zh', 'en'))})[。.!！]?$")
 # Questions ask about memory; they never write it ("what is the budget?", "预算是多少？").
 # (The lexicon's ``mood.question``: ``^`` and ``$`` the start and end of the sentence only.)
 QUESTION = rx(alternatives("mood.question", ("en", "zh")))
+# Question words that ask nothing ("什么都行", "研究穿什么拍照"): left out before a sentence is read as a question.
+INDEFINITE = rx(alternatives("mood.indefinite", ("zh", "en")))
 # Hypotheticals suppose, they state nothing (the lexicon's ``mood.hypothetical``; ``^`` the start of
 # the sentence only).
 HYPOTHETICAL = rx(alternatives("mood.hypothetical", ("en", "zh")))
@@ -105,7 +107,7 @@ def is_request(sentence: str) -> bool:
 
 def is_question(quote: str) -> bool:
     """A question mark, an interrogative opening (en) or a question particle/word (zh)."""
-    return quote.rstrip().endswith(("?", "？")) or QUESTION.search(quote.strip(TRIM)) is not None
+    return quote.rstrip().endswith(("?", "？")) or QUESTION.search(INDEFINITE.sub("，", quote.strip(TRIM))) is not None
 
 
 def unquoted(text: str) -> str:
