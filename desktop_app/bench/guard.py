@@ -20,6 +20,9 @@ from desktop_app.memory.core.records import GuardFinding
 from desktop_app.memory.reply_guard import guard_reply
 
 DATA = Path(__file__).parent / "data" / "guard_cases.json"
+# Other labelled sets by name (``--cases holdout``): a second set written blind, and 80 replies stating a day of
+# leaving, right or made up, written blind in round eighteen (its misses were read to build the check).
+SETS = {"holdout": DATA.with_name("guard_cases_holdout.json"), "departure": DATA.with_name("guard_departure.json")}
 KINDS = ("superseded", "limit", "directive", "revoked", "ruled_out", "cut_off")
 
 
@@ -52,7 +55,7 @@ def check_case(case: dict) -> list[GuardFinding]:
     items = items_of(case)
     return guard_reply(case["reply"], active=[i for i in items if i.status in ("active", "pending")],
                        history=[i for i in items if i.status not in ("active", "pending")], lang=case["lang"],
-                       finished=case.get("finish", "stop") != "length")
+                       finished=case.get("finish", "stop") != "length", user_text=case.get("user", ""))
 
 
 def evaluate(cases: list[dict]) -> dict:
@@ -105,7 +108,7 @@ def table(result: dict) -> str:
 
 
 def run(args, settings) -> int:
-    path = labelled_set(args.cases, DATA)
+    path = labelled_set(str(SETS[args.cases]) if args.cases in SETS else args.cases, DATA)
     if path is None:
         return 2
     cases = json.loads(path.read_text(encoding="utf-8"))["cases"]
@@ -126,7 +129,7 @@ def run(args, settings) -> int:
 
 def register(subparsers):
     parser = subparsers.add_parser("guard", help="the reply guard on a labelled set: precision and recall per kind")
-    parser.add_argument("--cases", default=None, help="another labelled set (same JSON shape)")
+    parser.add_argument("--cases", default=None, help="another labelled set (same JSON shape), or a named one: holdout, departure")
     parser.add_argument("--limit", type=int, default=None, help="first N cases")
     parser.add_argument("--misses", action="store_true", help="list the cases it got wrong (stderr)")
     parser.add_argument("--json", action="store_true")

@@ -28,8 +28,9 @@ from desktop_app.memory.lang.text import (
     REPLY_SENTENCE,
     split_sentences,
     term_set,
+    unlabelled,
 )
-from desktop_app.memory.prompt.render import plain_value
+from desktop_app.memory.prompt.render import in_language, plain_value
 from desktop_app.memory.recap import omitted
 from desktop_app.memory.reply_health import reply_language, rule_language
 from desktop_app.memory.stated_values import (
@@ -41,6 +42,8 @@ from desktop_app.memory.stated_values import (
     superseded,
     unit_of_item,
 )
+from desktop_app.memory.write.sentence import DATE
+from desktop_app.memory.write.typed_values import same_when
 
 _LIST_LINE = re.compile(r"(?m)^\s*(?:[-*•·]|\d+[.)、]|[（(]?\d+[)）])\s+\S")
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:['’-][A-Za-z]+)*")
@@ -73,6 +76,36 @@ def _misstated(reply: str, found: list[Amount], active: Sequence[MemoryItem], hi
             said = re.sub(r"\*+", "", reply[a.start if before is None else before:a.end if after is None else after])
             return [GuardFinding(kind="superseded", item=budgets[0].id, detail=f"says “{said}”; "
                                  f"memory holds “{budgets[0].value}”", current=budgets[0].value, old=said)]
+    return []
+
+
+DEPARTURE_WINDOW = 32  # characters before a day where "departure" / "出发" may stand (the cue, then 16 at most)
+
+
+def _misdated(reply: str, active: Sequence[MemoryItem], history: Sequence[MemoryItem],
+              user_text: str, lang: str) -> list[GuardFinding]:
+    """A day of leaving the reply states that memory never held ("我之前说的几号出发来着是10月4号" when it is 10月1号,
+    round eighteen; "Departure date: 2024-01-01" in run V's final plan, the 0.5B makes one up): only where memory
+    holds the departure, the reply calls the day the departure ("出发日期：", "we leave on", "10月4号出发"), and no item
+    and not the message holds it."""
+    departures = [i for i in active if i.subject == "departure" and DATE.search(i.value)]
+    if len(departures) != 1:
+        return []
+    departure = departures[0]
+    # (A day other items hold is no alibi: "You leave on the 28th" when the 28th is the day home.)
+    held = [m.group(0) for i in (*departures, *(i for i in history if i.subject == "departure"))
+            for m in DATE.finditer(i.value)] + [m.group(0) for m in DATE.finditer(user_text)]
+    for day in DATE.finditer(reply):
+        said = day.group(0)
+        if any(same_when(said, h) for h in held):
+            continue
+        start = max(0, day.start() - DEPARTURE_WINDOW)
+        if any((p := cue("guard.departure_stated", lang)) is not None and p.search(reply, start, day.start())
+               or (p := cue("guard.departure_after", lang)) is not None and p.match(reply, day.end())
+               for lang in LANGS):
+            current = in_language(unlabelled(plain_value(departure.value)), lang)
+            return [GuardFinding(kind="superseded", item=departure.id, detail=f"says “{said}” for the day of leaving; "
+                                 f"memory holds “{current}”", current=current, old=said)]
     return []
 
 
@@ -271,6 +304,7 @@ def guard_reply(reply: str, *, active: Sequence[MemoryItem], history: Iterable[M
     found = amounts(reply)
     limits = _limits(reply, found, active, past)
     misstated = [f for f in _misstated(reply, found, active, past, user_text) if all(g.item != f.item for g in limits)]
+    misstated += [f for f in _misdated(reply, active, past, user_text, lang) if all(g.item != f.item for g in misstated)]
     findings = [*superseded(reply, found, active, past), *limits, *misstated,
                 *_directives(reply, active), *_revoked(reply, active, past, lang),
                 *omitted(reply, active, past, user_text, lang), *_ruled_out(reply, active)]

@@ -465,3 +465,36 @@ def test_an_old_head_count_is_seen_beside_a_date_said_with_from(conversation):
     assert [f.kind for f in guard_reply(stale, active=active, history=past, lang="zh")] == ["superseded"]
     told = "好的，从4个人改成5个人，我们将从10月1号出发。"
     assert guard_reply(told, active=active, history=past, lang="zh") == []
+
+
+DEPARTS_ZH = [item(1, "departure: 10月1号", kind="fact", subject="departure"), item(2, "玩6天", kind="fact",
+                                                                                 subject="trip length")]
+DEPARTS_EN = [item(1, "we're leaving July 21", kind="fact", subject="departure"),
+              item(2, "back home July 28", kind="fact", subject="return")]
+
+
+@pytest.mark.parametrize("reply, memory, lang, said", [
+    ("我之前说的几号出发来着是10月4号。", DEPARTS_ZH, "zh", "10月4号"),  # round eighteen, bench health hc-zh-01
+    ("建议10月3号出发，避开人流。", DEPARTS_ZH, "zh", "10月3号"),
+    ("- 出发日期：10月5日\n- 预算：2.5万", DEPARTS_ZH, "zh", "10月5日"),
+    ("**Departure date**: 2024-01-01", DEPARTS_EN, "en", "2024-01-01"),  # run V's final plan
+    ("You fly out July 24, so pack light.", DEPARTS_EN, "en", "July 24"),
+])
+def test_a_day_of_leaving_memory_never_held_is_found(reply, memory, lang, said):
+    found = [f for f in guard_reply(reply, active=memory, lang=lang) if f.kind == "superseded"]
+    assert [f.old for f in found] == [said] and found[0].item == 1, found
+
+
+@pytest.mark.parametrize("reply, memory, lang", [
+    ("你10月1号出发，10月6号回来。", DEPARTS_ZH, "zh"),  # the return
+    ("出发日期：10月1日，记得提前订票。", DEPARTS_ZH, "zh"),  # the same day, written another way
+    ("10月3号博物馆闭馆，可以换到第二天去。", DEPARTS_ZH, "zh"),  # no day of leaving
+    ("We leave on July 21 and come back July 28.", DEPARTS_EN, "en"),
+    ("Book the tickets by July 10; the museum opens July 23.", DEPARTS_EN, "en"),
+])
+def test_other_days_and_the_held_day_are_no_finding(reply, memory, lang):
+    assert not [f for f in guard_reply(reply, active=memory, lang=lang) if f.kind == "superseded"]
+
+
+def test_a_day_the_message_names_is_no_finding():
+    assert not guard_reply("好的，改成10月3号出发也可以。", active=DEPARTS_ZH, lang="zh", user_text="10月3号出发行吗？")

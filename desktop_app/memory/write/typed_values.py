@@ -10,7 +10,8 @@ from functools import lru_cache
 
 from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon_words
 from desktop_app.memory.core.models import MemoryItem
-from desktop_app.memory.lang.amounts import amounts
+from desktop_app.memory.lang.amounts import amounts, chinese_value
+from desktop_app.memory.lang.dates import month_days
 from desktop_app.memory.lang.text import named_terms
 from desktop_app.memory.write.mood import rx
 from desktop_app.memory.write.sentence import CLOCK, DATE, LIMIT, MOVED, Candidate
@@ -169,8 +170,21 @@ def when_moved(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] |
 
 
 def same_when(said: str, held: str) -> bool:
-    """The same day or time, however written ("the 14th" is "June 14"; "周三" is "周三")."""
+    """The same day or time, however written ("the 14th" is "June 14"; "周三" is "周三"; "十月三号" is "10月3号";
+    "2024-07-21" is "July 21"; "7月7日" is not "7月17日")."""
     if said.lower() == held.lower():
         return True
+    said, held = _in_digits(said), _in_digits(held)
+    said_days, held_days = month_days(said), month_days(held)
+    if said_days and held_days:
+        return {(d.month, d.day) for d in said_days} <= {(d.month, d.day) for d in held_days}
     digits = re.findall(r"\d+", said)
     return bool(digits) and set(digits) <= set(re.findall(r"\d+", held))
+
+
+def _in_digits(text: str) -> str:
+    """A day with its numbers in digits, month first, without its year ("十月三号" → "10月3号", "2024-07-04" → "7/4")."""
+    text = re.sub(r"(?<!\d)\d{4}-(\d{1,2})-(\d{1,2})(?!\d)", lambda m: f"{int(m.group(1))}/{int(m.group(2))}", text)
+    text = re.sub(r"\d{4}年(?=\d{1,2}月)", "", text)  # ("2025年1月15日": the year says no other day)
+    return re.sub(r"[一二三四五六七八九十]+(?=[月日号])",
+                  lambda m: f"{int(v)}" if (v := chinese_value(m.group(0))) else m.group(0), text)
