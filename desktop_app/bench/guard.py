@@ -21,8 +21,10 @@ from desktop_app.memory.reply_guard import guard_reply
 
 DATA = Path(__file__).parent / "data" / "guard_cases.json"
 # Other labelled sets by name (``--cases holdout``): a second set written blind, and 80 replies stating a day of
-# leaving, right or made up, written blind in round eighteen (its misses were read to build the check).
-SETS = {"holdout": DATA.with_name("guard_cases_holdout.json"), "departure": DATA.with_name("guard_departure.json")}
+# leaving, right or made up, written blind in round eighteen (its misses were read to build the check), and 80 more
+# by another helper, measured and not read.
+SETS = {"holdout": DATA.with_name("guard_cases_holdout.json"), "departure": DATA.with_name("guard_departure.json"),
+        "departure-holdout": DATA.with_name("guard_departure_holdout.json")}
 KINDS = ("superseded", "limit", "directive", "revoked", "ruled_out", "cut_off")
 
 
@@ -129,7 +131,8 @@ def run(args, settings) -> int:
 
 def register(subparsers):
     parser = subparsers.add_parser("guard", help="the reply guard on a labelled set: precision and recall per kind")
-    parser.add_argument("--cases", default=None, help="another labelled set (same JSON shape), or a named one: holdout, departure")
+    parser.add_argument("--cases", default=None,
+                        help="another labelled set (same JSON shape), or a named one: holdout, departure, departure-holdout")
     parser.add_argument("--limit", type=int, default=None, help="first N cases")
     parser.add_argument("--misses", action="store_true", help="list the cases it got wrong (stderr)")
     parser.add_argument("--json", action="store_true")
