@@ -79,34 +79,44 @@ def _misstated(reply: str, found: list[Amount], active: Sequence[MemoryItem], hi
     return []
 
 
-DEPARTURE_WINDOW = 32  # characters before a day where "departure" / "出发" may stand (the cue, then 16 at most)
+DEPARTURE_WINDOW = 32  # characters before a day that the lexicon's ``guard.departure_stated`` reads
 
 
 def _misdated(reply: str, active: Sequence[MemoryItem], history: Sequence[MemoryItem],
               user_text: str, lang: str) -> list[GuardFinding]:
-    """A day of leaving the reply states that memory never held ("我之前说的几号出发来着是10月4号" when it is 10月1号,
-    round eighteen; "Departure date: 2024-01-01" in run V's final plan, the 0.5B makes one up): only where memory
-    holds the departure, the reply calls the day the departure ("出发日期：", "we leave on", "10月4号出发"), and no item
-    and not the message holds it."""
+    """A day of leaving the reply states that memory never held ("我之前说的几号出发来着是10月4号" when it is 10月1号;
+    "Departure date: 2024-01-01"; the 0.5B makes one up), reported as an old value would be (the day that counts
+    is said with the retry): only where memory holds one departure, the reply calls the day the departure in so
+    many words ("出发日期：", "you leave on", "10月4号出发"), not as a supposition ("If you depart on July 22
+    instead"), and neither the departure (now or before) nor the message holds it."""
     departures = [i for i in active if i.subject == "departure" and DATE.search(i.value)]
     if len(departures) != 1:
         return []
-    departure = departures[0]
     # (A day other items hold is no alibi: "You leave on the 28th" when the 28th is the day home.)
     held = [m.group(0) for i in (*departures, *(i for i in history if i.subject == "departure"))
             for m in DATE.finditer(i.value)] + [m.group(0) for m in DATE.finditer(user_text)]
+    sentences = [m for m in REPLY_SENTENCE.finditer(reply) if m.group(0).strip()]
     for day in DATE.finditer(reply):
         said = day.group(0)
-        if any(same_when(said, h) for h in held):
+        sentence = next((m.group(0) for m in sentences if m.start() <= day.start() < m.end()), reply)
+        if any(same_when(said, h) for h in held) or fires("guard.departure_maybe", sentence) \
+                or not _called_departure(reply, day.start(), day.end()):
             continue
-        start = max(0, day.start() - DEPARTURE_WINDOW)
-        if any((p := cue("guard.departure_stated", lang)) is not None and p.search(reply, start, day.start())
-               or (p := cue("guard.departure_after", lang)) is not None and p.match(reply, day.end())
-               for lang in LANGS):
-            current = in_language(unlabelled(plain_value(departure.value)), lang)
-            return [GuardFinding(kind="superseded", item=departure.id, detail=f"says “{said}” for the day of leaving; "
-                                 f"memory holds “{current}”", current=current, old=said)]
+        current = in_language(unlabelled(plain_value(departures[0].value)), lang)
+        return [GuardFinding(kind="superseded", item=departures[0].id, detail=f"says “{said}” for the day of leaving; "
+                             f"memory holds “{current}”", current=current, old=said)]
     return []
+
+
+def _called_departure(reply: str, start: int, end: int) -> bool:
+    """The day at ``start``–``end`` is called the day of leaving: by the words right before it, or right after."""
+    for lang in LANGS:
+        before, after = cue("guard.departure_stated", lang), cue("guard.departure_after", lang)
+        if before is not None and before.search(reply, max(0, start - DEPARTURE_WINDOW), start):
+            return True
+        if after is not None and after.match(reply, end):
+            return True
+    return False
 
 
 # A sentence of a reply with where it stands: up to its end mark (an English full stop only before a

@@ -111,3 +111,37 @@ def test_a_cancellation_that_changes_a_value_or_names_nothing_revokes_nothing_el
     values = [i.value for i in chat.active()]
     assert kept is None or holding(chat, kept), values
     assert not [i for i in chat.store.list_items(chat.session.id) if i.status == "pending"], values
+
+
+@pytest.mark.parametrize("lang, turns, kept", [
+    # (a review's cases: each revoked something on the first version of the rule)
+    ("en", ["My goal is to get 8 hours of sleep every night", "I am not getting enough sleep lately, work is crazy"],
+     "8 hours"),
+    ("en", ["I am doing keto, under 20g carbs a day", "I am not doing great today honestly"], "keto"),
+    ("en", ["Job interview on Monday at 10am",
+            "the team meeting on Friday got cancelled so I have more time to prep for the interview"], "interview"),
+    ("zh", ["每周一三五去健身房", "今天健身房不去了 太累"], "健身房"),
+    ("en", ["Dentist appointment on Friday at 3pm",
+            "I am not going to make it to the dentist on time, I will call them to push it 30 min"], "3pm"),
+])
+def test_a_negative_or_a_cancellation_of_something_else_keeps_the_item(conversation, lang, turns, kept):
+    chat = conversation(lang=lang)
+    said(chat, turns)
+    assert holding(chat, kept), [i.value for i in chat.active()]
+
+
+@pytest.mark.parametrize("text, whole", [
+    ("我有两个孩子，一个5岁，一个8岁", None),  # the parts of one thing: no orphan "一个5岁"
+    ("I have 2 kids, ages 5 and 8", "ages 5 and 8"),
+    ("plan me a 3 day trip to Kyoto, budget 2000", None),  # a request is no fact
+])
+def test_the_parts_of_one_thing_or_a_request_are_not_divided(text, whole):
+    found = [c for c in extract(text) if c.action == "add"]
+    assert len(found) <= 1 or not any(c.kind == "fact" and c.value.startswith(("一个", "plan me")) for c in found), \
+        [(c.kind, c.value) for c in found]
+    assert whole is None or any(whole in c.value for c in found), [(c.kind, c.value) for c in found]
+
+
+def test_chatter_beside_values_is_no_fact():
+    found = [c for c in extract("ugh I'm so tired of planning this, 3 weeks left and 40 guests") if c.action == "add"]
+    assert not any("tired" in c.value for c in found), [(c.kind, c.value) for c in found]

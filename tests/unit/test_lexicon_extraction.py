@@ -67,11 +67,13 @@ MIGRATED = [name for name, _ in FACT_CUES] + ["polarity.negation", "small_talk.a
                                               "goal.target", "address.pronoun", "address.named_before",
                                               "name.not", "name.lead",
                                               "food.restriction", "food.refused", "food.allergy", "food.lifted",
-                                              "food.everyone", "food.for_guest", "food.avoided", "food.avoided_before"]
+                                              "food.everyone", "food.for_guest", "food.avoided", "food.avoided_before",
+                                              "plan.cancel", "clause.enumeration", "guard.departure_stated",
+                                              "guard.departure_after", "guard.departure_maybe"]
 # Concepts one language has no words for (Chinese has no articles, and its changes divide at
 # ``change.split``): the entry exists in both, empty in the other.
 ONE_LANGUAGE = {"change.verb": "en", "change.article": "en", "number.numerals": "zh", "unit.not_counted": "en",
-                "change.kept": "en", "address.nickname": "zh", "name.before": "zh"}
+                "change.kept": "en", "address.nickname": "zh", "name.before": "zh", "mood.indefinite": "zh"}
 
 
 @pytest.mark.parametrize("name, lang, text, group, value", [
@@ -505,6 +507,35 @@ CUE_CASES = [
     ("food.avoided_before", "en", "Garlic ", False),
     ("food.avoided_before", "zh", "没有", True),
     ("food.avoided_before", "zh", "不错的选择是", False),
+    ("plan.cancel", "en", "actually cancel the dentist thing", True),
+    ("plan.cancel", "en", "the Friday dinner isn't happening", True),
+    ("plan.cancel", "en", "I am not getting enough sleep lately", False),
+    ("plan.cancel", "en", "not going to lie, I'm dreading it", False),
+    ("plan.cancel", "zh", "银行那个不去了", True),
+    ("plan.cancel", "zh", "货拉拉取消了", True),
+    ("plan.cancel", "zh", "今天健身房不去了 太累", False),
+    ("clause.enumeration", "en", "ages 5 and 8", True),
+    ("clause.enumeration", "en", "agenda is full", False),
+    ("clause.enumeration", "zh", "一个5岁", True),
+    ("clause.enumeration", "zh", "酒店是丽思卡尔顿", False),
+    ("mood.indefinite", "zh", "什么都行", True),
+    ("mood.indefinite", "zh", "我妈开始研究穿什么拍照了", True),
+    ("mood.indefinite", "zh", "为什么都要带身份证", False),
+    ("mood.indefinite", "zh", "十个人要点几个菜", False),
+    ("guard.departure_stated", "en", "Departure date: ", True),
+    ("guard.departure_stated", "en", "you leave on ", True),
+    ("guard.departure_stated", "en", "Check out and leave the hotel on ", False),
+    ("guard.departure_stated", "en", "Book your flight by ", False),
+    ("guard.departure_stated", "zh", "出发日期：", True),
+    ("guard.departure_stated", "zh", "返程航班是", False),
+    ("guard.departure_after", "en", " departure works", True),
+    ("guard.departure_after", "en", ": leave Kyoto early", False),
+    ("guard.departure_after", "zh", "出发比较好", True),
+    ("guard.departure_after", "zh", "返程", False),
+    ("guard.departure_maybe", "en", "If you depart on July 22 instead, fares drop.", True),
+    ("guard.departure_maybe", "en", "You depart on July 22.", False),
+    ("guard.departure_maybe", "zh", "如果10月3号出发会便宜些", True),
+    ("guard.departure_maybe", "zh", "你10月3号出发", False),
 ]
 
 

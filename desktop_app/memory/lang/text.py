@@ -29,6 +29,7 @@ REPLY_SENTENCE = re.compile(r"[^\n]+?(?:[。！？!?；]+|\.(?=\s|$)|(?=\n)|$)")
 # a text's terms; Chinese bigrams holding one of the Chinese characters are skipped.
 EN_STOPWORDS = frozenset(lexicon("en")["term"]["stopword"]["words"])
 ZH_STOPCHARS = frozenset("".join(lexicon("zh")["term"]["stopword"]["words"]))
+ZH_FUNCTION_CHARS = frozenset("".join(lexicon("zh")["term"]["function_char"]["words"]))
 
 
 def script_language(text: str) -> str | None:
@@ -89,9 +90,12 @@ def term_set(text: str) -> set[str]:
 
 
 def named_terms(text: str) -> set[str]:
-    """The terms of ``text`` and every pair of Chinese characters in it: what names a thing, "年会" and "银行" too
-    (whose characters are grammar elsewhere, so ``terms`` leaves them out)."""
-    return term_set(text) | {run[i:i + 2] for run in CJK_RUN.findall(text) for i in range(len(run) - 1)}
+    """What in ``text`` names a thing: its words of three letters or more, its numbers, and its pairs of Chinese
+    characters with no grammar character in them ("年会" and "银行" too, whose characters ``terms`` leaves out;
+    not "那个", "今天")."""
+    words = {t for t in term_set(text) if not t.isascii() or t.isdigit() or len(t) >= 3}
+    pairs = (run[i:i + 2] for run in CJK_RUN.findall(text) for i in range(len(run) - 1))
+    return words | {p for p in pairs if not set(p) & ZH_FUNCTION_CHARS}
 
 
 def overlap(a: set[str], b: set[str]) -> int:

@@ -26,9 +26,11 @@ from desktop_app.memory.write.mood import (
     DENY,
     RELAYED,
     REPORTED,
+    REQUEST,
     TRIM,
     is_hypothetical,
     is_question,
+    is_small_talk,
     rx,
     unquoted,
 )
@@ -278,14 +280,16 @@ _TOPIC_CHARS = 4
 def _value_by_value(parts: list[str], whole: Candidate | None) -> list[Candidate]:
     """A statement of several values in its clauses ("婚礼定在10月2号 酒店是丽思卡尔顿 大概30桌", "kitchen reno:
     budget 25k, want white shaker cabinets and quartz counters, contractor starts april 10"): one item per clause,
-    so that a correction of one value changes that one and the rest stays (integrity's third set: the sentence
-    was one item, "更正一下 是10月3号" rewrote it whole, and a clause no rule read was lost beside two that did).
-    A clause of few words and no value is the topic of the next; clauses of one kind and subject stay together;
-    [] unless two clauses or more hold a value (a day, a time, an amount) and each clause states something."""
+    so that a correction of one value changes that one and the rest stays (as one item, "更正一下 是10月3号" rewrote
+    the sentence whole; a clause no rule read was lost beside two that did). A clause of few words and no value is
+    the topic of the next; clauses of one kind and subject stay together; a clause no rule reads is kept when it
+    holds a value, or names a thing in a sentence a rule read (not chatter). [] unless two clauses or more hold a
+    value (a day, a time, an amount), and none asks, requests, supposes, changes something or lists the parts of
+    one thing ("一个5岁，一个8岁")."""
     said_whole = " ".join(parts)
     if (whole is not None and whole.kind not in _VALUE_BY_VALUE) or sum(1 for p in parts if _holds_value(p)) < 2 \
             or fires("change.said", said_whole) or MOVED.search(said_whole) or CHANGE.search(said_whole) \
-            or CORRECT.search(said_whole):
+            or CORRECT.search(said_whole) or _enumerates(parts):
         return []  # (news of a change is read whole: "师傅又说周日有事，改到下周二下午两点" moves the visit)
     out: list[Candidate] = []
     topic = ""
@@ -294,17 +298,19 @@ def _value_by_value(parts: list[str], whole: Candidate | None) -> list[Candidate
         if is_question(part) or is_hypothetical(body):
             return []
         said = classify(f"{topic} {body}".strip() if topic else part)
-        if said is not None and (said.action != "add" or said.kind not in _VALUE_BY_VALUE):
-            return []  # a rule, a change or a question among them: the sentence is read as before
-        if said is None and not _holds_value(body) and _substance(body) < _TOPIC_CHARS:
-            topic = f"{topic} {body}".strip()
-            continue
+        if said is not None and (said.action != "add" or said.kind not in _VALUE_BY_VALUE) \
+                or said is None and REQUEST.search(body):
+            return []  # a rule, a change, a question or a request among them: the sentence is read as before
+        if said is None and not _holds_value(body):
+            if _substance(body) < _TOPIC_CHARS:
+                topic = f"{topic} {body}".strip()
+            elif whole is not None and not is_small_talk(body):
+                said = _clause_fact(body)
+            if said is None:
+                continue
         value = without_lead_in(f"{topic} {body}".strip() if topic else body, edge=TRIM) or body
         topic = ""
-        if said is None:
-            said = Candidate(action="add", kind="fact", subject=canonical_subject(value) or topic_subject("fact", value),
-                             value=value, quote=part.strip(), canonical=canonical_subject(value) is not None)
-        said = said.model_copy(update={"value": value})
+        said = (said or _clause_fact(value)).model_copy(update={"value": value, "quote": part.strip()})
         twin = next((i for i, c in enumerate(out) if (c.kind, c.subject) == (said.kind, said.subject)), None)
         if twin is None:
             out.append(said)
@@ -314,13 +320,26 @@ def _value_by_value(parts: list[str], whole: Candidate | None) -> list[Candidate
     return out if len(out) >= 2 else []
 
 
+def _clause_fact(value: str) -> Candidate:
+    """A clause no rule reads, as a fact under the subject it names, or one made of its words."""
+    canonical = canonical_subject(value)
+    return Candidate(action="add", kind="fact", subject=canonical or topic_subject("fact", value), value=value,
+                     quote=value, canonical=canonical is not None)
+
+
+def _enumerates(parts: list[str]) -> bool:
+    """Clauses that list the parts of one thing: one opens as a list's item does (``clause.enumeration``: "一个5岁",
+    "ages 5 and 8")."""
+    return any(fires("clause.enumeration", p.strip(TRIM)) for p in parts)
+
+
 def _holds_value(part: str) -> bool:
     """A day, a time of day or an amount is said in ``part``."""
     return bool(DATE.search(part) or CLOCK.search(part) or amounts(part))
 
 
 def _substance(body: str) -> int:
-    """Letters-worth of a clause: a Chinese character counts as much as a word of three letters."""
+    """How much a clause says: its Chinese characters and its English words, one each."""
     return len(CJK_CHAR.findall(body)) + len(re.findall(r"[A-Za-z]+", body))
 
 

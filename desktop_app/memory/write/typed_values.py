@@ -142,9 +142,11 @@ def when_moved(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] |
     if not said:
         return None
     # (The item holding a day the change names as the old one comes first: "the 14th" is the wedding's, not the
-    # caterer's "may 1" said since.)
-    named = [i for i in active if any(same_when(f, m.group(0)) for kind, found in said.items() if len(found) > 1
-                                      for m in WHEN[kind].finditer(i.value) for f in found)]
+    # caterer's "may 1" said since. Only a change naming two days of a kind names an old one; with one, the item
+    # already holding it would be found and nothing moved.)
+    old_named = [f for kind, found in said.items() if len(found) > 1 for f in found]
+    named = [i for i in active if any(same_when(f, m.group(0)) for f in old_named
+                                      for pattern in WHEN.values() for m in pattern.finditer(i.value))]
     # (Then one the change names: "年会挪到1月25号了" moves the party's day, not the deposit's said since.)
     topic = named_terms(CHANGED.sub(" ", MOVED.sub(" ", CLOCK.sub(" ", DATE.sub(" ", value)))))
     sharing = [i for i in active if topic & named_terms(i.value)] if topic else []

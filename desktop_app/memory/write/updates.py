@@ -42,7 +42,7 @@ from desktop_app.memory.write.corrections import (
     same_subject,
     swapped,
 )
-from desktop_app.memory.write.extraction import extract, unshifted
+from desktop_app.memory.write.extraction import clauses, extract, unshifted
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.mood import is_question, rx
 from desktop_app.memory.write.names import NAME_SUBJECTS, corrected_name, old_name_said
@@ -491,17 +491,26 @@ def _ordinal(text: str) -> int | None:
 RULE_REFERENCE = re.compile(alternatives("rule.reference", ("zh", "en")), re.IGNORECASE)
 
 
-# What can be called off: anything of the task but a reply rule (a profile item is no plan).
-_CALLABLE_OFF = ("fact", "goal", "decision", "constraint", "preference")
 _CANCEL = rx(alternatives("plan.cancel", ("zh", "en")))
+_NAMING_REACH = 5  # words (or twice as many Chinese characters) either side of "cancel" that can name what goes
 
 
 def called_off(value: str, active: list[MemoryItem]) -> MemoryItem | None:
-    """The one item of the task a cancellation names by its words ("the dentist thing", "银行那个", "货拉拉"):
-    the one sharing the most of them, when no other shares as many; None when none does."""
-    words = named_terms(_CANCEL.sub(" ", value))
+    """The one appointment or booking a cancellation names ("cancel the dentist thing", "银行那个不去了",
+    "货拉拉取消了"): of the items that say when or are a choice made, the one sharing the most words with those
+    right around the cancelling words in their clause ("the team meeting on Friday got cancelled so I have more
+    time to prep for the interview" names the meeting, not the interview), when no other shares as many; None when
+    none does."""
+    words: set[str] = set()
+    for clause in clauses(value) or [value]:
+        for cue in _CANCEL.finditer(clause):
+            before, after = clause[:cue.start()], clause[cue.end():]
+            near = " ".join([*before.split()[-_NAMING_REACH:], *after.split()[:_NAMING_REACH]]) if clause.isascii() \
+                else before[-2 * _NAMING_REACH:] + " " + after[:2 * _NAMING_REACH]
+            words |= named_terms(near)
     scored = sorted(((len(words & named_terms(i.value)), i.id, i) for i in active
-                     if i.kind in _CALLABLE_OFF and i.scope != "profile"), key=lambda t: (-t[0], -t[1]))
+                     if i.scope != "profile" and (i.subject.startswith("when:") or i.kind == "decision"
+                                                  or says_when(i.value))), key=lambda t: (-t[0], -t[1]))
     if not scored or scored[0][0] == 0 or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
     return scored[0][2]
