@@ -32,6 +32,7 @@ _YEAR = range(1900, 2101)
 # "1. ", "2、": a number at a line's start that only counts the lines of a list
 _LIST_NUMBER = re.compile(r"\d{1,2}(?:[.)](?:\*\*)?\s|[、）])")
 _LIST_PREFIX = re.compile(r"[\s#*>（(]*")
+_LIST_MARKS = re.compile(r"(?m)^[\s#*>（(]*\d{1,2}(?:[.)](?:\*\*)?\s|[、）])")  # the numbers of a list's lines
 
 
 def numbering(text: str, amount: Amount) -> bool:
@@ -136,6 +137,7 @@ def stale_word(reply: str, old: MemoryItem, new: MemoryItem) -> str | None:
     fresh = current - term_set(old.value) - term_set(new.subject)
     if not stale or not fresh:
         return None
+    reply = _LIST_MARKS.sub("", reply)  # ("4. Visit Belém" states no head count of 4)
     said = term_set(reply)
     if said & fresh:
         return None  # the current value is there: the old one is history beside it

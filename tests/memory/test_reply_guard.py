@@ -402,8 +402,9 @@ def test_a_summary_loses_the_sentences_stating_a_replaced_day_or_an_amount_writt
              "2. Stay near Mia's school on July 14 or any other day.\n3. Explore Alfama.")
     active = [i for i in items if i.status == "active"]
     history = [i for i in items if i.status != "active"]
-    assert [s.strip() for s in stale_sentences(reply, active, history)] == [
-        "Choose a travel manager within your budget of €5, 000.", "Stay near Mia's school on July 14 or any other day."]
+    assert [s.strip() for s in stale_sentences(reply, active, history)] == [  # (each list line whole, its number too)
+        "1. Choose a travel manager within your budget of €5, 000.",
+        "2. Stay near Mia's school on July 14 or any other day."]
     assert stale_sentences("Fly out July 21, budget €6,500.", active, history) == []
 
 
@@ -498,3 +499,18 @@ def test_other_days_and_the_held_day_are_no_finding(reply, memory, lang):
 
 def test_a_day_the_message_names_is_no_finding():
     assert not guard_reply("好的，改成10月3号出发也可以。", active=DEPARTS_ZH, lang="zh", user_text="10月3号出发行吗？")
+
+
+def test_a_list_number_ends_no_sentence_and_states_no_old_count():
+    """bench health, round eighteen: "4." was cut alone from "4. Use cashews…" as the old head count of 4."""
+    from desktop_app.memory.lang.text import REPLY_SENTENCE
+    from desktop_app.memory.reply_guard import stale_sentences
+
+    plan = "Plan:\n1. Fly out July 21.\n4. Visit Belém on day two.\n12. Head count: 5 people."
+    assert [m.group(0) for m in REPLY_SENTENCE.finditer(plan)] == [
+        "Plan:", "1. Fly out July 21.", "4. Visit Belém on day two.", "12. Head count: 5 people."]
+    old = item(1, "There'll be 4 of us: me, my husband Tom, and our two kids", kind="fact", subject="head count",
+               status="superseded")
+    new = item(2, "head count: 5 people", kind="fact", subject="head count", supersedes=1)
+    assert stale_sentences(plan, [new], [old]) == []
+    assert stale_sentences("1. Book a table for 4 of us.", [new], [old]) == ["1. Book a table for 4 of us."]

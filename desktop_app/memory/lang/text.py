@@ -22,8 +22,9 @@ CJK_RUN = re.compile(f"[{CJK}]+")  # Chinese characters in a row
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 CJK_CHAR = re.compile(f"[{CJK}]")  # one Chinese character
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-# A sentence or a list line of a reply, for the checks that read a reply sentence by sentence.
-REPLY_SENTENCE = re.compile(r"[^\n]+?(?:[。！？!?；]+|\.(?=\s|$)|(?=\n)|$)")
+# A sentence or a list line of a reply, for the checks that read a reply sentence by sentence; a list's number
+# ("4. Use …") ends no sentence (cut alone as "4.", it read as a stale count of 4).
+REPLY_SENTENCE = re.compile(r"[^\n]+?(?:[。！？!?；]+|(?<!\n\d)(?<!\n\d\d)(?<!^\d)(?<!^\d\d)\.(?=\s|$)|(?=\n)|$)")
 
 # Words that carry grammar, not topic (the lexicon's ``term.stopword``): English words are left out of
 # a text's terms; Chinese bigrams holding one of the Chinese characters are skipped.
