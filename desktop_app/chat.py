@@ -176,13 +176,17 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
                 and not streamed.stopped:
             # The guard's first reply passed the checks: a retry that turned into a copy is worse.
             before_guard = guard.first_reply if guard is not None and guard.retried else ""
+            checked = streamed.text
             findings = _keep_best(pipeline, recorded, streamed, [before_guard, health.first_reply if first_whole else ""],
                                   findings, on_token, on_retry)
-            if guard is not None and before_guard and streamed.text == before_guard:
-                guard.findings = guard.first_findings
+            if guard is not None and streamed.text != checked:
+                # The reply kept is checked again (bench health: the first plan came back, mended, with its cashews
+                # for a child with a tree nut allergy, and the findings of the retry it replaced said nothing).
+                guard.findings = guard.first_findings if before_guard and streamed.text == before_guard \
+                    else _guarded(pipeline, recorded, streamed, settings)
         if guard is not None and settings.guard == "fix" and streamed.pieces and not streamed.stopped:
-            if not degenerate(findings):
-                _leave_out_ruled_out(pipeline, recorded, streamed, guard, on_token, on_retry)
+            # (A ruled-out food goes from any reply, a copy too: nothing else may keep it in front of the user.)
+            _leave_out_ruled_out(pipeline, recorded, streamed, guard, on_token, on_retry)
             # A summary asked for gets the values it left out even when the reply is no answer (run H:
             # hc-en-02's plan opened with the user's first message and named no allergy).
             _complete_recap(pipeline, recorded, streamed, guard, on_token, on_retry)

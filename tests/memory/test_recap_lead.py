@@ -92,3 +92,14 @@ def test_a_plan_line_offering_a_ruled_out_food_goes_whole_and_its_number_is_no_o
     reply = _turn(store, settings, engine, "Okay, summarise all my constraints and give me the final plan.", "en").reply.content
     assert "cashews" not in reply.split("Plan:")[-1], reply
     assert "3. Visit Belém on day two." in reply and "5. Head count: 5 people." in reply, reply
+
+
+def test_a_ruled_out_food_leaves_even_a_reply_that_stays_no_answer(store, settings):
+    """Every attempt copies an earlier reply that offers cashews; the allergy came since: the copy kept (there is no
+    better) loses the sentence offering them, as an answer would (it was kept whole)."""
+    earlier = "Cashew chicken is a Lisbon favourite. The custard tarts at Belém are worth a stop too."
+    engine = ScriptedEngine(lambda messages: earlier)
+    _turn(store, settings, engine, "What should we eat in Lisbon?", "en")
+    _turn(store, settings, engine, "Our younger one, Mia, has a tree nut allergy.", "en")
+    reply = _turn(store, settings, engine, "Any snack ideas for the flight?", "en").reply.content
+    assert "Cashew" not in reply, reply
