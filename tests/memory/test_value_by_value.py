@@ -8,15 +8,7 @@ from __future__ import annotations
 import pytest
 
 from desktop_app.memory.write.extraction import extract
-
-
-def holding(chat, word):
-    return [i for i in chat.active() if word.lower() in f"{i.subject} {i.value}".lower()]
-
-
-def said(chat, turns):
-    for text in turns:
-        chat.say(text)
+from tests.support.conversations import holding, said
 
 
 @pytest.mark.parametrize("text, parts", [
