@@ -791,3 +791,26 @@ def test_a_message_is_chatting_only_when_all_of_it_is():
     for said in ["Great. Give me the full final plan with all my constraints summarised.", "Great. Let's book the Alfama hotel.",
                  "好的。预算改成2500吧"]:
         assert not chatting(said), said
+
+
+@pytest.mark.parametrize("lang, said, then, wrong, name", [
+    # sixth set, rules + the 0.5B: "name: 苏州" replaced "name: 小王" after "哦说错了 我在苏州上班 不是杭州"
+    ("zh", "我叫小王 今年28 在杭州上班", "哦说错了 我在苏州上班 不是杭州", "苏州", "小王"),
+    ("en", "I'm Dana, 34, I work in Leeds.", "oops, I work in York, not Leeds.", "York", "Dana"),
+])
+def test_a_name_the_message_does_not_give_replaces_no_name(conversation, lang, said, then, wrong, name):
+    convo = conversation(f"name-{lang}", lang=lang)
+    convo.user(said)
+    convo.user(then)
+    job = model_pass(convo, Model([entry(then, "name", wrong, scope="profile", change="update")]))
+    names = [i.value for i in active(convo) if i.subject == "name"]
+    assert names and all(name in v for v in names), names
+    assert any("does not give" in note for note in job.notes), job.notes
+
+
+def test_a_value_that_only_names_its_subject_is_not_written(conversation):
+    convo = conversation("label-zh", lang="zh")
+    convo.user("对了 我对海鲜过敏")
+    job = model_pass(convo, Model([entry("我对海鲜过敏", "allergy", "过敏", scope="profile")]))
+    assert not [i for i in active(convo) if i.value.endswith(": 过敏")], values(convo)
+    assert any("only names its subject" in note for note in job.notes), job.notes

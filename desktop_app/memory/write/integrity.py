@@ -36,6 +36,7 @@ from desktop_app.memory.core.models import MemoryItem, Message
 from desktop_app.memory.lang.amounts import DATED_SUBJECTS, amounts, counted, says_a_number, subject_counts
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
+    SUBJECT_NAMES,
     clip,
     numbers,
     script_language,
@@ -45,6 +46,7 @@ from desktop_app.memory.lang.text import (
 )
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.write.mood import is_question, only_chatter
+from desktop_app.memory.write.names import NAME_SUBJECTS
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.twins import amount_twin, amount_values, body, budget_twin, held_apart, said_amounts
 from desktop_app.memory.write.vetting import chatting
@@ -242,6 +244,12 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
     if _framing(op.subject):
         # bench health: "change of plan: go vegan", beside the rules' "Priya's diet" from the same message
         return f"the subject “{clip(op.subject, 20)}” frames the message, it names nothing"
+    if squash(body(op.value)) in _LABELS:
+        # sixth set, rules + the 0.5B: "allergy: 过敏" (the allergy said, not to what)
+        return "the value only names its subject"
+    if op.kind == "fact" and op.subject in NAME_SUBJECTS and not _gives_a_name(body(op.value), items, message):
+        # sixth set, rules + the 0.5B: "name: 苏州" in place of "name: 小王", from "哦说错了 我在苏州上班 不是杭州"
+        return "a name the message does not give as the user's"
     if op.kind in _CHOSEN_KINDS and (said := term_set(body(op.value))) and said <= term_set(op.subject):
         # bench health: "sam partner: Sam and his partner" as a choice, from "two more people confirmed, Sam and his partner"
         return "the value only says its subject again"
@@ -336,6 +344,17 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
 
 
 _CHOSEN_KINDS = ("decision", "preference", "goal", "open_question")  # a fact may say what its subject is ("vegetarian")
+_LABELS = frozenset(squash(name) for name in SUBJECT_NAMES)  # the names of the subjects, in every language
+
+
+def _gives_a_name(value: str, items: list[MemoryItem], message: Message) -> bool:
+    """The message gives ``value`` as the user's name: it says a name ("我叫…", "I'm …", "call me …"; the lexicon's
+    ``fact.name``, ``rule.address``) holding it, or names a name memory holds (a correction of its spelling)."""
+    text = message.content
+    said = [m.group(0) for lang in LANGS for concept in ("fact.name", "rule.address")
+            if (pattern := cue(concept, lang)) is not None for m in pattern.finditer(text)]
+    held = [body(i.value) for i in items if i.subject in NAME_SUBJECTS and i.status == "active"]
+    return any(squash(value) in squash(s) for s in said) or any(squash(h) and squash(h) in squash(text) for h in held)
 
 
 def _framing(subject: str) -> bool:
