@@ -718,6 +718,9 @@ def test_a_measure_memory_holds_or_a_rules_label_is_not_filed_again(conversation
     ("en", "Change of plan: Priya told me she went fully vegan last month, so the vegetarian option needs to be vegan now.",
      entry("Change of plan", "change of plan", "go vegan")),
     ("zh", "对了，我表妹小雨对虾过敏，很严重那种", entry("对了", "对了", "小雨对虾过敏")),
+    # sixth set, rules + the 0.5B: a pending rule "scratch that"
+    ("en", "scratch that, the budget is 20k now", entry("scratch that", "scratch", "scratch that", kind="directive")),
+    ("zh", "不对 是10月3号 2号那天满了", entry("不对", "不对", "是10月3号")),
     ("en", "Ok so two more people confirmed, Sam and his partner. We're at 10 now.",
      entry("Sam and his partner", "sam partner", "Sam and his partner", kind="decision")),
     ("zh", "二姨说她家也来，就是二姨和二姨夫", entry("二姨和二姨夫", "二姨夫", "二姨夫", kind="decision")),
