@@ -327,10 +327,12 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     if not numbers and cjk < FEW_CJK and words < FEW_WORDS \
             and (asked_cjk >= LONG_MESSAGE_CJK or asked_words >= LONG_MESSAGE_WORDS):
         return [HealthFinding("empty", "a word or two for a long message")]
-    # Asked what the user said ("我之前说的几号出发来着？"), a reply says the user's earlier words; asked what
-    # it recommended ("你刚才推荐的那个地方叫什么？"), it says its own again.
-    said = [] if _asks_back(user_text, "recall.asks_said") else list(earlier_messages)
-    compared = [] if _asks_back(user_text, "recall.asks_reply") else before
+    # Asked what the user said ("我之前说的几号出发来着？"), a reply says the user's earlier words, and what an
+    # earlier reply noted of them ("好的，记下了：出发日期 10月1号"); asked what it recommended ("你刚才推荐的那个
+    # 地方叫什么？"), it says its own again.
+    asks_said = _asks_back(user_text, "recall.asks_said")
+    said = [] if asks_said else list(earlier_messages)
+    compared = [] if asks_said or _asks_back(user_text, "recall.asks_reply") else before
     # Asked to change what it gave, a reply keeps most of it: only the same again is a copy.
     near = UNCHANGED if fires("request.revise", user_text) else NEAR_COPY
     if len(squashed) >= MIN_COPY_CHARS:
@@ -444,10 +446,12 @@ def _said_before(text: str, user_text: str, earlier_replies: Sequence[str],
     stays). The answer to a question is not compared with the user's messages sentence by sentence:
     it may mirror the question ("No, you don't need a visa for Portugal." to "Do I need a visa for
     Portugal?") or give back what the user told ("你们预算是两万五" to "我们预算是多少？"); said back whole,
-    it is an echo all the same."""
+    it is an echo all the same. Asked what the user said, the answer may say what an earlier reply noted."""
     if fires("request.recap", user_text) or is_small_talk(user_text):
         return None
-    replies = () if fires("request.revise", user_text) else earlier_replies
+    # (Asked what the user said, the answer says again what an earlier reply noted: "我记下的是：出发日期：10月1号。"
+    # after "好的，记下了：出发日期 10月1号；6天。" is no copy.)
+    replies = () if fires("request.revise", user_text) or asks_what_was_said(user_text) else earlier_replies
     repeated = said_before(text, earlier_replies=replies,
                            messages=[] if is_question(user_text) else [user_text, *earlier_messages])
     if repeated is None or repeated.share < SAID_BEFORE_SHARE:

@@ -725,3 +725,16 @@ def test_the_programs_recollection_of_a_labelled_note_is_no_note_pasted_back():
     assert pasted_notes("我记下的是：你表妹小雨对虾过敏，很严重那种，虾一定不能有。", notes) is None
     assert pasted_notes("What I have noted: Mia has a tree nut allergy.", ["allergy: Mia has a tree nut allergy"]) is None
     assert pasted_notes("虾过敏: 我表妹小雨对虾过敏，很严重那种", notes) is not None, "the model's paste still is"
+
+
+@pytest.mark.parametrize("lang, noted, asked, answer", [
+    # bench health, round eighteen: the program's recollection judged a copy of its own earlier note
+    ("zh", "好的，记下了：出发日期 10月1号；6天。", "我之前说的几号出发来着？", "我记下的是：出发日期：10月1号。"),
+    ("en", "Got it. Noted: budget €6,500 (was €5,000).", "What budget did I give you again?",
+     "What I have noted: budget €6,500 (was €5,000)."),
+])
+def test_asked_what_the_user_said_the_answer_may_say_what_a_reply_noted(lang, noted, asked, answer):
+    from desktop_app.memory.reply_health import check_reply
+
+    assert not [f for f in check_reply(answer, user_text=asked, earlier_replies=[noted], expected_lang=lang)
+                if f.kind == "copy"]
