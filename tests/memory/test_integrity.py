@@ -817,3 +817,27 @@ def test_a_value_that_only_names_its_subject_is_not_written(conversation):
     job = model_pass(convo, Model([entry("我对海鲜过敏", "allergy", "过敏", scope="profile")]))
     assert not [i for i in active(convo) if i.value.endswith(": 过敏")], values(convo)
     assert any("only names its subject" in note for note in job.notes), job.notes
+
+
+@pytest.mark.parametrize("said, held, restated", [
+    # bench health: "push everything back" in place of the rules' item, and the trip's 7 days left the final list
+    ("Flights are cheaper if we leave July 21. Let's push everything back a week, still 7 days.",
+     "Let's push everything back a week, still 7 days", "push everything back"),
+    ("机票便宜了，我们推迟一周走，还是玩6天", "我们推迟一周走，还是玩6天", "推迟一周走"),
+])
+def test_a_restatement_of_the_rules_item_keeps_its_number(said, held, restated):
+    from desktop_app.memory.core.models import MemoryItem, Message
+    from desktop_app.memory.write.integrity import guard_model_ops
+    from desktop_app.memory.write.patches import AddItem
+
+    message = Message(id=9, session_id=1, role="user", content=said, created_at=0.0, content_hash="x")
+    old = MemoryItem(id=1, session_id=1, kind="fact", subject="trip length", value=held, status="active", origin="rule",
+                     source_message_id=9, state_version=1, created_at=0.0, updated_at=0.0)
+    op = AddItem(kind="fact", subject="trip length", value=f"trip length: {restated}", origin="model",
+                 source_message_id=9, supersedes=1)
+    guarded = guard_model_ops([op], [old], message)
+    assert not guarded.ops and any("without its number" in n or "names no number" in n for n in guarded.notes), \
+        guarded.notes
+    length = ", 7 days" if said.isascii() else "，6天"
+    kept = op.model_copy(update={"value": f"trip length: {restated}{length}"})
+    assert guard_model_ops([kept], [old], message).ops == [kept]

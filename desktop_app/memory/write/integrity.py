@@ -266,6 +266,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         # "friend: Priya" restating "my friend Priya is vegetarian, and Jake has a shellfish allergy"
         # (filed as Jake's allergy) lost the allergy.
         return f"a restatement of #{old.id} without whose it is ({_whose(old)})"
+    if refining and old is not None and (kept := numbers(body(old.value))) and not set(kept) & set(numbers(body(op.value))):
+        # bench health: "push everything back" restating the rules' "Let's push everything back a week, still 7 days"
+        # lost the trip's length from the final list
+        return f"a restatement of #{old.id} without its number ({kept[0]})"
     if not refining and op.subject.split(":", 1)[0] in ("directive", "fact", "constraint") \
             and not (old is not None and op.subject == old.subject):
         return f"the subject “{clip(op.subject, 20)}” is a label made by the rules, not the user's words"
@@ -284,10 +288,12 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
     if _LOOP.search(body(op.value)):
         # The 0.5B filed "head count: 4个人，60多，60多，60多，…" until its tokens ran out.
         return "a piece said over and over, not a value"
-    if (subject_key(op.subject) == "budget" or subject_counts(op.subject, subject_key(op.subject)) & {"money", "people"}) \
+    if (subject_key(op.subject) == "budget"
+            or subject_counts(op.subject, subject_key(op.subject)) & {"money", "people", "days"}) \
             and not says_a_number(body(op.value)):
-        # "预算: 不折腾了" from "预算也还是按1500吧，不折腾了", "people: 老老少少都有": a budget holds an
-        # amount and a head count a number, or it is no budget and no head count.
+        # "预算: 不折腾了" from "预算也还是按1500吧，不折腾了", "people: 老老少少都有", "trip length: push everything
+        # back" in place of "Let's push everything back a week, still 7 days" (bench health): a budget holds an
+        # amount, a head count or a length a number, or it is none of them.
         return f"the subject “{clip(op.subject, 20)}” holds an amount or a count, and the value names no number"
     if (subject_key(op.subject) == "budget" or subject_counts(op.subject, subject_key(op.subject)) & {"money", "people"}) \
             and fires("amount.relative", body(op.value)) and len(amounts(body(op.value))) <= 1:
