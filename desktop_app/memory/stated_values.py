@@ -32,7 +32,7 @@ _YEAR = range(1900, 2101)
 # "1. ", "2、": a number at a line's start that only counts the lines of a list
 _LIST_NUMBER = re.compile(r"\d{1,2}(?:[.)](?:\*\*)?\s|[、）])")
 _LIST_PREFIX = re.compile(r"[\s#*>（(]*")
-_LIST_MARKS = re.compile(r"(?m)^[\s#*>（(]*\d{1,2}(?:[.)](?:\*\*)?\s|[、）])")  # the numbers of a list's lines
+_LIST_MARKS = re.compile(f"(?m)^{_LIST_PREFIX.pattern}{_LIST_NUMBER.pattern}")  # the numbers of a list's lines
 
 
 def numbering(text: str, amount: Amount) -> bool:

@@ -38,9 +38,7 @@ from desktop_app.memory.write.sentence import (
     BARE_CHANGE,
     CHANGE,
     CHANGE_LEAD,
-    CLOCK,
     CORRECT,
-    DATE,
     DEFAULT_MANNER,
     INSTEAD,
     MANNER_INSTEAD,
@@ -55,6 +53,7 @@ from desktop_app.memory.write.sentence import (
     stated_fact,
 )
 from desktop_app.memory.write.shifts import shift_in
+from desktop_app.memory.write.typed_values import says_when
 
 
 def extract(text: str) -> list[Candidate]:
@@ -335,7 +334,7 @@ def _enumerates(parts: list[str]) -> bool:
 
 def _holds_value(part: str) -> bool:
     """A day, a time of day or an amount is said in ``part``."""
-    return bool(DATE.search(part) or CLOCK.search(part) or amounts(part))
+    return says_when(part) or bool(amounts(part))
 
 
 def _substance(body: str) -> int:
