@@ -15,7 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-from desktop_app.memory.store.encryption import EncryptionError, is_encrypted, register_passphrase
+from desktop_app.memory.store.encryption import EncryptionError, is_encrypted, register_passphrase, set_key_source
 from desktop_app.memory.store.sqlite_backend import can_encrypt
 
 log = logging.getLogger(__name__)
@@ -65,9 +65,17 @@ def new_passphrase(db: Path) -> str:
     return os.environ.get(ENV) or ask(f"new passphrase for {db}: ", confirm=True)
 
 
+def stored_passphrase(db: Path) -> str | None:
+    """The passphrase that can be had without asking: the environment, then the OS keyring."""
+    return os.environ.get(ENV) or _keyring_get(db)
+
+
 def unlock(settings) -> bool:
     """Register the passphrase of the configured database when it is encrypted, or when
-    encryption is on and the database is new; True when one was registered."""
+    encryption is on and the database is new; True when one was registered. A database
+    encrypted later, while this process waits for it, finds its passphrase in
+    :func:`stored_passphrase` (the ``Store`` asks when it opens the file)."""
+    set_key_source(stored_passphrase)
     db = Path(settings.db_path)
     fresh = not db.exists() or db.stat().st_size == 0
     if not can_encrypt() or not is_encrypted(db) and not (fresh and settings.encryption != "off"):

@@ -58,6 +58,7 @@ class FaultRow(BaseModel):
     failures: int = 0
     leftovers: int = 0  # files a killed conversion left after the next run (a plaintext copy, its WAL)
     peak_mb: float | None = None  # the largest peak memory of one run (hostile documents)
+    errors: list[str] = []  # the last stderr line of each run counted under failures
 
 
 def register(subparsers):
@@ -88,6 +89,7 @@ class Runner:
         self.env = {**os.environ, "PAPERCLIP_HOME": str(folder / "home"), "PAPERCLIP_MEMORY_MODEL": "off",
                     "PAPERCLIP_MODELS_DIR": str(folder / "no-models")}
         self.tracebacks = 0
+        self.last_error = ""  # the last stderr line of the last finished run
 
     def start(self, *args) -> subprocess.Popen:
         return subprocess.Popen([sys.executable, "-m", "desktop_app", *map(str, args)], env=self.env,
@@ -96,10 +98,23 @@ class Runner:
     def finish(self, process: subprocess.Popen) -> int:
         _, err = process.communicate()
         self.tracebacks += b"Traceback" in err
+        self.last_error = _last_line(err)
         return process.returncode
 
     def run(self, *args) -> int:
         return self.finish(self.start(*args))
+
+
+def _last_line(err: bytes) -> str:
+    lines = err.decode(errors="replace").strip().splitlines()
+    return lines[-1][-300:] if lines else ""
+
+
+def _fail(row: FaultRow, failed: bool, message: str) -> None:
+    """Count a failure and keep what the run said."""
+    if failed:
+        row.failures += 1
+        row.errors.append(message or "(nothing on stderr)")
 
 
 def _counts(db: Path) -> tuple[bool, int, int]:
@@ -146,7 +161,7 @@ def kill_runs(runner: Runner, transcript: Path, turns: int, runs: int, rng: rand
         ok_after, count, duplicates = _counts(db)
         row.integrity_ok += ok and ok_after
         row.duplicates += duplicates
-        row.failures += rerun != 0
+        _fail(row, rerun != 0, runner.last_error)
         if rerun == 0:
             row.acknowledged_lost += max(0, SEED_TURNS + turns - count)
     return row
@@ -211,7 +226,8 @@ def forget_kill_runs(runner: Runner, turns: int, runs: int, rng: random.Random) 
         ok_after, _, duplicates = _counts(db)
         row.integrity_ok += ok and ok_after
         row.duplicates += duplicates
-        row.failures += rerun not in (0, 1) or _bytes_left(db) > 0
+        _fail(row, rerun not in (0, 1), runner.last_error)
+        _fail(row, _bytes_left(db) > 0, f"{_bytes_left(db)} copies of the secret left in the file or its WAL")
         row.acknowledged_lost += max(0, total - deleted - _secret_rows(db)[1])
     return row
 
@@ -226,13 +242,15 @@ def concurrent_runs(runner: Runner, transcript: Path, turns: int, runs: int, *, 
         second = (transcript, "s") if same_session else (other, "t")
         processes = [runner.start("import", transcript, "--db", db, "--session", "s"),
                      runner.start("import", second[0], "--db", db, "--session", second[1])]
-        codes = [runner.finish(p) for p in processes]
+        codes = []
+        for process in processes:
+            codes.append(runner.finish(process))
+            _fail(row, codes[-1] != 0, runner.last_error)
         ok, count, duplicates = _counts(db)
         expected = SEED_TURNS + turns * (1 if same_session else 2)
         row.runs += 1
         row.integrity_ok += ok
         row.duplicates += duplicates
-        row.failures += sum(code != 0 for code in codes)
         if all(code == 0 for code in codes):
             row.acknowledged_lost += max(0, expected - count)
     return row
@@ -265,7 +283,7 @@ def convert_beside_writer_runs(runner: Runner, transcript: Path, turns: int, run
         decrypting = number % 2 == 1
         if decrypting and subprocess.run([sys.executable, "-m", "desktop_app", "encrypt", "--db", str(db)], env=env,
                                          capture_output=True).returncode != 0:
-            row.failures += 1
+            _fail(row, True, "encrypting before the decrypt run failed")
             continue
         writer = subprocess.Popen([sys.executable, "-m", "desktop_app", "import", str(transcript), "--db", str(db),
                                    "--session", "s"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -279,7 +297,7 @@ def convert_beside_writer_runs(runner: Runner, transcript: Path, turns: int, run
         count = _count_with_key(db, env)
         expected = SEED_TURNS + (turns if writer.returncode == 0 else 0)
         row.acknowledged_lost += max(0, expected - count)
-        row.failures += writer.returncode != 0
+        _fail(row, writer.returncode != 0, _last_line(err))
         row.leftovers += _conversion_leftovers(db)
         row.integrity_ok += count >= 0
     runner.env = base
@@ -341,7 +359,7 @@ def convert_kill_runs(runner: Runner, turns: int, runs: int, rng: random.Random)
         row.integrity_ok += count == total
         row.acknowledged_lost += max(0, total - max(count, 0))
         row.leftovers += _conversion_leftovers(db)
-        row.failures += count < 0
+        _fail(row, count < 0, "the file could not be read after the kill")
     runner.env = base
     return row
 
@@ -368,7 +386,8 @@ def hostile_document_runs(runner: Runner) -> FaultRow:
         lines = [line for line in (out + err).decode(errors="replace").splitlines() if line.startswith(f"{name}:")]
         row.runs += 1
         row.integrity_ok += len(lines) == 1
-        row.failures += len(lines) != 1 or process.returncode not in (0, 1)
+        _fail(row, len(lines) != 1 or process.returncode not in (0, 1), f"{name}: exit {process.returncode}, "
+              f"{len(lines)} lines about it")
         path.unlink()
     row.peak_mb = round(peak / 1024, 1)
     return row
@@ -426,4 +445,7 @@ def run(args, settings) -> int:
     else:
         print(f"faults · {args.turns}-turn JSON Lines import · seed {args.seed}")
         print(format_table(rows))
+        for row in rows:
+            for error in row.errors:
+                print(f"{row.scenario}: {error}")
     return 0

@@ -5,6 +5,7 @@ killed conversion leaves (after ``decrypt``, a plaintext copy) is removed by the
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -140,3 +141,59 @@ def test_a_store_on_a_read_only_folder_opens_without_a_lock(tmp_path):
         release_shared(db)
     finally:
         db.parent.chmod(0o700)
+
+
+
+CONVERT = textwrap.dedent("""
+    import sys, time
+    from pathlib import Path
+    from desktop_app.memory.store.encryption import convert
+    from desktop_app.memory.store.lock import exclusive, holders
+    db, old, new = Path(sys.argv[1]), (sys.argv[2] or None), (sys.argv[3] or None)
+    with exclusive(db):
+        print("ready", flush=True)
+        waiter = int(sys.stdin.readline())
+        # Convert once the command has looked its passphrase up and waits for the lock.
+        deadline = time.monotonic() + 60
+        while waiter not in [pid for pid, _ in holders(db)] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        convert(db, old=old, new=new)
+""")
+
+
+@needs_sqlcipher
+@pytest.mark.parametrize("direction", ["encrypt", "decrypt"])
+def test_a_command_started_during_a_conversion_opens_the_file_as_it_now_is(cli, tmp_path, isolated_home, direction):
+    """The file changes form after the command looked up its passphrase: an import started while
+    `encrypt` ran opened the encrypted file without a key (and after `decrypt`, a plain one with
+    a key): "file is not a database" (bench faults, the conversion beside an import)."""
+    db = isolated_home / "data" / "paperclip.db"
+    key = {"PAPERCLIP_PASSPHRASE": "secret"}
+    assert cli("import", _turns(tmp_path), "--session", "s").code == 0
+    if direction == "decrypt":
+        assert cli("encrypt", env=key).code == 0
+    more = tmp_path / "more.jsonl"
+    more.write_text(json.dumps({"role": "user", "content": "the dentist is on May 3"}) + "\n", encoding="utf-8")
+    converter = subprocess.Popen([sys.executable, "-c", CONVERT, str(db), "secret" if direction == "decrypt" else "",
+                                  "" if direction == "decrypt" else "secret"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    importing = None
+    try:
+        assert converter.stdout.readline().strip() == "ready"  # it holds the lock: the import will wait
+        importing = subprocess.Popen(
+            [sys.executable, "-m", "desktop_app", "import", str(more), "--session", "s"],
+            env={**os.environ, "PAPERCLIP_MODELS_DIR": str(isolated_home.parent / "no-models"),
+                 "PAPERCLIP_EMBED_MODEL": "off", **key},
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        converter.communicate(f"{importing.pid}\n", timeout=90)
+        assert converter.returncode == 0
+        out, err = importing.communicate(timeout=120)
+    finally:
+        for process in (converter, importing):
+            if process is not None and process.poll() is None:
+                process.kill()
+    assert importing.returncode == 0, err
+    assert "imported 1 turns" in out
+    assert db.read_bytes().startswith(b"SQLite format 3") == (direction == "decrypt")
+    listed = cli("sessions", "--json", env=key)
+    assert json.loads(listed.out)[0]["message_count"] == 3

@@ -14,6 +14,7 @@ from desktop_app.memory.store.browse import BrowseQueries
 from desktop_app.memory.store.chain import ChainQueries
 from desktop_app.memory.store.db import connect, vec_available
 from desktop_app.memory.store.documents import DocumentQueries
+from desktop_app.memory.store.encryption import match_form
 from desktop_app.memory.store.forget import ForgetQueries
 from desktop_app.memory.store.items import ItemQueries
 from desktop_app.memory.store.lock import acquire_shared, release_shared
@@ -32,6 +33,7 @@ class Store(SessionQueries, ItemQueries, PageQueries, RecallQueries, BrowseQueri
         acquire_shared(self.path)
         self._locked = True
         try:
+            match_form(self.path)  # encrypted or decrypted since this process looked up its passphrase
             self.conn = connect(self.path)
         except BaseException:
             self._release()

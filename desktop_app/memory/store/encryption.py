@@ -11,12 +11,15 @@ path; every connection this process opens to that file then sends ``PRAGMA key``
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from desktop_app.memory.store.sqlite_backend import Connection, can_encrypt, load_vec, sqlite
 
 PLAIN_HEADER = b"SQLite format 3\x00"
 _KEYS: dict[str, str] = {}
+# Where a passphrase comes from without asking (set by the entry point: the environment, the OS keyring).
+_KEY_SOURCE: Callable[[Path], str | None] | None = None
 
 
 class EncryptionError(RuntimeError):
@@ -43,6 +46,34 @@ def forget_passphrase(path: Path | str) -> None:
 
 def passphrase_for(path: Path | str) -> str | None:
     return _KEYS.get(_where(path)) if str(path) != ":memory:" else None
+
+
+def set_key_source(source: Callable[[Path], str | None]) -> None:
+    """How :func:`match_form` finds the passphrase of a file encrypted after this process started."""
+    global _KEY_SOURCE
+    _KEY_SOURCE = source
+
+
+def match_form(path: Path) -> None:
+    """Make the registered passphrase fit the file as it is now. Called with the file's lock held
+    (so no conversion is running): a command started while ``paperclip encrypt`` or ``decrypt``
+    ran looked its passphrase up before the file changed form, and would open an encrypted file
+    without a key, or a plain one with a key ("file is not a database")."""
+    if str(path) == ":memory:":
+        return
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(PLAIN_HEADER))
+    except OSError:
+        return
+    registered = passphrase_for(path) is not None
+    if registered and head == PLAIN_HEADER:
+        forget_passphrase(path)  # decrypted meanwhile
+    elif not registered and head and head != PLAIN_HEADER and can_encrypt():
+        found = _KEY_SOURCE(path) if _KEY_SOURCE is not None else None
+        if found:
+            _KEYS[_where(path)] = found  # encrypted meanwhile, and the passphrase is at hand
+        # otherwise opening it says it needs a passphrase
 
 
 def is_encrypted(path: Path | str) -> bool:
