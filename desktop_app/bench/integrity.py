@@ -46,7 +46,11 @@ SHIFTS = Path(__file__).parent / "data" / "memory_integrity_shifts.json"
 # 80 more (40 per language), written blind by a helper in round eighteen (``--cases sixth``), half of them a message
 # of several values with one changed later: measured, not read.
 SIXTH = Path(__file__).parent / "data" / "memory_integrity_sixth.json"
-SETS = {"holdout": HOLDOUT, "third": THIRD, "fourth": FOURTH, "shifts": SHIFTS, "sixth": SIXTH}
+# 80 names said and spelt anew (40 per language: the user's own, someone introduced, a typo owned up to later, and
+# look-alikes that must change nothing), written blind by a helper in round nineteen (``--cases names``); read after
+# its first measurement, to build the respelling.
+NAMES = Path(__file__).parent / "data" / "memory_integrity_names.json"
+SETS = {"holdout": HOLDOUT, "third": THIRD, "fourth": FOURTH, "shifts": SHIFTS, "sixth": SIXTH, "names": NAMES}
 
 
 class SequenceScore(BaseModel):

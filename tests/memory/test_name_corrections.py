@@ -36,12 +36,17 @@ def test_a_short_correction_that_is_no_near_spelling_leaves_the_name(conversatio
     assert _names(convo) == [said.rstrip(".")], [i.value for i in convo.active()]
 
 
-def test_a_name_is_corrected_only_when_it_was_the_last_thing_said(conversation):
+def test_a_typo_owned_up_to_later_reaches_the_name_and_a_number_the_value(conversation):
+    """Owning up to a typo reaches the name it is a near spelling of, whatever was said in between; a
+    correction with a number is no name (it corrects the budget)."""
     convo = conversation(lang="zh")
     convo.say("你可以叫我小周")
     convo.say("预算控制在1500以内")
-    convo.say("哦打错了，应该是小邹")
+    convo.say("哦打错了，应该是1200")
     assert _names(convo) == ["你可以叫我小周"]
+    assert any("1200" in i.value for i in convo.active()), [i.value for i in convo.active()]
+    convo.say("哦打错了，应该是小邹")
+    assert _names(convo) == ["你可以叫我小邹"]
 
 
 @pytest.mark.parametrize("lang, turns, now", [
@@ -67,3 +72,34 @@ def test_the_name_before_not_is_the_right_one(conversation, said, correction):
     convo.say(said)
     convo.say(correction)
     assert _names(convo) == [said.rstrip(".")], [i.value for i in convo.active()]
+
+
+@pytest.mark.parametrize("lang, turns, subject, now", [
+    # A typo owned up to: the name is looked for in every clause, and may be two letters off.
+    ("en", ["my name's Katie", "ugh typo, Katy. no ie"], "name", "my name's Katy"),
+    ("zh", ["我叫王婷", "哎打错了，是王霆，雷霆的霆，我是男的哈哈"], "name", "我叫王霆"),
+    # Someone else's name is an item of its own, and a typo owned up to spells it anew.
+    ("en", ["my landlord is called Jeffery, he never fixes anything", "sorry autocorrect, it's Jeffrey not Jeffery"],
+     "name:landlord", "my landlord is called Jeffrey"),
+    ("zh", ["我室友叫李娜，人挺好的", "手滑打错了，是李纳，不是李娜"], "name:室友", "我室友叫李纳，人挺好的"),
+])
+def test_a_typo_owned_up_to_spells_the_name_anew(conversation, lang, turns, subject, now):
+    convo = conversation(lang=lang)
+    for text in turns:
+        convo.say(text)
+    held = [(i.subject, i.value) for i in convo.active() if i.subject.startswith("name")]
+    assert held == [(subject, now)], [i.value for i in convo.active()]
+
+
+@pytest.mark.parametrize("lang, turns", [
+    ("en", ["my boss is called Tom", "and my coworker is called Tim"]),  # two people, not a typo
+    ("en", ["my name's Dana", "typo, I meant 3 days not 2"]),  # a typo owned up to about something else
+    ("zh", ["我同事叫小周", "我朋友叫小邹"]),
+    ("zh", ["我叫王婷", "打错了，是3天不是2天"]),
+])
+def test_another_person_or_another_typo_leaves_the_name(conversation, lang, turns):
+    convo = conversation(lang=lang)
+    for text in turns:
+        convo.say(text)
+    first = [i.value for i in convo.active() if i.subject.startswith("name")]
+    assert turns[0] in first, [i.value for i in convo.active()]

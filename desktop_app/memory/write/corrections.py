@@ -13,7 +13,7 @@ from desktop_app.lexicon import fires
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts, counted, in_subject, only_counts, subject_counts, written_numbers
 from desktop_app.memory.lang.text import term_set
-from desktop_app.memory.write.names import NAME_SUBJECTS
+from desktop_app.memory.write.names import NAME_SUBJECTS, is_name_subject
 from desktop_app.memory.write.sentence import Candidate
 from desktop_app.memory.write.typed_values import VALUE_KINDS, says_when
 
@@ -54,7 +54,7 @@ def latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | Non
     that 5 people" does not correct a budget of €5,000 (nothing is corrected then)."""
     # (A name is corrected only by a near spelling of it, ``names.corrected_name``: "说错了，是下周四"
     # after "我叫王小明" is no new name.)
-    pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS and i.subject not in NAME_SUBJECTS]
+    pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS and not is_name_subject(i.subject)]
     if not written_numbers(value) and len(term_set(value)) > SHORT_CORRECTION_TERMS:
         # "Change of plan: Priya went fully vegan, so …" is news of its own, not a new wording of
         # whatever was said last (it replaced the head count).
@@ -147,7 +147,9 @@ def corrected_value(old_value: str, new_value: str) -> str:
 
 
 def same_subject(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
-    if not cand.subject:
+    if not cand.subject or (is_name_subject(cand.subject) and cand.subject not in NAME_SUBJECTS):
+        # Someone's name ("name:室友") is one person of that kind: "另一个室友叫赵明" is a second roommate,
+        # and a name is spelt anew only by a typo owned up to (``names.respelled``)
         return None
     matches = [i for i in active if i.subject == cand.subject and i.kind not in ("goal", "open_question")]
     if not matches and cand.subject.startswith("budget:"):

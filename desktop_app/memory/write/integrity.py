@@ -46,7 +46,7 @@ from desktop_app.memory.lang.text import (
 )
 from desktop_app.memory.write.cooperation import same_subject, says_changed, subject_key
 from desktop_app.memory.write.mood import is_question, only_chatter
-from desktop_app.memory.write.names import NAME_SUBJECTS
+from desktop_app.memory.write.names import is_name_subject
 from desktop_app.memory.write.patches import AddItem, PatchOp, SetStatus
 from desktop_app.memory.write.twins import amount_twin, amount_values, body, budget_twin, held_apart, said_amounts
 from desktop_app.memory.write.vetting import chatting
@@ -247,7 +247,7 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
     if squash(body(op.value)) in _LABELS:
         # sixth set, rules + the 0.5B: "allergy: 过敏" (the allergy said, not to what)
         return "the value only names its subject"
-    if op.kind == "fact" and op.subject in NAME_SUBJECTS and not _gives_a_name(body(op.value), items, message):
+    if op.kind == "fact" and is_name_subject(op.subject) and not _gives_a_name(body(op.value), items, message):
         # sixth set, rules + the 0.5B: "name: 苏州" in place of "name: 小王", from "哦说错了 我在苏州上班 不是杭州"
         return "a name the message does not give as the user's"
     if op.kind in _CHOSEN_KINDS and (said := term_set(body(op.value))) and said <= term_set(op.subject):
@@ -359,7 +359,7 @@ def _gives_a_name(value: str, items: list[MemoryItem], message: Message) -> bool
     text = message.content
     said = [m.group(0) for lang in LANGS for concept in ("fact.name", "rule.address")
             if (pattern := cue(concept, lang)) is not None for m in pattern.finditer(text)]
-    held = [body(i.value) for i in items if i.subject in NAME_SUBJECTS and i.status == "active"]
+    held = [body(i.value) for i in items if is_name_subject(i.subject) and i.status == "active"]
     return any(squash(value) in squash(s) for s in said) or any(squash(h) and squash(h) in squash(text) for h in held)
 
 

@@ -2,7 +2,9 @@
 "You can call me Jon", or with the old spelling named whenever it is said ("it's spelled Kathryn not
 Katherine", "是李炜，不是李伟"). Such a correction names no subject and holds no number, so nothing
 else reads it. The words are the lexicon's ``name`` tables: ``not`` stands before the old spelling,
-``lead`` opens a correction that only gives the name, ``before`` stands before a name in Chinese.
+``lead`` opens a correction that only gives the name, ``before`` stands before a name in Chinese,
+``typo`` owns up to a typo ("ugh typo, Katy", "哎打错了，是王霆，雷霆的霆"): the name is then looked for in
+every clause, and may be two letters off.
 """
 
 from __future__ import annotations
@@ -10,15 +12,25 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from desktop_app.lexicon import CJK, LANGS, cue
+from desktop_app.lexicon import CJK, LANGS, cue, first_match
 from desktop_app.memory.core.models import MemoryItem
 
-NAME_SUBJECTS = ("name", "name:called")
+NAME_SUBJECTS = ("name", "name:called")  # the user's name and what the user is called; "name:manager" is someone's
+
+
+def is_name_subject(subject: str) -> bool:
+    """The subject of a name: the user's, what the user is called, or someone's ("name:同事")."""
+    return subject in NAME_SUBJECTS or subject.startswith("name:")
 _CJK_NAME = re.compile(f"[{CJK}]{{2,4}}")
 _CJK_CHAR = re.compile(f"[{CJK}]")
 _LATIN_NAME = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
 _CLAUSE = re.compile(r"[，,、；;\s]+")
 MAX_CORRECTION_CHARS = 24  # a longer sentence is news, not a spelling fixed (unless it names the old one)
+MAX_TYPO_CHARS = 80  # the same, when the sentence owns up to a typo
+
+
+def owns_a_typo(said: str) -> bool:
+    return _first("name.typo", said) is not None
 
 
 def corrected_name(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem, str] | None:
@@ -27,14 +39,62 @@ def corrected_name(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem,
     if not said or any(ch.isdigit() for ch in said) or not active:
         return None
     named = old_name_said(active, said)
-    if named is not None or len(said) > MAX_CORRECTION_CHARS:
+    typo = owns_a_typo(said)
+    if named is not None or len(said) > (MAX_TYPO_CHARS if typo else MAX_CORRECTION_CHARS):
         return named
     latest = max(active, key=lambda i: (i.updated_at, i.id))
-    if latest.subject not in NAME_SUBJECTS:
+    if not is_name_subject(latest.subject):
         return None
-    new = _name_in(said)
-    old = _nearest(latest.value, new) if new is not None else None
-    return (latest, latest.value.replace(old, new, 1)) if old is not None and new is not None else None
+    for new in (_names_said(said) if typo else [_name_in(said)]):
+        old = _nearest(latest.value, new, typo=typo) if new is not None else None
+        # A name the correction says itself stays ("typo, it's Sam not Pam, Pam is my sister" after "I'm Sam").
+        if old is not None and new is not None and not _says(said, old):
+            return latest, latest.value.replace(old, new, 1)
+    return None
+
+
+def respelled(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem, str] | None:
+    """A message owning up to a typo ("ugh, Sean. not Shawn. autocorrect", "*Lindsay", "嗯 名字写错了
+    蒋桂芳") respells the name it is a near spelling of, in whichever name item holds it (the latest
+    first), however long ago it was said. A name the message says itself stays ("typo, it's Sam not
+    Pam, Pam is my sister"), and nothing else is read from such a message."""
+    if not owns_a_typo(said) or any(ch.isdigit() for ch in said):
+        return old_name_said(active, said) if owns_a_typo(said) else None
+    named = old_name_said(active, said)
+    if named is not None:
+        return named
+    for item in reversed([i for i in active if is_name_subject(i.subject)]):
+        for old in sorted(_names_held(item.value) | _cjk_names_in(item.value), key=len, reverse=True):
+            if _says(said, old):
+                continue
+            new = _near_spelling_in(said, old)
+            if new is not None:
+                return item, item.value.replace(old, new, 1)
+    return None
+
+
+def _near_spelling_in(said: str, old: str) -> str | None:
+    """The one name in ``said`` a typo away from ``old``: a capitalised word two letters off (one for
+    a name of three letters), or in Chinese a run of as many characters with the surname kept and one
+    character changed ("杨丽" → "杨莉老师")."""
+    if _CJK_CHAR.match(old):
+        runs = {said[i:i + len(old)] for i in range(len(said) - len(old) + 1)}
+        close = [r for r in runs if _CJK_NAME.fullmatch(r) and r[0] == old[0] and _distance(r, old) == 1]
+    else:
+        limit = 1 if len(old) <= 3 else 2
+        close = list(dict.fromkeys(w for w in _LATIN_NAME.findall(said)
+                                   if w.lower() != old.lower() and _distance(w, old) <= limit))
+    return close[0] if len(close) == 1 else None
+
+
+def _cjk_names_in(value: str) -> set[str]:
+    """Names a stored item holds as its pattern read them ("我同事徐鹏今天请假了": 徐鹏), and Chinese
+    names after "叫" and the like (``name.before``), two or three characters long."""
+    found = {m.group("value") for name in ("fact.person_name", "fact.name")
+             if (m := first_match(name, value)) is not None and m.groupdict().get("value")}
+    before = _first("name.before", value)
+    run = _CJK_NAME.match(value, before.end()) if before is not None else None
+    return found | ({run.group(0)[:n] for n in (2, 3) if len(run.group(0)) >= n} if run is not None else set())
 
 
 def old_name_said(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem, str] | None:
@@ -45,7 +105,9 @@ def old_name_said(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem, 
     if negation is None:
         return None
     right, wrong = said[:negation.start()], said[negation.end():]
-    for item in reversed([i for i in active if i.subject in NAME_SUBJECTS]):
+    if not right.strip(" ，,。.!！"):  # "不是何俊，是何峻，山字旁": the old spelling first, the new after it
+        wrong, _, right = wrong.partition(next((m for m in "，,；;" if m in wrong), "\n"))
+    for item in reversed([i for i in active if is_name_subject(i.subject)]):
         for old in _names_held(item.value):
             if not _says(wrong, old) or _says(right, old):
                 continue
@@ -100,8 +162,9 @@ def _name_in(said: str) -> str | None:
     return first if _CJK_NAME.fullmatch(first) else None
 
 
-def _nearest(value: str, new: str) -> str | None:
-    """The word of ``value`` the new name is a near spelling of (not the same)."""
+def _nearest(value: str, new: str, *, typo: bool = False) -> str | None:
+    """The word of ``value`` the new name is a near spelling of (not the same); two letters off when
+    the user owned up to a typo ("Katie" → "Katy")."""
     if _CJK_NAME.fullmatch(new):
         # A whole name: what stands after "叫我", "我叫" (or a mark) up to the end or a mark, not the
         # 小明 of 王小明.
@@ -113,7 +176,7 @@ def _nearest(value: str, new: str) -> str | None:
         limit = 1
     else:
         pieces = set(_LATIN_NAME.findall(value))
-        limit = 1 if len(new) <= 4 else 2
+        limit = 1 if len(new) <= 4 and not typo else 2
     close = sorted((_distance(p, new), p) for p in pieces if p != new and re.fullmatch(r"\w+", p))
     return close[0][1] if close and close[0][0] <= limit and (len(close) == 1 or close[1][0] > close[0][0]) else None
 

@@ -45,7 +45,7 @@ from desktop_app.memory.write.corrections import (
 from desktop_app.memory.write.extraction import clauses, extract, unshifted
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.mood import is_question, rx
-from desktop_app.memory.write.names import NAME_SUBJECTS, corrected_name, old_name_said
+from desktop_app.memory.write.names import corrected_name, is_name_subject, old_name_said, owns_a_typo, respelled
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,
     AddItem,
@@ -87,10 +87,28 @@ def remember_message(store: Store, session_id: int, text: str, *, source_message
                      origin: str = "rule", now: float | None = None) -> list[MemoryOutcome]:
     """Extract from ``text`` and apply each candidate as its own validated patch."""
     now = time.time() if now is None else now
+    respelling = _respell(store, session_id, text, source_message_id, origin, now)
+    if respelling is not None:  # "ugh, Sean. not Shawn. autocorrect": a name spelt anew, and nothing else
+        return [respelling]
     outcomes = [apply_candidate(store, session_id, c, source_message_id=source_message_id, origin=origin, now=now)
                 for c in extract(text)]
     _count_references(store, session_id, text, now)
     return [o for o in outcomes if o.action != "ignored"]
+
+
+def _respell(store: Store, session_id: int, text: str, src: int | None, origin: str,
+             now: float) -> MemoryOutcome | None:
+    """A typo owned up to that respells a name memory holds (``names.respelled``), as one patch."""
+    if not owns_a_typo(text):
+        return None
+    with store.transaction():
+        active = store.list_items(session_id, statuses=("active",))
+        found = respelled(active, text)
+        if found is None:
+            return None
+        item, value = found
+        cand = Candidate(action="correct", kind=item.kind, subject=item.subject, value=value, quote=text)
+        return _supersede(store, session_id, cand, item, value, item.kind, _explicit(origin), src, now)
 
 
 def _count_references(store: Store, session_id: int, text: str, now: float) -> None:
@@ -301,7 +319,7 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
     if target is None and cand.kind == "preference":
         # "scratch that, aisle seats are better for me": the liking it takes back shares its words
         target = by_words([i for i in active if i.kind == "preference"], cand.value)
-    if target is not None and target.subject in NAME_SUBJECTS and cand.subject not in NAME_SUBJECTS:
+    if target is not None and is_name_subject(target.subject) and not is_name_subject(cand.subject):
         # A name is corrected by its spelling (``names``), not by a sentence sharing a word with it
         # ("it's Sam not Pam, Pam is my sister" after "I'm Sam").
         target = None
@@ -338,7 +356,7 @@ def _shift(store: Store, session_id: int, cand: Candidate, active: list[MemoryIt
     """A value changed by an amount ("再加500吧" after "预算1000"; ``shifts``): the item it changes, its
     amount computed anew in its own words. Nothing is written when no item fits."""
     shift = shift_in(cand.quote)
-    pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS and i.subject not in NAME_SUBJECTS]
+    pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS and not is_name_subject(i.subject)]
     found = shift_target(pool, shift, cand.subject or None) if shift is not None else None
     if shift is None or found is None:
         if ":" in cand.subject:  # a part of the budget changed, none known: the part as said ("吃的预算再加五百")
@@ -415,7 +433,7 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
                                   value=clip(goals[-1].value, 80))
     if cand.subject == ADDRESSED_AS:  # "别叫老板了": the way the user is called, if one stands ("别叫外卖了": none)
         # the name it drops is the one the rule calls the user ("boss", "老板"), or "that"
-        called = [i for i in active if i.kind == "directive" and i.subject in NAME_SUBJECTS
+        called = [i for i in active if i.kind == "directive" and is_name_subject(i.subject)
                   and (_rule_words(cand.value) & _rule_words(i.value) - _rule_words("call me 叫我")
                        or fires("reference.that", cand.value))]
         return _revoke_one(store, session_id, cand, called[-1], now) if called else MemoryOutcome(action="ignored")
