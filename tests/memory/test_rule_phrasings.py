@@ -553,6 +553,12 @@ def test_a_part_of_the_budget_is_named_by_its_word_and_the_whole_by_its_own(text
     ("en", ["Call me Jonathan.", "call me Captain from now on lol"], "Captain", "Jonathan"),
     ("zh", ["你可以叫我小周"], "小周", None),
     ("zh", ["叫我阿杰就行", "还是叫我杰哥吧，显得成熟点"], "杰哥", "阿杰"),
+    # the clause that names the new name, not a remark about the old ("阿杰听着像小孩" had kept 阿杰)
+    ("zh", ["以后叫我阿杰吧", "算了还是叫我杰哥，阿杰听着像小孩"], "杰哥", "阿杰"),
+    ("zh", ["以后叫我老板", "哈哈开玩笑的，正常叫我小何就好"], "小何", "老板"),
+    ("en", ["please address me as Dr. Patel in your replies", "ok that formality is weird actually, just call me Anika"],
+     "Anika", "Patel"),
+    ("en", ["hi! I'm Jonathan btw", "but everyone calls me Jonny, please do the same"], "Jonny", None),
 ])
 def test_how_the_user_is_called_is_one_profile_rule_the_last_name_said(conversation, lang, turns, name, old):
     # "call me Sasha" wrote nothing (round eight's Pilot walk); a name to be called by lasts across
@@ -566,7 +572,8 @@ def test_how_the_user_is_called_is_one_profile_rule_the_last_name_said(conversat
 
 
 @pytest.mark.parametrize("text", ["Never call me before 9am.", "call me back later", "call me crazy, but I like it",
-                                  "别叫我老板", "他们都叫我小李", "你会叫我起床吗？"])
+                                  "别叫我老板", "他们都叫我小李", "你会叫我起床吗？", "people call me Jon all the time",
+                                  "my friends call me Jo, which I hate"])
 def test_words_about_calling_that_name_no_form_of_address_are_no_name(text):
     assert not [c for c in extract(text) if c.subject == "name:called"]
 

@@ -148,9 +148,11 @@ def classify(sentence: str) -> Candidate | None:
     relayed = RELAYED.search(body) is not None
     canonical = budget_part(body) or canonical_subject(body)
     question = is_question(quote)
-    if ADDRESS.search(body) and not relayed and not question:
-        # "call me Sasha", "hmm, actually I'd rather go by Beth": how to address the user, in every conversation
-        return Candidate(action="add", kind="directive", subject=ADDRESSED_AS, value=body, quote=quote, canonical=True)
+    if (address := ADDRESS.search(body)) and not relayed and not question:
+        # "call me Sasha", "hmm, actually I'd rather go by Beth": how to address the user, in every conversation;
+        # the clause that says it ("算了还是叫我杰哥，阿杰听着像小孩" is called 杰哥, not 阿杰)
+        return Candidate(action="add", kind="directive", subject=ADDRESSED_AS, value=_clause_at(body, address),
+                         quote=quote, canonical=True)
     if ADDRESS_DROP.search(body) and not relayed and not question:  # "别叫老板了", "don't call me boss anymore"
         return Candidate(action="revoke", kind="directive", subject=ADDRESSED_AS, value=body, quote=quote, canonical=True)
     if GOAL_CANCEL.search(body) and not question:  # "forget that plan", "想了想还是不考了"
@@ -271,6 +273,17 @@ def stated_fact(body: str, quote: str, canonical: str | None,
             return Candidate(action="add", kind="fact", subject=subject, value=body, quote=quote,
                              canonical=fixed is not None or canonical is not None)
     return None
+
+
+_CLAUSE_END = re.compile(r"[，,;；。！!]")
+
+
+def _clause_at(body: str, match: re.Match[str]) -> str:
+    """The clause of ``body`` holding ``match`` (its marks, not a period: "Dr. Patel" is one name)."""
+    start = max((m.end() for m in _CLAUSE_END.finditer(body, 0, match.start() + 1)), default=0)
+    end = _CLAUSE_END.search(body, max(match.start() + 1, match.end() - 1))  # (a match may end at its mark)
+    clause = body[start:end.start() if end is not None else len(body)].strip(TRIM)
+    return clause or body
 
 
 def _a_person(who: str, body: str) -> bool:
