@@ -50,7 +50,11 @@ SIXTH = Path(__file__).parent / "data" / "memory_integrity_sixth.json"
 # look-alikes that must change nothing), written blind by a helper in round nineteen (``--cases names``); read after
 # its first measurement, to build the respelling.
 NAMES = Path(__file__).parent / "data" / "memory_integrity_names.json"
-SETS = {"holdout": HOLDOUT, "third": THIRD, "fourth": FOURTH, "shifts": SHIFTS, "sixth": SIXTH, "names": NAMES}
+# 60 forms of address set, changed and dropped, with look-alikes ("call me back later", "他们都叫我小李"), written blind
+# by a helper in round nineteen (``--cases address``); read after its first measurement.
+ADDRESS = Path(__file__).parent / "data" / "memory_integrity_address.json"
+SETS = {"holdout": HOLDOUT, "third": THIRD, "fourth": FOURTH, "shifts": SHIFTS, "sixth": SIXTH, "names": NAMES,
+        "address": ADDRESS}
 
 
 class SequenceScore(BaseModel):

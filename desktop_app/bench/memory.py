@@ -243,7 +243,7 @@ def register(subparsers):
     parser.add_argument("--limit", type=int, default=None, help="first N cases of each group")
     parser.add_argument("--cases", default=None,
                         help="another labelled set (same JSON shape); 'holdout' or 'holdout2' for the held-out ones "
-                             "(with --integrity: 'holdout', 'third', 'fourth', 'shifts', 'sixth' or 'names')")
+                             "(with --integrity: 'holdout', 'third', 'fourth', 'shifts', 'sixth', 'names' or 'address')")
     parser.add_argument("--groups", default=",".join(GROUPS), help="which groups of cases to run (comma-separated)")
     parser.add_argument("--integrity", action="store_true",
                         help="score the final memory of labelled multi-turn sequences as a whole")

@@ -594,3 +594,44 @@ def test_just_a_capitalised_word_is_no_name_while_none_is_called(conversation):
     chat = conversation(lang="en")
     chat.say("Just Tuesday is fine")
     assert not [i for i in chat.active() if i.subject == "name:called"]
+
+
+@pytest.mark.parametrize("lang, turns, name, old", [
+    # a new name in words that could choose anything, with the old name or names spoken of beside it
+    ("en", ["just call me Chief", "hmm chief feels weird actually. Sam works"], "Sam", "Chief"),
+    ("en", ["call me Liz", "actually I'd prefer Beth, Liz makes me sound like my aunt"], "Beth", "Liz"),
+    ("en", ["call me Jo", "oh and actually go with Josephine, i like the full name more these days"], "Josephine", None),
+    # the last of two names said, in the clause that says it (spaces end a Chinese clause)
+    ("zh", ["叫我Tony", "对了 我不喜欢英文名了 叫我托尼老师 开玩笑 叫我小唐就行"], "小唐", "托尼"),
+    ("zh", ["以后叫我老板", "今天北京天气怎么样", "好的 对了 别叫老板了 叫我老周吧"], "老周", "老板"),
+])
+def test_a_name_said_anew_in_other_words_replaces_the_name_the_user_is_called(conversation, lang, turns, name, old):
+    chat = conversation(lang=lang)
+    for text in turns:
+        chat.say(text)
+    [called] = [i for i in chat.active() if i.subject == "name:called"]
+    assert name in called.value and (old is None or old not in called.value), called.value
+
+
+@pytest.mark.parametrize("lang, turns", [
+    ("en", ["call me Champ", "Rome works for me"]),  # no old name, no names spoken of: a choice, not a name
+    ("en", ["call me Dan", "I'd prefer Tuesday"]),
+])
+def test_a_choice_in_the_same_words_leaves_the_name(conversation, lang, turns):
+    chat = conversation(lang=lang)
+    for text in turns:
+        chat.say(text)
+    assert [i.value for i in chat.active() if i.subject == "name:called"] == [turns[0]]
+
+
+@pytest.mark.parametrize("lang, turns", [
+    ("en", ["call me Dave", "actually don't use my name at all, it feels weird when a bot does it"]),
+    ("en", ["Please call me Ms. Rivera.", "Thanks. Also, please stop addressing me by name altogether."]),
+    ("zh", ["叫我陛下", "哈哈哈 好了好了 不用叫我陛下了 正常说话就行"]),
+    ("zh", ["你叫我小张吧", "怎么煮溏心蛋", "还有 以后不用称呼我了 直接说事就行"]),
+])
+def test_no_form_of_address_at_all_drops_the_one_there_is(conversation, lang, turns):
+    chat = conversation(lang=lang)
+    for text in turns:
+        chat.say(text)
+    assert not [i.value for i in chat.active() if i.subject == "name:called"]

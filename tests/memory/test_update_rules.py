@@ -266,6 +266,31 @@ def test_how_often_a_week_is_one_item_a_new_count_replaces(conversation, lang, f
     assert any("45" in i.value and i.kind == "constraint" for i in active)
 
 
+@pytest.mark.parametrize("lang, first, change, new, old", [
+    # fourth set: the length said again without "from now on" was a constraint beside the rule
+    ("zh", "以后回答控制在200字以内", "还是太长，100字以内吧", "100字", "200字"),
+    ("en", "from now on keep answers under 100 words", "still too long, 50 words max", "50 words", "100 words"),
+])
+def test_a_length_said_again_of_the_replies_is_the_rule_said_anew(conversation, lang, first, change, new, old):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    chat.say("讲讲量子纠缠" if lang == "zh" else "what is a black hole")
+    chat.say(change)
+    length = [i for i in chat.active() if i.subject == "length"]
+    assert [(i.kind, new in i.value) for i in length] == [("directive", True)], [i.value for i in chat.active()]
+
+
+@pytest.mark.parametrize("lang, first, task", [
+    ("zh", "以后回答控制在200字以内", "这篇作文要求800字以内"),
+    ("en", "from now on keep answers under 100 words", "the essay itself needs to be 800 words max"),
+])
+def test_the_length_of_a_task_leaves_the_length_of_the_replies(conversation, lang, first, task):
+    chat = conversation(lang=lang)
+    chat.say(first)
+    chat.say(task)
+    assert [i.value for i in chat.active() if i.kind == "directive" and i.subject == "length"] == [first]
+
+
 @pytest.mark.parametrize("lang, first, change, subject, new, old", [
     # integrity, fourth set: each change left the old value active beside the new one, or filed nothing
     ("en", "keep your answers under 100 words from now on", "still too long honestly. 50 words max going forward",

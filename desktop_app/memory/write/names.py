@@ -73,6 +73,11 @@ def respelled(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem, str]
     return None
 
 
+def names_in(value: str) -> set[str]:
+    """The names an item holds ("陛下" of "叫我陛下", "Chief" of "just call me Chief")."""
+    return _names_held(value) | _cjk_names_in(value)
+
+
 def _near_spelling_in(said: str, old: str) -> str | None:
     """The one name in ``said`` a typo away from ``old``: a capitalised word two letters off (one for
     a name of three letters), or in Chinese a run of as many characters with the surname kept and one

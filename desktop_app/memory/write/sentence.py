@@ -9,11 +9,12 @@ message sentence by sentence and clause by clause with it; the update rules in
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import LANGS, alternatives, cue, each_pattern, fires, first_match, lexicon
+from desktop_app.lexicon import CJK, LANGS, alternatives, cue, each_pattern, fires, first_match, lexicon
 from desktop_app.memory.lang.amounts import counted, only_counts, written_numbers
 from desktop_app.memory.lang.text import (
     canonical_subject,
@@ -148,7 +149,7 @@ def classify(sentence: str) -> Candidate | None:
     relayed = RELAYED.search(body) is not None
     canonical = budget_part(body) or canonical_subject(body)
     question = is_question(quote)
-    if (address := ADDRESS.search(body)) and not relayed and not question:
+    if (address := _last(ADDRESS.finditer(body))) and not relayed and not question:
         # "call me Sasha", "hmm, actually I'd rather go by Beth": how to address the user, in every conversation;
         # the clause that says it ("算了还是叫我杰哥，阿杰听着像小孩" is called 杰哥, not 阿杰)
         return Candidate(action="add", kind="directive", subject=ADDRESSED_AS, value=_clause_at(body, address),
@@ -275,12 +276,20 @@ def stated_fact(body: str, quote: str, canonical: str | None,
     return None
 
 
-_CLAUSE_END = re.compile(r"[，,;；。！!]")
+_CLAUSE_END = re.compile(rf"[，,;；。！!]|(?<=[{CJK}])\s+(?=[{CJK}])")
+
+
+def _last(found: Iterator[re.Match[str]]) -> re.Match[str] | None:
+    """The last of the matches ("叫我托尼老师 开玩笑 叫我小唐就行": 小唐)."""
+    last = None
+    for last in found:  # noqa: B007
+        pass
+    return last
 
 
 def _clause_at(body: str, match: re.Match[str]) -> str:
     """The clause of ``body`` holding ``match`` (its marks, not a period: "Dr. Patel" is one name)."""
-    start = max((m.end() for m in _CLAUSE_END.finditer(body, 0, match.start() + 1)), default=0)
+    start = max((m.end() for m in _CLAUSE_END.finditer(body) if m.start() <= match.start()), default=0)
     end = _CLAUSE_END.search(body, max(match.start() + 1, match.end() - 1))  # (a match may end at its mark)
     clause = body[start:end.start() if end is not None else len(body)].strip(TRIM)
     return clause or body

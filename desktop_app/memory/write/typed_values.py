@@ -80,9 +80,11 @@ def limit_said_anew(cand: Candidate, active: list[MemoryItem], *, corrected: boo
 def length_said_anew(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
     """The length rule a new length rule of another number replaces at once ("50 words max going forward" after
     "keep your answers under 100 words from now on", integrity's fourth set): a new value of the same rule, not
-    a conflicting one to confirm."""
+    a conflicting one to confirm). A length said without "from now on" while one stands is that rule said anew
+    too ("还是太长，100字以内吧" after "以后回答控制在200字以内")."""
     said = amounts(cand.value)
-    if cand.kind != "directive" or cand.subject != "length" or len(said) != 1:
+    if cand.subject != "length" or len(said) != 1 or not (
+            cand.kind == "directive" or cand.kind == "constraint" and fires("rule.length_again", cand.value)):
         return None
     for item in reversed(active):
         held = amounts(item.value) if item.kind == "directive" and item.subject == "length" else []

@@ -15,7 +15,7 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.lexicon import alternatives, fires, lexicon_words
+from desktop_app.lexicon import alternatives, fires, first_match, lexicon_words
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import written_numbers
@@ -45,7 +45,14 @@ from desktop_app.memory.write.corrections import (
 from desktop_app.memory.write.extraction import clauses, extract, unshifted
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.mood import is_question, rx
-from desktop_app.memory.write.names import corrected_name, is_name_subject, old_name_said, owns_a_typo, respelled
+from desktop_app.memory.write.names import (
+    corrected_name,
+    is_name_subject,
+    names_in,
+    old_name_said,
+    owns_a_typo,
+    respelled,
+)
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,
     AddItem,
@@ -87,7 +94,8 @@ def remember_message(store: Store, session_id: int, text: str, *, source_message
                      origin: str = "rule", now: float | None = None) -> list[MemoryOutcome]:
     """Extract from ``text`` and apply each candidate as its own validated patch."""
     now = time.time() if now is None else now
-    respelling = _respell(store, session_id, text, source_message_id, origin, now)
+    respelling = _respell(store, session_id, text, source_message_id, origin, now) or _readdress(
+        store, session_id, text, source_message_id, origin, now)
     if respelling is not None:  # "ugh, Sean. not Shawn. autocorrect": a name spelt anew, and nothing else
         return [respelling]
     outcomes = [apply_candidate(store, session_id, c, source_message_id=source_message_id, origin=origin, now=now)
@@ -109,6 +117,36 @@ def _respell(store: Store, session_id: int, text: str, src: int | None, origin: 
         item, value = found
         cand = Candidate(action="correct", kind=item.kind, subject=item.subject, value=value, quote=text)
         return _supersede(store, session_id, cand, item, value, item.kind, _explicit(origin), src, now)
+
+
+_ADDRESS_WORDS = frozenset({"call", "me", "just", "please", "pls", "you", "can", "may", "address", "as", "refer", "to",
+                            "from", "now", "on", "i", "go", "by", "d", "rather", "prefer", "would", "my", "the"})
+
+
+def _readdress(store: Store, session_id: int, text: str, src: int | None, origin: str,
+               now: float) -> MemoryOutcome | None:
+    """A new name in words that could choose anything ("Sam works", "I'd prefer Beth"; the lexicon's
+    ``rule.address_again``) replaces the one the user is called by only when the message also says the
+    old name or speaks of names ("hmm chief feels weird actually. Sam works" after "just call me Chief"):
+    the rule keeps its words with the new name in place of the old."""
+    found = first_match("rule.address_again", text)
+    if found is None:
+        return None
+    with store.transaction():
+        rules = [i for i in store.list_items(session_id, statuses=("active",))
+                 if i.kind == "directive" and i.subject == ADDRESSED_AS]
+        if len(rules) != 1:
+            return None
+        old, new = rules[0], found.group("name")
+        held = [w for w in re.findall(r"[A-Za-z]+", old.value) if w.lower() not in _ADDRESS_WORDS]
+        said = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
+        named = [w for w in held if w.lower() in said]
+        if not held or new.lower() in {w.lower() for w in held} or not (named or "name" in said):
+            return None
+        gone = (named or held)[-1]
+        value = re.sub(rf"\b{re.escape(gone)}\b", new, old.value, count=1, flags=re.IGNORECASE)
+        cand = Candidate(action="add", kind="directive", subject=ADDRESSED_AS, value=value, quote=text, canonical=True)
+        return _supersede(store, session_id, cand, old, value, "directive", _explicit(origin), src, now)
 
 
 def _count_references(store: Store, session_id: int, text: str, now: float) -> None:
@@ -198,7 +236,9 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
                           "constraint", _explicit(origin), src, now)
     if (old := limit_said_anew(cand, active) or length_said_anew(cand, active)) is not None:
         # "cap it at 700 instead" after "max $900"; "50 words max going forward" after "under 100 words from now on"
-        return _supersede(store, session_id, cand, old, cand.value, cand.kind, _explicit(origin), src, now)
+        # (a length rule stays a rule: "still too long, 50 words max")
+        kind = "directive" if old.kind == "directive" and cand.subject == "length" else cand.kind
+        return _supersede(store, session_id, cand, old, cand.value, kind, _explicit(origin), src, now)
     same = same_subject(cand, active)
     if cand.subject == ADDRESSED_AS and same is None and fires("rule.address_short", cand.quote):
         return MemoryOutcome(action="ignored")  # "Just Tuesday is fine" with no name to replace names no one
@@ -433,9 +473,12 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
                                   value=clip(goals[-1].value, 80))
     if cand.subject == ADDRESSED_AS:  # "别叫老板了": the way the user is called, if one stands ("别叫外卖了": none)
         # the name it drops is the one the rule calls the user ("boss", "老板"), or "that"
-        called = [i for i in active if i.kind == "directive" and is_name_subject(i.subject)
-                  and (_rule_words(cand.value) & _rule_words(i.value) - _rule_words("call me 叫我")
-                       or fires("reference.that", cand.value))]
+        rules = [i for i in active if i.kind == "directive" and is_name_subject(i.subject)]
+        called = [i for i in rules if _rule_words(cand.value) & _rule_words(i.value) - _rule_words("call me 叫我")
+                  or fires("reference.that", cand.value)
+                  or any(len(n) > 1 and n in cand.value for n in names_in(i.value))]  # "不用叫我陛下了"
+        if not called and len(rules) == 1 and fires("rule.address_none", cand.value):
+            called = rules  # "以后别叫我名字了", "don't use my name at all": whatever name it holds
         return _revoke_one(store, session_id, cand, called[-1], now) if called else MemoryOutcome(action="ignored")
     if cand.subject == CALLED_OFF:  # "银行那个不去了": the item naming the errand, or nothing
         gone = called_off(cand.value, active)
