@@ -71,7 +71,8 @@ def _clip(text: str, limit: int = MAX_VALUE) -> str:
 
 
 # The facts whose cue holds what they are ("对虾过敏" → "虾"; lexicon ``fact.*``, group ``value``).
-_WHAT_CUES = ("fact.family_allergy", "fact.allergy", "fact.family_diet", "fact.diet", "fact.health", "fact.frequency")
+_WHAT_CUES = ("fact.family_allergy", "fact.allergy", "fact.family_diet", "fact.diet", "fact.health", "fact.frequency",
+              "fact.person_name", "fact.name")
 
 
 def _what(value: str, lang: str) -> str:
@@ -174,7 +175,9 @@ def label_of(subject: str, value: str, names: dict[str, str], lang: str) -> str 
     a diet or an allergy is about ("Priya's diet" of "diet:priya" in "…my friend Priya is vegetarian"; a bare
     "diet; allergy" said nothing, run Q)."""
     kind, _, who = subject.partition(":")
-    label = names.get(subject) or names.get(kind)
+    if subject in names:  # a subject labelled whole ("name:called": what the user is called), no one's
+        return names[subject]
+    label = names.get(kind)
     if label is None or not who:
         return label
     text = acknowledge_text(lang)

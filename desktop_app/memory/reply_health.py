@@ -411,7 +411,7 @@ def _names_news(text: str, earlier: str, user_text: str) -> bool:
 
 def asks_what_was_said(user_text: str) -> bool:
     """The message asks what the user said before ("What budget did I give you?", "我之前说的几号出发来着？")."""
-    return _asks_back(user_text, "recall.asks_said")
+    return _asks_back(user_text, "recall.asks_said") or _asks_back(user_text, "recall.asks_name")
 
 
 def only_asks_what_was_said(user_text: str) -> bool:

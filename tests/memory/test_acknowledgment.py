@@ -225,3 +225,20 @@ def test_an_allergy_or_a_diet_is_said_with_what_it_is():
     noted = [Noted("my friend Priya is vegetarian", label="Priya's diet"),
              Noted("Jake has a shellfish allergy", label="Jake's allergy")]
     assert acknowledgment(noted, [], "en", message) == "Got it. Noted: Priya's diet: vegetarian; Jake's allergy: shellfish."
+
+
+def test_a_name_is_said_with_whose_it_is_and_what_the_user_is_called_by_its_own_label():
+    """A user's walk (round nineteen): "以后叫我阿霆吧" was acknowledged "记下了：called的名字", "call me Kay" as
+    "called's name", and "我叫王婷…" as "名字" alone."""
+    from desktop_app.lexicon import lexicon
+    from desktop_app.memory.acknowledgment import label_of
+
+    en, zh = lexicon("en")["subject"]["label"], lexicon("zh")["subject"]["label"]
+    assert label_of("name:called", "以后叫我阿霆吧", zh, "zh") == "称呼"
+    assert label_of("name:called", "call me Kay from now on", en, "en") == "what to call you"
+    colleague = label_of("name:同事", "我们组新来的同事叫小周", zh, "zh")
+    assert colleague == "同事的名字"
+    said = "我们组新来的同事叫小周，他推荐了亚龙湾的酒店"
+    assert acknowledgment([Noted(said, None, colleague)], [], "zh", said) == "好的，记下了：同事的名字：小周。"
+    said = "你好，我叫王婷"
+    assert acknowledgment([Noted(said, None, "名字")], [], "zh", said) == "好的，记下了：名字：王婷。"

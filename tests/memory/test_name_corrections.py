@@ -103,3 +103,23 @@ def test_another_person_or_another_typo_leaves_the_name(conversation, lang, turn
         convo.say(text)
     first = [i.value for i in convo.active() if i.subject.startswith("name")]
     assert turns[0] in first, [i.value for i in convo.active()]
+
+
+def test_every_copy_of_a_misspelt_name_is_put_right_and_two_typos_in_one_message_both(conversation):
+    """A user's walk (round nineteen): "it's Debra not Deborah" reached nothing (the manager was named only in the
+    plan), and the message's other typo ("Katy") was the only one read."""
+    convo = conversation(lang="en")
+    convo.say("hi, my name's Katie. planning a trip to Lisbon with my manager, her name is Deborah")
+    convo.say("ugh typo, Katy. and sorry autocorrect, it's Debra not Deborah")
+    values = [i.value for i in convo.active()]
+    assert not [v for v in values if "Katie" in v or "Deborah" in v], values
+    assert any("Katy" in v for v in values) and any("Debra" in v and "Lisbon" in v for v in values), values
+    [plan] = [i for i in convo.active() if i.kind == "goal"]
+    assert plan.details.get("state") == "in_progress", "the plan keeps its progress"
+
+
+def test_a_name_inside_its_clause_is_read_before_not(conversation):
+    convo = conversation(lang="zh")
+    convo.say("我们组新来的同事叫小周，他推荐了亚龙湾的酒店")
+    convo.say("手滑了，同事是小邹，不是小周")
+    assert [i.value for i in convo.active() if i.subject == "name:同事"] == ["我们组新来的同事叫小邹，他推荐了亚龙湾的酒店"]

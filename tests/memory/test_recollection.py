@@ -155,3 +155,23 @@ def test_asked_when_the_trip_leaves_the_departure_is_found_under_its_label(quest
     items = [_item(1, "departure", "departure: 10月1号"), _item(2, "trip length", "玩6天"),
              _item(3, "budget", "预算: 2.5万", "constraint")]
     assert [i.id for i in asked_about(question, items)] == [1]
+
+
+def test_asked_a_name_a_reply_stating_the_misspelt_one_gives_way_to_the_names_held(store, settings):
+    """A user's walk (round nineteen): "我叫什么名字？同事叫什么？" after "哎打错了，是王霆" got "我的名字是王婷，同事叫
+    小邹" three times (the guard saw the old name each time) and was kept."""
+    engine = ScriptedEngine("我的名字是王婷，同事叫小邹。")
+    _turn(store, settings, engine, "你好，我叫王婷，下个月想带爸妈去三亚", "zh")
+    _turn(store, settings, engine, "哎打错了，是王霆，雷霆的霆", "zh")
+    _turn(store, settings, engine, "我们组新来的同事叫小邹，他推荐了亚龙湾的酒店", "zh")
+    asked = _turn(store, settings, engine, "我叫什么名字？同事叫什么？", "zh")
+    assert "王婷" not in asked.reply.content.replace("之前是", "").split("（")[0], asked.reply.content
+    assert "王霆" in asked.reply.content and "小邹" in asked.reply.content, asked.reply.content
+
+
+def test_asked_my_name_in_english_too(store, settings):
+    engine = ScriptedEngine("Your name is Katie.")
+    _turn(store, settings, engine, "hi, my name's Katie", "en")
+    _turn(store, settings, engine, "ugh typo, Katy", "en")
+    asked = _turn(store, settings, engine, "what's my name?", "en")
+    assert "Katy" in asked.reply.content and "Katie" not in asked.reply.content.split("(")[0], asked.reply.content

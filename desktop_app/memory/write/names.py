@@ -53,24 +53,47 @@ def corrected_name(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem,
     return None
 
 
-def respelled(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem, str] | None:
-    """A message owning up to a typo ("ugh, Sean. not Shawn. autocorrect", "*Lindsay", "嗯 名字写错了
-    蒋桂芳") respells the name it is a near spelling of, in whichever name item holds it (the latest
-    first), however long ago it was said. A name the message says itself stays ("typo, it's Sam not
-    Pam, Pam is my sister"), and nothing else is read from such a message."""
+def respellings(active: Sequence[MemoryItem], said: str) -> list[tuple[str, str]]:
+    """The names a message owning up to a typo spells anew, as (old, new) pairs ("ugh typo, Katy. and sorry
+    autocorrect, it's Debra not Deborah": Katie → Katy, Deborah → Debra; "*Lindsay", "嗯 名字写错了 蒋桂芳"):
+    each a near spelling of a name a name item holds (the latest first), however long ago it was said. A
+    name the message says itself stays ("typo, it's Sam not Pam, Pam is my sister") unless it stands after
+    "not"; a message with a number spells nothing anew ("typo, i meant 3 days not 2")."""
     if not owns_a_typo(said) or any(ch.isdigit() for ch in said):
-        return old_name_said(active, said) if owns_a_typo(said) else None
-    named = old_name_said(active, said)
-    if named is not None:
-        return named
+        return []
+    pairs: dict[str, str] = {}
     for item in reversed([i for i in active if is_name_subject(i.subject)]):
-        for old in sorted(_names_held(item.value) | _cjk_names_in(item.value), key=len, reverse=True):
-            if _says(said, old):
+        named = old_name_said([item], said)
+        if named is not None:
+            old = next((n for n in _names_held(item.value) if n not in named[1]), None)
+            new = next((n for n in names_in(named[1]) if n not in item.value), None)
+            if old is not None and new is not None:
+                pairs.setdefault(old, new)
+                continue
+        for old in sorted(names_in(item.value), key=len, reverse=True):
+            if old in pairs or _says(said, old):
                 continue
             new = _near_spelling_in(said, old)
-            if new is not None:
-                return item, item.value.replace(old, new, 1)
-    return None
+            if new is not None and new not in pairs.values():
+                pairs[old] = new
+                break
+    named = old_name_said(active, said, any_item=True)  # "it's Debra not Deborah" of the manager a plan named
+    if named is not None:
+        held = _names_held(named[0].value)
+        old = next((n for n in held if n not in named[1] and n not in pairs), None)
+        new = next((n for n in _LATIN_NAME.findall(named[1]) + list(names_in(named[1])) if n not in named[0].value),
+                   None)
+        if old is not None and new is not None:
+            pairs[old] = new
+    return list(pairs.items())
+
+
+def respell(value: str, pairs: Sequence[tuple[str, str]]) -> str:
+    """``value`` with each old spelling (a whole word, in Chinese as written) put right."""
+    for old, new in pairs:
+        pattern = re.escape(old) if _CJK_CHAR.match(old) else rf"(?<![\w'’]){re.escape(old)}(?![\w'’])"
+        value = re.sub(pattern, new, value)
+    return value
 
 
 def names_in(value: str) -> set[str]:
@@ -102,21 +125,24 @@ def _cjk_names_in(value: str) -> set[str]:
     return found | ({run.group(0)[:n] for n in (2, 3) if len(run.group(0)) >= n} if run is not None else set())
 
 
-def old_name_said(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem, str] | None:
+def old_name_said(active: Sequence[MemoryItem], said: str, *, any_item: bool = False) -> tuple[MemoryItem, str] | None:
     """A correction that names the old spelling after "not" ("it's spelled Kathryn not Katherine",
-    "是李炜，不是李伟"), however long and whenever said: the name item holding it, with the name said
-    before "not" in its place. "It's Katherine, not Kathryn" keeps Katherine."""
+    "是李炜，不是李伟"), however long and whenever said: the name item holding it (with ``any_item``, any
+    item: the plan that named the manager), with the name said before "not" in its place. "It's
+    Katherine, not Kathryn" keeps Katherine."""
     negation = _first("name.not", said)
     if negation is None:
         return None
     right, wrong = said[:negation.start()], said[negation.end():]
     if not right.strip(" ，,。.!！"):  # "不是何俊，是何峻，山字旁": the old spelling first, the new after it
         wrong, _, right = wrong.partition(next((m for m in "，,；;" if m in wrong), "\n"))
-    for item in reversed([i for i in active if is_name_subject(i.subject)]):
+    for item in reversed([i for i in active if any_item or is_name_subject(i.subject)]):
         for old in _names_held(item.value):
             if not _says(wrong, old) or _says(right, old):
                 continue
             new = [n for n in _names_said(right) if n != old and _distance(n, old) <= max(2, len(old) // 2)]
+            if not new and (near := _near_spelling_in(right, old)) is not None:
+                new = [near]  # "手滑了，同事是小邹，不是小周": the name inside its clause
             if new:
                 return item, item.value.replace(old, new[-1], 1)
     return None

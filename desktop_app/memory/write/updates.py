@@ -51,7 +51,8 @@ from desktop_app.memory.write.names import (
     names_in,
     old_name_said,
     owns_a_typo,
-    respelled,
+    respell,
+    respellings,
 )
 from desktop_app.memory.write.patches import (
     ORIGIN_RANK,
@@ -94,10 +95,12 @@ def remember_message(store: Store, session_id: int, text: str, *, source_message
                      origin: str = "rule", now: float | None = None) -> list[MemoryOutcome]:
     """Extract from ``text`` and apply each candidate as its own validated patch."""
     now = time.time() if now is None else now
-    respelling = _respell(store, session_id, text, source_message_id, origin, now) or _readdress(
-        store, session_id, text, source_message_id, origin, now)
-    if respelling is not None:  # "ugh, Sean. not Shawn. autocorrect": a name spelt anew, and nothing else
-        return [respelling]
+    respelled = _respell(store, session_id, text, source_message_id, origin, now)
+    if respelled:  # "ugh, Sean. not Shawn. autocorrect": names spelt anew, and nothing else
+        return respelled
+    readdressed = _readdress(store, session_id, text, source_message_id, origin, now)
+    if readdressed is not None:  # "hmm chief feels weird actually. Sam works"
+        return [readdressed]
     outcomes = [apply_candidate(store, session_id, c, source_message_id=source_message_id, origin=origin, now=now)
                 for c in extract(text)]
     _count_references(store, session_id, text, now)
@@ -105,18 +108,22 @@ def remember_message(store: Store, session_id: int, text: str, *, source_message
 
 
 def _respell(store: Store, session_id: int, text: str, src: int | None, origin: str,
-             now: float) -> MemoryOutcome | None:
-    """A typo owned up to that respells a name memory holds (``names.respelled``), as one patch."""
+             now: float) -> list[MemoryOutcome]:
+    """A typo owned up to (``names.respellings``): every active item holding an old spelling is written
+    anew with the new one (the name item, and the plan that named the manager too), one patch each."""
     if not owns_a_typo(text):
-        return None
+        return []
     with store.transaction():
         active = store.list_items(session_id, statuses=("active",))
-        found = respelled(active, text)
-        if found is None:
-            return None
-        item, value = found
-        cand = Candidate(action="correct", kind=item.kind, subject=item.subject, value=value, quote=text)
-        return _supersede(store, session_id, cand, item, value, item.kind, _explicit(origin), src, now)
+        pairs = respellings(active, text)
+        outcomes = []
+        for item in active if pairs else []:
+            value = respell(item.value, pairs)
+            if value != item.value:
+                cand = Candidate(action="correct", kind=item.kind, subject=item.subject, value=value, quote=text)
+                outcomes.append(_supersede(store, session_id, cand, item, value, item.kind, _explicit(origin), src,
+                                           now, details=item.details or None))
+        return outcomes
 
 
 _ADDRESS_WORDS = frozenset({"call", "me", "just", "please", "pls", "you", "can", "may", "address", "as", "refer", "to",
