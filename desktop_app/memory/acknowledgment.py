@@ -72,7 +72,7 @@ def _clip(text: str, limit: int = MAX_VALUE) -> str:
 
 # The facts whose cue holds what they are ("对虾过敏" → "虾"; lexicon ``fact.*``, group ``value``).
 _WHAT_CUES = ("fact.family_allergy", "fact.allergy", "fact.family_diet", "fact.diet", "fact.health", "fact.frequency",
-              "fact.person_name", "fact.name")
+              "fact.person_name", "fact.name", "rule.address")
 
 
 def _what(value: str, lang: str) -> str:

@@ -329,6 +329,21 @@ def test_a_restatement_never_drops_whose_allergy_it_is(conversation):
         assert any(word in v for v in values(convo)), (lang, "the allergy stays", values(convo))
 
 
+def test_a_name_the_rules_read_is_never_restated_under_another_subject(conversation):
+    # a user's walk (round nineteen): the 0.5B's "同事: 小邹" took the place of the rules' name:同事
+    for lang, first, typo, wrong, name in (
+            ("zh", "我们组新来的同事叫小周，他推荐了亚龙湾的酒店", "手滑了，同事是小邹，不是小周",
+             entry("同事是小邹", "同事", "小邹", scope="profile"), "name:同事"),
+            ("en", "my manager's name is Deborah, she signs off on trips", "sorry autocorrect, it's Debra not Deborah",
+             entry("it's Debra", "manager", "Debra", scope="profile"), "name:manager")):
+        convo = conversation(f"name-{lang}", lang=lang)
+        convo.user(first)
+        convo.user(typo)
+        model_pass(convo, Model([wrong]))
+        subjects = [i.subject for i in active(convo)]
+        assert name in subjects and wrong["subject"] not in subjects, values(convo)
+
+
 def test_a_number_is_never_refiled_as_counting_another_thing(conversation):
     # bench health hc-en-01, round five: "Let's push everything back a week, still 7 days" became
     # "people: still 7 people", which replaced the head count of 5.

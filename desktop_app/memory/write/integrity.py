@@ -266,6 +266,10 @@ def _refusal(op: AddItem, by_id: dict[int, MemoryItem], active: list[MemoryItem]
         # "friend: Priya" restating "my friend Priya is vegetarian, and Jake has a shellfish allergy"
         # (filed as Jake's allergy) lost the allergy.
         return f"a restatement of #{old.id} without whose it is ({_whose(old)})"
+    if refining and old is not None and is_name_subject(old.subject) and not is_name_subject(op.subject):
+        # a user's walk (round nineteen): "同事: 小邹" restating the rules' "name:同事" (the coworker's name spelt
+        # anew) took its place, and "同事叫什么？" found no name
+        return f"a restatement of #{old.id}, a name the rules read, under another subject"
     if refining and old is not None and (kept := numbers(body(old.value))) and not set(kept) & set(numbers(body(op.value))):
         # bench health: "push everything back" restating the rules' "Let's push everything back a week, still 7 days"
         # lost the trip's length from the final list
