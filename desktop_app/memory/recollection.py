@@ -44,7 +44,8 @@ def asked_about(question: str, active: Sequence[MemoryItem]) -> list[MemoryItem]
     shares anything with it."""
     asked = _asked(question)
     # "我叫什么名字？同事叫什么？": the names (the user's, the coworker's, what the user is called)
-    subject = "name" if fires("recall.asks_name", question) else canonical_subject(asked)
+    asks_names = fires("recall.asks_name", question)
+    subject = "name" if asks_names else canonical_subject(asked)
     units = {u for u in _UNITS if fires(f"unit.{u}", asked)}
     if re.search(r"\bhow many\b|几个人|多少人|几位", asked, re.IGNORECASE):
         units.add("people")
@@ -58,7 +59,7 @@ def asked_about(question: str, active: Sequence[MemoryItem]) -> list[MemoryItem]
             scored.append((score, item))
     if not scored:
         return []
-    if subject == "name" and fires("recall.asks_name", question):  # every name asked: "我叫什么？同事叫什么？"
+    if asks_names:  # every name asked: "我叫什么？同事叫什么？"
         return [item for score, item in scored if score >= 3][:MAX_RECALLED]
     best = max(score for score, _ in scored)
     return [item for score, item in scored if score == best][:MAX_RECALLED]

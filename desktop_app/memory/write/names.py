@@ -3,8 +3,8 @@
 Katherine", "是李炜，不是李伟"). Such a correction names no subject and holds no number, so nothing
 else reads it. The words are the lexicon's ``name`` tables: ``not`` stands before the old spelling,
 ``lead`` opens a correction that only gives the name, ``before`` stands before a name in Chinese,
-``typo`` owns up to a typo ("ugh typo, Katy", "哎打错了，是王霆，雷霆的霆"): the name is then looked for in
-every clause, and may be two letters off.
+``typo`` owns up to a typo ("ugh typo, Katy", "哎打错了，是王霆，雷霆的霆"): such a message respells any
+name memory holds a near spelling of (``respellings``), read before anything else in it.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ _CJK_CHAR = re.compile(f"[{CJK}]")
 _LATIN_NAME = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
 _CLAUSE = re.compile(r"[，,、；;\s]+")
 MAX_CORRECTION_CHARS = 24  # a longer sentence is news, not a spelling fixed (unless it names the old one)
-MAX_TYPO_CHARS = 80  # the same, when the sentence owns up to a typo
 
 
 def owns_a_typo(said: str) -> bool:
@@ -39,18 +38,14 @@ def corrected_name(active: Sequence[MemoryItem], said: str) -> tuple[MemoryItem,
     if not said or any(ch.isdigit() for ch in said) or not active:
         return None
     named = old_name_said(active, said)
-    typo = owns_a_typo(said)
-    if named is not None or len(said) > (MAX_TYPO_CHARS if typo else MAX_CORRECTION_CHARS):
+    if named is not None or len(said) > MAX_CORRECTION_CHARS:
         return named
     latest = max(active, key=lambda i: (i.updated_at, i.id))
     if not is_name_subject(latest.subject):
         return None
-    for new in (_names_said(said) if typo else [_name_in(said)]):
-        old = _nearest(latest.value, new, typo=typo) if new is not None else None
-        # A name the correction says itself stays ("typo, it's Sam not Pam, Pam is my sister" after "I'm Sam").
-        if old is not None and new is not None and not _says(said, old):
-            return latest, latest.value.replace(old, new, 1)
-    return None
+    new = _name_in(said)
+    old = _nearest(latest.value, new) if new is not None else None
+    return (latest, latest.value.replace(old, new, 1)) if old is not None and new is not None else None
 
 
 def respellings(active: Sequence[MemoryItem], said: str) -> list[tuple[str, str]]:
@@ -97,8 +92,13 @@ def respell(value: str, pairs: Sequence[tuple[str, str]]) -> str:
 
 
 def names_in(value: str) -> set[str]:
-    """The names an item holds ("陛下" of "叫我陛下", "Chief" of "just call me Chief")."""
-    return _names_held(value) | _cjk_names_in(value)
+    """The names an item holds ("陛下" of "叫我陛下", "Chief" of "just call me Chief"): those
+    ``_names_held`` reads, a Chinese one also by its first two characters, and those its pattern read
+    ("我同事徐鹏今天请假了": 徐鹏)."""
+    held = _names_held(value)
+    read = {m.group("value") for name in ("fact.person_name", "fact.name")
+            if (m := first_match(name, value)) is not None and m.groupdict().get("value")}
+    return held | {h[:2] for h in held if _CJK_CHAR.match(h)} | read
 
 
 def _near_spelling_in(said: str, old: str) -> str | None:
@@ -113,16 +113,6 @@ def _near_spelling_in(said: str, old: str) -> str | None:
         close = list(dict.fromkeys(w for w in _LATIN_NAME.findall(said)
                                    if w.lower() != old.lower() and _distance(w, old) <= limit))
     return close[0] if len(close) == 1 else None
-
-
-def _cjk_names_in(value: str) -> set[str]:
-    """Names a stored item holds as its pattern read them ("我同事徐鹏今天请假了": 徐鹏), and Chinese
-    names after "叫" and the like (``name.before``), two or three characters long."""
-    found = {m.group("value") for name in ("fact.person_name", "fact.name")
-             if (m := first_match(name, value)) is not None and m.groupdict().get("value")}
-    before = _first("name.before", value)
-    run = _CJK_NAME.match(value, before.end()) if before is not None else None
-    return found | ({run.group(0)[:n] for n in (2, 3) if len(run.group(0)) >= n} if run is not None else set())
 
 
 def old_name_said(active: Sequence[MemoryItem], said: str, *, any_item: bool = False) -> tuple[MemoryItem, str] | None:
@@ -193,9 +183,8 @@ def _name_in(said: str) -> str | None:
     return first if _CJK_NAME.fullmatch(first) else None
 
 
-def _nearest(value: str, new: str, *, typo: bool = False) -> str | None:
-    """The word of ``value`` the new name is a near spelling of (not the same); two letters off when
-    the user owned up to a typo ("Katie" → "Katy")."""
+def _nearest(value: str, new: str) -> str | None:
+    """The word of ``value`` the new name is a near spelling of (not the same)."""
     if _CJK_NAME.fullmatch(new):
         # A whole name: what stands after "叫我", "我叫" (or a mark) up to the end or a mark, not the
         # 小明 of 王小明.
@@ -207,7 +196,7 @@ def _nearest(value: str, new: str, *, typo: bool = False) -> str | None:
         limit = 1
     else:
         pieces = set(_LATIN_NAME.findall(value))
-        limit = 1 if len(new) <= 4 and not typo else 2
+        limit = 1 if len(new) <= 4 else 2
     close = sorted((_distance(p, new), p) for p in pieces if p != new and re.fullmatch(r"\w+", p))
     return close[0][1] if close and close[0][0] <= limit and (len(close) == 1 or close[1][0] > close[0][0]) else None
 

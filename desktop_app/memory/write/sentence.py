@@ -9,7 +9,6 @@ message sentence by sentence and clause by clause with it; the update rules in
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import BaseModel
@@ -149,7 +148,8 @@ def classify(sentence: str) -> Candidate | None:
     relayed = RELAYED.search(body) is not None
     canonical = budget_part(body) or canonical_subject(body)
     question = is_question(quote)
-    if (address := _last(ADDRESS.finditer(body))) and not relayed and not question:
+    # (the last said: "叫我托尼老师 开玩笑 叫我小唐就行" is called 小唐)
+    if (address := next(reversed(list(ADDRESS.finditer(body))), None)) and not relayed and not question:
         # "call me Sasha", "hmm, actually I'd rather go by Beth": how to address the user, in every conversation;
         # the clause that says it ("算了还是叫我杰哥，阿杰听着像小孩" is called 杰哥, not 阿杰)
         return Candidate(action="add", kind="directive", subject=ADDRESSED_AS, value=_clause_at(body, address),
@@ -277,14 +277,6 @@ def stated_fact(body: str, quote: str, canonical: str | None,
 
 
 _CLAUSE_END = re.compile(rf"[，,;；。！!]|(?<=[{CJK}])\s+(?=[{CJK}])")
-
-
-def _last(found: Iterator[re.Match[str]]) -> re.Match[str] | None:
-    """The last of the matches ("叫我托尼老师 开玩笑 叫我小唐就行": 小唐)."""
-    last = None
-    for last in found:  # noqa: B007
-        pass
-    return last
 
 
 def _clause_at(body: str, match: re.Match[str]) -> str:

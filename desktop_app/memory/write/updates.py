@@ -15,7 +15,7 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.lexicon import alternatives, fires, first_match, lexicon_words
+from desktop_app.lexicon import LANGS, alternatives, fires, first_match, lexicon_words
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import written_numbers
@@ -126,10 +126,6 @@ def _respell(store: Store, session_id: int, text: str, src: int | None, origin: 
         return outcomes
 
 
-_ADDRESS_WORDS = frozenset({"call", "me", "just", "please", "pls", "you", "can", "may", "address", "as", "refer", "to",
-                            "from", "now", "on", "i", "go", "by", "d", "rather", "prefer", "would", "my", "the"})
-
-
 def _readdress(store: Store, session_id: int, text: str, src: int | None, origin: str,
                now: float) -> MemoryOutcome | None:
     """A new name in words that could choose anything ("Sam works", "I'd prefer Beth"; the lexicon's
@@ -145,7 +141,8 @@ def _readdress(store: Store, session_id: int, text: str, src: int | None, origin
         if len(rules) != 1:
             return None
         old, new = rules[0], found.group("name")
-        held = [w for w in re.findall(r"[A-Za-z]+", old.value) if w.lower() not in _ADDRESS_WORDS]
+        asking = {w for lang in LANGS for w in lexicon_words("rule.address_words", lang)}
+        held = [w for w in re.findall(r"[A-Za-z]+", old.value) if w.lower() not in asking]
         said = {w.lower() for w in re.findall(r"[A-Za-z]+", text)}
         named = [w for w in held if w.lower() in said]
         if not held or new.lower() in {w.lower() for w in held} or not (named or "name" in said):
