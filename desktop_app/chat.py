@@ -29,7 +29,6 @@ from desktop_app.memory.reply_health import (
     HealthFinding,
     degenerate,
     degenerate_opening,
-    expected_language,
     only_asks_what_was_said,
     only_tells,
     retry_note,
@@ -263,7 +262,7 @@ def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: Contex
     for 香格里拉), and a mangled echo passes the checks and feeds the history where a plain one is
     caught and kept out."""
     user_text = recorded.message.content
-    note = retry_note(findings, user_text, expected_language(user_text, [], pipeline.options.lang))
+    note = retry_note(findings, user_text, pipeline.reply_lang(recorded.session, user_text))
     again = plan.with_note(note)
     messages = again.messages
     copied = tuple(pipeline.similar_replies(recorded, rejected))
@@ -307,7 +306,7 @@ def _guard(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     session, user_text = recorded.session, recorded.message.content
     found = _guarded(pipeline, recorded, streamed, settings)
     verdict = GuardVerdict(findings=found, mode=settings.guard)
-    note = guard_note(found, expected_language(user_text, [], pipeline.options.lang))
+    note = guard_note(found, pipeline.reply_lang(session, user_text))
     if settings.guard != "fix" or not note or degenerate(health):
         return verdict, health
     if on_retry:
@@ -339,7 +338,7 @@ def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
     (the kept one, then the earlier ones) that is a whole answer once mended: without the sentences holding the
     prompt's labels, a block said again, a list announced and never given (``memory.reply_form.mended``); else by
     the first that is at least no copy. Returns the checks of the reply kept (the old ones when none will do)."""
-    lang = expected_language(recorded.message.content, [], pipeline.options.lang)
+    lang = pipeline.reply_lang(recorded.session, recorded.message.content)
     tried: list[tuple[str, list[HealthFinding]]] = []
     for text in (streamed.text, *others):
         tidied = mended(without_scaffolding(text), lang) if text else ""

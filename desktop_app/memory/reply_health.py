@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Literal
 
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
-from desktop_app.memory.lang.text import marks_aside, numbers, script_language, split_sentences
+from desktop_app.memory.lang.text import languages_named, marks_aside, numbers, script_language, split_sentences
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
 from desktop_app.memory.reply_form import form_finding, repeated_block
 from desktop_app.memory.scaffolding import labels_pasted, pasted_notes, scaffolding_in
@@ -226,12 +226,20 @@ def reply_language(text: str) -> str | None:
 
 
 def rule_language(rules: Iterable[str]) -> str | None:
-    """The reply language an active rule sets (the newest rule naming exactly one language wins)."""
+    """The reply language an active rule sets (the newest rule naming exactly one language wins). A rule naming
+    two is read by the clause that says how to reply ("以后都用英文回复我，我要直接转发给老板Mike，他是美国人，中文
+    不太行" sets English: read whole it set none, and the program went on answering in Chinese)."""
     for rule in reversed(list(rules)):
-        named = [lang for lang in LANGS if fires(f"language_name.{lang}", rule)]
+        named = languages_named(rule)
         if len(named) == 1:
             return named[0]
+        said = {lang for part in _CLAUSE_CUT.split(rule) if fires("rule.reply", part) for lang in languages_named(part)}
+        if len(said) == 1:
+            return said.pop()
     return None
+
+
+_CLAUSE_CUT = re.compile(r"[，,;；。!！?？]")
 
 
 def asks_for_translation(user_text: str) -> bool:
@@ -473,6 +481,18 @@ def retry_note(findings: Iterable[HealthFinding], user_text: str, lang: str) -> 
     if lines and tells_only(user_text):
         lines.append(text["statement"])
     return f"{text['lead']}{text['join'].join(lines)}{text['end']}" if lines else ""
+
+
+def language_note(user_text: str, rules: Iterable[str]) -> str:
+    """The line put before a message not written in the language an active rule sets ("以后都用英文回答我" and then
+    "有两个同事是清真" or "What should I focus on first? 我口语最差"), in the rule's language: "" with no such rule,
+    for a message in that language, or one asking for a translation. (Shown the rule among the notes alone, the
+    0.5B answered the Chinese messages after it in Chinese, retries included.)"""
+    lang = rule_language(rules)
+    if lang is None or reply_language(user_text) == lang or asks_for_translation(user_text):
+        return ""
+    text = retry_text(lang)
+    return f"{text['lead']}{text['language']}{text['end']}"
 
 
 def remark_note(user_text: str, lang: str) -> str:

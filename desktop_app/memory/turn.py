@@ -53,6 +53,7 @@ from desktop_app.memory.reply_health import (
     asks_what_was_said,
     check_reply,
     expected_language,
+    language_note,
     remark_note,
 )
 from desktop_app.memory.reply_use import memory_in_use
@@ -240,11 +241,17 @@ class TurnPipeline:
         for the plan alone (read blind in round sixteen, no final summary by the 0.5B named every value)."""
         text = recorded.message.content
         active, past, lang = self._guard_state(recorded.session, text)  # (one read, one language for both lines)
+        plan = plan.with_note(language_note(text, [i.value for i in active if i.kind == "directive"]), at_input=True)
         if recorded.fresh and not self.took_in(recorded) and (note := remark_note(text, lang)):
             return plan.with_note(note, at_input=True).model_copy(update={"reply_tokens": REMARK_TOKENS})
         if self.options.acknowledge == "first" and (lead := recap_lead(text, active, past, lang)):
             return plan.with_note(plan_only_note(lang), at_input=True).model_copy(update={"lead": lead})
         return plan
+
+    def reply_lang(self, session: Session, user_text: str) -> str:
+        """The language the reply to ``user_text`` is in: an active language rule's, else the message's, else the
+        UI's (the lines the program puts before the input are written in it)."""
+        return self._guard_state(session, user_text)[2]
 
     def translation_target(self, recorded: RecordedInput) -> str | None:
         """The language a translation of the input would search documents in ("en"/"zh"), or

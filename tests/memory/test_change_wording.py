@@ -235,6 +235,11 @@ def test_a_head_count_said_alone_keeps_its_items_other_words(conversation):
     ("en", "study plan for the GRE, test date is nov 12, aiming for 320+", "scratch that, I rescheduled to dec 3",
      "dec 3", "nov 12", "320"),
     ("en", "The team dinner is on june 10 at Luigi's", "it got pushed back to june 17", "june 17", "june 10", "Luigi"),
+    # a day of the month moves the item saying a day of the month, not the weekday said beside it (bench health, hc-zh-03)
+    ("zh", "搬家日子定在6月15号，周六", "阿杰说他那周要出差，改到6月22号吧", "6月22号", "6月15号", "周六"),
+    # a list closed by "什么的" ("and so on") asks nothing: the budget is held, then changed (hc-zh-03)
+    ("zh", "预算3000块，包括搬家公司和买收纳箱什么的", "要不加到4500吧，想顺便把旧沙发处理掉，买个小的新沙发", "4500",
+     "3000", "收纳箱"),
     # a goal's number corrected by the goal's word
     ("zh", "想减肥 目标减10斤 每天跑步半小时", "不对 目标是15斤 上次说错了", "15斤", "10斤", "半小时"),
     ("en", "I want to lose weight, my goal is to lose 10 kg by summer", "sorry, my mistake, the goal is 8 kg", "8 kg",

@@ -211,7 +211,11 @@ def test_a_question_is_not_told_it_is_a_statement():
     assert "telling you" not in retry_note(echo, "Which neighbourhoods are good with kids?", "en")
     assert "telling you" not in retry_note(echo, "Help me plan a family trip to Lisbon.", "en")
     assert "telling you" in retry_note(echo, "My mum is coming too, so make that 5 people.", "en")
-    assert retry_note([HealthFinding("language", "in en, expected zh")], "帮我安排行程", "zh") == ""
+    # A reply in the wrong language is asked for in the right one, in that language (bench health: a Chinese message
+    # under an English rule, asked again with no line, was answered in Chinese again).
+    assert retry_note([HealthFinding("language", "in en, expected zh")], "帮我安排行程", "zh") == "本次回复请注意：用中文回答。"
+    assert retry_note([HealthFinding("language", "in zh, expected en")], "有两个同事是清真", "en").startswith(
+        "Note for this reply: answer in English;")
 
 
 def test_a_copy_of_a_reply_ten_turns_back_is_asked_for_again(store, settings):

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from collections.abc import Callable
 
-from desktop_app.lexicon import CJK, LANGS, cue, lexicon
+from desktop_app.lexicon import CJK, LANGS, cue, fires, lexicon
 
 # A ";" between two letters ("TL;DR") ends nothing, nor the period of a title ("Dr. Okafor"; the
 # lexicon's ``sentence.abbreviation``).
@@ -43,6 +43,11 @@ def script_language(text: str) -> str | None:
         return None
     share = cjk / units
     return "zh" if share >= 0.5 else "en" if share <= 0.2 else None
+
+
+def languages_named(text: str) -> list[str]:
+    """The languages ``text`` names ("English", "中文"; the lexicon's ``language_name``)."""
+    return [lang for lang in LANGS if fires(f"language_name.{lang}", text)]
 
 
 def without_lead_in(text: str, *, edge: str = "", keep_last: bool = False) -> str:

@@ -11,11 +11,11 @@ import re
 
 from desktop_app.lexicon import fires
 from desktop_app.memory.core.models import MemoryItem
-from desktop_app.memory.lang.amounts import amounts, counted, in_subject, only_counts, subject_counts, written_numbers
+from desktop_app.memory.lang.amounts import Amount, amounts, counted, in_subject, only_counts, subject_counts, written_numbers
 from desktop_app.memory.lang.text import term_set
 from desktop_app.memory.write.names import NAME_SUBJECTS, is_name_subject
-from desktop_app.memory.write.sentence import Candidate
-from desktop_app.memory.write.typed_values import VALUE_KINDS, says_when
+from desktop_app.memory.write.sentence import GOAL_TARGET, Candidate
+from desktop_app.memory.write.typed_values import VALUE_KINDS, WHEN, says_when
 
 SUPERSEDABLE_KINDS = VALUE_KINDS  # the kinds whose value a newer one replaces
 BARE_RATIO = 5  # a bare number corrects a value at most this many times larger or smaller
@@ -98,6 +98,36 @@ def goal_by_words(active: list[MemoryItem], subject_words: str, value: str) -> M
              and any(a.unit == said[0].unit and of_its_size(said[0].value, a.value)
                      for a in amounts(g.value) if a.value > 0)]
     return goals[-1] if goals else None
+
+
+def goal_said_anew(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] | None:
+    """A number said anew of the goal's target ("算了还是130吧" after "我现在体重140斤 想减到125", "感觉有点难，
+    先定个3万吧" after "今年目标是存够5万"): the latest goal whose target is a number of its size and kind, with
+    the new number in its place (the goal keeps its words and the other numbers it holds)."""
+    figures = [a for a in amounts(value) if a.value > 0]
+    for goal in reversed([g for g in active if g.kind == "goal"]):
+        if (target := goal_target(goal.value)) is None:
+            continue
+        # (the old target said beside the new one is what is dropped: "算了还是130吧 125太难了")
+        said = [a for a in figures if a.value != target.value] if len(figures) > 1 else figures
+        if len(said) != 1:
+            continue
+        new = said[0]
+        if (target.unit == new.unit or None in (target.unit, new.unit)) and of_its_size(new.value, target.value):
+            return goal, goal.value[:target.start] + value[new.start:new.end] + goal.value[target.end:]
+    return None
+
+
+def goal_target(value: str) -> Amount | None:
+    """The number a goal aims at: its one number not a day, or the one its aim names ("想减到125" of "我现在体重140斤 想减到
+    125", not the weight now)."""
+    # (a day is no aim: "Flying from Dublin to Athens on 14 September" has none)
+    days = [m.span() for pattern in WHEN.values() for m in pattern.finditer(value)]
+    figures = [a for a in amounts(value) if a.value > 0 and not any(s < a.end and a.start < e for s, e in days)]
+    if len(figures) == 1:
+        return figures[0]
+    aim = GOAL_TARGET.search(value)
+    return next((a for a in figures if aim.start() <= a.start < aim.end()), None) if aim else None
 
 
 def by_words(active: list[MemoryItem], subject_words: str) -> MemoryItem | None:

@@ -97,7 +97,8 @@ def _is_pronoun(word: str) -> bool:
 # else the subject the sentence names ("my X is Y", "X is <number>"). The first that matches wins;
 # Chinese is tried before English, as when these were written here.
 FACT_CUES: tuple[tuple[str, str | None], ...] = (
-    ("fact.name", "name"), ("fact.person_name", "name:"), ("fact.age", "age"), ("fact.location", "location"),
+    ("fact.name", "name"), ("fact.person_name", "name:"), ("fact.weight", "weight"), ("fact.age", "age"),
+    ("fact.location", "location"),
     ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
     ("fact.family_diet", "diet:"),

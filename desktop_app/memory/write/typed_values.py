@@ -152,7 +152,10 @@ def when_moved(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] |
     # (Then one the change names: "年会挪到1月25号了" moves the party's day, not the deposit's said since.)
     topic = named_terms(CHANGED.sub(" ", MOVED.sub(" ", CLOCK.sub(" ", DATE.sub(" ", value)))))
     sharing = [i for i in active if topic & named_terms(i.value)] if topic else []
-    for item in [*reversed(named), *reversed(sharing), *reversed(active)]:
+    # (Then the latest saying a day the way the change does: "改到6月22号吧" moves "搬家日子定在6月15号", not the "周六"
+    # said beside it and kept as its own item.)
+    latest = sorted(reversed(active), key=lambda i: not _dated_alike(value, i.value))
+    for item in [*reversed(named), *reversed(sharing), *latest]:
         if item.kind in ("directive", "open_question") or not any(WHEN[kind].search(item.value) for kind in said):
             continue
         moved = item.value
@@ -171,6 +174,11 @@ def when_moved(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] |
                 moved = moved[:day.end()] + gap + new[0] + moved[day.end():]
         return (item, moved) if moved != item.value else None
     return None
+
+
+def _dated_alike(said: str, held: str) -> bool:
+    """Both name a day of the month ("6月22号", "June 14"), or neither does."""
+    return bool(month_days(_in_digits(said))) == bool(month_days(_in_digits(held)))
 
 
 def same_when(said: str, held: str) -> bool:

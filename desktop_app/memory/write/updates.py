@@ -26,6 +26,7 @@ from desktop_app.memory.lang.text import (
     CJK_RUN,
     ZH_STOPCHARS,
     clip,
+    languages_named,
     named_terms,
     term_set,
     topic_subject,
@@ -37,6 +38,7 @@ from desktop_app.memory.write.corrections import (
     by_words,
     corrected_value,
     goal_by_words,
+    goal_said_anew,
     holding,
     latest_correctable,
     same_subject,
@@ -330,6 +332,10 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
     if dropped:  # "the 14th, not the 12th": the item holding the old value is the one corrected
         cand = cand.model_copy(update={"value": kept})
     target = holding(active, dropped) if dropped else None
+    if target is None and cand.canonical and len(languages_named(cand.value)) == 1:
+        # "OK switch back to English please" changes the reply rule, not a fact of that subject held beside it
+        # ("I'm trying to practise my Chinese": the change went to pending under it, and the rule stayed)
+        target = next((i for i in reversed(active) if i.kind == "directive" and i.subject == cand.subject), None)
     if target is None and cand.subject:
         target = same_subject(cand.model_copy(update={"kind": "fact"}), active)
     if target is None and cand.canonical:  # "actually, switch to French instead" changes the reply rule
@@ -355,8 +361,14 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
             return _supersede(store, session_id, cand.model_copy(update={"subject": item.subject}), item, value,
                               item.kind, _explicit(origin), src, now)
         target = latest_correctable(active, cand.value)
-        if target is not None and answers_an_unfiled_number(_previous_said(store, session_id, src), cand.value, active):
+        if answers_an_unfiled_number(_previous_said(store, session_id, src), cand.value, active):
             target = None
+        elif (aimed := goal_said_anew(active, cand.value)) is not None \
+                and (target is None or (aimed[0].updated_at, aimed[0].id) > (target.updated_at, target.id)):
+            # "算了还是130吧" after "想减到125": the goal's target said anew, when no value of its size was said since
+            goal, value = aimed
+            return _supersede(store, session_id, cand.model_copy(update={"subject": goal.subject}), goal, value,
+                              "goal", _explicit(origin), src, now, details=goal.details)
     if target is None and (limit := limit_said_anew(cand, active, corrected=True)) is not None:
         # "预算改成2500吧" after "帮我挑个新手机，最多3000元": the one money limit is the budget changed
         return _supersede(store, session_id, cand, limit, cand.value, "constraint", _explicit(origin), src, now)
