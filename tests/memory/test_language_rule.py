@@ -56,3 +56,18 @@ def test_the_acknowledgment_follows_the_rule(conversation):
     convo.reply(said)
     convo.user("老板说人均可以到1000，让大家玩好点")
     assert convo.pipeline.acknowledgment(convo.recorded).startswith("Got it."), convo.pipeline.acknowledgment(convo.recorded)
+
+
+@pytest.mark.parametrize("lang, rule, back, now", [
+    ("en", "Actually, I'm trying to practise my Chinese. Can you reply in Chinese from now on? Simplified please.",
+     "OK switch back to English please, my brain is fried.", "en"),
+    ("zh", "以后都用英文回答我吧，正好练练阅读", "还是换回中文吧", "zh"),
+])
+def test_switching_back_replaces_the_language_rule(conversation, lang, rule, back, now):
+    """(the change went to pending, as a fact beside the rule, and every reply after it was asked in the old language)"""
+    convo = conversation(lang=lang)
+    convo.say(rule)
+    convo.say(back)
+    rules = [i.value for i in convo.active("directive")]
+    assert rule_language(rules) == now, rules
+    assert not convo.store.list_items(convo.sid, statuses=("pending",))

@@ -73,7 +73,18 @@ def extract(text: str) -> list[Candidate]:
 def unshifted(sentence: str) -> list[Candidate]:
     """What ``sentence`` asks memory to do, read as changing no value by an amount (what a change of
     "10斤" or "3个菜" that no item counts stands for instead: "目标减10斤" is a goal)."""
+    if _ends_in_a_new_day(sentence):
+        # "农家乐说20号订满了，只能21号，那就21号吧": the day it settles on moves the one it names (the clauses were
+        # three items, and the party stayed on the 20th)
+        return _bare_change(sentence)
     return _with_head_count(sentence, _sentence_candidates(sentence)) or _bare_change(sentence)
+
+
+def _ends_in_a_new_day(sentence: str) -> bool:
+    """The sentence's last clause only says a day, as a change does ("那就21号吧"), after clauses naming another."""
+    parts = clauses(sentence.strip().strip(TRIM))
+    return len(parts) >= 2 and BARE_CHANGE.search(parts[-1].strip(TRIM)) is not None \
+        and says_when(parts[-1]) and any(says_when(p) for p in parts[:-1]) and not is_question(sentence)
 
 
 def _with_head_count(sentence: str, found: list[Candidate]) -> list[Candidate]:

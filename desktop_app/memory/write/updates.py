@@ -344,7 +344,7 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         # A new number corrects the item of that subject that holds one ("budget: 4000", not "budget: Porto").
         target = next((i for i in reversed(active) if i.subject == target.subject and written_numbers(i.value)), target)
     if not dropped and says_when(said := cand.value.split(": ", 1)[-1]) and target is None \
-            and (moved := when_moved(active, said)) is not None:
+            and (moved := when_moved(active, cand.quote) or when_moved(active, said)) is not None:
         # "哦说错了，是下周四" after "下周三要带我妈去医院复查", "pushing it to wednesday 10am": the day or
         # the time said is put in place of the old one
         return _move_when(store, session_id, cand, moved, _explicit(origin), src, now)
@@ -462,6 +462,11 @@ _REVOKING = frozenset("".join(word for name in ("intent.revoke", "change.let_go"
                               for word in lexicon_words(name, "zh")))
 
 
+def _counts_alike(revocation: str, rule: str) -> bool:
+    """The revocation names the count of what the rule limits by a number ("条数" of "别超过5条", "字数" of "100字以内")."""
+    return any(re.search(rf"\d\s*{unit}", rule) for unit in re.findall(r"([\u4e00-\u9fff])数", revocation))
+
+
 def _names_in_chinese(revocation: str, rule: str) -> bool:
     """The revocation holds two characters in a row of the rule, not both grammar or words that
     revoke ("要点" of "要点那个可以不用了" in "回答用要点列出来")."""
@@ -516,6 +521,9 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
     if not scored and len(rules) == 1 and _shared_characters(cand.value, rules[0].value) >= 2:
         # "算了，不用列要点了" beside the one rule "以后回答都用要点列出来": no bigram is shared (要 is a
         # grammar character), but 列 and 点 are.
+        scored = [(1, rules[0])]
+    if not scored and len(rules) == 1 and _counts_alike(cand.value, rules[0].value):
+        # "不用限制条数了" beside the one rule "你以后回复都简短点，别超过5条": what it counts is named (条数 of 5条)
         scored = [(1, rules[0])]
     names_rule = bool(RULE_REFERENCE.search(cand.quote or cand.value))
     if not scored and names_rule and len(named := [r for r in rules if _names_in_chinese(cand.value, r.value)]) == 1:

@@ -1,0 +1,62 @@
+"""What four conversations of bench health told, that memory lost or got wrong (round twenty): who lives with the
+user, a pregnancy, a day settled on after another, a past "前几天" that asks nothing, and a limit's count dropped."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.mark.parametrize("lang, said, wanted", [
+    ("zh", "家里就我和我对象阿杰，还有一只狗叫豆豆", {"name:对象": "阿杰", "pets:狗": "豆豆"}),
+    ("en", "It's me, my partner Dan and our cat Biscuit. No kids.", {"name:partner": "Dan", "pets:cat": "Biscuit"}),
+])
+def test_who_lives_with_the_user_is_remembered(conversation, lang, said, wanted):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    held = {i.subject: i for i in convo.active("fact")}
+    for subject, name in wanted.items():
+        assert subject in held and name in held[subject].value and held[subject].scope == "profile", held
+
+
+@pytest.mark.parametrize("said", [
+    "my coworker Dave just bought a Tesla",
+    "my partner Dan thinks we should go to Rome",
+])
+def test_someone_in_passing_is_no_item(conversation, said):
+    convo = conversation()
+    convo.say(said)
+    assert not [i for i in convo.active() if i.subject.startswith("name:")]
+
+
+@pytest.mark.parametrize("lang, said, who", [
+    ("zh", "有好几个小朋友，要有儿童餐吧？还有我表姐怀孕了，忌口要注意", "表姐"),
+    ("en", "my sister is pregnant, so no raw fish please", "sister"),
+])
+def test_a_pregnancy_is_a_health_fact(conversation, lang, said, who):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    facts = [i for i in convo.active("fact") if i.subject.startswith("health:") and who in i.subject]
+    assert facts and facts[0].scope == "profile", [(i.subject, i.value) for i in convo.active()]
+
+
+@pytest.mark.parametrize("first, change, now, gone", [
+    # the day settled on after naming the one that is full
+    ("她小名叫糖糖，生日是7月18号，周岁宴想定在20号", "农家乐说20号订满了，只能21号，那就21号吧", "21号", "20号"),
+    # "前几天" is a few days ago, not a question
+    ("考试是8月10号，目标总分7分，写作至少6.5", "前几天做了套模拟才5.5，要不考试往后推一个月吧，改到9月7号", "9月7号", "8月10号"),
+])
+def test_a_day_said_anew_moves_the_one_it_replaces(conversation, first, change, now, gone):
+    convo = conversation(lang="zh")
+    convo.say(first)
+    convo.say(change)
+    values = " | ".join(i.value for i in convo.active())
+    assert now in values and gone not in values, values
+    assert "18号" in values or "7分" in values  # the other days and values stay
+
+
+def test_a_limits_count_dropped_drops_the_rule(conversation):
+    convo = conversation(lang="zh")
+    convo.say("你以后回复都简短点，别超过5条")
+    convo.say("不用限制条数了，想说多少说多少")
+    assert not convo.active("directive")
+    assert not convo.store.list_items(convo.sid, statuses=("pending",)), "no question asked: the one rule is named"
