@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from desktop_app.lexicon import cue, first_match
-from desktop_app.memory.lang.amounts import amount_phrase, dateless_amounts
+from desktop_app.memory.lang.amounts import amount_phrase, dateless_amounts, written_numbers
 from desktop_app.memory.lang.text import CJK_RUN, marks_aside, unlabelled, without_lead_in
 from desktop_app.memory.lang.voice import in_your_voice
 from desktop_app.prompts import acknowledge_text
@@ -211,8 +211,8 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             new = named_value(new, None if item.rule else item.label, lang) or _dated(item.label, new, lang)
         elif old and message and len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)):
             new = old = ""  # (all the message again, however its old value read)
-        if new and item.label and not re.search(r"[^\W\d_]", new):
-            new = f"{item.label} {new}"  # a bare amount is named: "预算 1200（之前是1500）"
+        if new and item.label and not re.search(r"[^\W\d_]", _without_numbers(new)):
+            new = f"{item.label} {new}"  # a bare amount is named: "预算 1200（之前是1500）", "预算 1万（之前是1万5）"
         if new:
             # (the user's words in the program's voice: "你奶奶牙口不好", not the user's "我奶奶牙口不好"; a rule is quoted)
             voiced = (lambda value: value) if item.rule else (lambda value: in_your_voice(value, lang))
@@ -236,6 +236,13 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     # (A clipped value ends in "…": no full stop after it, "then the…." read as a typo in run P.)
     joined = text["sentences"].join(out).replace("…。", "…").replace("….", "…")
     return text["lead"] + joined if out else ""
+
+
+def _without_numbers(text: str) -> str:
+    """``text`` without its numbers as written ("1万" of "1万", "1,200" of "1,200"): what else it says."""
+    for number in written_numbers(text):
+        text = text.replace(number, "", 1)
+    return text
 
 
 def said_anew(said: str, replaced: Sequence[str], lang: str) -> str:

@@ -35,6 +35,11 @@ def test_a_change_says_the_new_value_then_the_old_in_either_language():
     # A bare amount is named.
     assert acknowledgment([Noted("预算: 1200", "预算: 1500", "预算")], [], "zh", "预算压到1200") == \
         "好的，记下了：预算 1200（之前是1500）。"
+    # An amount of 万 is as bare as one of digits (bench health: "记下了：1万（之前是1万5）", "记下了：预算。")
+    said = acknowledgment([Noted("预算控制在1万", "预算总共1万5", "预算")], [], "zh",
+                          "我想了想还是别在酒店办了，太贵，在家附近的农家乐办，预算控制在1万")
+    assert said == "好的，记下了：预算 1万（之前是1万5）。"
+    assert acknowledgment([Noted("预算总共1万5", label="预算")], [], "zh", "预算总共1万5") == "好的，记下了：预算 1万5。"
     # The message said back whole is not an acknowledgment (review: "我弟说他也要跟着去，那就5个人了（之前是…）").
     said = acknowledgment([Noted("我弟说他也要跟着去，那就5个人了", "我们一共4个人", "人数")], [], "zh",
                           "我弟说他也要跟着去，那就5个人了")

@@ -60,3 +60,12 @@ def test_a_limits_count_dropped_drops_the_rule(conversation):
     convo.say("不用限制条数了，想说多少说多少")
     assert not convo.active("directive")
     assert not convo.store.list_items(convo.sid, statuses=("pending",)), "no question asked: the one rule is named"
+
+
+def test_a_change_said_after_remarks_holds_the_changed_clause_not_the_remarks(conversation):
+    """(the new budget was "算了报班太贵了，预算: 2000，…": the remark before it held the label)"""
+    convo = conversation(lang="zh")
+    convo.say("报班的话预算5000以内，你觉得值吗")
+    convo.say("算了报班太贵了，预算降到2000，买点资料和作文批改就行")
+    budgets = [i.value for i in convo.active() if "2000" in i.value]
+    assert budgets and not budgets[0].startswith("算了"), budgets

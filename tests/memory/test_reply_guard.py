@@ -32,6 +32,8 @@ def test_chinese_numerals(text, value):
 @pytest.mark.parametrize("text, value, unit", [
     ("$5,000", 5000, "money"), ("5k dollars", 5000, "money"), ("预算3.5万元", 35000, "money"),
     ("两千块", 2000, "money"), ("一共5个人", 5, "people"), ("we are 6 people", 6, "people"), ("8000", 8000, None),
+    # a digit spoken after 万 or 千 is the place below it (bench health: "预算总共1万5" was 10000 and 5)
+    ("预算总共1万5", 15000, None), ("2千5块", 2500, "money"), ("1万2千", 12000, None),
 ])
 def test_numbers_in_every_form_are_normalised_with_their_unit(text, value, unit):
     found = amounts(text)

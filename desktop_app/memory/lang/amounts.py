@@ -81,6 +81,8 @@ def amounts(text: str) -> list[Amount]:
     found: list[Amount] = []
     scales = _scales()
     for m in _arabic().finditer(text):
+        if found and m.start() < found[-1].end:
+            continue  # (the "5" of "1万5", taken in with it)
         raw = m.group(1).replace(",", "").replace(" ", "")
         scale = (m.group(2) or "").lower()
         if scale == "m" and text[max(0, m.start() - 2):m.start()].rstrip()[-1:] not in tuple("$€£¥￥"):
@@ -88,12 +90,22 @@ def amounts(text: str) -> list[Amount]:
             found.append(Amount(float(raw), m.start(), m.end(), "measure"))
             continue
         value = float(raw) * scales.get(scale, 1.0)
-        found.append(Amount(value, m.start(), m.end(), _unit(text, m.start(), m.end())))
+        end = m.end()
+        if scale in _SPOKEN_TAIL and (tail := _TAIL.match(text, end)) is not None:
+            # "1万5" is 15000, "2千5" 2500, "1万2千" 12000: a digit after 万 or 千 counts the place below it, or its own
+            value += int(tail.group(1)) * (_SPOKEN_TAIL[tail.group(2)] if tail.group(2) else _SPOKEN_TAIL[scale] / 10)
+            end = tail.end()
+        found.append(Amount(value, m.start(), end, _unit(text, m.start(), end)))
     for m in _chinese_numeral().finditer(text):
         numeral = chinese_value(m.group(0))
         if numeral is not None and not any(a.start <= m.start() < a.end for a in found):
             found.append(Amount(numeral, m.start(), m.end(), _unit(text, m.start(), m.end())))
     return sorted(found, key=lambda a: a.start)
+
+
+# Chinese places a bare digit may follow, spoken ("1万5", "3千2"), with what each is worth.
+_SPOKEN_TAIL = {"万": 10000.0, "千": 1000.0, "百": 100.0}
+_TAIL = re.compile(r"(\d)(?![\d.,])(千|百)?")
 
 
 def written_numbers(text: str) -> list[str]:

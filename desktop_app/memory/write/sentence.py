@@ -371,7 +371,9 @@ def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
         return subject, f"{left}: {right}"
     parts = _CHANGE_SPLIT.split(cleaned, maxsplit=1)
     if len(parts) >= 3:
-        left = parts[0].strip(TRIM)
+        # The clause that changes, not the remarks before it ("算了报班太贵了，预算降到2000，买点资料和作文批改就行" is
+        # "预算: 2000，…"; the item held the whole sentence with "预算:" spliced into it)
+        left = next((c for c in reversed(re.split(r"[，；]", parts[0])) if c.strip(TRIM)), parts[0]).strip(TRIM)
         if not _COPULA.fullmatch(parts[1]):
             left = _SUBJECT_LEAD.sub("", left)
         right = _VALUE_PARTICLE.sub("", parts[2].strip(TRIM)).strip(TRIM)
