@@ -192,6 +192,16 @@ def label_of(subject: str, value: str, names: dict[str, str], lang: str) -> str 
     return text["whose"].format(who=named, label=label)
 
 
+def words_label(subject: str, value: str) -> str | None:
+    """The user's own words a fact is filed under, when the value says them ("moving day" of "fact:moving day" in
+    "Moving day is set for March 29"; "考试" of "fact:考试"): the program names the item by them ("moving day March
+    29"; bench health read a bare "Got it. Noted." to it as no answer). None for a subject of picked keywords."""
+    kind, _, words = subject.partition(":")
+    if kind != "fact" or not words or "/" in words or words.lower() not in value.lower():
+        return None
+    return words
+
+
 def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, message: str = "") -> str:
     """One or two sentences saying what memory took in: ``noted`` the values written, ``dropped`` the
     values no longer in force; "" when there is nothing. A new value the ``message`` says word for
@@ -208,7 +218,11 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             # The message's own words: its one amount with what it counts ("12个人", "预算 1500"; run O said
             # "记下了：人数。"), else its name, not the message said back.
             # (a rule's amount is said bare, "100 words": "length 100 words" read as a label, run U)
-            new = named_value(new, None if item.rule else item.label, lang) or _dated(item.label, new, lang)
+            named = named_value(new, None if item.rule else item.label, lang) or _dated(item.label, new, lang)
+            if named and not item.label and not re.search(r"[^\W\d_]", _without_numbers(named)) \
+                    and len(marks_aside(new)) < SAID_BACK * len(marks_aside(message)):
+                named = new  # a bare number says nothing, the clause of a longer message holding it does ("目标总分7分")
+            new = named
         elif old and message and len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)):
             new = old = ""  # (all the message again, however its old value read)
         if new and item.label and not re.search(r"[^\W\d_]", _without_numbers(new)):

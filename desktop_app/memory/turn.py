@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict
 
 from desktop_app.engine.protocol import Embedder, Progress, TokenCounter
 from desktop_app.lexicon import CJK, fires, subject_labels
-from desktop_app.memory.acknowledgment import Noted, acknowledgment, label_of, said_anew
+from desktop_app.memory.acknowledgment import Noted, acknowledgment, label_of, said_anew, words_label
 from desktop_app.memory.archive.paging import page_out_if_needed
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.head_fold import FoldReason, HeadFold
@@ -417,8 +417,8 @@ class TurnPipeline:
             if outcome.action in ("added", "superseded"):
                 for item in (i for i in items if i.status == "active"):
                     old = self.store.get_item(item.supersedes) if item.supersedes else None
-                    noted.append(Noted(item.value, old.value if old else None,
-                                       label_of(item.subject, item.value, names, lang), rule=item.kind == "directive"))
+                    label = label_of(item.subject, item.value, names, lang) or words_label(item.subject, item.value)
+                    noted.append(Noted(item.value, old.value if old else None, label, rule=item.kind == "directive"))
             elif outcome.action == "revoked":
                 dropped += [i.value for i in items]
         said = acknowledgment(noted, dropped, lang, recorded.message.content)

@@ -15,7 +15,7 @@ import re
 import time
 from typing import TYPE_CHECKING, Any
 
-from desktop_app.lexicon import LANGS, alternatives, fires, first_match, lexicon_words
+from desktop_app.lexicon import CJK, LANGS, alternatives, fires, first_match, lexicon_words
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import written_numbers
@@ -464,7 +464,7 @@ _REVOKING = frozenset("".join(word for name in ("intent.revoke", "change.let_go"
 
 def _counts_alike(revocation: str, rule: str) -> bool:
     """The revocation names the count of what the rule limits by a number ("条数" of "别超过5条", "字数" of "100字以内")."""
-    return any(re.search(rf"\d\s*{unit}", rule) for unit in re.findall(r"([\u4e00-\u9fff])数", revocation))
+    return any(re.search(rf"\d\s*{unit}", rule) for unit in re.findall(f"([{CJK}])数", revocation))
 
 
 def _names_in_chinese(revocation: str, rule: str) -> bool:
