@@ -69,3 +69,24 @@ def test_a_change_said_after_remarks_holds_the_changed_clause_not_the_remarks(co
     convo.say("算了报班太贵了，预算降到2000，买点资料和作文批改就行")
     budgets = [i.value for i in convo.active() if "2000" in i.value]
     assert budgets and not budgets[0].startswith("算了"), budgets
+
+
+@pytest.mark.parametrize("lang, turns, said", [
+    ("en", ["Moving day is set for March 29, from a 2-bed in Leeds to a 3-bed in York."], "Noted: moving day March 29."),
+    ("en", ["Dan has a bad back, so we definitely need someone to carry the heavy stuff: the sofa and the piano."],
+     "Noted: Dan's health: a bad back."),
+    ("zh", ["考试是8月10号，目标总分7分，写作至少6.5"], "考试 8月10号；目标总分7分；写作至少6.5"),
+])
+def test_the_acknowledgment_names_what_it_noted(conversation, lang, turns, said):
+    """(bench health read "Got it. Noted." and "记下了：考试 8月10号；7；6.5" as no answer)"""
+    convo = conversation(lang=lang)
+    for turn in turns:
+        convo.user(turn)
+    assert said in convo.pipeline.acknowledgment(convo.recorded)
+
+
+@pytest.mark.parametrize("said", ["Hmm, on second thought I don't care about weight that much.", "I don't mind either way."])
+def test_not_caring_bans_nothing(conversation, said):
+    convo = conversation()
+    convo.say(said)
+    assert not [i for i in convo.active() if i.subject.startswith("forbid:")]
