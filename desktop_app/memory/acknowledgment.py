@@ -219,9 +219,10 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             # "记下了：人数。"), else its name, not the message said back.
             # (a rule's amount is said bare, "100 words": "length 100 words" read as a label, run U)
             named = named_value(new, None if item.rule else item.label, lang) or _dated(item.label, new, lang)
-            if named and not item.label and not re.search(r"[^\W\d_]", _without_numbers(named)) \
-                    and len(marks_aside(new)) < SAID_BACK * len(marks_aside(message)):
-                named = new  # a bare number says nothing, the clause of a longer message holding it does ("目标总分7分")
+            if named and not item.label and not re.search(r"[^\W\d_]", _without_numbers(named)):
+                # A bare number says nothing ("记下了：考试 8月10号；7；6.5"): left out beside values named, else the
+                # clause of a longer message that holds it ("目标总分7分"; all of them said the message back)
+                named = "" if len(noted) > 1 or len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)) else new
             new = named
         elif old and message and len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)):
             new = old = ""  # (all the message again, however its old value read)

@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Literal
 
 from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
+from desktop_app.memory.lang.amounts import amounts
 from desktop_app.memory.lang.text import languages_named, marks_aside, numbers, script_language, split_sentences
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
 from desktop_app.memory.reply_form import form_finding, repeated_block
@@ -412,8 +413,8 @@ def _names_news(text: str, earlier: str, user_text: str) -> bool:
     """``text`` names a number of the message that ``earlier`` did not: however alike in wording, it answers
     the news ("Got it. Noted: budget €6,500 (was €5,000)." after "Got it. Noted: budget €5,000." is no copy;
     bench health round fifteen)."""
-    def said(t: str) -> set[str]:
-        return {n.replace(",", "") for n in numbers(t)}
+    def said(t: str) -> set[float] | set[str]:  # by value: "1万" of "预算 1万（之前是1万5）" is news after "预算 1万5"
+        return {a.value for a in amounts(t)} or {n.replace(",", "") for n in numbers(t)}
     return bool(said(text) & said(user_text) - said(earlier))
 
 

@@ -714,6 +714,9 @@ def test_a_reply_alike_in_wording_that_names_the_messages_new_number_is_no_copy(
     earlier = ["Got it. Noted: budget €5,000."]
     news = "With her coming we can stretch the budget a bit. Let's say €6,500 instead."
     assert "copy" not in kinds("Got it. Noted: budget €6,500 (was €5,000).", user_text=news, earlier_replies=earlier)
+    # compared by value: "1万" is news after "1万5" (its digits are not: bench health round twenty)
+    assert "copy" not in kinds("好的，记下了：预算 1万（之前是1万5）。", user_text="在家附近的农家乐办，预算控制在1万",
+                               earlier_replies=["好的，记下了：预算 1万5。"])
     # The same reply again is still a copy, number and all.
     assert "copy" in kinds("Got it. Noted: budget €5,000 for the trip.", user_text=news,
                            earlier_replies=["Got it. Noted: budget €5,000 for the trip!"])
