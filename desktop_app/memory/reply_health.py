@@ -17,8 +17,8 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
 
-from desktop_app.lexicon import CJK, fires, first_match, lexicon_words
-from desktop_app.memory.lang.amounts import amounts
+from desktop_app.lexicon import CJK, cue, fires, first_match, lexicon_words
+from desktop_app.memory.lang.amounts import dateless_amounts
 from desktop_app.memory.lang.text import languages_named, marks_aside, numbers, script_language, split_sentences
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
 from desktop_app.memory.reply_form import form_finding, repeated_block
@@ -413,8 +413,12 @@ def _names_news(text: str, earlier: str, user_text: str) -> bool:
     """``text`` names a number of the message that ``earlier`` did not: however alike in wording, it answers
     the news ("Got it. Noted: budget €6,500 (was €5,000)." after "Got it. Noted: budget €5,000." is no copy;
     bench health round fifteen)."""
-    def said(t: str) -> set[float] | set[str]:  # by value: "1万" of "预算 1万（之前是1万5）" is news after "预算 1万5"
-        return {a.value for a in amounts(t)} or {n.replace(",", "") for n in numbers(t)}
+    def said(t: str) -> set[object]:
+        # Amounts by value ("1万" of "预算 1万（之前是1万5）" is news after "预算 1万5"), days as written ("April 5"
+        # after "moving day March 29": a list's "5." said before is no April 5)
+        days = {m.group(0).lower() for lang in LANGS if (pattern := cue("time.date", lang)) is not None
+                for m in pattern.finditer(t)}
+        return {a.value for a in dateless_amounts(t)} | days or {n.replace(",", "") for n in numbers(t)}
     return bool(said(text) & said(user_text) - said(earlier))
 
 

@@ -717,6 +717,10 @@ def test_a_reply_alike_in_wording_that_names_the_messages_new_number_is_no_copy(
     # compared by value: "1万" is news after "1万5" (its digits are not: bench health round twenty)
     assert "copy" not in kinds("好的，记下了：预算 1万（之前是1万5）。", user_text="在家附近的农家乐办，预算控制在1万",
                                earlier_replies=["好的，记下了：预算 1万5。"])
+    # a day as written: "April 5" is news after "moving day March 29", whatever list numbers were said before
+    assert "copy" not in kinds("Got it. Noted: moving day April 5 (was March 29).",
+                               user_text="The landlord pushed the move-in date back, so moving day is now April 5.",
+                               earlier_replies=["Got it. Noted: moving day March 29.", "1. Book the van\n5. Pack the kitchen"])
     # The same reply again is still a copy, number and all.
     assert "copy" in kinds("Got it. Noted: budget €5,000 for the trip.", user_text=news,
                            earlier_replies=["Got it. Noted: budget €5,000 for the trip!"])
