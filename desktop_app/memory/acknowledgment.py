@@ -23,6 +23,7 @@ from desktop_app.prompts import acknowledge_text
 MAX_VALUE = 60  # characters of one value shown
 MAX_RULE = 100  # characters of a dropped rule shown (a rule is a sentence: "from now on please give me the …")
 SAID_BACK = 0.8  # a changed value this long beside the message is the message said back
+CLAUSE_SHARE = 0.5  # a value without a name, among several, is said by its clause when it is at most this share of the message
 # A clause ends at a comma, a semicolon or a colon, but not one inside a number ("1,500", "10:30").
 _CLAUSE_END = re.compile(r"(?:(?<!\d)[,:]|[,:](?!\d)|[，;；：、])\s*")
 _TRIM = " ，,。.!！；;：:"
@@ -56,6 +57,10 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
             same -= 1
         new, old = new[same:], old[same:]
     return new, old
+
+
+# The user's words turned to the program's voice open with these ("Your cat Biscuit"): lower-cased after another value.
+_VOICED_OPENINGS = frozenset({"Your", "You", "You're", "You've", "You'll", "You'd"})
 
 
 def _clip(text: str, limit: int = MAX_VALUE) -> str:
@@ -197,8 +202,8 @@ def words_label(subject: str, value: str) -> str | None:
     "Moving day is set for March 29"; "考试" of "fact:考试"): the program names the item by them ("moving day March
     29"; bench health read a bare "Got it. Noted." to it as no answer). None for a subject of picked keywords."""
     kind, _, words = subject.partition(":")
-    if kind != "fact" or not words or "/" in words or words.lower() not in value.lower():
-        return None
+    if kind != "fact" or not re.search(r"[^\W\d_]", words) or "/" in words or words.lower() not in value.lower():
+        return None  # (nor a number: "fact:2" of "得加2桌" said "记下了：2 2 2")
     return words
 
 
@@ -207,7 +212,8 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     values no longer in force; "" when there is nothing. A new value the ``message`` says word for
     word is not said back (that would be the message again): its name is, or nothing."""
     text = acknowledge_text(lang)
-    said = []
+    said: list[str] = []
+    clauses_left = CLAUSE_SHARE * len(marks_aside(message))  # what of the message its unnamed values may say back
     rule_unsaid = False
     for item in noted:
         day = _changed_day(item, lang) or _changed_what(item, lang)
@@ -223,6 +229,11 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
                 # A bare number says nothing ("记下了：考试 8月10号；7；6.5"): left out beside values named, else the
                 # clause of a longer message that holds it ("目标总分7分"; all of them said the message back)
                 named = "" if len(noted) > 1 or len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)) else new
+            elif not named and len(noted) > 1 and len(marks_aside(new)) <= clauses_left:
+                # one value among several that has no name is said by its clause ("你对象的名字：阿杰；一只狗叫豆豆":
+                # the dog was left out, and a reader missed it), while all such clauses say at most half the message
+                clauses_left -= len(marks_aside(new))
+                named = new
             new = named
         elif old and message and len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)):
             new = old = ""  # (all the message again, however its old value read)
@@ -232,7 +243,10 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             # (the user's words in the program's voice: "你奶奶牙口不好", not the user's "我奶奶牙口不好"; a rule is quoted)
             voiced = (lambda value: value) if item.rule else (lambda value: in_your_voice(value, lang))
             before = voiced(_clip(old))
-            said.append(voiced(_clip(new)) + (text["was"].format(old=before) if before else ""))
+            value = voiced(_clip(new))
+            if said and value[:1].isupper() and value.split(" ", 1)[0] in _VOICED_OPENINGS:
+                value = value[0].lower() + value[1:]  # ("…: Dan; your cat Biscuit", not "; Your cat")
+            said.append(value + (text["was"].format(old=before) if before else ""))
         else:
             rule_unsaid = rule_unsaid or item.rule
     out = []

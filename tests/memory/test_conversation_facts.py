@@ -76,6 +76,9 @@ def test_a_change_said_after_remarks_holds_the_changed_clause_not_the_remarks(co
     ("en", ["Dan has a bad back, so we definitely need someone to carry the heavy stuff: the sofa and the piano."],
      "Noted: Dan's health: a bad back."),
     ("zh", ["考试是8月10号，目标总分7分，写作至少6.5"], "好的，记下了：考试 8月10号。"),  # (not "；7；6.5", nor the message)
+    # several values, one without a name: said by its clause (readers missed the dog and the cat), lower-cased after
+    ("zh", ["家里就我和我对象阿杰，还有一只狗叫豆豆"], "好的，记下了：你对象的名字：阿杰；一只狗叫豆豆。"),
+    ("en", ["It's me, my partner Dan and our cat Biscuit. No kids."], "Noted: your partner's name: Dan; your cat Biscuit."),
 ])
 def test_the_acknowledgment_names_what_it_noted(conversation, lang, turns, said):
     """(bench health's judge read "Got it. Noted." as no answer, "记下了：考试 8月10号；7；6.5" says nothing of 7 and 6.5,
@@ -91,3 +94,25 @@ def test_not_caring_bans_nothing(conversation, said):
     convo = conversation()
     convo.say(said)
     assert not [i for i in convo.active() if i.subject.startswith("forbid:")]
+
+
+def test_a_slip_owned_up_to_replaces_nothing(conversation):
+    """"Oh wait, I mixed it up." replaced "Exam is on May 20" and the acknowledgment said "(was wait, you mixed it up)"."""
+    convo = conversation()
+    convo.say("Exam is on May 20. I can study about 2 hours on weekdays and 5 hours a day on weekends.")
+    convo.user("Oh wait, I mixed it up. The exam is actually on May 27, so I've got one extra week.")
+    assert convo.pipeline.acknowledgment(convo.recorded) == "Got it. Noted: exam May 27 (was May 20)."
+    assert not [i for i in convo.store.list_items(convo.sid) if "mixed it up" in i.value]
+
+
+def test_a_number_is_no_name_for_what_was_noted(conversation):
+    convo = conversation(lang="zh")
+    convo.say("打算请亲戚朋友，大概6桌，一桌10个人")
+    convo.user("我老公那边亲戚多，得加2桌，8桌吧")
+    assert "2 2" not in convo.pipeline.acknowledgment(convo.recorded)
+
+
+def test_a_value_said_with_the_one_it_drops_is_no_two_facts(conversation):
+    convo = conversation()
+    convo.say("Work's gone crazy, so realistically weekdays will be 1.5 hours, not 2.")
+    assert not [i for i in convo.active() if i.value.strip(" .") == "not 2"]

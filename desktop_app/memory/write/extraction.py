@@ -49,6 +49,7 @@ from desktop_app.memory.write.sentence import (
     Candidate,
     budget_part,
     classify,
+    dropped_value,
     rule_candidate,
     stated_fact,
 )
@@ -299,8 +300,10 @@ def _value_by_value(parts: list[str], whole: Candidate | None) -> list[Candidate
     said_whole = " ".join(parts)
     if (whole is not None and whole.kind not in _VALUE_BY_VALUE) or sum(1 for p in parts if _holds_value(p)) < 2 \
             or fires("change.said", said_whole) or MOVED.search(said_whole) or CHANGE.search(said_whole) \
-            or CORRECT.search(said_whole) or _enumerates(parts):
-        return []  # (news of a change is read whole: "师傅又说周日有事，改到下周二下午两点" moves the visit)
+            or CORRECT.search(said_whole) or _enumerates(parts) or dropped_value(said_whole.strip(TRIM))[0]:
+        # (news of a change is read whole: "师傅又说周日有事，改到下周二下午两点" moves the visit; so is a value said
+        # with the one it drops: "weekdays will be 1.5 hours, not 2" filed "not 2" as a fact of its own)
+        return []
     out: list[Candidate] = []
     topic = ""
     for part in parts:

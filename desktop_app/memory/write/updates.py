@@ -66,7 +66,16 @@ from desktop_app.memory.write.patches import (
     apply_patch,
     propose,
 )
-from desktop_app.memory.write.sentence import ADDRESSED_AS, CALLED_OFF, REPLY_BEHAVIOUR, TRIP, Candidate, dropped_value
+from desktop_app.memory.write.sentence import (
+    ADDRESSED_AS,
+    CALLED_OFF,
+    CHANGE_LEAD,
+    CORRECT,
+    REPLY_BEHAVIOUR,
+    TRIP,
+    Candidate,
+    dropped_value,
+)
 from desktop_app.memory.write.shifts import SHIFTED, shift_in, shift_target, shifted_value
 from desktop_app.memory.write.typed_values import (
     CHANGED,
@@ -323,6 +332,10 @@ def _retitled(subject: str, value: str) -> str:
 
 def _correct(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
              src: int | None, origin: str, now: float) -> MemoryOutcome:
+    if _says_nothing(cand.value):
+        # "Oh wait, I mixed it up." before "The exam is actually on May 27": the slip owned up to is no value (it
+        # replaced "Exam is on May 20", and the acknowledgment said "(was wait, you mixed it up)")
+        return MemoryOutcome(action="ignored")
     if (renamed := old_name_said(active, cand.quote)) is not None:
         # "名字写错了，是李炜，不是李伟", "it's spelled Kathryn not Katherine": the name said, spelt anew
         item, value = renamed
@@ -399,6 +412,15 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         # "不对，改到周日出发了，预算加到四千": the day said beside the new budget moves the trip's day too
         _move_when(store, session_id, cand, moved, explicit, src, now)
     return _supersede(store, session_id, cand, target, value, target.kind, explicit, src, now)
+
+
+def _says_nothing(value: str) -> bool:
+    """A correction that names no value: only the words owning up to a slip ("Oh wait, I mixed it up", "sorry, my
+    mistake"), no term and no number left."""
+    rest = CORRECT.sub(" ", value)
+    for _ in range(3):
+        rest = CHANGE_LEAD.sub("", without_lead_in(rest.strip(_EDGE)).strip(_EDGE)).strip(_EDGE)
+    return not term_set(rest) and not written_numbers(rest) and all(ch in ZH_STOPCHARS for ch in CJK_CHAR.findall(rest))
 
 
 def _previous_said(store: Store, session_id: int, src: int | None) -> str:
