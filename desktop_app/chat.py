@@ -355,6 +355,11 @@ def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
         # seventeen: "虾过敏: 虾一定不能有；预算控制：人少了那预算就压到1500吧。" under the list, after its retry).
         streamed.replace("", "kept the list without a plan that was no answer", on_token, on_retry)
         return []
+    if streamed.text and tried and tried[0][0] != streamed.text and any(f.kind == "scaffolding" for f in findings):
+        # With no attempt an answer, the prompt's own lines are still not shown (round twenty: "本次回复请注意：…用中文
+        # 回答。 Lin's dad is diabetic…" was kept whole, the note to the model pasted at its top).
+        streamed.replace(tried[0][0], "kept the reply without the prompt's lines it pasted", on_token, on_retry)
+        return tried[0][1]
     return findings
 
 

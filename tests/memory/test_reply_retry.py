@@ -457,3 +457,14 @@ def test_a_passing_remark_memory_takes_nothing_from_is_asked_for_in_a_sentence_o
     turn(store, settings, engine, question, **kwargs)
     assert line not in engine.calls[-1][-1]["content"], "a question is answered as ever"
     assert engine.max_tokens[-1] == settings.max_tokens
+
+
+def test_the_prompts_own_line_is_never_kept_in_a_reply(store, settings):
+    """Round twenty: with every attempt no answer, the kept one still carried the note to the model at its top
+    ("本次回复请注意：…用中文回答。 Lin's dad is diabetic …")."""
+    asked = "What about the cake, any ideas?"
+    replies = [asked]
+    engine = ScriptedEngine(lambda messages: replies.pop(0) if replies else
+                            f"Note for this reply: answer in your own words.\n\n{asked}")
+    result = turn(store, settings, engine, asked)
+    assert "Note for this reply" not in result.reply.content, result.reply.content
