@@ -14,9 +14,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from desktop_app.lexicon import cue, first_match
+from desktop_app.lexicon import cue, first_match, lexicon_words
 from desktop_app.memory.lang.amounts import amount_phrase, dateless_amounts, written_numbers
-from desktop_app.memory.lang.text import CJK_RUN, marks_aside, unlabelled, without_lead_in
+from desktop_app.memory.lang.text import CJK_RUN, marks_aside, rule_language, unlabelled, without_lead_in
 from desktop_app.memory.lang.voice import in_your_voice
 from desktop_app.prompts import acknowledge_text
 
@@ -94,10 +94,10 @@ def _dated(label: str | None, value: str, lang: str) -> str:
     """A value named by the program: its label with the day it says ("出发日期 10月1号", not "出发日期" alone:
     run R said "记下了：出发日期；6天。"), or with what it is ("表妹小雨的过敏：虾", run S said "表妹小雨的过敏"),
     or its label."""
-    if not label:
-        return ""
     when = [m.group(0) for name in ("time.date", "time.clock") if (pattern := cue(name, lang)) is not None
             for m in [pattern.search(value)] if m is not None]
+    if not label:
+        return " ".join(when)  # a day with no name for it is said alone ("6月15号；周六", not "周六": a reader missed it)
     if when:
         return f"{label} {' '.join(when)}"
     what = _what(value, lang)
@@ -139,6 +139,18 @@ def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
     if len(held) == 1 and [a.value for a in held] == [b.value for b in before]:
         return amount_phrase(item.value, held[0], measure=True), ""
     return None
+
+
+def _language_said(item: Noted, lang: str) -> str:
+    """A reply-language rule said by its language in ``lang`` ("language: English", "语言：中文（之前是英文）"), or ""."""
+    def name(rule: str | None) -> str:
+        code = rule_language([rule]) if rule else None
+        return lexicon_words(f"language_name.{code}", lang)[0] if code else ""
+    new, old = name(item.value), name(item.old)
+    if not new or not item.label:
+        return ""
+    was = acknowledge_text(lang)["was"].format(old=old) if old and old != new else ""
+    return _named(item.label, new, lang) + was
 
 
 def _changed_what(item: Noted, lang: str) -> tuple[str, str] | None:
@@ -216,6 +228,9 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     clauses_left = CLAUSE_SHARE * len(marks_aside(message))  # what of the message its unnamed values may say back
     rule_unsaid = False
     for item in noted:
+        if item.rule and item.label and (named := _language_said(item, lang)):
+            said.append(named)  # "语言：英文", "language: Chinese (was English)" (they said "语言", or the rule whole)
+            continue
         day = _changed_day(item, lang) or _changed_what(item, lang)
         new, old = day or (changed_part(item.value, item.old) if item.old else (item.value, ""))
         if day is not None and old:

@@ -26,13 +26,14 @@ from desktop_app.memory.lang.amounts import Amount, amounts
 from desktop_app.memory.lang.text import (
     CJK_CHAR,
     REPLY_SENTENCE,
+    rule_language,
     split_sentences,
     term_set,
     unlabelled,
 )
 from desktop_app.memory.prompt.render import in_language, plain_value
 from desktop_app.memory.recap import omitted
-from desktop_app.memory.reply_health import reply_language, rule_language
+from desktop_app.memory.reply_health import reply_language
 from desktop_app.memory.stated_values import (
     near,
     numbering,

@@ -19,7 +19,7 @@ from typing import Literal
 
 from desktop_app.lexicon import CJK, cue, fires, first_match, lexicon_words
 from desktop_app.memory.lang.amounts import dateless_amounts
-from desktop_app.memory.lang.text import languages_named, marks_aside, numbers, script_language, split_sentences
+from desktop_app.memory.lang.text import marks_aside, numbers, rule_language, script_language, split_sentences
 from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before, similarity, squash, without_empty_opening
 from desktop_app.memory.reply_form import form_finding, repeated_block
 from desktop_app.memory.scaffolding import labels_pasted, pasted_notes, scaffolding_in
@@ -226,21 +226,6 @@ def reply_language(text: str) -> str | None:
     return script_language(text)
 
 
-def rule_language(rules: Iterable[str]) -> str | None:
-    """The reply language an active rule sets (the newest rule naming exactly one language wins). A rule naming
-    two is read by the clause that says how to reply ("以后都用英文回复我，我要直接转发给老板Mike，他是美国人，中文
-    不太行" sets English: read whole it set none, and the program went on answering in Chinese)."""
-    for rule in reversed(list(rules)):
-        named = languages_named(rule)
-        if len(named) == 1:
-            return named[0]
-        said = {lang for part in _CLAUSE_CUT.split(rule) if fires("rule.reply", part) for lang in languages_named(part)}
-        if len(said) == 1:
-            return said.pop()
-    return None
-
-
-_CLAUSE_CUT = re.compile(r"[，,;；。!！?？]")
 
 
 def asks_for_translation(user_text: str) -> bool:

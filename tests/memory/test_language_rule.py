@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop_app.memory.reply_health import rule_language
+from desktop_app.memory.lang.text import rule_language
 
 RULE_EN = "以后都用英文回复我，我要直接转发给老板Mike，他是美国人，中文不太行"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from desktop_app.lexicon import CJK, LANGS, cue, fires, lexicon
 
@@ -48,6 +48,23 @@ def script_language(text: str) -> str | None:
 def languages_named(text: str) -> list[str]:
     """The languages ``text`` names ("English", "中文"; the lexicon's ``language_name``)."""
     return [lang for lang in LANGS if fires(f"language_name.{lang}", text)]
+
+
+def rule_language(rules: Iterable[str]) -> str | None:
+    """The reply language an active rule sets (the newest rule naming exactly one language wins). A rule naming
+    two is read by the clause that says how to reply ("以后都用英文回复我，我要直接转发给老板Mike，他是美国人，中文
+    不太行" sets English: read whole it set none, and the program went on answering in Chinese)."""
+    for rule in reversed(list(rules)):
+        named = languages_named(rule)
+        if len(named) == 1:
+            return named[0]
+        said = {lang for part in _REPLY_CLAUSE_CUT.split(rule) if fires("rule.reply", part) for lang in languages_named(part)}
+        if len(said) == 1:
+            return said.pop()
+    return None
+
+
+_REPLY_CLAUSE_CUT = re.compile(r"[，,;；。!！?？]")
 
 
 def without_lead_in(text: str, *, edge: str = "", keep_last: bool = False) -> str:
