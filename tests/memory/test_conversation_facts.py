@@ -123,3 +123,15 @@ def test_a_value_said_with_the_one_it_drops_is_no_two_facts(conversation):
     convo = conversation()
     convo.say("Work's gone crazy, so realistically weekdays will be 1.5 hours, not 2.")
     assert not [i for i in convo.active() if i.value.strip(" .") == "not 2"]
+
+
+def test_a_head_count_being_thought_about_is_the_head_count(conversation):
+    """"We're thinking 120 guests." was no item, and the acknowledgment named the budget alone (a reader: "missed 120
+    guests"); the later "We're at 160 now" changes it."""
+    convo = conversation()
+    convo.user("We're thinking 120 guests. Budget is $30,000.")
+    assert "120 guests" in convo.pipeline.acknowledgment(convo.recorded)
+    convo.reply()
+    convo.say("Lin's mum says the guest list is way too small lol. We're at 160 now.")
+    counts = [i.value for i in convo.active() if i.subject == "head count"]
+    assert len(counts) == 1 and "160" in counts[0], counts
