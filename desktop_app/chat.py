@@ -340,10 +340,12 @@ def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
     the first that is at least no copy. Returns the checks of the reply kept (the old ones when none will do)."""
     lang = pipeline.reply_lang(recorded.session, recorded.message.content)
     tried: list[tuple[str, list[HealthFinding]]] = []
-    for text in (streamed.text, *others):
+    own: tuple[str, list[HealthFinding]] | None = None  # the kept reply, tidied
+    for n, text in enumerate((streamed.text, *others)):
         tidied = mended(without_scaffolding(text), lang) if text else ""
         if tidied:
             tried.append((tidied, pipeline.check_reply(recorded, tidied)))
+            own = tried[-1] if n == 0 else own
     for whole in (True, False):
         for tidied, checks in tried:
             if not degenerate(checks) and not (whole and _broken_form(checks)):
@@ -355,11 +357,11 @@ def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
         # seventeen: "虾过敏: 虾一定不能有；预算控制：人少了那预算就压到1500吧。" under the list, after its retry).
         streamed.replace("", "kept the list without a plan that was no answer", on_token, on_retry)
         return []
-    if streamed.text and tried and tried[0][0] != streamed.text and any(f.kind == "scaffolding" for f in findings):
+    if own is not None and own[0] != streamed.text and any(f.kind == "scaffolding" for f in findings):
         # With no attempt an answer, the prompt's own lines are still not shown (round twenty: "本次回复请注意：…用中文
         # 回答。 Lin's dad is diabetic…" was kept whole, the note to the model pasted at its top).
-        streamed.replace(tried[0][0], "kept the reply without the prompt's lines it pasted", on_token, on_retry)
-        return tried[0][1]
+        streamed.replace(own[0], "kept the reply without the prompt's lines it pasted", on_token, on_retry)
+        return own[1]
     return findings
 
 

@@ -226,8 +226,6 @@ def reply_language(text: str) -> str | None:
     return script_language(text)
 
 
-
-
 def asks_for_translation(user_text: str) -> bool:
     """The message asks for a translation ("请翻译成英文：…", "how do you say … in French"): the
     reply is in the language asked for, whatever the turn's or a rule's language."""
