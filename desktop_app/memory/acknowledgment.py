@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from desktop_app.lexicon import cue, first_match, lexicon_words
 from desktop_app.memory.lang.amounts import amount_phrase, dateless_amounts, written_numbers
+from desktop_app.memory.lang.dates import days_said
 from desktop_app.memory.lang.text import CJK_RUN, marks_aside, rule_language, unlabelled, without_lead_in
 from desktop_app.memory.lang.voice import in_your_voice
 from desktop_app.prompts import acknowledge_text
@@ -131,7 +132,8 @@ def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
     if not item.old:
         return None
     pattern = cue("time.date", lang)
-    days = [[m.group(0) for m in pattern.finditer(v)] for v in (item.value, item.old)] if pattern is not None else [[], []]
+    # (a weekday said with its day is that day: "9月6号周六", "June 15 (Saturday)")
+    days = [days_said(pattern, v) for v in (item.value, item.old)] if pattern is not None else [[], []]
     fresh, gone = [d for d in days[0] if d not in days[1]], [d for d in days[1] if d not in days[0]]
     if len(days[0]) == len(fresh) == 1 and gone:  # (the first day it was: "6月15号" of "6月15号，周六")
         return (f"{item.label} {fresh[0]}" if item.label else fresh[0]), gone[0]
@@ -185,6 +187,7 @@ class Noted:
     old: str | None = None
     label: str | None = None
     rule: bool = False  # a standing rule for the replies
+    part: bool = False  # ``value`` is the part of the message that says it (a requirement's clauses): said back
 
 
 def label_of(subject: str, value: str, names: dict[str, str], lang: str) -> str | None:
@@ -244,6 +247,8 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
                 # A bare number says nothing ("记下了：考试 8月10号；7；6.5"): left out beside values named, else the
                 # clause of a longer message that holds it ("目标总分7分"; all of them said the message back)
                 named = "" if len(noted) > 1 or len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)) else new
+            elif not named and item.part and len(marks_aside(new)) < SAID_BACK * len(marks_aside(message)):
+                named = new  # "字一定要大，电池要耐用" of "字一定要大，她老花眼，还有电池要耐用" (it said "好的，记下了。")
             elif not named and len(noted) > 1 and len(marks_aside(new)) <= clauses_left:
                 # one value among several that has no name is said by its clause ("你对象的名字：阿杰；一只狗叫豆豆":
                 # the dog was left out, and a reader missed it), while all such clauses say at most half the message

@@ -65,3 +65,22 @@ def month_days(text: str) -> list[MonthDay]:
                 if end is not None and day < int(end.group(1)) <= 31:
                     found[end.start(1)] = MonthDay(month, int(end.group(1)), end.start(1), end.end())
     return [found[k] for k in sorted(found)]
+
+
+def days_said(pattern: re.Pattern[str], value: str) -> list[str]:
+    """The days (or times) a text says, one written right after another as one ("改到9月6号周六吧" says one day,
+    "9月6号周六", not two new ones)."""
+    days: list[tuple[int, int]] = []
+    for m in pattern.finditer(value):
+        # (a weekday, no number: "10月3号 2号那天满了" says two days)
+        if days and _ADJACENT.fullmatch(value[days[-1][1]:m.start()]) and not re.search(r"\d", m.group(0)):
+            # (with its bracket closed: "June 15 (Saturday)", not "June 15 (Saturday")
+            end = m.end() + 1 if value[m.end():m.end() + 1] in ")）" and value[m.end():m.end() + 1] else m.end()
+            days[-1] = (days[-1][0], end)
+        else:
+            days.append((m.start(), m.end()))
+    return [value[start:end] for start, end in days]
+
+
+# What may stand between a day and the weekday said with it: "9月6号周六", "June 8 (Saturday)".
+_ADJACENT = re.compile(r"\s?[(（]?\s?")

@@ -9,10 +9,19 @@ from __future__ import annotations
 
 import re
 
-from desktop_app.lexicon import fires
+from desktop_app.lexicon import fires, lexicon
 from desktop_app.memory.core.models import MemoryItem
-from desktop_app.memory.lang.amounts import Amount, amounts, counted, in_subject, only_counts, subject_counts, written_numbers
-from desktop_app.memory.lang.text import term_set
+from desktop_app.memory.lang.amounts import (
+    Amount,
+    amounts,
+    counted,
+    dateless_amounts,
+    in_subject,
+    only_counts,
+    subject_counts,
+    written_numbers,
+)
+from desktop_app.memory.lang.text import CJK_CHAR, term_set
 from desktop_app.memory.write.names import NAME_SUBJECTS, is_name_subject
 from desktop_app.memory.write.sentence import GOAL_TARGET, Candidate
 from desktop_app.memory.write.typed_values import VALUE_KINDS, WHEN, says_when
@@ -48,10 +57,15 @@ def holding(active: list[MemoryItem], old: str) -> MemoryItem | None:
 SHORT_CORRECTION_TERMS = 6  # "actually, make it Porto" corrects the last value; a longer sentence is news
 
 
-def latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | None:
+# The Chinese digits ("一" … "九", "两"): a number said in words.
+_ZH_DIGITS = frozenset(lexicon("zh")["number"]["digits"])
+
+
+def latest_correctable(active: list[MemoryItem], value: str, quote: str = "") -> MemoryItem | None:
     """The item a correction that names no subject corrects: the latest one holding a number when
     the correction gives one ("make that 2200"), but never one counting something else: "make
-    that 5 people" does not correct a budget of €5,000 (nothing is corrected then)."""
+    that 5 people" does not correct a budget of €5,000 (nothing is corrected then). A ``quote`` that
+    says people came or went ("2 dropped out so it's 4 now") counts people."""
     # (A name is corrected only by a near spelling of it, ``names.corrected_name``: "说错了，是下周四"
     # after "我叫王小明" is no new name.)
     pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS and not is_name_subject(i.subject)]
@@ -59,20 +73,26 @@ def latest_correctable(active: list[MemoryItem], value: str) -> MemoryItem | Non
         # "Change of plan: Priya went fully vegan, so …" is news of its own, not a new wording of
         # whatever was said last (it replaced the head count).
         return None
+    if not written_numbers(value) and not any(ch in _ZH_DIGITS for ch in value):
+        # A correction that says no number keeps the numbers held unless it names their item ("actually, you know what,
+        # I'll dip into savings" replaced "let's say 45 guests", bench health round twenty-one; "押一付一，我记错了"
+        # says its numbers in words)
+        pool = [i for i in pool if not written_numbers(i.value) or term_set(i.value) & term_set(value)]
     if says_when(value.split(": ", 1)[-1]):
         # A day or a time corrects no amount: "时间改成晚上7点吧" is no head count of 7, "Change the departure
         # to 10:30" no budget (the review of round twelve's acknowledgment, which said them).
         pool = [i for i in pool if not counted(i.value) and not any(in_subject(u, i.subject.lower()) for u in ("money", "people"))]
     if written_numbers(value):
         pool = [i for i in pool if written_numbers(i.value)] or pool
-        counts = counted(value)
+        counts = counted(value) or ({"people"} if quote and fires("count.people_moved", quote) else set())
         if counts:  # the latest value counting the same thing, else the latest that says what it counts nowhere
             pool = [i for i in pool if counts & counted(i.value)] or [i for i in pool if not counted(i.value)]
         said = [a.value for a in amounts(value) if a.value > 0]
         if len(said) == 1 and not counts:
-            # A bare number corrects a value of its size: "nah keep it at 4" (nights) is no budget of 2000.
+            # A bare number corrects a value of its size: "nah keep it at 4" (nights) is no budget of 2000; nor a
+            # day's number ("so it's 4 now" after "6 of us, …, leaving fri 15 aug" moved the day to "4 aug").
             pool = [i for i in pool if any(of_its_size(said[0], a.value)
-                                           for a in amounts(i.value) if a.value > 0)]
+                                           for a in dateless_amounts(i.value) if a.value > 0)]
     return max(pool, key=lambda i: (i.updated_at, i.id)) if pool else None
 
 
@@ -128,6 +148,22 @@ def goal_target(value: str) -> Amount | None:
         return figures[0]
     aim = GOAL_TARGET.search(value)
     return next((a for a in figures if aim.start() <= a.start < aim.end()), None) if aim else None
+
+
+def aim_added(old_goal: str, new_goal: str) -> str | None:
+    """A goal that only names its target ("想先减到58", "aiming to get down to 70 kg") said after a goal with none
+    ("最近想减脂，帮我安排一周的饭吧"): the two as one goal, the task and its aim (the aim replaced the task)."""
+    aim = GOAL_TARGET.search(new_goal)
+    if aim is None or goal_target(old_goal) is not None:
+        return None
+    rest = re.sub(r"\d[\d.,]*", " ", new_goal[:aim.start()] + " " + new_goal[aim.end():])
+    if len(CJK_CHAR.findall(rest)) + len(re.findall(r"[A-Za-z]+", rest)) > _AIM_ONLY:
+        return None
+    return f"{old_goal}{'，' if CJK_CHAR.search(new_goal) else '; '}{new_goal}"
+
+
+# What an aim alone may say beside its target: its unit ("斤", "kg", "pounds") and a word or two.
+_AIM_ONLY = 3
 
 
 def by_words(active: list[MemoryItem], subject_words: str) -> MemoryItem | None:

@@ -40,9 +40,11 @@ from desktop_app.memory.write.sentence import (
     CHANGE_LEAD,
     CORRECT,
     DEFAULT_MANNER,
+    GOAL,
     INSTEAD,
     MANNER_INSTEAD,
     MOVED,
+    NEED_PREFIX,
     REPLY_BEHAVIOUR,
     REVOKE,
     STANDING,
@@ -88,13 +90,21 @@ def _ends_in_a_new_day(sentence: str) -> bool:
         and says_when(parts[-1]) and any(says_when(p) for p in parts[:-1]) and not is_question(sentence)
 
 
+_HEAD_COUNT = rx(alternatives("fact.head_count", ("zh", "en")))
+
+
 def _with_head_count(sentence: str, found: list[Candidate]) -> list[Candidate]:
     """A plan that says how many go ("Help me plan a trip to Lisbon for the 4 of us") files the head count
     too: a later "make that 5 people" changes it (it had changed nothing, and the plan kept saying 4)."""
     if [(c.action, c.kind) for c in found] != [("add", "goal")] or is_question(sentence):
         return found
     counted = stated_fact(sentence.strip(TRIM), sentence.strip(), None, (("fact.head_count", "head count"),))
-    return found + [counted] if counted is not None else found
+    if counted is None:
+        return found
+    # A plan of nothing but the count ("Let's plan for about 100 people") is the head count said anew, not a new
+    # goal (it replaced "I'm planning a 1-year anniversary event for customers", and was acknowledged "100 people
+    # (was 1)")
+    return [counted] if not term_set(GOAL.sub(" ", _HEAD_COUNT.sub(" ", sentence))) else found + [counted]
 
 
 def _with_shift(sentence: str, found: list[Candidate]) -> list[Candidate]:
@@ -245,8 +255,11 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
             or is_hypothetical(sentence) or REPORTED.search(sentence) or any(is_hypothetical(p) for p in parts[:-1]):
         return [whole] if whole is not None else []
     # A clause's value starts at its words, not at the "and" joining it ("and Jake has a shellfish allergy").
+    # (A requirement said in a clause of what the whole says is part of it: "找工作 想找上海的产品经理岗位 期望薪资30k起
+    # 最好是互联网大厂" is one goal.)
     found = [c.model_copy(update={"value": without_lead_in(c.value, edge=TRIM) or c.value})
-             for c in _clause_candidates(parts) if c.action == "add" and _stands_alone(c)]
+             for c in _clause_candidates(parts) if c.action == "add" and _stands_alone(c)
+             and not (whole is not None and whole.kind == "goal" and c.subject.startswith(NEED_PREFIX))]
     if (listed := _listed_rules(sentence, parts)):
         return listed
     if whole is not None and whole.kind in ("decision", "goal") and fires("change.mind", sentence):

@@ -16,10 +16,12 @@ from pydantic import BaseModel
 from desktop_app.lexicon import CJK, LANGS, alternatives, cue, each_pattern, fires, first_match, lexicon
 from desktop_app.memory.lang.amounts import counted, only_counts, written_numbers
 from desktop_app.memory.lang.text import (
+    CJK_CHAR,
     canonical_subject,
     clip,
     term_set,
     topic_subject,
+    without_lead_in,
 )
 from desktop_app.memory.write.mood import (
     ASKS,
@@ -170,9 +172,10 @@ def classify(sentence: str) -> Candidate | None:
     if SPECULATION.search(body):  # "maybe change X to Y" is speculation, never a fact
         return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body,
                          quote=quote)
-    if GOAL_TARGET.search(body) and not question and not canonical and not counted(body) & {"days", "people"}:
+    if (aim := GOAL_TARGET.search(body)) and not question and not canonical \
+            and not counted(_clause_at(body, aim)) & {"days", "people"}:
         # "我现在体重140斤，想减到125": an aim with its number ("减到" changes a budget, a head count or a
-        # trip's length: "we want to get down to 3 nights")
+        # trip's length: "we want to get down to 3 nights"; "我一个人住，…，想先减到58" counts no one in its aim)
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     if CORRECT.search(body) or CHANGE.search(body):
         subject, value = _subject_value(body, canonical)
@@ -230,7 +233,28 @@ def classify(sentence: str) -> Candidate | None:
     if PREFERENCE.search(body):
         return Candidate(action="add", kind="preference", subject=canonical or topic_subject("pref", body),
                          value=body, quote=quote, canonical=canonical is not None)
-    return _dated(body, quote)
+    return _dated(body, quote) or _required(body, quote)
+
+
+# What the plan must meet, said without a number (the lexicon's ``kind.requirement``: "字一定要大", "得支持电信"),
+# filed under its own words after this prefix.
+REQUIRED = rx(alternatives("kind.requirement", ("zh", "en")))
+NEED_PREFIX = "need:"
+
+
+def _required(body: str, quote: str) -> Candidate | None:
+    """A requirement of the plan ("字一定要大，她老花眼，还有电池要耐用", "I want a proper gluten-free option"): a
+    constraint in the user's words, under its own words (a second one is one more, not a new value of the first)."""
+    if REQUIRED.search(body) is None or REQUEST.search(body) is not None:
+        return None
+    return Candidate(action="add", kind="constraint", subject=topic_subject(NEED_PREFIX[:-1], body), value=body, quote=quote)
+
+
+def required_part(value: str) -> str:
+    """The clauses of a requirement that say what is required ("字一定要大，电池要耐用" of "字一定要大，她老花眼，还有
+    电池要耐用"): what the program names it by."""
+    parts = [without_lead_in(p.strip(TRIM), edge=TRIM) for p in _CLAUSE_END.split(value) if REQUIRED.search(p)]
+    return ("，" if CJK_CHAR.search(value) else ", ").join(p for p in parts if p) or value
 
 
 def _dated(body: str, quote: str, *, asked: bool = False) -> Candidate | None:

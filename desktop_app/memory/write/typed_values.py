@@ -11,7 +11,7 @@ from functools import lru_cache
 from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon_words
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts, chinese_value
-from desktop_app.memory.lang.dates import month_days
+from desktop_app.memory.lang.dates import days_said, month_days
 from desktop_app.memory.lang.text import named_terms
 from desktop_app.memory.write.mood import rx
 from desktop_app.memory.write.sentence import CLOCK, DATE, LIMIT, MOVED, Candidate
@@ -139,7 +139,7 @@ def when_moved(active: list[MemoryItem], value: str) -> tuple[MemoryItem, str] |
     same way, with the new day or time in the old one's place ("约了师傅周六上午来" + "改到下周二下午两点"
     → "约了师傅下周二下午两点来"); a time the item lacks goes after its day. Where the change names
     two days, the one the item holds is the old one ("June 21, the 14th was the old option")."""
-    said = {kind: list(dict.fromkeys(m.group(0) for m in pattern.finditer(value))) for kind, pattern in WHEN.items()}
+    said = {kind: list(dict.fromkeys(days_said(pattern, value))) for kind, pattern in WHEN.items()}
     said = {kind: found for kind, found in said.items() if found}
     if not said:
         return None

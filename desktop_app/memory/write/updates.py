@@ -34,6 +34,7 @@ from desktop_app.memory.lang.text import (
 )
 from desktop_app.memory.write.corrections import (
     SUPERSEDABLE_KINDS,
+    aim_added,
     answers_an_unfiled_number,
     by_words,
     corrected_value,
@@ -212,7 +213,8 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
             return MemoryOutcome(action="duplicate", item_ids=[item.id])
     if cand.kind == "goal":
         old = next((i for i in active if i.kind == "goal"), None)
-        op = _new(cand, "goal", "goal", cand.value, origin=origin, source_message_id=src,
+        value = (aim_added(old.value, cand.value) if old else None) or cand.value
+        op = _new(cand, "goal", "goal", value, origin=origin, source_message_id=src,
                   supersedes=old.id if old else None, details={"state": "in_progress", "steps_done": []})
         result = _commit(store, session_id, [op], "new goal", now)
         return MemoryOutcome(action="superseded" if old else "added", item_ids=result.added_ids)
@@ -366,14 +368,14 @@ def _correct(store: Store, session_id: int, cand: Candidate, active: list[Memory
         if target is None and written_numbers(cand.value):
             target = goal_by_words(active, cand.subject.split(":", 1)[-1], cand.value.split(": ", 1)[-1])
         if target is None and written_numbers(cand.value) and not is_question(cand.quote):  # "my mistake, 14, one is off"
-            target = latest_correctable(active, cand.value)
+            target = latest_correctable(active, cand.value, cand.quote)
     elif target is None and not cand.subject:
         if (renamed := corrected_name(active, cand.value)) is not None:
             # "哦打错了，应该是小邹" right after "你可以叫我小周": the name just said, spelt anew
             item, value = renamed
             return _supersede(store, session_id, cand.model_copy(update={"subject": item.subject}), item, value,
                               item.kind, _explicit(origin), src, now)
-        target = latest_correctable(active, cand.value)
+        target = latest_correctable(active, cand.value, cand.quote)
         if answers_an_unfiled_number(_previous_said(store, session_id, src), cand.value, active):
             target = None
         elif (aimed := goal_said_anew(active, cand.value)) is not None \

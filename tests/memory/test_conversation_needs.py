@@ -1,0 +1,182 @@
+"""What four more conversations of bench health told (round twenty-one, hc-*-07 … 10): requirements said without a
+number, a day moved with its weekday, a count said as a plan, "actually" that corrects nothing, a bare count after
+people dropped out, health said of someone else, an aim added to a task, a night's stay that is no trip length."""
+
+from __future__ import annotations
+
+import pytest
+
+from desktop_app.memory.acknowledgment import acknowledgment
+
+
+def _values(convo) -> str:
+    return " | ".join(i.value for i in convo.active())
+
+
+@pytest.mark.parametrize("lang, said, named", [
+    ("zh", "字一定要大，她老花眼，还有电池要耐用", "字一定要大，电池要耐用"),
+    ("zh", "还有我妈的卡是电信的，得支持电信", "得支持电信"),
+    ("zh", "对了他们用不了谷歌那些，国产系统就行，最好有长辈模式", "最好有长辈模式"),
+    ("en", "Also, the courtyard is being resurfaced that weekend, so it'll be indoors only.", "it'll be indoors only"),
+    ("en", "Some regulars are coeliac, so I want a proper gluten-free option.", "gluten-free option"),
+])
+def test_a_requirement_without_a_number_is_a_constraint_named_back(conversation, lang, said, named):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    recorded = convo.recorded
+    needs = [i for i in convo.active("constraint") if i.subject.startswith("need:")]
+    assert len(needs) == 1 and named.split("，")[0] in needs[0].value, _values(convo)
+    assert named in convo.pipeline.acknowledgment(recorded)
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("zh", "找工作 想找上海的产品经理岗位 期望薪资30k起 最好是互联网大厂"),
+    ("en", "Could you make sure it must have a big screen?"),  # a request asks; it files no requirement
+])
+def test_a_requirement_inside_another_statement_or_a_request_is_none_of_its_own(conversation, lang, said):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert not [i for i in convo.active() if i.subject.startswith("need:")], _values(convo)
+
+
+@pytest.mark.parametrize("lang, first, change, now, gone, kept", [
+    ("zh", "店名叫「半糖主义」，开业定在9月1号，正好开学", "想了下9月1号大家都在报到，人太乱了，改到9月6号周六吧",
+     "9月6号周六", "9月1号", "半糖主义"),
+    ("en", "The open day is on June 8, in the shop.", "Hmm, move it to June 15 (Saturday) instead.",
+     "June 15 (Saturday)", "June 8", "in the shop"),
+])
+def test_a_day_moved_with_its_weekday_moves_in_place(conversation, lang, first, change, now, gone, kept):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(change)
+    recorded = convo.recorded
+    values = _values(convo)
+    assert now in values and gone not in values and kept in values, values
+    said = convo.pipeline.acknowledgment(recorded)
+    assert now in said and gone in said, said  # the day it moved to, and the one it was
+
+
+def test_two_days_said_apart_are_two_days(conversation):
+    convo = conversation(lang="zh")
+    convo.say("婚礼定在10月2号 酒店是丽思卡尔顿 大概30桌")
+    convo.say("更正一下 是10月3号 2号那天满了")
+    assert "婚礼定在10月3号" in _values(convo) and "3号 2号" not in _values(convo)
+
+
+@pytest.mark.parametrize("lang, goal, count, new, old", [
+    ("en", "I run a small bakery and I'm planning a 1-year anniversary event for customers.",
+     "We're expecting roughly 60 people over the day.", "Let's plan for about 100 people.", "60 people"),
+    ("zh", "最近想减脂，帮我安排一周的饭吧，工作日中午要带饭那种", "我一个人吃", "我男朋友说要跟我一起吃，那就按2个人准备吧", None),
+])
+def test_a_count_said_as_the_plan_is_the_head_count_and_the_goal_stays(conversation, lang, goal, count, new, old):
+    convo = conversation(lang=lang)
+    convo.say(goal)
+    convo.say(count)
+    convo.say(new)
+    recorded = convo.recorded
+    goals = convo.active("goal")
+    assert len(goals) == 1 and goals[0].value.startswith(goal.rstrip(".")[:12]), _values(convo)
+    heads = [i for i in convo.active("fact") if i.subject == "head count"]
+    assert len(heads) == 1 and ("100" in heads[0].value or "2个人" in heads[0].value), _values(convo)
+    said = convo.pipeline.acknowledgment(recorded)
+    assert "(was 1)" not in said and (old is None or old in said), said
+
+
+@pytest.mark.parametrize("earlier, said, kept", [
+    ("Just weeknight dinners, Monday to Friday.", "thanks!! that actually looks great", "Monday to Friday"),
+    ("Just weeknight dinners, Monday to Friday.", "Actually, add Saturday lunch too since we're home then.",
+     "Monday to Friday"),
+    ("We're expecting 45 guests.",
+     "actually, you know what, I'll dip into savings.", "45 guests"),
+])
+def test_actually_that_praises_adds_or_decides_corrects_nothing(conversation, earlier, said, kept):
+    # (English only: "actually" is the English word that both corrects and stresses)
+    convo = conversation()
+    convo.say(earlier)
+    convo.say(said)
+    assert kept in _values(convo), _values(convo)
+
+
+def test_actually_with_a_value_still_corrects(conversation):
+    convo = conversation()
+    convo.say("I prefer aisle seats")
+    convo.say("actually I've switched, window seats for me these days")
+    assert "aisle" not in _values(convo) and "window" in _values(convo)
+
+
+@pytest.mark.parametrize("lang, first, moved, count, others", [
+    ("en", "6 of us, 3 nights, leaving fri 15 aug", "update: 2 dropped out so it's 4 now", "4 of us",
+     ("3 nights", "15 aug")),
+    ("zh", "我们6个人，住3晚，8月15号出发", "有两个人来不了了，现在4个", "4个人", ("住3晚", "8月15号")),
+])
+def test_a_bare_count_after_people_left_is_the_head_count(conversation, lang, first, moved, count, others):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(moved)
+    heads = [i.value for i in convo.active("fact") if i.subject == "head count"]
+    assert len(heads) == 1 and count in heads[0], _values(convo)
+    assert all(o in _values(convo) for o in others), _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, subject, what", [
+    ("en", "His sister is celiac.", "health:sister", "celiac"),
+    ("en", "Carlos is the one with the peanut allergy.", "allergy:carlos", "peanut"),
+    ("en", "Ellie's vegan and Rob can't eat sesame, he's allergic", "allergy:rob", "sesame"),
+    ("zh", "我发现我有点乳糖不耐，喝牛奶肚子不舒服，换掉", "health", "乳糖不耐"),
+])
+def test_health_said_in_passing_is_a_profile_fact(conversation, lang, said, subject, what):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    held = {i.subject: i for i in convo.active("fact")}
+    assert subject in held and what in held[subject].value and held[subject].scope == "profile", _values(convo)
+
+
+@pytest.mark.parametrize("lang, task, aim, weight", [
+    ("zh", "最近想减脂，帮我安排一周的饭吧，工作日中午要带饭那种", "我一个人住，女，28岁，160cm，65kg，想先减到58", "65kg"),
+    ("en", "Help me plan healthy meals, I want to lose weight", "I'm 80 kg now, aiming to get down to 70 kg", "80 kg"),
+])
+def test_an_aim_said_after_the_task_joins_it(conversation, lang, task, aim, weight):
+    convo = conversation(lang=lang)
+    convo.say(task)
+    convo.say(aim)
+    goals = convo.active("goal")
+    assert len(goals) == 1 and goals[0].value.startswith(task[:10]) and ("58" in goals[0].value
+                                                                         or "70 kg" in goals[0].value), _values(convo)
+    held = {i.subject: i.value for i in convo.active("fact")}
+    assert weight in held.get("weight", ""), held
+
+
+def test_a_night_somewhere_is_no_trip_length(conversation):
+    convo = conversation(lang="zh")
+    convo.say("7月初去 玩7天")
+    convo.say("想体验一次温泉旅馆 住一晚就行")
+    lengths = [i.value for i in convo.active("fact") if i.subject == "trip length"]
+    assert lengths == ["玩7天"], _values(convo)
+    assert "温泉旅馆" in _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, length", [
+    ("zh", "开业活动搞几天合适？我打算三天", "三天"),
+    ("en", "6 of us, 3 nights, leaving fri 15 aug", "3 nights"),
+])
+def test_how_long_said_alone_is_the_length(conversation, lang, said, length):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    lengths = [i.value for i in convo.active("fact") if i.subject == "trip length"]
+    assert len(lengths) == 1 and length in lengths[0], _values(convo)
+
+
+def test_a_money_change_said_with_its_currency_changes_the_budget(conversation):
+    convo = conversation()
+    convo.say("Grocery budget is $150 a week.")
+    convo.say("Prices went up at our store, let's make it $180.")
+    assert [i.value for i in convo.active("constraint")] == ["Grocery budget is $180 a week"], _values(convo)
+
+
+def test_a_requirement_is_said_by_its_clauses_only_when_short_enough():
+    from desktop_app.memory.acknowledgment import Noted
+
+    said = acknowledgment([Noted("得支持电信", part=True)], [], "zh", "还有我妈的卡是电信的，得支持电信")
+    assert said == "好的，记下了：得支持电信。"
+    # (the whole message again is not said back)
+    assert "得支持电信" not in acknowledgment([Noted("得支持电信", part=True)], [], "zh", "得支持电信")
