@@ -97,6 +97,10 @@ def _dated(label: str | None, value: str, lang: str) -> str:
     or its label."""
     when = [m.group(0) for name in ("time.date", "time.clock") if (pattern := cue(name, lang)) is not None
             for m in [pattern.search(value)] if m is not None]
+    if label and (leaving := first_match("fact.departure", value, (lang,))) is not None \
+            and leaving.groupdict().get("value"):
+        # the day of leaving, not the first day said ("改6月25号出发吧" of "看了下7月机票太贵了 改6月25号出发吧": it said "7月")
+        when = [leaving.group("value")]
     if not label:
         return " ".join(when)  # a day with no name for it is said alone ("6月15号；周六", not "周六": a reader missed it)
     if when:
@@ -131,6 +135,10 @@ def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
     that stayed ("…, still 7 days" after "7 days") by itself, with nothing it was; None otherwise."""
     if not item.old:
         return None
+    leaving = [m.group("value") if (m := first_match("fact.departure", v, (lang,))) is not None
+               and m.groupdict().get("value") else None for v in (item.value, item.old)]
+    if leaving[0] and leaving[1] and leaving[0] != leaving[1]:  # ("出发日期 6月25号（之前是7月初）": it said nothing)
+        return (f"{item.label} {leaving[0]}" if item.label else leaving[0]), leaving[1]
     pattern = cue("time.date", lang)
     # (a weekday said with its day is that day: "9月6号周六", "June 15 (Saturday)")
     days = [days_said(pattern, v) for v in (item.value, item.old)] if pattern is not None else [[], []]
@@ -243,6 +251,10 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             # "记下了：人数。"), else its name, not the message said back.
             # (a rule's amount is said bare, "100 words": "length 100 words" read as a label, run U)
             named = named_value(new, None if item.rule else item.label, lang) or _dated(item.label, new, lang)
+            if item.rule and not re.search(r"[^\W\d_]", _without_numbers(named.replace(item.label or "", ""))):
+                # A rule is kept to, not named by its label or a bare number ("好的，记下了：格式。", "Noted: format 5."
+                # to "以后每次推荐都给我列个表格对比…", "From now on, max 5 bullet points per answer.", round twenty-one)
+                named = ""
             if named and not item.label and not re.search(r"[^\W\d_]", _without_numbers(named)):
                 # A bare number says nothing ("记下了：考试 8月10号；7；6.5"): left out beside values named, else the
                 # clause of a longer message that holds it ("目标总分7分"; all of them said the message back)

@@ -57,7 +57,7 @@ from desktop_app.memory.reply_health import (
     remark_note,
 )
 from desktop_app.memory.reply_use import memory_in_use
-from desktop_app.memory.write.sentence import NEED_PREFIX, required_part
+from desktop_app.memory.write.sentence import NEED_PREFIX, said_part
 from desktop_app.memory.write.updates import remember_message
 from desktop_app.prompts import default_system_prompt
 
@@ -419,8 +419,9 @@ class TurnPipeline:
                 for item in (i for i in items if i.status == "active"):
                     old = self.store.get_item(item.supersedes) if item.supersedes else None
                     label = label_of(item.subject, item.value, names, lang) or words_label(item.subject, item.value)
-                    if item.subject.startswith(NEED_PREFIX) and old is None:
-                        noted.append(Noted(required_part(item.value), None, label, part=True))
+                    if (item.subject.startswith(NEED_PREFIX) or item.kind == "decision") and old is None:
+                        # what is required or chosen, by its clauses ("那就买两台"; it said "好的，记下了。")
+                        noted.append(Noted(said_part(item.value, item.kind), None, label, part=True))
                         continue
                     noted.append(Noted(item.value, old.value if old else None, label, rule=item.kind == "directive"))
             elif outcome.action == "revoked":

@@ -180,3 +180,43 @@ def test_a_requirement_is_said_by_its_clauses_only_when_short_enough():
     assert said == "好的，记下了：得支持电信。"
     # (the whole message again is not said back)
     assert "得支持电信" not in acknowledgment([Noted("得支持电信", part=True)], [], "zh", "得支持电信")
+
+
+@pytest.mark.parametrize("lang, turns, said", [
+    ("zh", ["7月初去 玩7天", "看了下7月机票太贵了 改6月25号出发吧 还是7天"], "出发日期 6月25号（之前是7月初）"),
+    ("en", ["Flying out July 14, 7 days", "Tom checked and flights are cheaper if we leave July 21 instead"],
+     "departure July 21 (was July 14)"),
+])
+def test_a_new_day_of_leaving_is_said_by_that_day(conversation, lang, turns, said):
+    convo = conversation(lang=lang)
+    for text in turns:
+        convo.say(text)
+    assert said in convo.pipeline.acknowledgment(convo.recorded)
+    assert [i.subject for i in convo.active("fact") if "7月初" in i.value or "July 14" in i.value] == []
+
+
+@pytest.mark.parametrize("lang, said, kept", [
+    ("zh", "以后每次推荐都给我列个表格对比，型号、价格、优缺点", "以后每次回答都照这条来"),
+    ("en", "Keep it short please. From now on, max 5 bullet points per answer.", "in every answer from now on"),
+])
+def test_a_rule_is_not_acknowledged_by_its_label(conversation, lang, said, kept):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    reply = convo.pipeline.acknowledgment(convo.recorded)
+    assert kept in reply and "格式" not in reply and "format" not in reply, reply
+
+
+@pytest.mark.parametrize("lang, said, named", [
+    ("zh", "我爸看到了说他也要，那就买两台，一样的也行", "买两台"),
+    ("en", "We decided to go with the Hilton, it's closer to the venue", "go with the Hilton"),
+])
+def test_a_choice_is_acknowledged_by_its_clause(conversation, lang, said, named):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert named in convo.pipeline.acknowledgment(convo.recorded)
+
+
+def test_a_diet_said_without_its_person_names_no_one(conversation):
+    convo = conversation(lang="zh")
+    convo.say("有个女生小美吃素 不吃肉不吃海鲜 蛋奶可以")
+    assert [i.subject for i in convo.active("fact")] == ["diet:女生小美"], _values(convo)

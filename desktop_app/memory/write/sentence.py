@@ -250,10 +250,12 @@ def _required(body: str, quote: str) -> Candidate | None:
     return Candidate(action="add", kind="constraint", subject=topic_subject(NEED_PREFIX[:-1], body), value=body, quote=quote)
 
 
-def required_part(value: str) -> str:
-    """The clauses of a requirement that say what is required ("字一定要大，电池要耐用" of "字一定要大，她老花眼，还有
-    电池要耐用"): what the program names it by."""
-    parts = [without_lead_in(p.strip(TRIM), edge=TRIM) for p in _CLAUSE_END.split(value) if REQUIRED.search(p)]
+def said_part(value: str, kind: str) -> str:
+    """The clauses of a requirement or a decision that say what is required or chosen ("字一定要大，电池要耐用" of
+    "字一定要大，她老花眼，还有电池要耐用"; "那就买两台" of "我爸看到了说他也要，那就买两台，一样的也行"): what the
+    program names it by; the whole value when no clause says it alone."""
+    pattern = REQUIRED if kind == "constraint" else DECISION
+    parts = [without_lead_in(p.strip(TRIM), edge=TRIM) for p in _CLAUSE_END.split(value) if pattern.search(p)]
     return ("，" if CJK_CHAR.search(value) else ", ").join(p for p in parts if p) or value
 
 
