@@ -220,3 +220,19 @@ def test_a_diet_said_without_its_person_names_no_one(conversation):
     convo = conversation(lang="zh")
     convo.say("有个女生小美吃素 不吃肉不吃海鲜 蛋奶可以")
     assert [i.subject for i in convo.active("fact")] == ["diet:女生小美"], _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, part", [
+    ("zh", "周末也顺便安排一下吧，周末可以稍微放纵一点", "周末"),
+    ("en", "Please also plan breakfasts for the week.", "breakfasts"),
+])
+def test_a_part_added_to_the_plan_is_kept_for_the_final_plan(conversation, lang, said, part):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert [i for i in convo.active("constraint") if part in i.value], _values(convo)
+
+
+def test_a_plain_request_adds_nothing(conversation):
+    convo = conversation(lang="zh")
+    convo.say("帮我安排一下周末吧")
+    assert not convo.active("constraint"), _values(convo)

@@ -721,6 +721,9 @@ def test_a_reply_alike_in_wording_that_names_the_messages_new_number_is_no_copy(
     assert "copy" not in kinds("Got it. Noted: moving day April 5 (was March 29).",
                                user_text="The landlord pushed the move-in date back, so moving day is now April 5.",
                                earlier_replies=["Got it. Noted: moving day March 29.", "1. Book the van\n5. Pack the kitchen"])
+    # a value the message's number comes to: "9000（之前是8000）" to "人均再加1000吧" (bench health round twenty-one)
+    assert "copy" not in kinds("好的，记下了：人均的预算 9000（之前是8000）。", user_text="人均再加1000吧 温泉贵",
+                               earlier_replies=["好的，记下了：4个人（之前是5个人）。"])
     # The same reply again is still a copy, number and all.
     assert "copy" in kinds("Got it. Noted: budget €5,000 for the trip.", user_text=news,
                            earlier_replies=["Got it. Noted: budget €5,000 for the trip!"])

@@ -190,7 +190,7 @@ def classify(sentence: str) -> Candidate | None:
         # "Plan it within my budget" uses the budget; it does not state one. It may set the goal, or
         # say when something happens ("set up notes for a call with the client tuesday 2pm").
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True) \
-            if GOAL.search(body) else _dated(body, quote, asked=True)
+            if GOAL.search(body) else _dated(body, quote, asked=True) or _required(body, quote)
     if STEP_DONE.search(body) and not STANDING.search(body):
         return Candidate(action="step_done", kind="goal", subject="goal", value=body, quote=quote)
     if GOAL.search(body):
@@ -245,8 +245,8 @@ NEED_PREFIX = "need:"
 def _required(body: str, quote: str) -> Candidate | None:
     """A requirement of the plan ("字一定要大，她老花眼，还有电池要耐用", "I want a proper gluten-free option"): a
     constraint in the user's words, under its own words (a second one is one more, not a new value of the first)."""
-    if REQUIRED.search(body) is None or REQUEST.search(body) is not None:
-        return None
+    if not (REQUIRED.search(body) is not None and REQUEST.search(body) is None or fires("plan.added", body)):
+        return None  # (a part added to the plan is asked for: "周末也顺便安排一下吧")
     return Candidate(action="add", kind="constraint", subject=topic_subject(NEED_PREFIX[:-1], body), value=body, quote=quote)
 
 
