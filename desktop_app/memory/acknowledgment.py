@@ -217,7 +217,8 @@ def label_of(subject: str, value: str, names: dict[str, str], lang: str) -> str 
         # The user's own people are the user's, said by the program ("你妈妈的饮食", "your mum's diet"): "我妈的饮食"
         # is the user's voice, and "妈的饮食" reads as a curse.
         named = text["yours"].format(who=text["short_kin"].format(who=named) if len(named) == 1 else named)
-    return text["whose"].format(who=named, label=label)
+    whose = text.get("whose_s", text["whose"]) if named.endswith("s") else text["whose"]
+    return whose.format(who=named, label=label)
 
 
 def words_label(subject: str, value: str) -> str | None:
@@ -259,8 +260,12 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
                 # A bare number says nothing ("记下了：考试 8月10号；7；6.5"): left out beside values named, else the
                 # clause of a longer message that holds it ("目标总分7分"; all of them said the message back)
                 named = "" if len(noted) > 1 or len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)) else new
-            elif not named and item.part and len(marks_aside(new)) < SAID_BACK * len(marks_aside(message)):
-                named = new  # "字一定要大，电池要耐用" of "字一定要大，她老花眼，还有电池要耐用" (it said "好的，记下了。")
+            elif not named and item.part and len(marks_aside(new)) < SAID_BACK * len(marks_aside(message)) \
+                    and (len(noted) == 1 or len(marks_aside(new)) <= clauses_left):
+                # "字一定要大，电池要耐用" of "字一定要大，她老花眼，还有电池要耐用" (it said "好的，记下了。"); beside other
+                # values, within the share of the message they may say back (bench health judged one an echo)
+                clauses_left -= len(marks_aside(new))
+                named = new
             elif not named and len(noted) > 1 and len(marks_aside(new)) <= clauses_left:
                 # one value among several that has no name is said by its clause ("你对象的名字：阿杰；一只狗叫豆豆":
                 # the dog was left out, and a reader missed it), while all such clauses say at most half the message

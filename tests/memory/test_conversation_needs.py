@@ -18,7 +18,7 @@ def _values(convo) -> str:
     ("zh", "还有我妈的卡是电信的，得支持电信", "得支持电信"),
     ("zh", "对了他们用不了谷歌那些，国产系统就行，最好有长辈模式", "最好有长辈模式"),
     ("en", "Also, the courtyard is being resurfaced that weekend, so it'll be indoors only.", "it'll be indoors only"),
-    ("en", "Some regulars are coeliac, so I want a proper gluten-free option.", "gluten-free option"),
+    ("en", "The phone must have a headphone jack, she still uses wired earbuds.", "must have a headphone jack"),
 ])
 def test_a_requirement_without_a_number_is_a_constraint_named_back(conversation, lang, said, named):
     convo = conversation(lang=lang)
@@ -88,6 +88,7 @@ def test_a_count_said_as_the_plan_is_the_head_count_and_the_goal_stays(conversat
      "Monday to Friday"),
     ("We're expecting 45 guests.",
      "actually, you know what, I'll dip into savings.", "45 guests"),
+    ("His sister is celiac.", "actually, you know what, I'll dip into savings.", "His sister is celiac"),
 ])
 def test_actually_that_praises_adds_or_decides_corrects_nothing(conversation, earlier, said, kept):
     # (English only: "actually" is the English word that both corrects and stresses)
@@ -123,6 +124,8 @@ def test_a_bare_count_after_people_left_is_the_head_count(conversation, lang, fi
     ("en", "Carlos is the one with the peanut allergy.", "allergy:carlos", "peanut"),
     ("en", "Ellie's vegan and Rob can't eat sesame, he's allergic", "allergy:rob", "sesame"),
     ("zh", "我发现我有点乳糖不耐，喝牛奶肚子不舒服，换掉", "health", "乳糖不耐"),
+    ("en", "Hannah is lactose intolerant, so go easy on dairy, and our son won't touch mushrooms.", "diet:son",
+     "mushrooms"),
 ])
 def test_health_said_in_passing_is_a_profile_fact(conversation, lang, said, subject, what):
     convo = conversation(lang=lang)
@@ -236,3 +239,21 @@ def test_a_plain_request_adds_nothing(conversation):
     convo = conversation(lang="zh")
     convo.say("帮我安排一下周末吧")
     assert not convo.active("constraint"), _values(convo)
+
+
+def test_a_slip_owned_up_to_in_the_same_message_takes_back_what_it_said_of_that_person(conversation):
+    convo = conversation()
+    convo.say("His best friend Carlos is celiac... wait no, sorry, Carlos is the one with the peanut allergy. "
+              "His sister is celiac.")
+    held = {i.subject: i.value for i in convo.active("fact")}
+    assert "health:carlos" not in held and "peanut" in held["allergy:carlos"] and "health:sister" in held, held
+
+
+def test_a_requirement_beside_another_value_is_said_back_within_the_share_of_the_message(conversation):
+    # (bench health judged "Noted: regulars's health: coeliac; you want a proper gluten-free option that's actually
+    # prepared…" an echo of the message)
+    convo = conversation()
+    convo.say("Some regulars are coeliac, so I want a proper gluten-free option that's actually prepared separately.")
+    said = convo.pipeline.acknowledgment(convo.recorded)
+    assert "regulars' health: coeliac" in said and "prepared" not in said, said
+    assert [i for i in convo.active("constraint") if "gluten-free" in i.value]

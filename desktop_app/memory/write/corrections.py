@@ -77,7 +77,9 @@ def latest_correctable(active: list[MemoryItem], value: str, quote: str = "") ->
         # A correction that says no number keeps the numbers held unless it names their item ("actually, you know what,
         # I'll dip into savings" replaced "let's say 45 guests", bench health round twenty-one; "押一付一，我记错了"
         # says its numbers in words)
-        pool = [i for i in pool if not written_numbers(i.value) or term_set(i.value) & term_set(value)]
+        # (nor a profile item: "…(was His sister is celiac)")
+        pool = [i for i in pool if term_set(i.value) & term_set(value)
+                or not written_numbers(i.value) and i.scope != "profile"]
     if says_when(value.split(": ", 1)[-1]):
         # A day or a time corrects no amount: "时间改成晚上7点吧" is no head count of 7, "Change the departure
         # to 10:30" no budget (the review of round twelve's acknowledgment, which said them).

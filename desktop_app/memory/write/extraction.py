@@ -69,8 +69,19 @@ def extract(text: str) -> list[Candidate]:
     out: list[Candidate] = []
     sentences = split_sentences(unquoted(text))
     for sentence in sentences:
-        out += _with_shift(sentence, unshifted(sentence))
+        said = _with_shift(sentence, unshifted(sentence))
+        if (CORRECT.search(sentence) or CHANGE_LEAD.match(sentence.strip())) and (people := {_whose(c) for c in said} - {""}):
+            # "His best friend Carlos is celiac... wait no, sorry, Carlos is the one with the peanut allergy": what the
+            # message said of that person before it owned up to the slip is taken back
+            out = [c for c in out if _whose(c) not in people]
+        out += said
     return _replacing_rule(sentences, out)
+
+
+def _whose(candidate: Candidate) -> str:
+    """The person a profile fact is about ("carlos" of "allergy:carlos"), or ""."""
+    kind, _, who = candidate.subject.partition(":")
+    return who if candidate.action == "add" and kind in ("allergy", "health", "diet") else ""
 
 
 def unshifted(sentence: str) -> list[Candidate]:
