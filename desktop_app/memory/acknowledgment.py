@@ -256,6 +256,8 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
                 # A rule is kept to, not named by its label or a bare number ("好的，记下了：格式。", "Noted: format 5."
                 # to "以后每次推荐都给我列个表格对比…", "From now on, max 5 bullet points per answer.", round twenty-one)
                 named = ""
+            if item.part and not re.search(r"[^\W\d_]", _without_numbers(named)):
+                named = ""  # (a part is said by its words: "想先减到58", not "58")
             if named and not item.label and not re.search(r"[^\W\d_]", _without_numbers(named)):
                 # A bare number says nothing ("记下了：考试 8月10号；7；6.5"): left out beside values named, else the
                 # clause of a longer message that holds it ("目标总分7分"; all of them said the message back)

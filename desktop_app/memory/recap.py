@@ -37,6 +37,8 @@ from desktop_app.prompts import guard_text
 # reply or what is still undecided; the goal only where it holds a date or a number, see _part_of_plan).
 RECAP_KINDS = ("fact", "constraint", "decision", "preference")
 MAX_RECAP = 8  # values named in one correction
+# values in the program's list of everything asked for (the list of hc-zh-06 had ten: the eighth cut the party's day)
+MAX_LISTED = 16
 RECAP_SHARE = 0.5  # more than this share of a wordy value's terms (or Chinese characters) in one sentence names it
 
 
@@ -96,9 +98,9 @@ def _counts_alike(reply: str, said: Amount, own: Amount, item: MemoryItem) -> bo
 
 
 def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,
-             history: Sequence[MemoryItem] = ()) -> list[MemoryItem]:
+             history: Sequence[MemoryItem] = (), limit: int = MAX_RECAP) -> list[MemoryItem]:
     """The current values a reply to "summarise everything and give me the final plan" does not
-    name (at most ``MAX_RECAP``); empty when ``user_text`` asks for no such summary. A value said in
+    name (at most ``limit``); empty when ``user_text`` asks for no such summary. A value said in
     the sentence that also held an old one ("4 of us, flying out July 14", ``history``) is asked for
     without the clauses stating the old value ("flying out July 14"; ``_fresh_part``)."""
     if not user_text or not fires("request.recap", user_text):
@@ -116,7 +118,7 @@ def left_out(reply: str, active: Sequence[MemoryItem], user_text: str,
             out.append(item)
         elif (fresh := _fresh_part(item, active, past)) is not None and not mentioned(fresh, reply, found):
             out.append(fresh)
-    return out[:MAX_RECAP]
+    return out[:limit]
 
 
 _CLAUSE = re.compile(alternatives("clause.split", ("zh", "en")), re.IGNORECASE)
@@ -189,7 +191,8 @@ def recap_lead(user_text: str, active: Sequence[MemoryItem], history: list[Memor
     question (``summary``), said before the model's plan; "" for any other message or an empty memory."""
     if not fires("request.recap", user_text):
         return ""
-    return summary(left_out("", active, user_text, history=history), lang, still_open("", active, user_text))
+    return summary(left_out("", active, user_text, history=history, limit=MAX_LISTED), lang,
+                   still_open("", active, user_text))
 
 
 def plan_only_note(lang: str) -> str:

@@ -419,6 +419,10 @@ class TurnPipeline:
                 for item in (i for i in items if i.status == "active"):
                     old = self.store.get_item(item.supersedes) if item.supersedes else None
                     label = label_of(item.subject, item.value, names, lang) or words_label(item.subject, item.value)
+                    if item.kind == "goal" and old is not None and item.value.startswith(old.value):
+                        # an aim joined to the task is said by itself ("想先减到58", not the task "(之前是…)")
+                        noted.append(Noted(item.value[len(old.value):].strip(" ，,;；"), None, label, part=True))
+                        continue
                     if (item.subject.startswith(NEED_PREFIX) or item.kind == "decision") and old is None:
                         # what is required or chosen, by its clauses ("那就买两台"; it said "好的，记下了。")
                         noted.append(Noted(said_part(item.value, item.kind), None, label, part=True))

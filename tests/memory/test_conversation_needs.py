@@ -257,3 +257,26 @@ def test_a_requirement_beside_another_value_is_said_back_within_the_share_of_the
     said = convo.pipeline.acknowledgment(convo.recorded)
     assert "regulars' health: coeliac" in said and "prepared" not in said, said
     assert [i for i in convo.active("constraint") if "gluten-free" in i.value]
+
+
+def test_the_programs_list_of_everything_names_more_than_eight_values(conversation):
+    # (hc-zh-06 had ten values: the list stopped at eight, and the party's day was the one cut)
+    from desktop_app.memory.recap import recap_lead
+
+    convo = conversation(lang="zh")
+    said = ["预算1万", "一共10个人", "周岁宴想定在21号", "生日是7月18号", "一定要放个算盘", "还有我表姐怀孕了",
+            "字一定要大", "我对花生过敏", "我对象叫阿杰", "得支持电信"]
+    for text in said:
+        convo.say(text)
+    active = convo.active()
+    lead = recap_lead("总结一下所有要求，给我最终方案", active, [], "zh")
+    assert len([i for i in active if i.kind != "goal"]) > 8
+    assert all(v in lead for v in ("1万", "21号", "7月18号", "算盘", "花生", "阿杰", "电信")), lead
+
+
+def test_an_aim_joined_to_the_task_is_acknowledged_by_itself(conversation):
+    convo = conversation(lang="zh")
+    convo.say("最近想减脂，帮我安排一周的饭吧，工作日中午要带饭那种")
+    convo.say("我一个人住，女，28岁，160cm，65kg，想先减到58")
+    said = convo.pipeline.acknowledgment(convo.recorded)
+    assert "想先减到58" in said and "之前是" not in said, said
