@@ -280,3 +280,16 @@ def test_an_aim_joined_to_the_task_is_acknowledged_by_itself(conversation):
     convo.say("我一个人住，女，28岁，160cm，65kg，想先减到58")
     said = convo.pipeline.acknowledgment(convo.recorded)
     assert "想先减到58" in said and "之前是" not in said, said
+
+
+@pytest.mark.parametrize("lang, limit, rule, drop", [
+    ("zh", "人均预算8000 包机票", "以后每次回答最后都帮我算一下人均花多少", "算人均那个不用了 我们自己用记账app"),
+    ("en", "Budget is 500 per person", "From now on, always end with the cost per person",
+     "you can stop with the per person thing, we use an app"),
+])
+def test_a_rule_named_by_that_is_dropped_beside_a_limit_sharing_its_words(conversation, lang, limit, rule, drop):
+    convo = conversation(lang=lang)
+    for text in (limit, rule, drop):
+        convo.say(text)
+    assert not convo.active("directive") and convo.active("constraint"), _values(convo)
+    assert not [i for i in convo.store.list_items(convo.sid) if i.status == "pending"]

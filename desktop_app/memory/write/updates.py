@@ -554,6 +554,10 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
         # "要点那个可以不用了" beside "回答用要点列出来" and "不要用表情": the rule holding the word it names
         scored = [(1, named[0])]
     scored.sort(key=lambda pair: (-pair[0], -pair[1].id))
+    if names_rule and len(ruled := [p for p in scored if p[1].kind == "directive"]) == 1 and ruled[0][0] == scored[0][0]:
+        # "算人均那个不用了" beside the rule "以后每次回答最后都帮我算一下人均花多少" and the budget "人均预算8000": "那个"
+        # names the one rule sharing its words (it went to pending, and the 0.5B answered it)
+        scored = ruled
     # The same rule in both languages: two shared terms, or — when the user names a rule ("那条…
     # 规则", "the rule about …") and only one rule shares anything — one. (A Chinese bigram like
     # 结论 carries what one English word does; 先给 is grammar and does not count.)
