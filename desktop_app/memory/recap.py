@@ -233,7 +233,7 @@ def _stated(item: MemoryItem, lang: str) -> str:
     names = subject_labels(lang)
     if item.subject.partition(":")[0] in names and (named := named_value(value, label_of(item.subject, value, names, lang),
                                                                           lang)):
-        return named
+        return in_your_voice(named, lang)  # ("4 of you", as the acknowledgment said it: the list said "4 of us")
     return in_your_voice(in_language(value, lang), lang)
 
 

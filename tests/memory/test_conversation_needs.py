@@ -293,3 +293,41 @@ def test_a_rule_named_by_that_is_dropped_beside_a_limit_sharing_its_words(conver
         convo.say(text)
     assert not convo.active("directive") and convo.active("constraint"), _values(convo)
     assert not [i for i in convo.store.list_items(convo.sid) if i.status == "pending"]
+
+
+def test_a_count_said_as_where_we_are_keeps_its_words(conversation):
+    convo = conversation()
+    convo.say("It'll be 8 guests including me.")
+    convo.say("Ok so two more people confirmed, Sam and his partner. We're at 10 now.")
+    heads = [i.value for i in convo.active("fact") if i.subject == "head count"]
+    assert heads == ["It'll be 10 guests including me"], _values(convo)
+
+
+def test_two_peoples_needs_in_one_sentence_are_two_items(conversation):
+    convo = conversation()
+    convo.say("Ellie's vegan and Rob can't eat sesame, he's allergic")
+    held = {i.subject: i.value for i in convo.active("fact")}
+    assert held.get("diet:ellie") == "Ellie's vegan" and "sesame" in held.get("allergy:rob", ""), held
+    assert "Ellie" not in held["allergy:rob"]
+
+
+def test_food_free_of_something_is_a_requirement(conversation):
+    convo = conversation()
+    convo.say("So both: peanut-free, plus some gluten-free food.")
+    assert [i for i in convo.active("constraint") if "gluten-free" in i.value], _values(convo)
+
+
+def test_a_correction_that_says_nothing_leaves_a_requirement_alone(conversation):
+    convo = conversation()
+    convo.say("So both: peanut-free, plus some gluten-free food.")
+    convo.say("actually, you know what, I'll dip into savings.")
+    assert [i for i in convo.active("constraint") if "gluten-free" in i.value], _values(convo)
+
+
+def test_the_list_says_the_head_count_in_the_programs_voice(conversation):
+    from desktop_app.memory.recap import recap_lead
+
+    convo = conversation()
+    convo.say("6 of us, 3 nights, leaving fri 15 aug")
+    lead = recap_lead("sum up all constraints + final plan pls", convo.active(), [], "en")
+    assert "6 of you" in lead and "of us" not in lead, lead

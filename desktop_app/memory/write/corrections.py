@@ -22,7 +22,7 @@ from desktop_app.memory.lang.amounts import (
     written_numbers,
 )
 from desktop_app.memory.lang.text import CJK_CHAR, term_set
-from desktop_app.memory.write.names import NAME_SUBJECTS, is_name_subject
+from desktop_app.memory.write.names import NAME_SUBJECTS, is_name_subject, names_in, owns_a_typo
 from desktop_app.memory.write.sentence import GOAL_TARGET, Candidate
 from desktop_app.memory.write.typed_values import VALUE_KINDS, WHEN, says_when
 
@@ -77,9 +77,10 @@ def latest_correctable(active: list[MemoryItem], value: str, quote: str = "") ->
         # A correction that says no number keeps the numbers held unless it names their item ("actually, you know what,
         # I'll dip into savings" replaced "let's say 45 guests", bench health round twenty-one; "押一付一，我记错了"
         # says its numbers in words)
-        # (nor a profile item: "…(was His sister is celiac)")
-        pool = [i for i in pool if term_set(i.value) & term_set(value)
-                or not written_numbers(i.value) and i.scope != "profile"]
+        # A choice for a choice, a name respelt for the item holding it; nor a profile item ("…(was His sister is
+        # celiac)") nor a requirement ("…(was So both: peanut-free, plus some gluten-free food)")
+        pool = [i for i in pool if term_set(i.value) & term_set(value) or not written_numbers(i.value) and (
+            i.kind in ("decision", "preference") or names_in(value) and (names_in(i.value) or owns_a_typo(value)))]
     if says_when(value.split(": ", 1)[-1]):
         # A day or a time corrects no amount: "时间改成晚上7点吧" is no head count of 7, "Change the departure
         # to 10:30" no budget (the review of round twelve's acknowledgment, which said them).

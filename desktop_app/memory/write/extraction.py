@@ -303,6 +303,14 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     # A rule word in a clause that makes no rule ("我有高血压，一直在吃药"): the fact is what was said.
     if whole.kind in ("directive", "constraint") and found and all(c.kind == "fact" for c in found):
         return found
+    if _whose(whole) and (others := [c for c in found if _whose(c) and _whose(c) != _whose(whole)]):
+        # "Ellie's vegan and Rob can't eat sesame, he's allergic": Ellie's diet too, not only Rob's allergy (whose
+        # item holds the rest of the sentence)
+        rest = whole.value
+        for other in others:
+            rest = rest.replace(other.value, " ")
+        rest = without_lead_in(rest.strip(TRIM), edge=TRIM) or whole.value
+        return [whole.model_copy(update={"value": rest}), *others]
     return [whole]
 
 

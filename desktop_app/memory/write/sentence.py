@@ -198,7 +198,10 @@ def classify(sentence: str) -> Candidate | None:
     # (a length said to hold from now on is one of the replies: "50 words max going forward", integrity's fourth set)
     reply_rule = REPLY_BEHAVIOUR.search(body) is not None or canonical == "length" and STANDING.search(body) is not None
     has_limit = bool(LIMIT.search(body) and (written_numbers(body) or DATE.search(body)))
-    if not (reply_rule or has_limit) and (diet := stated_fact(body, quote, canonical, _BEFORE_RULES)) is not None:
+    if not (reply_rule or has_limit) and not fires("fact.family_allergy", body) \
+            and (diet := stated_fact(body, quote, canonical, _BEFORE_RULES)) is not None:
+        # (someone's allergy said beside it is the sentence's fact: "Ellie's vegan and Rob can't eat sesame, he's
+        # allergic"; the clauses give Ellie's diet)
         return diet  # "I don't eat pork" tells what the user eats; its "don't" asks nothing of the reply
     if (STANDING.search(body) or PROHIBIT.search(body)) and (relayed or not addressed(body)) and not has_limit:
         return None  # someone else's rule, or a remark about the world ("大城市的生活节奏总是很快")
