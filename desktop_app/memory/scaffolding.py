@@ -119,6 +119,10 @@ def without_scaffolding(reply: str) -> str:
             lines.append("")
             continue
         kept = "".join(piece for piece in _CLAUSE.findall(line) if scaffolding_in(piece) is None).rstrip()
+        if kept == line.rstrip() and scaffolding_in(line) is not None:
+            # a note of the prompt said across its clauses ("The user is just chatting. Reply in one short, friendly
+            # sentence." at the top of a reply, bench health round twenty-one): the line goes
+            kept = ""
         if kept.strip():
             lines.append(kept)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip()

@@ -39,6 +39,7 @@ from desktop_app.memory.core.records import (
 from desktop_app.memory.core.turn_numbers import item_turns, turn_views
 from desktop_app.memory.documents.retrieval import document_hits_for_prompt, documents_in_scope
 from desktop_app.memory.documents.translation import translation_target
+from desktop_app.memory.lang.text import unlabelled
 from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
@@ -427,7 +428,9 @@ class TurnPipeline:
                         # what is required or chosen, by its clauses ("那就买两台"; it said "好的，记下了。")
                         noted.append(Noted(said_part(item.value, item.kind), None, label, part=True))
                         continue
-                    noted.append(Noted(item.value, old.value if old else None, label, rule=item.kind == "directive"))
+                    # (a value filed as "预算: 2000，买点资料…" is said by its label, not with the colon: "预算 2000")
+                    value = item.value if item.kind == "directive" else unlabelled(item.value, subject_names=True)
+                    noted.append(Noted(value, old.value if old else None, label, rule=item.kind == "directive"))
             elif outcome.action == "revoked":
                 dropped += [i.value for i in items]
         said = acknowledgment(noted, dropped, lang, recorded.message.content)

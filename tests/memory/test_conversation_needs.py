@@ -331,3 +331,16 @@ def test_the_list_says_the_head_count_in_the_programs_voice(conversation):
     convo.say("6 of us, 3 nights, leaving fri 15 aug")
     lead = recap_lead("sum up all constraints + final plan pls", convo.active(), [], "en")
     assert "6 of you" in lead and "of us" not in lead, lead
+
+
+@pytest.mark.parametrize("lang, asked, said, named", [
+    ("zh", "报班的话预算5000以内，你觉得值吗", "算了报班太贵了，预算降到2000，买点资料和作文批改就行", "预算 2000"),
+    ("en", "Would a course be worth it if the budget is 500?", "Nah, too pricey, budget drops to 200, just books then",
+     "budget 200"),
+])
+def test_a_change_with_nothing_to_change_is_kept_in_the_users_words(conversation, lang, asked, said, named):
+    convo = conversation(lang=lang)
+    convo.say(asked)
+    convo.say(said)
+    reply = convo.pipeline.acknowledgment(convo.recorded)
+    assert named in reply and ": " not in reply.split("：", 1)[-1].split(": ", 1)[-1], reply

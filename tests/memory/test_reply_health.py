@@ -748,3 +748,12 @@ def test_asked_what_the_user_said_the_answer_may_say_what_a_reply_noted(lang, no
 
     assert not [f for f in check_reply(answer, user_text=asked, earlier_replies=[noted], expected_lang=lang)
                 if f.kind == "copy"]
+
+
+@pytest.mark.parametrize("reply, kept", [
+    # bench health round twenty-one: the chit-chat note pasted at the top of a reply, said across two clauses
+    ("The user is just chatting. Reply in one short, friendly sentence.\n\nSounds like a fun trip!", "Sounds like a fun trip!"),
+    ("Sounds like a fun trip! Enjoy it.", "Sounds like a fun trip! Enjoy it."),
+])
+def test_a_prompt_note_said_across_clauses_is_taken_out(reply, kept):
+    assert without_scaffolding(reply) == kept
