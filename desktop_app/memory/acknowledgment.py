@@ -83,7 +83,8 @@ _WHAT_CUES = ("fact.family_allergy", "fact.allergy", "fact.family_diet", "fact.d
 
 def _what(value: str, lang: str) -> str:
     """What a fact of ``_WHAT_CUES`` is ("虾" of "我表妹小雨对虾过敏", "4 days a week"), or ""."""
-    found = (first_match(name, value, (lang,)) for name in _WHAT_CUES)
+    # (the value's own language too: "有两个同事是清真…对花生过敏" under an English rule is "peanut", not nothing)
+    found = (first_match(name, value, (lang, *(other for other in ("zh", "en") if other != lang))) for name in _WHAT_CUES)
     return next((m.group("value").strip(_TRIM) for m in found if m is not None and m.groupdict().get("value")), "")
 
 
@@ -146,6 +147,10 @@ def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
     if len(days[0]) == len(fresh) == 1 and gone:  # (the first day it was: "6月15号" of "6月15号，周六")
         return (f"{item.label} {fresh[0]}" if item.label else fresh[0]), gone[0]
     held, before = dateless_amounts(item.value), dateless_amounts(item.old)
+    people = [[a for a in amounts if a.unit == "people"] for amounts in (held, before)]
+    if len(people[0]) == 1 and len(people[1]) == 1 and people[0][0].value != people[1][0].value:
+        # a head count said in a long sentence, by its count ("5个人（之前是3个人）"; it said "好的，记下了。")
+        return amount_phrase(item.value, people[0][0]), amount_phrase(item.old, people[1][0])
     if len(held) == 1 and [a.value for a in held] == [b.value for b in before]:
         return amount_phrase(item.value, held[0], measure=True), ""
     return None

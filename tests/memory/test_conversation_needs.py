@@ -344,3 +344,21 @@ def test_a_change_with_nothing_to_change_is_kept_in_the_users_words(conversation
     convo.say(said)
     reply = convo.pipeline.acknowledgment(convo.recorded)
     assert named in reply and ": " not in reply.split("：", 1)[-1].split(": ", 1)[-1], reply
+
+
+def test_a_count_per_table_is_no_head_count(conversation):
+    convo = conversation(lang="zh")
+    convo.say("打算请亲戚朋友，大概6桌，一桌10个人")
+    assert not [i for i in convo.active("fact") if i.subject == "head count"], _values(convo)
+
+
+@pytest.mark.parametrize("lang, first, then, said", [
+    ("zh", "我表弟阿伟来帮忙，加上我和一个员工，一共3个人看店", "还得招两个兼职，那就一共5个人了", "5个人（之前是3个人）"),
+    ("en", "We're 3 people running the shop: me, my cousin Wei and one employee.",
+     "We still need two part-timers, so that makes 5 people in total.", "5 people (was 3 people)"),
+])
+def test_a_head_count_said_in_a_long_sentence_is_acknowledged_by_its_count(conversation, lang, first, then, said):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(then)
+    assert said in convo.pipeline.acknowledgment(convo.recorded)
