@@ -362,3 +362,22 @@ def test_a_head_count_said_in_a_long_sentence_is_acknowledged_by_its_count(conve
     convo.say(first)
     convo.say(then)
     assert said in convo.pipeline.acknowledgment(convo.recorded)
+
+
+def test_a_value_asked_back_by_what_i_gave_you_is_recalled_by_the_program():
+    from desktop_app.memory.reply_health import only_asks_what_was_said
+
+    # (hc-en-08: the 0.5B answered "Sorry, I can't help with that.")
+    assert only_asks_what_was_said("What's the weekly budget I gave you?")
+    assert not only_asks_what_was_said("I gave you the budget, now plan the week.")
+
+
+@pytest.mark.parametrize("lang, rule, back", [
+    ("en", "from now on, no long intros, just answer.", "ok you can go back to normal, intros are fine"),
+    ("zh", "以后回答别写开场白，直接说", "开场白那个不用了，正常写就行"),
+])
+def test_going_back_to_normal_drops_the_rule(conversation, lang, rule, back):
+    convo = conversation(lang=lang)
+    convo.say(rule)
+    convo.say(back)
+    assert not convo.active("directive"), _values(convo)
