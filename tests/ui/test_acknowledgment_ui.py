@@ -41,5 +41,6 @@ async def test_a_summary_shows_the_programs_list_then_the_models_plan_also_after
         await ui.send(pilot, "There'll be 5 of us, flying out July 21 for 7 days.")
         await ui.send(pilot, "Okay, summarise all my constraints and give me the final plan.")
         shown = replies(app)[-1]
-        assert shown.startswith("Everything you have asked for, as it stands:\n- 5 of us"), shown
+        # (in the program's voice, as its acknowledgment says it: round twenty-one)
+        assert shown.startswith("Everything you have asked for, as it stands:\n- 5 of you"), shown
         assert shown.endswith(plan) and shown.count("Everything you have asked for") == 1, shown
