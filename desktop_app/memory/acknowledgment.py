@@ -83,8 +83,7 @@ _WHAT_CUES = ("fact.family_allergy", "fact.allergy", "fact.family_diet", "fact.d
 
 def _what(value: str, lang: str) -> str:
     """What a fact of ``_WHAT_CUES`` is ("虾" of "我表妹小雨对虾过敏", "4 days a week"), or ""."""
-    # (the value's own language too: "有两个同事是清真…对花生过敏" under an English rule is "peanut", not nothing)
-    found = (first_match(name, value, (lang, *(other for other in ("zh", "en") if other != lang))) for name in _WHAT_CUES)
+    found = (first_match(name, value, (lang,)) for name in _WHAT_CUES)
     return next((m.group("value").strip(_TRIM) for m in found if m is not None and m.groupdict().get("value")), "")
 
 
