@@ -58,6 +58,11 @@ MEATLESS_ZH = item(5, "我吃素", "diet")
     ("en", [item(13, "Grandma doesn't eat pork", "diet:grandma")], "Pulled pork sliders for the BBQ.", [13]),
     ("zh", [item(14, "朋友阿里是回族，不吃猪肉", "diet:阿里")], "点手抓羊肉和大盘鸡。", []),
     ("en", [item(15, "I'm lactose intolerant", "diet")], "Use a vegan mozzarella on the pizza.", []),
+    # sesame (bench health round twenty-one: "eat sesame (if applicable)" for a friend allergic to it passed)
+    ("en", [item(16, "Rob can't eat sesame, he's allergic", "allergy:rob")], "Snacks: hummus and pitta, sesame bars.",
+     [16]),
+    ("zh", [item(17, "小雨对芝麻过敏", "allergy:小雨")], "第二天中午吃麻酱凉面。", [17]),
+    ("en", [item(16, "Rob can't eat sesame, he's allergic", "allergy:rob")], "Keep the snacks sesame-free for Rob.", []),
 ])
 def test_a_food_the_memory_rules_out_is_found(lang, items, reply, expected):
     assert ruled_out(reply, items, lang) == expected
