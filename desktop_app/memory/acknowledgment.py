@@ -146,7 +146,7 @@ def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
     if len(days[0]) == len(fresh) == 1 and gone:  # (the first day it was: "6月15号" of "6月15号，周六")
         return (f"{item.label} {fresh[0]}" if item.label else fresh[0]), gone[0]
     held, before = dateless_amounts(item.value), dateless_amounts(item.old)
-    people = [[a for a in amounts if a.unit == "people"] for amounts in (held, before)]
+    people = [[a for a in said if a.unit == "people"] for said in (held, before)]
     if len(people[0]) == 1 and len(people[1]) == 1 and people[0][0].value != people[1][0].value:
         # a head count said in a long sentence, by its count ("5个人（之前是3个人）"; it said "好的，记下了。")
         return amount_phrase(item.value, people[0][0]), amount_phrase(item.old, people[1][0])

@@ -75,8 +75,7 @@ def days_said(pattern: re.Pattern[str], value: str) -> list[str]:
         # (a weekday, no number: "10月3号 2号那天满了" says two days)
         if days and _ADJACENT.fullmatch(value[days[-1][1]:m.start()]) and not re.search(r"\d", m.group(0)):
             # (with its bracket closed: "June 15 (Saturday)", not "June 15 (Saturday")
-            end = m.end() + 1 if value[m.end():m.end() + 1] in ")）" and value[m.end():m.end() + 1] else m.end()
-            days[-1] = (days[-1][0], end)
+            days[-1] = (days[-1][0], m.end() + (value[m.end():m.end() + 1] in (")", "）")))
         else:
             days.append((m.start(), m.end()))
     return [value[start:end] for start, end in days]

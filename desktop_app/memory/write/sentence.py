@@ -248,8 +248,9 @@ NEED_PREFIX = "need:"
 def _required(body: str, quote: str) -> Candidate | None:
     """A requirement of the plan ("字一定要大，她老花眼，还有电池要耐用", "I want a proper gluten-free option"): a
     constraint in the user's words, under its own words (a second one is one more, not a new value of the first)."""
-    if not (REQUIRED.search(body) is not None and REQUEST.search(body) is None or fires("plan.added", body)):
-        return None  # (a part added to the plan is asked for: "周末也顺便安排一下吧")
+    required = REQUIRED.search(body) is not None and REQUEST.search(body) is None
+    if not required and not fires("plan.added", body):  # (a part added to the plan is asked for: "周末也顺便安排一下吧")
+        return None
     return Candidate(action="add", kind="constraint", subject=topic_subject(NEED_PREFIX[:-1], body), value=body, quote=quote)
 
 
