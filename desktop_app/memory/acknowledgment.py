@@ -44,7 +44,7 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
     if len(gone) == 1 and len(fresh) > 1 and gone[0].unit:  # "少4个，就8个人了" of "大概12个人" (run O): the 8
         fresh = [a for a in fresh if a.unit == gone[0].unit] or fresh
     if len(fresh) == 1 and len(gone) == 1:
-        return amount_phrase(new, fresh[0]), amount_phrase(old, gone[0])
+        return amount_phrase(new, fresh[0], measure=True), amount_phrase(old, gone[0], measure=True)
     shared = 0
     for match in _CLAUSE_END.finditer(new):
         if old.startswith(new[: match.end()]) and match.end() < len(new):
@@ -78,6 +78,7 @@ def _clip(text: str, limit: int = MAX_VALUE) -> str:
 
 # The facts whose cue holds what they are ("对虾过敏" → "虾"; lexicon ``fact.*``, group ``value``).
 _WHAT_CUES = ("fact.family_allergy", "fact.allergy", "fact.family_diet", "fact.diet", "fact.health", "fact.frequency",
+              "fact.weakness", "fact.tables", "fact.time_available",
               "fact.person_name", "fact.name", "rule.address")
 
 
@@ -172,7 +173,23 @@ def _changed_what(item: Noted, lang: str) -> tuple[str, str] | None:
     3天）", not "4天（之前是3天）", a Pilot walk), named by its label; None otherwise."""
     if not item.old or not (new := _what(item.value, lang)) or not (old := _what(item.old, lang)) or new == old:
         return None
+    if len(new) > MAX_WHAT:
+        # a long one by the part that changed ("about 1.5 hours on weekdays (was about 2 hours on weekdays)", not the
+        # whole clipped: "about 1.5 hours on weekdays and 5 hours a…")
+        new, old = _part_changed(new, old)
     return (_named(item.label, new, lang) if item.label else new), old
+
+
+MAX_WHAT = 40  # characters of what a value is, past which a change says the part that changed
+_PART_END = re.compile(r"\s+(?:and|but)\s+|[,;，；、]")
+
+
+def _part_changed(new: str, old: str) -> tuple[str, str]:
+    """The parts of two long values that differ, when both split alike ("about 1.5 hours on weekdays" of "about 1.5
+    hours on weekdays and 5 hours a day on weekends"); the two whole otherwise."""
+    mine, theirs = _PART_END.split(new), _PART_END.split(old)
+    differ = [(a, b) for a, b in zip(mine, theirs, strict=False) if a != b]
+    return differ[0] if len(mine) == len(theirs) and len(differ) == 1 else (new, old)
 
 
 def _rule_itself(rule: str, lang: str) -> str:

@@ -31,6 +31,7 @@ from desktop_app.memory.lang.text import (
 from desktop_app.memory.lang.voice import in_your_voice
 from desktop_app.memory.prompt.render import in_language, plain_value
 from desktop_app.memory.stated_values import numbering, superseded, unit_of_item
+from desktop_app.memory.write.sentence import NEED_PREFIX
 from desktop_app.prompts import guard_text
 
 # What a summary of "everything I asked for" must name: the current values (not the rules on the
@@ -191,8 +192,11 @@ def recap_lead(user_text: str, active: Sequence[MemoryItem], history: list[Memor
     question (``summary``), said before the model's plan; "" for any other message or an empty memory."""
     if not fires("request.recap", user_text):
         return ""
-    return summary(left_out("", active, user_text, history=history, limit=MAX_LISTED), lang,
-                   still_open("", active, user_text))
+    values = left_out("", active, user_text, history=history, limit=MAX_LISTED)
+    # The task itself opens the list (hc-zh-03's "下个月要搬家，从朝阳搬到海淀": a list of the limits alone never said
+    # where the move went, nor hc-en-09's whose party it was)
+    tasks = [i for i in active if i.kind == "goal" and i not in values]
+    return summary([*tasks, *values][:MAX_LISTED], lang, still_open("", active, user_text))
 
 
 def plan_only_note(lang: str) -> str:
@@ -207,6 +211,7 @@ def _blocks(values: Sequence[MemoryItem], lang: str, open_questions: Sequence[Me
             for head, items in ((lead, values), ("still_open", open_questions)) if items]
 
 
+_TASK_ASKED = re.compile(alternatives("recap.task_asked", LANGS), re.IGNORECASE)
 _LABEL = re.compile(r"^[^:：\n]{1,12}[:：]\s*")  # "虾过敏: ", "Priya's diet: "
 
 
@@ -230,6 +235,8 @@ def _stated(item: MemoryItem, lang: str) -> str:
     July 21 instead", the user's sentence, which read as the user's message said back), any other as memory holds it,
     in the program's voice ("你妈一点辣都不能吃")."""
     value = unlabelled(plain_value(item.value))
+    if item.kind == "goal" or item.subject.startswith(NEED_PREFIX):  # ("help you plan a menu", "make 2 of the 5 …")
+        value = _TASK_ASKED.sub("", value).strip() or value
     names = subject_labels(lang)
     if item.subject.partition(":")[0] in names and (named := named_value(value, label_of(item.subject, value, names, lang),
                                                                           lang)):

@@ -420,6 +420,9 @@ class TurnPipeline:
                 for item in (i for i in items if i.status == "active"):
                     old = self.store.get_item(item.supersedes) if item.supersedes else None
                     label = label_of(item.subject, item.value, names, lang) or words_label(item.subject, item.value)
+                    if item.kind == "goal" and old is None and len(outcomes) == 1:
+                        # a task said alone ("下个月要搬家，从朝阳搬到海淀，东西巨多，头大") asks for help, not "好的，记下了。"
+                        return ""
                     if item.kind == "goal" and old is not None and item.value.startswith(old.value):
                         # an aim joined to the task is said by itself ("想先减到58", not the task "(之前是…)")
                         noted.append(Noted(item.value[len(old.value):].strip(" ，,;；"), None, label, part=True))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date, timedelta
 from functools import lru_cache
 
 from desktop_app.lexicon import each_pattern, lexicon
@@ -83,3 +84,52 @@ def days_said(pattern: re.Pattern[str], value: str) -> list[str]:
 
 # What may stand between a day and the weekday said with it: "9月6号周六", "June 8 (Saturday)".
 _ADJACENT = re.compile(r"\s?[(（]?\s?")
+
+
+# A year with no 29 February: a day put off past the end of February lands on 1 March.
+_COMMON_YEAR = 2001
+
+
+def deferred(text: str, days: int) -> str | None:
+    """``text`` with the days it names put off by ``days`` (brought forward when negative), written as ``text`` writes
+    them: "we're leaving june 14" + 7 is "we're leaving june 21", "12月20号" + 7 "12月27号", "Sept 28" + 7 "Oct 5",
+    "march 3 to 6" + 7 "march 10 to 13"; None when it names none."""
+    found = month_days(text)
+    if not found:
+        return None
+    for day in reversed(found):  # (from the end: the places before stay where they are)
+        moved = date(_COMMON_YEAR, day.month, day.day) + timedelta(days=days)
+        said = _redated(text[day.start:day.end], moved, day.month)
+        if said is None:
+            return None
+        text = text[:day.start] + said + text[day.end:]
+    return text
+
+
+def _redated(said: str, moved: date, month: int) -> str | None:
+    """A day as written (``said``, of ``month``) written as ``moved``."""
+    # its digits: after 月 or the slash, else the only number ("June 14", "19 September", "14" of a range)
+    digits = re.search(r"(?<=月)\d{1,2}", said) or re.search(r"(?<=/)\d{1,2}", said) or re.search(r"\d{1,2}", said)
+    if digits is None:
+        return None
+    said = said[:digits.start()] + str(moved.day) + said[digits.end():]
+    said = re.sub(r"(?<=\d)(?:st|nd|rd|th)\b", _ordinal(moved.day), said, count=1)
+    return _month_renamed(said, month, moved.month) if moved.month != month else said
+
+
+def _ordinal(day: int) -> str:
+    return "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+
+
+def _month_renamed(said: str, old: int, new: int) -> str:
+    """``said`` (a day as written) with its month ``old`` written as ``new``: "10月", "October", "Oct", "10/"."""
+    chinese = re.sub(rf"(?<!\d){old}(?=\s*月)", str(new), said, count=1)
+    if chinese != said:
+        return chinese
+    months: list[str] = [str(m) for m in lexicon("en")["time"]["month"]["words"]]
+    word = next((w for w in re.finditer(r"[A-Za-z]+", said) if months[old - 1].startswith(w.group(0).lower()[:3])), None)
+    if word is not None:
+        name = months[new - 1] if len(word.group(0)) > 4 else months[new - 1][:3]
+        name = name.capitalize() if word.group(0)[:1].isupper() else name
+        return said[:word.start()] + name + said[word.end():]
+    return re.sub(rf"(?<!\d){old}(?=/)", str(new), said, count=1)

@@ -23,7 +23,7 @@ from desktop_app.memory.lang.amounts import (
 )
 from desktop_app.memory.lang.text import CJK_CHAR, term_set
 from desktop_app.memory.write.names import NAME_SUBJECTS, is_name_subject, names_in, owns_a_typo
-from desktop_app.memory.write.sentence import GOAL_TARGET, Candidate
+from desktop_app.memory.write.sentence import GOAL_CANCEL, GOAL_TARGET, TRIP, Candidate
 from desktop_app.memory.write.typed_values import VALUE_KINDS, WHEN, says_when
 
 SUPERSEDABLE_KINDS = VALUE_KINDS  # the kinds whose value a newer one replaces
@@ -40,6 +40,14 @@ def swapped(old_value: str, dropped: str, new: str) -> str:
     上海出差" corrected by "是下周四，不是周三" is "我下周四要去上海出差" (the words the two share at the
     seam are written once). A long correction stands as it is."""
     at = old_value.lower().find(dropped.lower())
+    if at >= 0 and len(new) > len(dropped) + 6 and written_numbers(dropped) == [dropped] \
+            and len(said := written_numbers(new)) == 1:
+        # the number alone takes the old one's place: "I can study about 2 hours on weekdays and 5 hours a day on
+        # weekends" corrected by "Work's gone crazy, so realistically weekdays will be 1.5 hours, not 2" (it kept the
+        # sentence of the change, and the 5 hours at weekends were lost)
+        number = re.compile(rf"(?<![\d.,]){re.escape(dropped)}(?![\d.,]*\d)")
+        if len(number.findall(old_value)) == 1:
+            return number.sub(said[0], old_value, count=1)
     if at < 0 or len(new) > len(dropped) + 6:
         return new
     before = old_value[:at]
@@ -163,6 +171,14 @@ def aim_added(old_goal: str, new_goal: str) -> str | None:
     if len(CJK_CHAR.findall(rest)) + len(re.findall(r"[A-Za-z]+", rest)) > _AIM_ONLY:
         return None
     return f"{old_goal}{'，' if CJK_CHAR.search(new_goal) else '; '}{new_goal}"
+
+
+def trip_added(old_goal: str, new_goal: str) -> str | None:
+    """A trip said after a goal that is no trip ("打算去杭州周边" after "我们部门要搞个团建"): where the plan goes, the
+    two as one goal (the trip replaced the outing it is for, acknowledged "（之前是你们部门要搞个团建…）")."""
+    if TRIP.search(new_goal) is None or TRIP.search(old_goal) is not None or GOAL_CANCEL.search(new_goal):
+        return None
+    return f"{old_goal}{'；' if CJK_CHAR.search(new_goal) else '; '}{new_goal}"
 
 
 # What an aim alone may say beside its target: its unit ("斤", "kg", "pounds") and a word or two.

@@ -9,9 +9,11 @@ dropped, and :mod:`desktop_app.memory.write.patches` validates what is written.
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from desktop_app.lexicon import alternatives, fires
 from desktop_app.memory.lang.amounts import amounts, written_numbers
+from desktop_app.memory.lang.dates import month_days
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
     CJK_CHAR,
@@ -48,14 +50,16 @@ from desktop_app.memory.write.sentence import (
     REPLY_BEHAVIOUR,
     REVOKE,
     STANDING,
+    WHEN_PREFIX,
     Candidate,
     budget_part,
     classify,
     dropped_value,
+    owner_named,
     rule_candidate,
     stated_fact,
 )
-from desktop_app.memory.write.shifts import shift_in
+from desktop_app.memory.write.shifts import days_shift, shift_in
 from desktop_app.memory.write.typed_values import says_when
 
 
@@ -75,6 +79,10 @@ def extract(text: str) -> list[Candidate]:
             # message said of that person before it owned up to the slip is taken back
             out = [c for c in out if _whose(c) not in people]
         out += said
+    if month_days(text):
+        # a day put off when the message names the new day too ("…if we leave July 21 instead. Let's push everything
+        # back a week"): the day said is the change, not a week more on top of it (it said "July 28")
+        out = [c for c in out if not (c.action == "shift" and days_shift(c.quote) is not None)]
     return _replacing_rule(sentences, out)
 
 
@@ -121,8 +129,15 @@ def _with_head_count(sentence: str, found: list[Candidate]) -> list[Candidate]:
 def _with_shift(sentence: str, found: list[Candidate]) -> list[Candidate]:
     """A sentence that changes a value by an amount ("再加500吧", "add 300 to the budget", "let's halve
     that"; ``shifts``) shifts it: what else it made of its number goes (it filed "add 300 to the budget"
-    as the budget), the rest of what it says stays."""
+    as the budget), the rest of what it says stays. One that puts a day off ("let's push the whole thing back a
+    week") shifts the day; with the new day said too ("开工往后推两周吧 10月22号") it moves the day to it."""
     quote = sentence.strip()
+    if days_shift(quote) is not None and not is_question(quote) and not is_hypothetical(quote.strip(TRIM)):
+        # (it filed nothing, or the new day as a day of its own beside the old one)
+        action: Literal["correct", "shift"] = "correct" if month_days(quote) else "shift"
+        # (what else it says stays: "Let's push everything back a week, still 7 days")
+        kept = [c for c in found if c.action == "add" and not says_when(c.value)]
+        return [*kept, Candidate(action=action, kind="fact", value=quote, quote=quote)]
     if is_question(quote) or is_hypothetical(quote.strip(TRIM)) or REPORTED.search(quote) or RELAYED.search(quote) \
             or shift_in(quote) is None:  # ("my sister said she'd add 300 to hers": someone else's change)
         return found
@@ -269,7 +284,7 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     # (A requirement said in a clause of what the whole says is part of it: "找工作 想找上海的产品经理岗位 期望薪资30k起
     # 最好是互联网大厂" is one goal.)
     found = [c.model_copy(update={"value": without_lead_in(c.value, edge=TRIM) or c.value})
-             for c in _clause_candidates(parts) if c.action == "add" and _stands_alone(c)
+             for c in _clause_candidates(parts) if c.action == "add" and _stands_alone(c, sentence if whole is not None else "")
              and not (whole is not None and whole.kind == "goal" and c.subject.startswith(NEED_PREFIX))]
     if (listed := _listed_rules(sentence, parts)):
         return listed
@@ -289,7 +304,8 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
             return [c for c in found if c.kind in ("fact", "goal")
                     or c.kind == "directive" and (len(term_set(c.value)) >= 2 or len(CJK_CHAR.findall(c.value)) >= 4)
                     and (STANDING.search(c.value) is not None or fires("rule.announced", sentence))]
-        return [c for c in found if c.kind in ("fact", "goal")]
+        stated = [c for c in found if c.kind in ("fact", "goal")]
+        return stated + [c for c in _told_before_asking(parts) if not any(c.quote == f.quote for f in stated)]
     bare = [c for part in parts if classify(part) is None for c in _bare_change(part)]
     if bare and found:
         # "又多了俩 10个，预算控制在1500以内": a count said anew beside a new limit (under Pilot, round ten,
@@ -332,9 +348,11 @@ def _value_by_value(parts: list[str], whole: Candidate | None) -> list[Candidate
     said_whole = " ".join(parts)
     if (whole is not None and whole.kind not in _VALUE_BY_VALUE) or sum(1 for p in parts if _holds_value(p)) < 2 \
             or fires("change.said", said_whole) or MOVED.search(said_whole) or CHANGE.search(said_whole) \
-            or CORRECT.search(said_whole) or _enumerates(parts) or dropped_value(said_whole.strip(TRIM))[0]:
+            or CORRECT.search(said_whole) or _enumerates(parts) or dropped_value(said_whole.strip(TRIM))[0] \
+            or any(shift_in(p.strip(TRIM)) is not None for p in parts):
         # (news of a change is read whole: "师傅又说周日有事，改到下周二下午两点" moves the visit; so is a value said
-        # with the one it drops: "weekdays will be 1.5 hours, not 2" filed "not 2" as a fact of its own)
+        # with the one it drops: "weekdays will be 1.5 hours, not 2" filed "not 2" as a fact of its own, and one said
+        # with the change that makes it: "得加2桌，8桌吧" filed "得加2桌" beside the 8 tables)
         return []
     out: list[Candidate] = []
     topic = ""
@@ -363,6 +381,48 @@ def _value_by_value(parts: list[str], whole: Candidate | None) -> list[Candidate
             joined = f"{out[twin].value}{'，' if CJK_CHAR.search(value) else ', '}{value}"
             out[twin] = out[twin].model_copy(update={"value": joined, "quote": joined})
     return out if len(out) >= 2 else []
+
+
+_QUOTE_MARK = re.compile(r"[\"'“”‘’「」『』]")
+
+
+def _told_before_asking(parts: list[str]) -> list[Candidate]:
+    """The statements a question follows in its sentence, each a fact ("新家是6楼没电梯，这个要提前跟搬家公司说吗", "Marcus
+    loves 80s music and bourbon, can we theme it around that?"): what the question asks about is part of the plan (bench
+    health round twenty-two lost both, and the final plans never said them). Only a clause that names something: a
+    value, a person or a name; never chatter, a request, a supposition, or a rule."""
+    out: list[Candidate] = []
+    said_whole = " ".join(parts)
+    if _QUOTE_MARK.search(said_whole) or REPORTED.search(said_whole) or RELAYED.search(said_whole):
+        return out  # (someone else's words asked about: "我朋友发我这个：'二手iPad Pro 2021款，256G，3500出'，你觉得值吗")
+    for part in parts:
+        body = part.strip(TRIM)
+        if shift_in(body) is not None:
+            return out  # a change asked about is a supposition ("我要是再加500，能住好点的吗？")
+        said = classify(part)
+        if is_question(part):
+            # (the question may itself ask for a part of the plan: "有好几个小朋友，要有儿童餐吧？")
+            if said is not None and said.kind == "constraint" and said.subject.startswith(NEED_PREFIX):
+                out.append(said)
+            break
+        if said is None and not is_small_talk(body) and not REQUEST.search(body) and not is_hypothetical(body) \
+                and _names_something(body):
+            said = _clause_fact(body)
+        if said is not None and said.action == "add" and said.kind == "fact":
+            value = without_lead_in(said.value, edge=TRIM) or said.value
+            said = owner_named(said, " ".join(parts[:parts.index(part)]))
+            out.append(said.model_copy(update={"value": value, "quote": part.strip()}))
+    return out
+
+
+# A name written with its capital, not the sentence's first word ("Marcus loves 80s music", "I love Paris").
+_NAMED = re.compile(r"(?<=\w )[A-Z][a-z]+|^[A-Z][a-z]+(?= [a-z])")
+
+
+def _names_something(body: str) -> bool:
+    """A clause that names a value, someone ("我室友小林也考") or something by its capitalised name ("Marcus loves 80s
+    music"), not a mood ("I'm so tired", "今天好累")."""
+    return _holds_value(body) or fires("address.kin", body) or _NAMED.search(body) is not None
 
 
 def _clause_fact(value: str) -> Candidate:
@@ -405,7 +465,7 @@ def _clause_candidates(parts: list[str]) -> list[Candidate]:
             said = said.model_copy(update={"value": body, "quote": part.strip()}) \
                 if said is not None and said.kind in ("fact", "goal") else None
         if said is not None:
-            out.append(said)
+            out.append(owner_named(said, " ".join(parts[:parts.index(part)])))
     return out
 
 
@@ -430,10 +490,15 @@ def _listed_rules(sentence: str, parts: list[str]) -> list[Candidate]:
 SUPERSEDING_KINDS = ("fact", "constraint", "preference", "decision")
 
 
-def _stands_alone(candidate: Candidate) -> bool:
+def _stands_alone(candidate: Candidate, sentence: str = "") -> bool:
     """A clause's candidate that is an item on its own: a fact only under a named subject (a name,
     an allergy, a job; not "my monitors are huge"), a goal, a choice or a rule; a liking or a
     guess in a clause is the reason for the rest of the sentence, or part of its question."""
     if candidate.kind == "fact":
-        return candidate.canonical
+        # (a day said in a clause is when something happens, which a later day moves: "My fiancée is Lin, and we're
+        # looking at October 10 next year for the date" kept the date in the name, and the move rewrote the name)
+        # (not the reason a day is changed: "看了下7月机票太贵了 改6月25号出发吧")
+        return candidate.canonical or candidate.subject.startswith(WHEN_PREFIX) and bool(sentence) \
+            and not (CHANGE.search(sentence) or CORRECT.search(sentence) or MOVED.search(sentence)
+                     or fires("change.said", sentence))
     return candidate.kind in ("goal", "decision", "constraint", "directive")

@@ -105,8 +105,8 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
     ("fact.family_diet", "diet:"),
     ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
-    ("fact.head_count", "head count"), ("fact.departure", "departure"), ("fact.frequency", "frequency"),
-    ("fact.trip_length", "trip length"),
+    ("fact.tables", "tables"), ("fact.head_count", "head count"), ("fact.departure", "departure"),
+    ("fact.frequency", "frequency"), ("fact.trip_length", "trip length"), ("fact.weakness", "weakness"),
     ("fact.lodging", "lodging"),
     ("fact.schedule", None), ("fact.priced", None), ("fact.my_subject", None),
     ("fact.numbered_subject", None),
@@ -146,6 +146,9 @@ def classify(sentence: str) -> Candidate | None:
     words reported from someone else."""
     quote = sentence.strip()
     body = quote.strip(TRIM)
+    if (relaxed := first_match("change.relaxed", body, ("zh", "en"))) is not None:
+        # "1.8 kg is fine if it means better battery": the limit in kilograms is 1.8 kg now, whatever the "if" after it
+        return Candidate(action="correct", kind="fact", value=relaxed.group("new"), quote=quote)
     if len(body) < 2 or is_hypothetical(body) or REPORTED.search(quote):
         return None
     relayed = RELAYED.search(body) is not None
@@ -177,13 +180,22 @@ def classify(sentence: str) -> Candidate | None:
         # "我现在体重140斤，想减到125": an aim with its number ("减到" changes a budget, a head count or a
         # trip's length: "we want to get down to 3 nights"; "我一个人住，…，想先减到58" counts no one in its aim)
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
-    if CORRECT.search(body) or CHANGE.search(body):
+    if CORRECT.search(body) or CHANGE.search(body) or _drops_a_number(body) \
+            and stated_fact(body, quote, canonical, _FIXED_FACT_CUES) is None:  # ("make it 2 nights not 3": the length)
         subject, value = _subject_value(body, canonical)
         if (not subject or not canonical) and (stated := stated_fact(body, quote, canonical, _FIXED_FACT_CUES)) is not None:
             # "改成10月3号出发吧" changes the departure, not the latest number; "we moved to the Hyatt" the lodging
             subject = stated.subject
         return Candidate(action="correct", kind="fact", subject=subject, value=value, quote=quote,
                          canonical=canonical is not None)
+    if question and (task := GOAL.search(body)) and REQUEST.search(body) and not is_request(body) \
+            and len(term_set(body[task.end():])) >= 2:
+        # the task asked for as a question, with what it is ("Can you help me put together a weekly meal plan?", not
+        # "Can you help me plan?")
+        return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
+    if question and fires("kind.requirement_asked", body):  # "Can you make 2 of the 5 dinners vegetarian?"
+        return Candidate(action="add", kind="constraint", subject=topic_subject(NEED_PREFIX[:-1], body), value=body,
+                         quote=quote)
     if question and not (STANDING.search(body) and REPLY_BEHAVIOUR.search(body)):
         return None  # a polite request for a standing reply rule still counts ("could you always …?")
     if is_request(body) and not (STANDING.search(body) or PROHIBIT.search(body)):
@@ -195,6 +207,10 @@ def classify(sentence: str) -> Candidate | None:
         return Candidate(action="step_done", kind="goal", subject="goal", value=body, quote=quote)
     if GOAL.search(body):
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
+    if (spare := stated_fact(body, quote, canonical, _TIME_AVAILABLE)) is not None and not REPLY_BEHAVIOUR.search(body):
+        # how long the user can give ("平时每天最多能挤出3个小时", "放暑假以后每天可以学5个小时了"): one item, whatever limit
+        # or "from now on" it is said with (it was a limit once and nothing the next time, and the two stood apart)
+        return spare
     # (a length said to hold from now on is one of the replies: "50 words max going forward", integrity's fourth set)
     reply_rule = REPLY_BEHAVIOUR.search(body) is not None or canonical == "length" and STANDING.search(body) is not None
     has_limit = bool(LIMIT.search(body) and (written_numbers(body) or DATE.search(body)))
@@ -225,7 +241,8 @@ def classify(sentence: str) -> Candidate | None:
     if canonical and _COPULA.search(body):
         return Candidate(action="add", kind="fact", subject=canonical, value=body, quote=quote, canonical=True)
     fact = stated_fact(body, quote, canonical, FACT_CUES)
-    if fact is not None:
+    if fact is not None and not (relayed and fact.subject == "tables"):
+        # (someone else's count is no count of the user's: "我妈说亲戚多 要25桌", then "不行 最后定了20桌")
         return fact
     if PLAN.search(body):
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
@@ -263,6 +280,10 @@ def said_part(value: str, kind: str) -> str:
     return ("，" if CJK_CHAR.search(value) else ", ").join(p for p in parts if p) or value
 
 
+# The subject of a statement of when something happens is made of its other words after this prefix.
+WHEN_PREFIX = "when:"
+
+
 def _dated(body: str, quote: str, *, asked: bool = False) -> Candidate | None:
     """A statement of when something happens ("my sister's visiting june 10 to 14", "约了装修师傅周六上午
     来量尺寸") is a fact: a later "now june 19 to 23" moves it. A request says when only with a day and
@@ -274,9 +295,10 @@ def _dated(body: str, quote: str, *, asked: bool = False) -> Candidate | None:
     topic = CLOCK.sub(" ", DATE.sub(" ", body))
     # "Payment must clear by the 15th" is a limit, "We settled on the 21st" a choice.
     kind = next((k for k in ("constraint", "decision") if fires(f"kind_cue.{k}", body)), "fact")
-    return Candidate(action="add", kind=kind, subject=topic_subject("when", topic), value=body, quote=quote)
+    return Candidate(action="add", kind=kind, subject=topic_subject(WHEN_PREFIX[:-1], topic), value=body, quote=quote)
 
 
+_TIME_AVAILABLE: tuple[tuple[str, str | None], ...] = (("fact.time_available", "time_available"),)
 # Fact cues whose sentences hold a rule's word without being a rule ("I don't eat pork").
 _BEFORE_RULES: tuple[tuple[str, str | None], ...] = (("fact.diet", "diet"), ("fact.family_diet", "diet:"))
 
@@ -291,8 +313,11 @@ def stated_fact(body: str, quote: str, canonical: str | None,
             if fixed and fixed.endswith(":"):  # whose it is: "allergy:mia" (a profile item of its own)
                 who = raw_subject.strip().lower()
                 if _is_pronoun(who):
-                    if (who := _named_before(body, match.start())) == "":
-                        continue  # "she went vegan" with no one named before: whose is not known
+                    # "she went vegan" with no one named before: whose is not known, but an allergy or an illness is
+                    # kept under the pronoun ("他对花生过敏 还挺严重的", of the son the task named; it was lost)
+                    if (named := _named_before(body, match.start())) == "" and fixed == "diet:":
+                        continue
+                    who = named or who
                 elif fixed == "diet:" and not _a_person(raw_subject.strip(), body):
                     continue  # "The cake is vegan", "今天中午吃素": no one's diet
                 # No one named (a clause of the user's own: "乳糖不耐受") is the user.
@@ -330,6 +355,15 @@ def _a_person(who: str, body: str) -> bool:
 
 
 _NOT_NAMES = frozenset({"the", "this", "that", "it", "everything", "everyone"})
+
+
+def owner_named(said: Candidate, before: str) -> Candidate:
+    """A profile fact of a clause about "he"/"她" with whose it is from the words before the clause ("班主任王老师也来 他有
+    糖尿病" is 王老师's); as it was when they name no one."""
+    kind, _, who = said.subject.partition(":")
+    if not who or not _is_pronoun(who) or not (named := _named_before(before, len(before.rstrip()))):
+        return said
+    return said.model_copy(update={"subject": f"{kind}:{named}"})
 
 
 def _named_before(body: str, end: int) -> str:
@@ -413,6 +447,12 @@ def _subject_value(body: str, canonical: str | None) -> tuple[str, str]:
             subject = canonical or (f"fact:{left.lower()}" if left else "")
             return subject, f"{label}: {right}" if left else right
     return canonical or "", cleaned
+
+
+def _drops_a_number(body: str) -> bool:
+    """A number said with the one it replaces ("weekdays will be 1.5 hours, not 2"): a correction."""
+    old, kept = dropped_value(body)
+    return bool(written_numbers(old)) and len(written_numbers(kept)) == 1
 
 
 def dropped_value(value: str) -> tuple[str, str]:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from desktop_app.lexicon import CJK, LANGS, alternatives, lexicon
+from desktop_app.lexicon import CJK, LANGS, alternatives, first_match, lexicon
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import Amount, amounts, counted, dateless_amounts, in_subject
 
@@ -167,3 +167,23 @@ def shifted_value(value: str, amount: Amount, shift: Shift) -> str:
     text = f"{number:,.2f}" if "," in written else f"{number:.2f}"
     text = text.rstrip("0").rstrip(".") if "." in text else text
     return value[:amount.start] + text + (scale.group(0) if scale else "") + value[amount.end:]
+
+
+# How many days a unit of a day shift is ("a week" is 7; the lexicon's ``shift.days_later`` group ``unit``).
+_DAYS_IN = {"周": 7, "星期": 7, "礼拜": 7, "天": 1, "week": 7, "weeks": 7, "day": 1, "days": 1}
+_HOW_MANY = {"a": 1, "an": 1, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4}
+
+
+def days_shift(sentence: str) -> int | None:
+    """The days a sentence puts a day off by, no new day said ("let's push the whole thing back a week" is 7, "那往后挪
+    一周吧" 7, "提前两天" −2; the lexicon's ``shift.days_later`` and ``shift.days_earlier``); None when it says none."""
+    for name, sign in (("shift.days_later", 1), ("shift.days_earlier", -1)):
+        found = first_match(name, sentence, LANGS)
+        if found is None:
+            continue
+        n = found.group("n").lower()
+        count = int(n) if n.isdigit() else _HOW_MANY.get(n) or lexicon("en")["number"]["spelled"].get(n)
+        unit = _DAYS_IN.get(found.group("unit").lower())
+        if count and unit:
+            return sign * int(count) * unit
+    return None

@@ -19,6 +19,7 @@ from desktop_app.lexicon import CJK, LANGS, alternatives, fires, first_match, le
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem
 from desktop_app.memory.core.records import MemoryOutcome
 from desktop_app.memory.lang.amounts import written_numbers
+from desktop_app.memory.lang.dates import deferred, month_days
 from desktop_app.memory.lang.notices import render_notice
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
@@ -44,6 +45,7 @@ from desktop_app.memory.write.corrections import (
     latest_correctable,
     same_subject,
     swapped,
+    trip_added,
 )
 from desktop_app.memory.write.extraction import clauses, extract, unshifted
 from desktop_app.memory.write.integrity import revocations_reaching_twins
@@ -77,7 +79,7 @@ from desktop_app.memory.write.sentence import (
     Candidate,
     dropped_value,
 )
-from desktop_app.memory.write.shifts import SHIFTED, shift_in, shift_target, shifted_value
+from desktop_app.memory.write.shifts import SHIFTED, days_shift, shift_in, shift_target, shifted_value
 from desktop_app.memory.write.typed_values import (
     CHANGED,
     budget_said_anew,
@@ -213,7 +215,7 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
             return MemoryOutcome(action="duplicate", item_ids=[item.id])
     if cand.kind == "goal":
         old = next((i for i in active if i.kind == "goal"), None)
-        value = (aim_added(old.value, cand.value) if old else None) or cand.value
+        value = (aim_added(old.value, cand.value) or trip_added(old.value, cand.value) if old else None) or cand.value
         op = _new(cand, "goal", "goal", value, origin=origin, source_message_id=src,
                   supersedes=old.id if old else None, details={"state": "in_progress", "steps_done": []})
         result = _commit(store, session_id, [op], "new goal", now)
@@ -239,6 +241,16 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
         # "she pushed it again lol, now june 19 to 23": news of a day or time moved moves it in place
         return _supersede(store, session_id, cand, moved[0], moved[1], moved[0].kind,
                           _explicit(origin), src, now)
+    planned = [g for g in active if g.kind == "goal" and _COUNTS_TABLES.search(g.value)] if cand.subject == "tables" \
+        and not any(i.subject == "tables" for i in active) else []
+    if planned:
+        # the tables the plan counts ("宝宝满月酒 打算请15桌"): a count settled takes its place there, one only
+        # suggested ("我妈说亲戚多 要25桌") changes nothing
+        settled = count_said_anew(cand.model_copy(update={"kind": "decision"}), planned)
+        if settled is None:
+            return MemoryOutcome(action="ignored")
+        return _supersede(store, session_id, cand.model_copy(update={"subject": "goal"}), settled[0], settled[1],
+                          "goal", _explicit(origin), src, now, details=settled[0].details)
     if (recounted := count_said_anew(cand, active)) is not None:
         # "不行 最后定了20桌" after "宝宝满月酒 打算请15桌": the count settled takes the old one's place
         return _supersede(store, session_id, cand, recounted[0], recounted[1], recounted[0].kind, _explicit(origin),
@@ -286,6 +298,9 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
     op = _new(cand, cand.kind, cand.subject, cand.value, origin=origin, source_message_id=src)
     result = _commit(store, session_id, [op], f"new {cand.kind}", now)
     return MemoryOutcome(action="added", item_ids=result.added_ids)
+
+
+_COUNTS_TABLES = re.compile(r"\d\s*桌|\d\s*tables\b", re.IGNORECASE)
 
 
 def _replaced_rule(cand: Candidate, active: list[MemoryItem]) -> MemoryItem | None:
@@ -435,8 +450,17 @@ def _shift(store: Store, session_id: int, cand: Candidate, active: list[MemoryIt
            src: int | None, origin: str, now: float) -> MemoryOutcome:
     """A value changed by an amount ("再加500吧" after "预算1000"; ``shifts``): the item it changes, its
     amount computed anew in its own words. Nothing is written when no item fits."""
-    shift = shift_in(cand.quote)
     pool = [i for i in active if i.kind in SUPERSEDABLE_KINDS and not is_name_subject(i.subject)]
+    if (days := days_shift(cand.quote)) is not None:
+        # "let's push the whole thing back a week": the latest day held, put off by that many days
+        dated = [i for i in pool if month_days(i.value)]
+        if not dated:
+            return MemoryOutcome(action="ignored")
+        target = max(dated, key=lambda i: (i.updated_at, i.id))
+        return _supersede(store, session_id, cand.model_copy(update={"subject": target.subject}), target,
+                          deferred(target.value, days) or target.value, target.kind, _explicit(origin), src, now,
+                          details={**target.details, SHIFTED: cand.quote})
+    shift = shift_in(cand.quote)
     found = shift_target(pool, shift, cand.subject or None) if shift is not None else None
     if shift is None or found is None:
         if ":" in cand.subject:  # a part of the budget changed, none known: the part as said ("吃的预算再加五百")
@@ -546,9 +570,10 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
         # "算了，不用列要点了" beside the one rule "以后回答都用要点列出来": no bigram is shared (要 is a
         # grammar character), but 列 and 点 are.
         scored = [(1, rules[0])]
-    if not scored and len(rules) == 1 and _counts_alike(cand.value, rules[0].value):
-        # "不用限制条数了" beside the one rule "你以后回复都简短点，别超过5条": what it counts is named (条数 of 5条)
-        scored = [(1, rules[0])]
+    if not scored and len(alike := [r for r in rules if _counts_alike(cand.value, r.value)]) == 1:
+        # "不用限制条数了" beside the one rule "你以后回复都简短点，别超过5条": what it counts is named (条数 of 5条;
+        # beside "别在酒店办了" too, which counts nothing)
+        scored = [(1, alike[0])]
     names_rule = bool(RULE_REFERENCE.search(cand.quote or cand.value))
     if not scored and names_rule and len(named := [r for r in rules if _names_in_chinese(cand.value, r.value)]) == 1:
         # "要点那个可以不用了" beside "回答用要点列出来" and "不要用表情": the rule holding the word it names
