@@ -14,8 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from desktop_app.lexicon import cue, first_match, lexicon_words
-from desktop_app.memory.lang.amounts import amount_phrase, dateless_amounts, written_numbers
+from desktop_app.lexicon import LANGS, cue, first_match, lexicon_words
+from desktop_app.memory.lang.amounts import Amount, amount_phrase, dateless_amounts, written_numbers
 from desktop_app.memory.lang.dates import days_said
 from desktop_app.memory.lang.text import CJK_RUN, marks_aside, rule_language, unlabelled, without_lead_in
 from desktop_app.memory.lang.voice import in_your_voice
@@ -31,6 +31,18 @@ _TRIM = " ，,。.!！；;：:"
 _TIME_MARK = "0123456789:./月日号年$€£¥￥"
 
 
+def _counted(text: str, amount: Amount) -> str:
+    """An amount as ``text`` writes it with its unit, its measure ("1.8 kg") or its counter ("5座", the lexicon's
+    ``unit.said_with``)."""
+    said = amount_phrase(text, amount, measure=True)
+    counter = text[amount.end:amount.end + 1]
+    return said + counter if said == text[amount.start:amount.end] and counter and counter in _counters() else said
+
+
+def _counters() -> frozenset[str]:
+    return frozenset(w for lang in LANGS for w in lexicon_words("unit.said_with", lang))
+
+
 def changed_part(new: str, old: str) -> tuple[str, str]:
     """What changed between ``old`` and ``new``: the amount that differs with its unit ("我弟说他也要跟着去，
     那就5个人了" of "我们一共4个人" is "5个人" against "4个人"; "1,200元" against "1,500元"); else the clauses
@@ -44,7 +56,7 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
     if len(gone) == 1 and len(fresh) > 1 and gone[0].unit:  # "少4个，就8个人了" of "大概12个人" (run O): the 8
         fresh = [a for a in fresh if a.unit == gone[0].unit] or fresh
     if len(fresh) == 1 and len(gone) == 1:
-        return amount_phrase(new, fresh[0], measure=True), amount_phrase(old, gone[0], measure=True)
+        return _counted(new, fresh[0]), _counted(old, gone[0])
     shared = 0
     for match in _CLAUSE_END.finditer(new):
         if old.startswith(new[: match.end()]) and match.end() < len(new):

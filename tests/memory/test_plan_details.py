@@ -353,3 +353,20 @@ def test_a_recap_asked_for_with_its_object_first_is_a_recap(conversation):
     convo.say("预算8万以内 落地价")
     active = convo.active()
     assert "8万" in recap_lead("那帮我把全部要求和最后的方案总结一下吧", active, [], "zh")
+
+
+def test_a_count_let_go_for_another_changes_its_number_and_is_said_with_its_counter(conversation):
+    convo = conversation(lang="zh")
+    convo.say("家里5口人 偶尔要带爷爷奶奶 所以想要7座的")
+    convo.say("想了想爷爷奶奶很少坐我们车 7座没必要 5座就行")
+    recorded = convo.recorded
+    values = _values(convo)
+    assert "5座" in values and "7座" not in values, values
+    assert "5座（之前是7座）" in convo.pipeline.acknowledgment(recorded)
+
+
+@pytest.mark.parametrize("lang, said", [("zh", "人数我一开始说的多少？"), ("zh", "我最开始说的预算是多少")])
+def test_asking_what_was_said_at_the_start_is_answered_from_memory(conversation, lang, said):
+    from desktop_app.memory.reply_health import only_asks_what_was_said
+
+    assert only_asks_what_was_said(said)

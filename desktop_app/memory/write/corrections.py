@@ -40,14 +40,14 @@ def swapped(old_value: str, dropped: str, new: str) -> str:
     上海出差" corrected by "是下周四，不是周三" is "我下周四要去上海出差" (the words the two share at the
     seam are written once). A long correction stands as it is."""
     at = old_value.lower().find(dropped.lower())
-    if at >= 0 and len(new) > len(dropped) + 6 and written_numbers(dropped) == [dropped] \
+    if at >= 0 and len(new) > len(dropped) + 6 and len(old_number := written_numbers(dropped)) == 1 \
             and len(said := written_numbers(new)) == 1:
         # the number alone takes the old one's place: "I can study about 2 hours on weekdays and 5 hours a day on
         # weekends" corrected by "Work's gone crazy, so realistically weekdays will be 1.5 hours, not 2" (it kept the
         # sentence of the change, and the 5 hours at weekends were lost)
         number = re.compile(rf"(?<![\d.,]){re.escape(dropped)}(?![\d.,]*\d)")
-        if len(number.findall(old_value)) == 1:
-            return number.sub(said[0], old_value, count=1)
+        if len(number.findall(old_value)) == 1:  # ("7座" of "所以想要7座的" is "5座": its number only)
+            return number.sub(dropped.replace(old_number[0], said[0], 1), old_value, count=1)
     if at < 0 or len(new) > len(dropped) + 6:
         return new
     before = old_value[:at]
