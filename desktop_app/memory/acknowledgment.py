@@ -14,9 +14,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from desktop_app.lexicon import LANGS, cue, first_match, lexicon_words
+from desktop_app.lexicon import LANGS, cue, first_match, lexicon, lexicon_words
 from desktop_app.memory.lang.amounts import Amount, amount_phrase, dateless_amounts, written_numbers
-from desktop_app.memory.lang.dates import days_said
+from desktop_app.memory.lang.dates import day_in, days_said, month_days
 from desktop_app.memory.lang.text import CJK_RUN, marks_aside, rule_language, unlabelled, without_lead_in
 from desktop_app.memory.lang.voice import in_your_voice
 from desktop_app.prompts import acknowledge_text
@@ -55,6 +55,10 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
         gone = [b for b in gone if b.unit == fresh[0].unit] or gone
     if len(gone) == 1 and len(fresh) > 1 and gone[0].unit:  # "少4个，就8个人了" of "大概12个人" (run O): the 8
         fresh = [a for a in fresh if a.unit == gone[0].unit] or fresh
+    if len(gone) == 1 and len(fresh) > 1 and not gone[0].unit:
+        # the amount said last is the new one ("靠谱的都要四千多 那预算提到4500吧" of "预算一个人3000以内吧"; it said
+        # "好的，记下了。")
+        fresh = fresh[-1:]
     if len(fresh) == 1 and len(gone) == 1:
         return _counted(new, fresh[0]), _counted(old, gone[0])
     shared = 0
@@ -90,7 +94,7 @@ def _clip(text: str, limit: int = MAX_VALUE) -> str:
 
 # The facts whose cue holds what they are ("对虾过敏" → "虾"; lexicon ``fact.*``, group ``value``).
 _WHAT_CUES = ("fact.family_allergy", "fact.allergy", "fact.family_diet", "fact.diet", "fact.health", "fact.frequency",
-              "fact.weakness", "fact.tables", "fact.time_available",
+              "fact.weakness", "fact.tables", "fact.time_available", "fact.nickname",
               "fact.person_name", "fact.name", "rule.address")
 
 
@@ -110,6 +114,8 @@ def _dated(label: str | None, value: str, lang: str) -> str:
     or its label."""
     when = [m.group(0) for name in ("time.date", "time.clock") if (pattern := cue(name, lang)) is not None
             for m in [pattern.search(value)] if m is not None]
+    if not when and not _in_language(value, lang):
+        when = [day_in(d, lang) for d in month_days(value)[:1]]  # a day said in the other language, in this one
     if label and (leaving := first_match("fact.departure", value, (lang,))) is not None \
             and leaving.groupdict().get("value"):
         # the day of leaving, not the first day said ("改6月25号出发吧" of "看了下7月机票太贵了 改6月25号出发吧": it said "7月")
@@ -261,6 +267,8 @@ def words_label(subject: str, value: str) -> str | None:
     kind, _, words = subject.partition(":")
     if kind != "fact" or not re.search(r"[^\W\d_]", words) or "/" in words or words.lower() not in value.lower():
         return None  # (nor a number: "fact:2" of "得加2桌" said "记下了：2 2 2")
+    if CJK_RUN.fullmatch(words) and not re.search(rf"{re.escape(words)}\s*(?:是|为|[:：]|\d)", value):
+        return None  # Chinese words of the sentence, not its subject ("报同" of "报同一个营" said "报同 一")
     return words
 
 
@@ -301,7 +309,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
                 # values, within the share of the message they may say back (bench health judged one an echo)
                 clauses_left -= len(marks_aside(new))
                 named = new
-            elif not named and len(noted) > 1 and len(marks_aside(new)) <= clauses_left:
+            elif not named and len(noted) > 1 and len(marks_aside(new)) <= clauses_left and _in_language(new, lang):
                 # one value among several that has no name is said by its clause ("你对象的名字：阿杰；一只狗叫豆豆":
                 # the dog was left out, and a reader missed it), while all such clauses say at most half the message
                 clauses_left -= len(marks_aside(new))
@@ -339,11 +347,20 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     return text["lead"] + joined if out else ""
 
 
+def _in_language(text: str, lang: str) -> bool:
+    """``text`` is written in ``lang``: Chinese holds Chinese characters, English none (the user's clauses are not said
+    under a rule of the other language: "Got it. Noted: 时间的话7月中旬." read as the wrong language)."""
+    return bool(CJK_RUN.search(text)) == (lang == "zh")
+
+
 def _without_numbers(text: str) -> str:
-    """``text`` without its numbers as written ("1万" of "1万", "1,200" of "1,200"): what else it says."""
+    """``text`` without its numbers as written ("1万" of "1万", "1,200" of "1,200", "一" of "一"): what else it says."""
     for number in written_numbers(text):
         text = text.replace(number, "", 1)
-    return text
+    return "".join(ch for ch in text if ch not in _ZH_DIGITS)
+
+
+_ZH_DIGITS = frozenset(lexicon("zh")["number"]["digits"])
 
 
 def said_anew(said: str, replaced: Sequence[str], lang: str) -> str:

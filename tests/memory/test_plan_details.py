@@ -370,3 +370,65 @@ def test_asking_what_was_said_at_the_start_is_answered_from_memory(conversation,
     from desktop_app.memory.reply_health import only_asks_what_was_said
 
     assert only_asks_what_was_said(said)
+
+
+# --- what the first run of all twenty-eight conversations on the 0.5B showed (run G) ---
+
+
+def test_a_rule_said_with_from_here_on_is_a_rule_and_its_change_is_said(conversation):
+    convo = conversation(lang="zh")
+    convo.say("对了 我老公是外国人 接下来你用英文回答吧 我转给他看")
+    assert [i for i in convo.active("directive") if i.subject == "language"], _values(convo)
+    convo.say("时间的话7月中旬 最好7月15号开营的")
+    said = convo.pipeline.acknowledgment(convo.recorded)
+    assert said == "Got it. Noted: July 15.", said  # a day said in Chinese, named in the reply's English
+    convo.say("好了他看完了 还是用中文回我吧")
+    assert "语言：中文（之前是英文）" in convo.pipeline.acknowledgment(convo.recorded)
+
+
+def test_a_rule_named_with_a_word_of_summing_up_is_dropped_not_read_as_material(conversation):
+    convo = conversation(lang="zh")
+    convo.say("以后每次回答最后都给我一句话总结哈")
+    convo.say("一句话总结那个不用加了 有点啰嗦")
+    assert not convo.active("directive"), _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, named", [
+    ("zh", "她小名叫糖糖，生日是7月18号，周岁宴想定在20号", "小名：糖糖"),
+    ("en", "Her nickname is Bean, she turns one on May 3.", "nickname: Bean"),
+])
+def test_a_nickname_is_named_by_its_label_not_said_back(conversation, lang, said, named):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert named in convo.pipeline.acknowledgment(convo.recorded)
+
+
+def test_money_per_person_counts_no_one(conversation):
+    convo = conversation(lang="zh")
+    convo.say("预算一个人3000以内吧")
+    assert "预算 3000" in convo.pipeline.acknowledgment(convo.recorded)
+    convo.say("刚看了几家 靠谱的都要四千多 那预算提到4500吧")
+    assert "预算 4500（之前是3000）" in convo.pipeline.acknowledgment(convo.recorded)
+    assert not [i for i in convo.active("fact") if i.subject == "head count"], _values(convo)
+
+
+def test_children_counted_then_one_left_is_the_head_count(conversation):
+    convo = conversation(lang="zh")
+    convo.say("他表哥也想一起去 那就是两个孩子了 报同一个营")
+    said = convo.pipeline.acknowledgment(convo.recorded)
+    assert "两个孩子" in said and "报同" not in said, said  # (it said "报同 一")
+    convo.say("表哥家里有事去不了了 还是就我儿子一个人")
+    heads = [i for i in convo.active("fact") if i.subject == "head count"]
+    assert len(heads) == 1 and "一个人" in heads[0].value, _values(convo)
+    assert "一个人" in _lead(convo, "zh")
+
+
+@pytest.mark.parametrize("lang, said, named", [
+    ("zh", "厨房不大 差不多6个平方 L型的", "面积 6个平方"),
+    ("en", "The flat is about 45 m², two bedrooms.", "size"),
+])
+def test_the_size_of_a_place_is_one_value(conversation, lang, said, named):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert [i for i in convo.active("fact") if i.subject == "size"], _values(convo)
+    assert named in convo.pipeline.acknowledgment(convo.recorded)

@@ -98,6 +98,8 @@ def amounts(text: str) -> list[Amount]:
         found.append(Amount(value, m.start(), end, _unit(text, m.start(), end)))
     for m in _chinese_numeral().finditer(text):
         numeral = chinese_value(m.group(0))
+        if numeral == 1 and (each := cue("amount.per_person", "zh")) is not None and each.match(text, m.end()):
+            continue  # "预算一个人3000以内": the money is per person, and no one is counted
         if numeral is not None and not any(a.start <= m.start() < a.end for a in found):
             found.append(Amount(numeral, m.start(), m.end(), _unit(text, m.start(), m.end())))
     return sorted(found, key=lambda a: a.start)

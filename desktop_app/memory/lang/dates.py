@@ -133,3 +133,11 @@ def _month_renamed(said: str, old: int, new: int) -> str:
         name = name.capitalize() if word.group(0)[:1].isupper() else name
         return said[:word.start()] + name + said[word.end():]
     return re.sub(rf"(?<!\d){old}(?=/)", str(new), said, count=1)
+
+
+def day_in(day: MonthDay, lang: str) -> str:
+    """A day of a month as ``lang`` writes it ("July 15", "7月15号"): how the program names a day said in the other
+    language (under an English rule, "最好7月15号开营的" is noted "July 15")."""
+    if lang == "zh":
+        return f"{day.month}月{day.day}号"
+    return f"{str(lexicon('en')['time']['month']['words'][day.month - 1]).capitalize()} {day.day}"

@@ -99,7 +99,8 @@ def _is_pronoun(word: str) -> bool:
 # else the subject the sentence names ("my X is Y", "X is <number>"). The first that matches wins;
 # Chinese is tried before English, as when these were written here.
 FACT_CUES: tuple[tuple[str, str | None], ...] = (
-    ("fact.name", "name"), ("fact.person_name", "name:"), ("fact.weight", "weight"), ("fact.age", "age"),
+    ("fact.name", "name"), ("fact.person_name", "name:"), ("fact.nickname", "nickname"), ("fact.weight", "weight"),
+    ("fact.age", "age"),
     ("fact.location", "location"),
     ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
@@ -107,7 +108,7 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
     ("fact.tables", "tables"), ("fact.head_count", "head count"), ("fact.departure", "departure"),
     ("fact.frequency", "frequency"), ("fact.trip_length", "trip length"), ("fact.weakness", "weakness"),
-    ("fact.lodging", "lodging"),
+    ("fact.lodging", "lodging"), ("fact.size", "size"),
     ("fact.schedule", None), ("fact.priced", None), ("fact.my_subject", None),
     ("fact.numbered_subject", None),
 )
