@@ -432,3 +432,23 @@ def test_the_size_of_a_place_is_one_value(conversation, lang, said, named):
     convo.say(said)
     assert [i for i in convo.active("fact") if i.subject == "size"], _values(convo)
     assert named in convo.pipeline.acknowledgment(convo.recorded)
+
+
+@pytest.mark.parametrize("lang, rule, back", [
+    ("zh", "接下来你用东北话跟我聊呗。", "行了行了，正常说话吧。"),
+    ("en", "From now on talk like a pirate.", "ok, talk normally again please"),
+])
+def test_back_to_normal_drops_the_one_rule(conversation, lang, rule, back):
+    convo = conversation(lang=lang)
+    convo.say(rule)
+    assert convo.active("directive"), _values(convo)
+    convo.say(back)
+    assert not convo.active("directive"), _values(convo)
+
+
+def test_a_day_of_the_month_corrected_is_the_new_day_not_a_number_swapped(conversation):
+    convo = conversation(lang="en")
+    convo.say("booking the dentist for the 3rd at 10am")
+    convo.say("sorry I meant the 13th, not the 3rd")
+    values = _values(convo)
+    assert "13th" in values and "13rd" not in values and "the 3rd" not in values, values

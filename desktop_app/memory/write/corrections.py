@@ -35,13 +35,16 @@ def of_its_size(said: float, held: float) -> bool:
     return 1 / BARE_RATIO <= said / held <= BARE_RATIO
 
 
+_ORDINAL = re.compile(r"\d(?:st|nd|rd|th)\b", re.IGNORECASE)  # a day of the month ("the 3rd"), no count
+
+
 def swapped(old_value: str, dropped: str, new: str) -> str:
     """A short correction put in place of the value it drops, so the item keeps its words: "我下周三要去
     上海出差" corrected by "是下周四，不是周三" is "我下周四要去上海出差" (the words the two share at the
     seam are written once). A long correction stands as it is."""
     at = old_value.lower().find(dropped.lower())
     if at >= 0 and len(new) > len(dropped) + 6 and len(old_number := written_numbers(dropped)) == 1 \
-            and len(said := written_numbers(new)) == 1:
+            and len(said := written_numbers(new)) == 1 and not _ORDINAL.search(dropped):
         # the number alone takes the old one's place: "I can study about 2 hours on weekdays and 5 hours a day on
         # weekends" corrected by "Work's gone crazy, so realistically weekdays will be 1.5 hours, not 2" (it kept the
         # sentence of the change, and the 5 hours at weekends were lost)

@@ -570,6 +570,9 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
         # "算了，不用列要点了" beside the one rule "以后回答都用要点列出来": no bigram is shared (要 is a
         # grammar character), but 列 and 点 are.
         scored = [(1, rules[0])]
+    if not scored and len(rules) == 1 and fires("rule.back_to_normal", cand.value):
+        # "行了行了，正常说话吧" beside the one rule "接下来你用东北话跟我聊呗": back to the usual drops it (it went to pending)
+        scored = [(1, rules[0])]
     if not scored and len(alike := [r for r in rules if _counts_alike(cand.value, r.value)]) == 1:
         # "不用限制条数了" beside the one rule "你以后回复都简短点，别超过5条": what it counts is named (条数 of 5条;
         # beside "别在酒店办了" too, which counts nothing)
