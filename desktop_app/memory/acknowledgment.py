@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from desktop_app.lexicon import LANGS, cue, first_match, lexicon, lexicon_words
 from desktop_app.memory.lang.amounts import Amount, amount_phrase, dateless_amounts, written_numbers
 from desktop_app.memory.lang.dates import day_in, days_said, month_days
-from desktop_app.memory.lang.text import CJK_RUN, marks_aside, rule_language, unlabelled, without_lead_in
+from desktop_app.memory.lang.text import CJK_RUN, marks_aside, rule_language, split_sentences, unlabelled, without_lead_in
 from desktop_app.memory.lang.voice import in_your_voice
 from desktop_app.prompts import acknowledge_text
 
@@ -235,6 +235,7 @@ class Noted:
     label: str | None = None
     rule: bool = False  # a standing rule for the replies
     part: bool = False  # ``value`` is the part of the message that says it (a requirement's clauses): said back
+    need: bool = False  # a requirement of the plan (kept to, when saying it would say the message back)
 
 
 def label_of(subject: str, value: str, names: dict[str, str], lang: str) -> str | None:
@@ -279,7 +280,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     text = acknowledge_text(lang)
     said: list[str] = []
     clauses_left = CLAUSE_SHARE * len(marks_aside(message))  # what of the message its unnamed values may say back
-    rule_unsaid = False
+    rule_unsaid = need_unsaid = False
     for item in noted:
         if item.rule and item.label and (named := _language_said(item, lang)):
             said.append(named)  # "语言：英文", "language: Chinese (was English)" (they said "语言", or the rule whole)
@@ -303,6 +304,8 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
                 # A bare number says nothing ("记下了：考试 8月10号；7；6.5"): left out beside values named, else the
                 # clause of a longer message that holds it ("目标总分7分"; all of them said the message back)
                 named = "" if len(noted) > 1 or len(marks_aside(new)) >= SAID_BACK * len(marks_aside(message)) else new
+            elif not named and item.part and item.need and _most_of_its_sentence(new, message):
+                need_unsaid = True  # kept to, not said back ("Noted: the clinic has to be open on saturdays." read as an echo)
             elif not named and item.part and len(marks_aside(new)) < SAID_BACK * len(marks_aside(message)) \
                     and (len(noted) == 1 or len(marks_aside(new)) <= clauses_left):
                 # "字一定要大，电池要耐用" of "字一定要大，她老花眼，还有电池要耐用" (it said "好的，记下了。"); beside other
@@ -340,11 +343,25 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         # A rule in the message's own words is not said back, nor answered by "Noted." alone (bench health,
         # round fifteen: "Got it. Noted." to "from now on please give me the conclusion first…"): it is kept to.
         out.append(text["rule"])
+    if need_unsaid:
+        out.append(text["need"])
     if not out and noted:
         out.append(text["plain"])
     # (A clipped value ends in "…": no full stop after it, "then the…." read as a typo in run P.)
     joined = text["sentences"].join(out).replace("…。", "…").replace("….", "…")
     return text["lead"] + joined if out else ""
+
+
+NEED_SAID_BACK = 0.6  # a requirement this share of the sentence that says it is the sentence said back
+
+
+def _most_of_its_sentence(part: str, message: str) -> bool:
+    """``part`` is most of the sentence of ``message`` it comes from ("the clinic has to be open on saturdays" of "the
+    clinic has to be open on saturdays, i work weekdays"; not "字一定要大，电池要耐用" of "字一定要大，她老花眼，还有
+    电池要耐用")."""
+    said = marks_aside(part)
+    home = next((s for s in split_sentences(message) if marks_aside(s).startswith(said[:4])), message)
+    return len(said) >= NEED_SAID_BACK * len(marks_aside(home))
 
 
 def _in_language(text: str, lang: str) -> bool:

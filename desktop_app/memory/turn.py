@@ -429,7 +429,8 @@ class TurnPipeline:
                         continue
                     if (item.subject.startswith(NEED_PREFIX) or item.kind == "decision") and old is None:
                         # what is required or chosen, by its clauses ("那就买两台"; it said "好的，记下了。")
-                        noted.append(Noted(said_part(item.value, item.kind), None, label, part=True))
+                        noted.append(Noted(said_part(item.value, item.kind), None, label, part=True,
+                                           need=item.subject.startswith(NEED_PREFIX)))
                         continue
                     # (a value filed as "预算: 2000，买点资料…" is said by its label, not with the colon: "预算 2000")
                     value = item.value if item.kind == "directive" else unlabelled(item.value, subject_names=True)

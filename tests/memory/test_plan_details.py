@@ -452,3 +452,15 @@ def test_a_day_of_the_month_corrected_is_the_new_day_not_a_number_swapped(conver
     convo.say("sorry I meant the 13th, not the 3rd")
     values = _values(convo)
     assert "13th" in values and "13rd" not in values and "the 3rd" not in values, values
+
+
+@pytest.mark.parametrize("lang, said, kept_to", [
+    ("en", "the clinic has to be open on saturdays, i work weekdays", "The plan will keep to that."),
+    ("en", "It needs to be quiet with no echo. I run therapy sessions online, so that part is non-negotiable.",
+     "The plan will keep to that."),
+    ("zh", "字一定要大，她老花眼，还有电池要耐用", "记下了：字一定要大，电池要耐用"),
+])
+def test_a_requirement_that_is_most_of_its_sentence_is_kept_to_not_said_back(conversation, lang, said, kept_to):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert kept_to in convo.pipeline.acknowledgment(convo.recorded)
