@@ -112,8 +112,8 @@ def _dated(label: str | None, value: str, lang: str) -> str:
     """A value named by the program: its label with the day it says ("出发日期 10月1号", not "出发日期" alone:
     run R said "记下了：出发日期；6天。"), or with what it is ("表妹小雨的过敏：虾", run S said "表妹小雨的过敏"),
     or its label."""
-    when = [m.group(0) for name in ("time.date", "time.clock") if (pattern := cue(name, lang)) is not None
-            for m in [pattern.search(value)] if m is not None]
+    when = [_day_named(pattern, value) for name in ("time.date", "time.clock") if (pattern := cue(name, lang)) is not None
+            and pattern.search(value) is not None]
     if not when and not _in_language(value, lang):
         when = [day_in(d, lang) for d in month_days(value)[:1]]  # a day said in the other language, in this one
     if label and (leaving := first_match("fact.departure", value, (lang,))) is not None \
@@ -126,6 +126,18 @@ def _dated(label: str | None, value: str, lang: str) -> str:
         return f"{label} {' '.join(when)}"
     what = _what(value, lang)
     return _named(label, what, lang) if what else label
+
+
+def _day_named(pattern: re.Pattern[str], value: str) -> str:
+    """The day ``value`` names, by ``pattern``: the first, or the one of a month with its weekday before it ("Friday 19
+    September"; it said "Friday", and a reader lost the 19th)."""
+    found = list(pattern.finditer(value))
+    dated = month_days(value)
+    if not dated or any(m.start() <= dated[0].start < m.end() for m in found[:1]):
+        return found[0].group(0)
+    before = [m for m in found if m.end() <= dated[0].start and not value[m.end():dated[0].start].strip(" ,，")]
+    start = before[-1].start() if before else dated[0].start
+    return value[start:dated[0].end]
 
 
 def named_value(value: str, label: str | None, lang: str) -> str:

@@ -464,3 +464,15 @@ def test_a_requirement_that_is_most_of_its_sentence_is_kept_to_not_said_back(con
     convo = conversation(lang=lang)
     convo.say(said)
     assert kept_to in convo.pipeline.acknowledgment(convo.recorded)
+
+
+def test_a_day_said_with_its_weekday_before_it_is_named_by_both(conversation):
+    convo = conversation(lang="en")
+    convo.say("It'll be on Friday 19 September, straight after work.")
+    assert "Friday 19 September" in convo.pipeline.acknowledgment(convo.recorded)
+
+
+def test_years_of_something_are_no_head_count(conversation):
+    convo = conversation(lang="en")
+    convo.say("Ha, I just realised I've been working from the kitchen table for three years. Tragic.")
+    assert not [i for i in convo.active() if i.subject == "head count"], _values(convo)
