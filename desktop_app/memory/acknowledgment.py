@@ -31,10 +31,12 @@ _TRIM = " ，,。.!！；;：:"
 _TIME_MARK = "0123456789:./月日号年$€£¥￥"
 
 
-def _counted(text: str, amount: Amount) -> str:
+def _counted(text: str, amount: Amount, lang: str = "") -> str:
     """An amount as ``text`` writes it with its unit, its measure ("1.8 kg") or its counter ("5座", the lexicon's
-    ``unit.said_with``)."""
+    ``unit.said_with``); a head count said in the other language in ``lang``'s words ("55个人")."""
     said = amount_phrase(text, amount, measure=True)
+    if lang and amount.unit == "people" and not _in_language(said, lang):
+        return str(acknowledge_text(lang)["people"]).format(n=f"{amount.value:g}")
     counter = text[amount.end:amount.end + 1]
     return said + counter if said == text[amount.start:amount.end] and counter and counter in _counters() else said
 
@@ -43,7 +45,7 @@ def _counters() -> frozenset[str]:
     return frozenset(w for lang in LANGS for w in lexicon_words("unit.said_with", lang))
 
 
-def changed_part(new: str, old: str) -> tuple[str, str]:
+def changed_part(new: str, old: str, lang: str = "") -> tuple[str, str]:
     """What changed between ``old`` and ``new``: the amount that differs with its unit ("我弟说他也要跟着去，
     那就5个人了" of "我们一共4个人" is "5个人" against "4个人"; "1,200元" against "1,500元"); else the clauses
     that differ ("周六在家请客，去公园" of "周六在家请客，去海边" is "去公园"), a label staying with the new value
@@ -60,7 +62,7 @@ def changed_part(new: str, old: str) -> tuple[str, str]:
         # "好的，记下了。")
         fresh = fresh[-1:]
     if len(fresh) == 1 and len(gone) == 1:
-        return _counted(new, fresh[0]), _counted(old, gone[0])
+        return _counted(new, fresh[0], lang), _counted(old, gone[0], lang)
     shared = 0
     for match in _CLAUSE_END.finditer(new):
         if old.startswith(new[: match.end()]) and match.end() < len(new):
@@ -153,6 +155,8 @@ def named_value(value: str, label: str | None, lang: str) -> str:
     dated = _dated(label, value, lang)
     if len(one) == 1:
         named = amount_phrase(value, one[0], measure=True)
+        if one[0].unit == "people" and not _in_language(named, lang):  # "55个人", not "55 guests", in a Chinese reply
+            named = acknowledge_text(lang)["people"].format(n=f"{one[0].value:g}")
         if one[0].unit == "days" and dated != label:  # a day and how long: "departure July 21, 7 days"
             return f"{dated}{'，' if lang == 'zh' else ', '}{named}"
         # (an amount that does not say what it counts is named by its label: "预算 2.5万", "budget $320"; "5个人" says it)
@@ -180,7 +184,7 @@ def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
     people = [[a for a in said if a.unit == "people"] for said in (held, before)]
     if len(people[0]) == 1 and len(people[1]) == 1 and people[0][0].value != people[1][0].value:
         # a head count said in a long sentence, by its count ("5个人（之前是3个人）"; it said "好的，记下了。")
-        return amount_phrase(item.value, people[0][0]), amount_phrase(item.old, people[1][0])
+        return _counted(item.value, people[0][0], lang), _counted(item.old, people[1][0], lang)
     if len(held) == 1 and [a.value for a in held] == [b.value for b in before]:
         return amount_phrase(item.value, held[0], measure=True), ""
     return None
@@ -298,7 +302,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             said.append(named)  # "语言：英文", "language: Chinese (was English)" (they said "语言", or the rule whole)
             continue
         day = _changed_day(item, lang) or _changed_what(item, lang)
-        new, old = day or (changed_part(item.value, item.old) if item.old else (item.value, ""))
+        new, old = day or (changed_part(item.value, item.old, lang) if item.old else (item.value, ""))
         if day is not None and old:
             pass  # the day it moved to, named ("出发日期 10月3号（之前是10月1号）")
         elif not old and marks_aside(new) in marks_aside(message):

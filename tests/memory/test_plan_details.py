@@ -476,3 +476,17 @@ def test_years_of_something_are_no_head_count(conversation):
     convo = conversation(lang="en")
     convo.say("Ha, I just realised I've been working from the kitchen table for three years. Tragic.")
     assert not [i for i in convo.active() if i.subject == "head count"], _values(convo)
+
+
+def test_a_language_asked_for_a_while_is_a_rule_and_back_to_english_ends_it(conversation):
+    convo = conversation(lang="en")
+    convo.say("Quick one: my mum's visiting and reading over my shoulder, could you reply in Chinese for a bit? "
+              "She wants to help.")
+    convo.say("We're expecting about 40 guests.")
+    convo.say("HR just confirmed people from the regional office are coming too, so we're looking at 55 now.")
+    said = convo.pipeline.acknowledgment(convo.recorded)
+    assert "55个人（之前是40个人）" in said, said  # a head count in the reply's Chinese, not "55 guests"
+    convo.say("Mum's gone to bed, back to English please.")
+    assert "English (was Chinese)" in convo.pipeline.acknowledgment(convo.recorded)
+    rules = convo.active("directive")
+    assert len(rules) == 1 and "English" in rules[0].value, _values(convo)
