@@ -490,3 +490,11 @@ def test_a_language_asked_for_a_while_is_a_rule_and_back_to_english_ends_it(conv
     assert "English (was Chinese)" in convo.pipeline.acknowledgment(convo.recorded)
     rules = convo.active("directive")
     assert len(rules) == 1 and "English" in rules[0].value, _values(convo)
+
+
+def test_a_day_put_off_before_the_old_day_is_named_moves_that_day(conversation):
+    # (a walk with `paperclip ask`: the week went nowhere, and the list kept "原来定在6月15号")
+    convo = conversation(lang="zh")
+    convo.say("阿杰那周要出差，那往后挪一周吧。搬家日子原来定在6月15号")
+    values = _values(convo)
+    assert "搬家日子定在6月22号" in values and "6月15号" not in values, values

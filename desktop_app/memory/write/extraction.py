@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from desktop_app.lexicon import alternatives, fires
+from desktop_app.lexicon import alternatives, fires, lexicon_words
 from desktop_app.memory.lang.amounts import amounts, written_numbers
 from desktop_app.memory.lang.dates import month_days
 from desktop_app.memory.lang.text import (
@@ -79,11 +79,23 @@ def extract(text: str) -> list[Candidate]:
             # message said of that person before it owned up to the slip is taken back
             out = [c for c in out if _whose(c) not in people]
         out += said
-    if month_days(text):
+    if (days := month_days(text)):
+        put_off = [c for c in out if c.action == "shift" and days_shift(c.quote) is not None]
         # a day put off when the message names the new day too ("…if we leave July 21 instead. Let's push everything
-        # back a week"): the day said is the change, not a week more on top of it (it said "July 28")
-        out = [c for c in out if not (c.action == "shift" and days_shift(c.quote) is not None)]
+        # back a week"): the day said is the change, not a week more on top of it (it said "July 28"); named as the old
+        # one ("那往后挪一周吧。搬家日子原来定在6月15号"), it is filed first and then put off
+        out = [c for c in out if c not in put_off] + (put_off if _said_as_old(text, days[0].start) else [])
     return _replacing_rule(sentences, out)
+
+
+_OLD_WINDOW = 8  # characters before a day where a word saying it was the old one ("原来定在", "originally") stands
+
+
+def _said_as_old(text: str, start: int) -> bool:
+    """The day at ``start`` is named as the one that was ("搬家日子原来定在6月15号", "it was originally June 14")."""
+    before = text[max(0, start - _OLD_WINDOW):start].lower()
+    return any(re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", before) if w.isascii() else w in before
+               for lang in ("zh", "en") for w in lexicon_words("guard.history", lang) if w not in ("not", "from", "不是"))
 
 
 def _whose(candidate: Candidate) -> str:

@@ -300,6 +300,7 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
     return MemoryOutcome(action="added", item_ids=result.added_ids)
 
 
+_ONCE = re.compile(alternatives("change.once", ("zh", "en")), re.IGNORECASE)
 _COUNTS_TABLES = re.compile(r"\d\s*桌|\d\s*tables\b", re.IGNORECASE)
 
 
@@ -457,9 +458,10 @@ def _shift(store: Store, session_id: int, cand: Candidate, active: list[MemoryIt
         if not dated:
             return MemoryOutcome(action="ignored")
         target = max(dated, key=lambda i: (i.updated_at, i.id))
-        return _supersede(store, session_id, cand.model_copy(update={"subject": target.subject}), target,
-                          deferred(target.value, days) or target.value, target.kind, _explicit(origin), src, now,
-                          details={**target.details, SHIFTED: cand.quote})
+        # (the word that said it was the old day goes: "搬家日子原来定在6月15号" put off is "搬家日子定在6月22号")
+        value = _ONCE.sub("", deferred(target.value, days) or target.value)
+        return _supersede(store, session_id, cand.model_copy(update={"subject": target.subject}), target, value,
+                          target.kind, _explicit(origin), src, now, details={**target.details, SHIFTED: cand.quote})
     shift = shift_in(cand.quote)
     found = shift_target(pool, shift, cand.subject or None) if shift is not None else None
     if shift is None or found is None:
