@@ -14,8 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from desktop_app.lexicon import LANGS, cue, first_match, lexicon, lexicon_words
-from desktop_app.memory.lang.amounts import Amount, amount_phrase, dateless_amounts, written_numbers
+from desktop_app.lexicon import LANGS, cue, first_match, lexicon_words
+from desktop_app.memory.lang.amounts import ZH_DIGITS, Amount, amount_phrase, dateless_amounts, written_numbers
 from desktop_app.memory.lang.dates import day_in, days_said, month_days
 from desktop_app.memory.lang.text import CJK_RUN, marks_aside, rule_language, split_sentences, unlabelled, without_lead_in
 from desktop_app.memory.lang.voice import in_your_voice
@@ -35,10 +35,18 @@ def _counted(text: str, amount: Amount, lang: str = "") -> str:
     """An amount as ``text`` writes it with its unit, its measure ("1.8 kg") or its counter ("5座", the lexicon's
     ``unit.said_with``); a head count said in the other language in ``lang``'s words ("55个人")."""
     said = amount_phrase(text, amount, measure=True)
-    if lang and amount.unit == "people" and not _in_language(said, lang):
-        return str(acknowledge_text(lang)["people"]).format(n=f"{amount.value:g}")
+    if lang and (people := _people_in(lang, amount, said)) != said:
+        return people
     counter = text[amount.end:amount.end + 1]
     return said + counter if said == text[amount.start:amount.end] and counter and counter in _counters() else said
+
+
+def _people_in(lang: str, amount: Amount, said: str) -> str:
+    """A head count ``said`` in the other language, in ``lang``'s words ("55个人", not "55 guests", in a Chinese reply);
+    ``said`` otherwise."""
+    if amount.unit == "people" and not _in_language(said, lang):
+        return str(acknowledge_text(lang)["people"]).format(n=f"{amount.value:g}")
+    return said
 
 
 def _counters() -> frozenset[str]:
@@ -154,9 +162,7 @@ def named_value(value: str, label: str | None, lang: str) -> str:
     one = counting if len(counting) == 1 else held
     dated = _dated(label, value, lang)
     if len(one) == 1:
-        named = amount_phrase(value, one[0], measure=True)
-        if one[0].unit == "people" and not _in_language(named, lang):  # "55个人", not "55 guests", in a Chinese reply
-            named = acknowledge_text(lang)["people"].format(n=f"{one[0].value:g}")
+        named = _people_in(lang, one[0], amount_phrase(value, one[0], measure=True))
         if one[0].unit == "days" and dated != label:  # a day and how long: "departure July 21, 7 days"
             return f"{dated}{'，' if lang == 'zh' else ', '}{named}"
         # (an amount that does not say what it counts is named by its label: "预算 2.5万", "budget $320"; "5个人" says it)
@@ -390,10 +396,7 @@ def _without_numbers(text: str) -> str:
     """``text`` without its numbers as written ("1万" of "1万", "1,200" of "1,200", "一" of "一"): what else it says."""
     for number in written_numbers(text):
         text = text.replace(number, "", 1)
-    return "".join(ch for ch in text if ch not in _ZH_DIGITS)
-
-
-_ZH_DIGITS = frozenset(lexicon("zh")["number"]["digits"])
+    return "".join(ch for ch in text if ch not in ZH_DIGITS)
 
 
 def said_anew(said: str, replaced: Sequence[str], lang: str) -> str:

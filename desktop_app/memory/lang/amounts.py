@@ -105,6 +105,10 @@ def amounts(text: str) -> list[Amount]:
     return sorted(found, key=lambda a: a.start)
 
 
+# The Chinese digits ("一", "两", "七"), as characters: a value named by one alone names no thing.
+ZH_DIGITS = frozenset(lexicon("zh")["number"]["digits"])
+
+
 # Chinese places a bare digit may follow, spoken ("1万5", "3千2"), with what each is worth.
 _SPOKEN_TAIL = {"万": 10000.0, "千": 1000.0, "百": 100.0}
 _TAIL = re.compile(r"(\d)(?![\d.,])(千|百)?")

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
-from desktop_app.lexicon import fires, lexicon
+from desktop_app.lexicon import fires
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import (
+    ZH_DIGITS,
     Amount,
     amounts,
     counted,
@@ -69,7 +70,6 @@ SHORT_CORRECTION_TERMS = 6  # "actually, make it Porto" corrects the last value;
 
 
 # The Chinese digits ("一" … "九", "两"): a number said in words.
-_ZH_DIGITS = frozenset(lexicon("zh")["number"]["digits"])
 
 
 def latest_correctable(active: list[MemoryItem], value: str, quote: str = "") -> MemoryItem | None:
@@ -84,7 +84,7 @@ def latest_correctable(active: list[MemoryItem], value: str, quote: str = "") ->
         # "Change of plan: Priya went fully vegan, so …" is news of its own, not a new wording of
         # whatever was said last (it replaced the head count).
         return None
-    if not written_numbers(value) and not any(ch in _ZH_DIGITS for ch in value):
+    if not written_numbers(value) and not any(ch in ZH_DIGITS for ch in value):
         # A correction that says no number keeps the numbers held unless it names their item ("actually, you know what,
         # I'll dip into savings" replaced "let's say 45 guests", bench health round twenty-one; "押一付一，我记错了"
         # says its numbers in words)

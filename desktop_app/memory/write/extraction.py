@@ -407,7 +407,7 @@ def _told_before_asking(parts: list[str]) -> list[Candidate]:
     said_whole = " ".join(parts)
     if _QUOTE_MARK.search(said_whole) or REPORTED.search(said_whole) or RELAYED.search(said_whole):
         return out  # (someone else's words asked about: "我朋友发我这个：'二手iPad Pro 2021款，256G，3500出'，你觉得值吗")
-    for part in parts:
+    for at, part in enumerate(parts):
         body = part.strip(TRIM)
         if shift_in(body) is not None:
             return out  # a change asked about is a supposition ("我要是再加500，能住好点的吗？")
@@ -422,7 +422,7 @@ def _told_before_asking(parts: list[str]) -> list[Candidate]:
             said = _clause_fact(body)
         if said is not None and said.action == "add" and said.kind == "fact":
             value = without_lead_in(said.value, edge=TRIM) or said.value
-            said = owner_named(said, " ".join(parts[:parts.index(part)]))
+            said = owner_named(said, " ".join(parts[:at]))
             out.append(said.model_copy(update={"value": value, "quote": part.strip()}))
     return out
 
@@ -464,7 +464,7 @@ def _clause_candidates(parts: list[str]) -> list[Candidate]:
     """What each clause says; a clause that drops the "I" of the one before it is read with it ("我32岁 住深圳
     有高血压": the user lives in Shenzhen and has high blood pressure; not after "我爸今年65了")."""
     out, mine = [], False
-    for part in parts:
+    for at, part in enumerate(parts):
         body = part.strip(TRIM)
         if fires("self.opening", body):
             mine = True
@@ -477,7 +477,7 @@ def _clause_candidates(parts: list[str]) -> list[Candidate]:
             said = said.model_copy(update={"value": body, "quote": part.strip()}) \
                 if said is not None and said.kind in ("fact", "goal") else None
         if said is not None:
-            out.append(owner_named(said, " ".join(parts[:parts.index(part)])))
+            out.append(owner_named(said, " ".join(parts[:at])))
     return out
 
 
