@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from desktop_app.config import Settings
 from desktop_app.engine.errors import ModelLoadError
 from desktop_app.engine.protocol import ChatEngine, Progress, ScratchEngine, StopCheck, Variation, unwrap
+from desktop_app.memory.acknowledgment import bare_acknowledgments
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.models import Message, Session
 from desktop_app.memory.core.plan import ContextPlan
@@ -374,7 +375,11 @@ def _said_first(pipeline: TurnPipeline, recorded: RecordedInput, settings: Setti
         return ""
     text = recorded.message.content
     if only_tells(text):
-        return pipeline.acknowledgment(recorded)
+        # A bare "Got it. Noted." names nothing: the model answers first ("I'll mostly be coding in Python and Java,
+        # maybe some light gaming" asks for advice without a question; bench health read it as no answer), and the
+        # program's words stay for an attempt that is no answer (``_acknowledge``).
+        said = pipeline.acknowledgment(recorded)
+        return "" if said in bare_acknowledgments() else said
     # (Read blind in round fifteen: "I gave you $250." and "The flight date I said again was July 14." — the
     # 0.5B's answers to such questions, off; memory holds the values.)
     return pipeline.recollection(recorded, "")[0] if only_asks_what_was_said(text) else ""

@@ -104,7 +104,7 @@ def _clip(text: str, limit: int = MAX_VALUE) -> str:
 
 # The facts whose cue holds what they are ("对虾过敏" → "虾"; lexicon ``fact.*``, group ``value``).
 _WHAT_CUES = ("fact.family_allergy", "fact.allergy", "fact.family_diet", "fact.diet", "fact.health", "fact.frequency",
-              "fact.weakness", "fact.tables", "fact.time_available", "fact.nickname",
+              "fact.weakness", "fact.tables", "fact.time_available", "fact.nickname", "fact.size",
               "fact.person_name", "fact.name", "rule.address")
 
 
@@ -186,6 +186,12 @@ def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
     fresh, gone = [d for d in days[0] if d not in days[1]], [d for d in days[1] if d not in days[0]]
     if len(days[0]) == len(fresh) == 1 and gone:  # (the first day it was: "6月15号" of "6月15号，周六")
         return (f"{item.label} {fresh[0]}" if item.label else fresh[0]), gone[0]
+    if not days[0] and not _in_language(item.value, lang):
+        # a day said in the other language, in this one ("10月17号（之前是10月10号）"; under a Chinese rule it said
+        # "记下了：17 next year for the date（之前是10 next year for the date）")
+        now, then = ([day_in(d, lang) for d in month_days(v)] for v in (item.value, item.old))
+        if len(now) == 1 and then and now[0] not in then:
+            return (f"{item.label} {now[0]}" if item.label else now[0]), then[0]
     held, before = dateless_amounts(item.value), dateless_amounts(item.old)
     people = [[a for a in said if a.unit == "people"] for said in (held, before)]
     if len(people[0]) == 1 and len(people[1]) == 1 and people[0][0].value != people[1][0].value:
@@ -295,10 +301,13 @@ def words_label(subject: str, value: str) -> str | None:
     return words
 
 
-def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, message: str = "") -> str:
+def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, message: str = "",
+                   earlier: Sequence[str] = ()) -> str:
     """One or two sentences saying what memory took in: ``noted`` the values written, ``dropped`` the
     values no longer in force; "" when there is nothing. A new value the ``message`` says word for
-    word is not said back (that would be the message again): its name is, or nothing."""
+    word is not said back (that would be the message again): its name is, or nothing. A rule or a requirement
+    kept to is said in other words when one of the ``earlier`` replies said it so already (bench health judged
+    the second "之后的方案都会照这个来。" a copy of the first)."""
     text = acknowledge_text(lang)
     said: list[str] = []
     clauses_left = CLAUSE_SHARE * len(marks_aside(message))  # what of the message its unnamed values may say back
@@ -364,14 +373,20 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     if rule_unsaid:
         # A rule in the message's own words is not said back, nor answered by "Noted." alone (bench health,
         # round fifteen: "Got it. Noted." to "from now on please give me the conclusion first…"): it is kept to.
-        out.append(text["rule"])
+        out.append(_anew(text, "rule", earlier))
     if need_unsaid:
-        out.append(text["need"])
+        out.append(_anew(text, "need", earlier))
     if not out and noted:
         out.append(text["plain"])
     # (A clipped value ends in "…": no full stop after it, "then the…." read as a typo in run P.)
     joined = text["sentences"].join(out).replace("…。", "…").replace("….", "…")
     return text["lead"] + joined if out else ""
+
+
+def _anew(text: dict[str, str], key: str, earlier: Sequence[str]) -> str:
+    """The sentence ``key`` of the acknowledgment texts, or its other wording (``key_again``) when an earlier reply
+    holds it."""
+    return next((text[k] for k in (key, f"{key}_again") if not any(text[k] in reply for reply in earlier)), text[key])
 
 
 NEED_SAID_BACK = 0.6  # a requirement this share of the sentence that says it is the sentence said back
@@ -407,3 +422,8 @@ def said_anew(said: str, replaced: Sequence[str], lang: str) -> str:
     body = said.removeprefix(text["lead"])
     return next((option for option in (said, said + text["offer"], body + text["offer"], body) if option not in replaced),
                 said)
+
+
+def bare_acknowledgments() -> frozenset[str]:
+    """The acknowledgments that name nothing ("Got it. Noted.", "好的，记下了。"), in every language."""
+    return frozenset(text["lead"] + text["plain"] for text in map(acknowledge_text, LANGS))

@@ -402,8 +402,10 @@ def _names_news(text: str, earlier: str, user_text: str) -> bool:
         days = {m.group(0).lower() for lang in LANGS if (pattern := cue("time.date", lang)) is not None
                 for m in pattern.finditer(t)}
         return {a.value for a in dateless_amounts(t)} | days or {n.replace(",", "") for n in numbers(t)}
-    # (or a value it comes to: "人均的预算 9000（之前是8000）" to "人均再加1000吧", after "4个人（之前是5个人）")
-    return bool(said(text) - said(earlier)) and bool(said(user_text))
+    # (or a value it comes to: "人均的预算 9000（之前是8000）" to "人均再加1000吧", after "4个人（之前是5个人）"; or the day
+    # it moves to: "departure june 21 (was june 14)" to "let's push the whole thing back a week")
+    moves = fires("shift.days_later", user_text) or fires("shift.days_earlier", user_text)
+    return bool(said(text) - said(earlier)) and (bool(said(user_text)) or moves)
 
 
 def asks_what_was_said(user_text: str) -> bool:

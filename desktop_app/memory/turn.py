@@ -437,7 +437,7 @@ class TurnPipeline:
                     noted.append(Noted(value, old.value if old else None, label, rule=item.kind == "directive"))
             elif outcome.action == "revoked":
                 dropped += [i.value for i in items]
-        said = acknowledgment(noted, dropped, lang, recorded.message.content)
+        said = acknowledgment(noted, dropped, lang, recorded.message.content, earlier=self.earlier_replies(recorded))
         if said and not recorded.fresh:
             # (Regenerate must not give the same text again: read in round fourteen's notes.)
             said = said_anew(said, self.store.archived_replies(recorded.session.id, recorded.message.id), lang)

@@ -468,3 +468,16 @@ def test_the_prompts_own_line_is_never_kept_in_a_reply(store, settings):
                             f"Note for this reply: answer in your own words.\n\n{asked}")
     result = turn(store, settings, engine, asked)
     assert "Note for this reply" not in result.reply.content, result.reply.content
+
+
+def test_with_acknowledge_first_a_message_memory_can_name_nothing_of_is_the_models_to_answer(store, settings):
+    """Bench health: "Got it. Noted." to "I'll mostly be coding in Python and Java, maybe some light gaming" read as
+    no answer; the model answers such a message first, and the bare words stay for an attempt that is none."""
+    first = settings.model_copy(update={"acknowledge": "first", "lang": "en"})
+    engine = ScriptedEngine(lambda messages: "For Python, Java and light gaming, 16 GB of RAM and a recent mid-range CPU "
+                            "are plenty." if "Python" in messages[-1]["content"] else "Happy to help: what matters most?")
+    turn(store, first, engine, "Need help picking a laptop for uni.", lang="en")
+    calls = len(engine.calls)
+    told = turn(store, first, engine, "I'll mostly be coding in Python and Java, maybe some light gaming.", lang="en")
+    assert len(engine.calls) > calls and told.reply.content.startswith("For Python"), told.reply.content
+    assert not told.record.health.acknowledged

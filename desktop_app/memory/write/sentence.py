@@ -214,7 +214,9 @@ def classify(sentence: str) -> Candidate | None:
         return spare
     # (a length said to hold from now on is one of the replies: "50 words max going forward", integrity's fourth set)
     reply_rule = REPLY_BEHAVIOUR.search(body) is not None or canonical == "length" and STANDING.search(body) is not None
-    has_limit = bool(LIMIT.search(body) and (written_numbers(body) or DATE.search(body)))
+    # (a size is no limit: "by 12" of "The room is about 10 by 12 feet" read as a deadline)
+    limited = body.replace(sized.group("value"), " ") if (sized := first_match("fact.size", body, ("zh", "en"))) else body
+    has_limit = bool(LIMIT.search(limited) and (written_numbers(limited) or DATE.search(limited)))
     if not (reply_rule or has_limit) and not fires("fact.family_allergy", body) \
             and (diet := stated_fact(body, quote, canonical, _BEFORE_RULES)) is not None:
         # (someone's allergy said beside it is the sentence's fact: "Ellie's vegan and Rob can't eat sesame, he's
@@ -254,7 +256,7 @@ def classify(sentence: str) -> Candidate | None:
     if PREFERENCE.search(body):
         return Candidate(action="add", kind="preference", subject=canonical or topic_subject("pref", body),
                          value=body, quote=quote, canonical=canonical is not None)
-    return _dated(body, quote) or _required(body, quote)
+    return _dated(body, quote, deadline=canonical == "deadline") or _required(body, quote)
 
 
 # What the plan must meet, said without a number (the lexicon's ``kind.requirement``: "字一定要大", "得支持电信"),
@@ -285,16 +287,19 @@ def said_part(value: str, kind: str) -> str:
 WHEN_PREFIX = "when:"
 
 
-def _dated(body: str, quote: str, *, asked: bool = False) -> Candidate | None:
+def _dated(body: str, quote: str, *, asked: bool = False, deadline: bool = False) -> Candidate | None:
     """A statement of when something happens ("my sister's visiting june 10 to 14", "约了装修师傅周六上午
     来量尺寸") is a fact: a later "now june 19 to 23" moves it. A request says when only with a day and
     a time of day ("set up notes for a call with the client tuesday 2pm", not "ideas for Sunday lunch").
-    Its subject is made of its other words, so that a moved day leaves no old day behind."""
+    Its subject is made of its other words, so that a moved day leaves no old day behind; a day things must be done
+    by is the deadline ("Ideally everything's in place by March 1", then "I need it done by February 15 instead")."""
     asked = asked or REQUEST.search(body) is not None or ASKS.search(body) is not None
     if not DATE.search(body) or (asked and not CLOCK.search(body)):
         return None  # (a time alone is a habit as often as an appointment: "I'm useless after 9pm")
     topic = CLOCK.sub(" ", DATE.sub(" ", body))
     # "Payment must clear by the 15th" is a limit, "We settled on the 21st" a choice.
+    if deadline:
+        return Candidate(action="add", kind="constraint", subject="deadline", value=body, quote=quote, canonical=True)
     kind = next((k for k in ("constraint", "decision") if fires(f"kind_cue.{k}", body)), "fact")
     return Candidate(action="add", kind=kind, subject=topic_subject(WHEN_PREFIX[:-1], topic), value=body, quote=quote)
 
