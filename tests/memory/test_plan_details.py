@@ -558,12 +558,6 @@ def test_a_day_things_must_be_done_by_is_the_deadline_and_a_new_one_replaces_it(
     assert "deadline February 15 (was March 1)" in convo.pipeline.acknowledgment(convo.recorded)
 
 
-def test_so_well_need_is_a_requirement(conversation):
-    convo = conversation(lang="en")
-    convo.say("Also, my wife will share it a couple of days a week, so we'll need two workstations.")
-    assert [i for i in convo.active("constraint") if "two workstations" in i.value], _values(convo)
-
-
 def test_someones_decision_is_said_as_what_now_holds_not_as_the_message(conversation):
     convo = conversation(lang="en")
     said = "Update: she's decided to keep working from the library, so it's just me after all."
