@@ -229,7 +229,9 @@ def classify(sentence: str) -> Candidate | None:
     if MANNER.search(body) and not relayed:  # "Use formal language with me", "回答用英文吧"
         return rule_candidate("directive", body, quote, canonical)
     if has_limit:
-        return rule_candidate("constraint", body, quote, canonical)
+        # (a length the replies keep to is a rule for them, "from now on" or not: "keep your answers under 100 words")
+        kind = "directive" if reply_rule and canonical == "length" and not relayed else "constraint"
+        return rule_candidate(kind, body, quote, canonical)
     if PROHIBIT.search(body):
         return rule_candidate("constraint", body, quote, canonical, prefix="forbid")
     if STANDING.search(body) and "measure" in counted(body):

@@ -1,0 +1,74 @@
+"""Values said plainly that the rules filed nothing for, or filed wrong (integrity's sixth set, written blind): a length
+for the replies is a rule, a diet, a job, an age said without its unit, a price haggled down, a pet by its name."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _values(convo) -> str:
+    return "; ".join(f"{i.status} {i.kind} {i.subject}={i.value}" for i in convo.store.list_items(convo.sid))
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "keep your answers under 100 words"),
+    ("en", "and keep answers short, like 3-4 sentences max"),
+    ("zh", "回答控制在200字以内"),
+])
+def test_a_length_for_the_replies_is_a_rule_for_them(conversation, lang, said):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert [i for i in convo.active("directive") if i.subject == "length"], _values(convo)
+    assert not convo.active("constraint"), _values(convo)
+
+
+def test_a_length_for_something_else_stays_a_limit(conversation):
+    convo = conversation(lang="en")
+    convo.say("the cover letter has to be under 300 words")
+    assert not convo.active("directive"), _values(convo)
+
+
+@pytest.mark.parametrize("lang, first, then, now, gone", [
+    ("en", "I'm vegetarian", "as of this month I'm fully vegan", "vegan", "I'm vegetarian"),
+    ("en", "I'm a high school teacher", "update: I quit, I'm now a software tester", "software tester", "teacher"),
+    ("zh", "我今年32", "不对 我33了 过完生日了", "33", "32"),
+])
+def test_a_profile_value_said_anew_replaces_the_old_one(conversation, lang, first, then, now, gone):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(then)
+    active = [i.value for i in convo.active("fact")]
+    assert any(now in v for v in active) and not any(gone in v for v in active), _values(convo)
+
+
+@pytest.mark.parametrize("lang, turns, now, gone", [
+    ("en", ["the quote for the roof repair is 4,500", "they came back with 4,200", "final offer 3,950"],
+     "3,950", ("4,500", "4,200")),
+    ("zh", ["那个沙发标价6800", "砍到5999了", "最后5500成交"], "5500", ("6800", "5999")),
+    ("zh", ["下周六搬家 两室一厅 搬家公司报价800", "刚又问了下 要950"], "950", ("800",)),
+])
+def test_a_price_haggled_over_keeps_its_last_number(conversation, lang, turns, now, gone):
+    convo = conversation(lang=lang)
+    for text in turns:
+        convo.say(text)
+    active = " | ".join(i.value for i in convo.active())
+    assert now in active and not any(g in active for g in gone), _values(convo)
+
+
+def test_forget_the_thing_drops_the_rule_it_names(conversation):
+    convo = conversation(lang="en")
+    convo.say("always start with a one-line summary")
+    convo.say("rule change: forget the summary thing")
+    assert not convo.active("directive"), _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, subject, held", [
+    ("zh", "我家狗叫豆豆 3岁 金毛", "pets:狗", "豆豆"),
+    ("zh", "我们订了5晚的民宿", "trip length", "5晚"),
+    ("zh", "今晚做红烧肉 6个人吃", "head count", "6个人"),
+    ("en", "we have two kids, 5 and 8", "family", "two kids"),
+])
+def test_a_plain_fact_is_filed_under_its_subject(conversation, lang, said, subject, held):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert [i for i in convo.active() if i.subject == subject and held in i.value], _values(convo)
