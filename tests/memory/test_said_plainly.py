@@ -72,3 +72,16 @@ def test_a_plain_fact_is_filed_under_its_subject(conversation, lang, said, subje
     convo = conversation(lang=lang)
     convo.say(said)
     assert [i for i in convo.active() if i.subject == subject and held in i.value], _values(convo)
+
+
+@pytest.mark.parametrize("first, fix, now, bad", [
+    ("I have a dermatologist appt tuesday at 10:30 with dr. Patel", "wait it's 11:30 not 10:30", "tuesday at 11:30",
+     "it's"),
+    ("Looking at a 2021 Honda CR-V, 38k miles, asking 27,500", "oops it's 32k miles not 38", "32k miles", "32kk"),
+])
+def test_a_value_corrected_takes_the_old_ones_place_without_the_words_around_it(conversation, first, fix, now, bad):
+    convo = conversation(lang="en")
+    convo.say(first)
+    convo.say(fix)
+    active = " | ".join(i.value for i in convo.active())
+    assert now in active and bad not in active, _values(convo)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from desktop_app.lexicon import fires
+from desktop_app.lexicon import alternatives, fires
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import (
     ZH_DIGITS,
@@ -39,10 +39,15 @@ def of_its_size(said: float, held: float) -> bool:
 _ORDINAL = re.compile(r"\d(?:st|nd|rd|th)\b", re.IGNORECASE)  # a day of the month ("the 3rd"), no count
 
 
+# The words before a corrected value that are not the value (the lexicon's ``correct.new_lead``: "it's 11:30").
+_NEW_LEAD = re.compile(alternatives("correct.new_lead"), re.IGNORECASE)
+
+
 def swapped(old_value: str, dropped: str, new: str) -> str:
     """A short correction put in place of the value it drops, so the item keeps its words: "我下周三要去
     上海出差" corrected by "是下周四，不是周三" is "我下周四要去上海出差" (the words the two share at the
     seam are written once). A long correction stands as it is."""
+    new = _NEW_LEAD.sub("", new, count=1)
     at = old_value.lower().find(dropped.lower())
     if at >= 0 and len(new) > len(dropped) + 6 and len(old_number := written_numbers(dropped)) == 1 \
             and len(said := written_numbers(new)) == 1 and not _ORDINAL.search(dropped):
@@ -50,8 +55,12 @@ def swapped(old_value: str, dropped: str, new: str) -> str:
         # weekends" corrected by "Work's gone crazy, so realistically weekdays will be 1.5 hours, not 2" (it kept the
         # sentence of the change, and the 5 hours at weekends were lost)
         number = re.compile(rf"(?<![\d.,]){re.escape(dropped)}(?![\d.,]*\d)")
-        if len(number.findall(old_value)) == 1:  # ("7座" of "所以想要7座的" is "5座": its number only)
-            return number.sub(dropped.replace(old_number[0], said[0], 1), old_value, count=1)
+        if len(found := list(number.finditer(old_value))) == 1:  # ("7座" of "所以想要7座的" is "5座": its number only)
+            put = dropped.replace(old_number[0], said[0], 1)
+            unit = said[0].lstrip("0123456789.,")
+            if unit and old_value[found[0].end():].startswith(unit):
+                put = put[: len(put) - len(unit)]  # ("38k miles" corrected by "32k miles not 38": one "k")
+            return old_value[: found[0].start()] + put + old_value[found[0].end():]
     if at < 0 or len(new) > len(dropped) + 6:
         return new
     before = old_value[:at]
