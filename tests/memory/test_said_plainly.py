@@ -85,3 +85,22 @@ def test_a_value_corrected_takes_the_old_ones_place_without_the_words_around_it(
     convo.say(fix)
     active = " | ".join(i.value for i in convo.active())
     assert now in active and bad not in active, _values(convo)
+
+
+def test_what_was_said_before_and_what_it_is_actually_corrects_the_item_holding_it(conversation):
+    convo = conversation(lang="en")
+    convo.say("my daughter Mia is allergic to tree nuts")
+    convo.say("we're doing her class party next week, 22 kids")
+    convo.say("oh and sorry, earlier I said tree nuts but it's actually sesame she's allergic to, I always mix her up "
+              "with her cousin")
+    allergies = [i.value for i in convo.active("fact") if i.subject.startswith("allergy")]
+    assert allergies == ["my daughter Mia is allergic to sesame"], _values(convo)
+
+
+def test_back_to_a_number_is_that_number_again(conversation):
+    convo = conversation(lang="en")
+    for text in ("book the meeting room for 10 people", "make that 14, marketing wants in",
+                 "marketing's out again, back to 10"):
+        convo.say(text)
+    heads = [i.value for i in convo.active("fact") if i.subject == "head count"]
+    assert len(heads) == 1 and "10" in heads[0] and "14" not in heads[0], _values(convo)

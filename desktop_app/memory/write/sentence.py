@@ -469,6 +469,8 @@ def dropped_value(value: str) -> tuple[str, str]:
     match = first_match("change.not_old", value, ("zh", "en"))
     if match is None or not match.group("old"):
         return "", value
+    if match.groupdict().get("new"):  # ("earlier I said tree nuts but it's actually sesame …": sesame)
+        return match.group("old"), match.group("new")
     return match.group("old"), (value[:match.start()] + value[match.end():]).strip(" ，,。.;；")
 
 
