@@ -196,6 +196,8 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
             findings = _acknowledge(pipeline, recorded, streamed, health, findings, on_token, on_retry)
         if settings.reply_retry and streamed.pieces and not streamed.stopped and not health.acknowledged:
             findings = _recollect(pipeline, recorded, streamed, health, findings, on_token, on_retry)
+        if streamed.lead and settings.reply_retry and streamed.text.strip() and not streamed.stopped:
+            findings = _list_alone(pipeline, recorded, streamed, findings, on_token, on_retry)
         if health.acknowledged and guard is not None:
             # What the user reads now is the program's, made of memory's values: the guard's word on the
             # model's attempt is moot (a Pilot walk: "it goes over 预算: 1500" under "好的，记下了：预算: 1500；
@@ -437,6 +439,20 @@ def _leave_out_ruled_out(pipeline: TurnPipeline, recorded: RecordedInput, stream
         guard.model_text = guard.model_text or model_text
         guard.findings = [f for f in pipeline.guard(recorded.session, kept, user_text=recorded.message.content)
                           if not (streamed.lead and f.kind == "omitted")]
+
+
+NO_ANSWER = DEGENERATE | {"promise", "refusal", "empty"}
+
+
+def _list_alone(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, findings: list[HealthFinding],
+                on_token: Callable[[str], None] | None, on_retry: Callable[[str], None] | None) -> list[HealthFinding]:
+    """The program's list stands alone when what the model wrote under it is, in the end, no answer (bench health,
+    round twenty-three: "当然，请提供你的具体方案，我会根据这些要求逐步进行。" under the list, once the sentences stating
+    an old value had gone). Returns the checks of what stays."""
+    if not any(f.kind in NO_ANSWER for f in pipeline.check_reply(recorded, streamed.text)):
+        return findings
+    streamed.replace("", "kept the list without words under it that were no answer", on_token, on_retry)
+    return []
 
 
 def _complete_recap(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, guard: GuardVerdict,

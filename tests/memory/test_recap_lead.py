@@ -103,3 +103,17 @@ def test_a_ruled_out_food_leaves_even_a_reply_that_stays_no_answer(store, settin
     _turn(store, settings, engine, "Our younger one, Mia, has a tree nut allergy.", "en")
     reply = _turn(store, settings, engine, "Any snack ideas for the flight?", "en").reply.content
     assert "Cashew" not in reply, reply
+
+
+@pytest.mark.parametrize("case, promise", [(CASES[0], "Sure, please share the details and I'll plan it step by step."),
+                                           (CASES[1], "当然，请提供你的具体方案，我会根据这些要求逐步进行。")],
+                         ids=["en", "zh"])
+def test_a_plan_that_only_promises_leaves_the_list_alone(store, settings, case, promise):
+    """Bench health, round twenty-three: under the list, the 0.5B only promised ("当然，请提供你的具体方案…")."""
+    lang, told, ask, _, lead, values, _ = case
+    engine = ScriptedEngine(lambda messages: promise)
+    for text in told:
+        _turn(store, settings, engine, text, lang)
+    result = _turn(store, settings, engine, ask, lang)
+    assert result.reply.content.startswith(lead) and promise not in result.reply.content, result.reply.content
+    assert all(v in result.reply.content for v in values)
