@@ -104,3 +104,10 @@ def test_back_to_a_number_is_that_number_again(conversation):
         convo.say(text)
     heads = [i.value for i in convo.active("fact") if i.subject == "head count"]
     assert len(heads) == 1 and "10" in heads[0] and "14" not in heads[0], _values(convo)
+
+
+def test_what_a_rule_governs_no_longer_needed_drops_the_rule(conversation):
+    convo = conversation(lang="zh")
+    convo.say("以后跟我说话用正式一点的语气 我要写工作邮件")
+    convo.say("正式语气不用了 随便聊就行")
+    assert not convo.active("directive"), _values(convo)
