@@ -565,3 +565,15 @@ def test_someones_decision_is_said_as_what_now_holds_not_as_the_message(conversa
     ack = convo.pipeline.acknowledgment(convo.recorded)
     assert "will keep working from the library" in ack and "Update" not in ack, ack
     assert not convo.pipeline.check_reply(convo.recorded, ack)
+
+
+def test_what_was_said_in_english_is_recalled_by_its_values_under_a_chinese_rule(conversation):
+    """Bench health: under "please answer me in Chinese", "我记下的是：We're thinking 160 guests（之前是We're thinking 120
+    guests）"."""
+    convo = conversation(lang="en")
+    for text in ("We're thinking 120 guests. Budget is $30,000.", "From now on please answer me in Chinese.",
+                 "Lin's mum says the guest list is way too small lol. We're at 160 now."):
+        convo.say(text)
+    convo.user("How many guests did we say again?")
+    said = convo.pipeline.recollection(convo.recorded, "")[0]
+    assert "160个人（之前是120个人）" in said and "thinking" not in said, said
