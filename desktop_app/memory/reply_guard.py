@@ -142,11 +142,29 @@ def stale_sentences(reply: str, active: Sequence[MemoryItem], history: Sequence[
         for stale in (a for a in amounts(old.value) if a.value not in new_values):
             unit = unit_of_item(old, stale)
             for hit in found:
-                if hit.value == stale.value and same_kind(hit, unit, hit.value) and not near(reply, hit, "guard.history"):
+                if hit.value == stale.value and (same_kind(hit, unit, hit.value) or unit is None and _counted_alike(
+                        old.value, stale, reply, hit)) and not near(reply, hit, "guard.history"):
                     spans.update(span for span in sentences if span[0] <= hit.start < span[1])
         # A replaced day or name said as current ("on July 14" when it is July 21 now; run H).
         spans.update(span for span in sentences if stale_word(reply[span[0]:span[1]], old, new) is not None)
     return [reply[start:end] for start, end in sorted(spans)]
+
+
+_COUNTED = re.compile(r"\s*([^\W\d_]+)")
+
+
+def _counted_alike(said: str, amount: Amount, reply: str, hit: Amount) -> bool:
+    """A number with no unit the program knows, said in ``reply`` with the word (or Chinese counter) that follows it
+    in ``said`` ("7座" of "所以想要7座的" in "准备一套7座的二手车": bench health, the old seat count under the list)."""
+    mine, theirs = _COUNTED.match(said, amount.end), _COUNTED.match(reply, hit.end)
+    if mine is None or theirs is None:
+        return False
+    return _counter(mine.group(1)) == _counter(theirs.group(1))
+
+
+def _counter(word: str) -> str:
+    """What a number counts by the word after it: a Chinese run's first character ("座" of "座的二手车"), else the word."""
+    return word[0] if CJK_CHAR.match(word) else word.lower()
 
 
 def ruled_out_sentences(reply: str, active: Sequence[MemoryItem]) -> list[str]:

@@ -577,3 +577,13 @@ def test_what_was_said_in_english_is_recalled_by_its_values_under_a_chinese_rule
     convo.user("How many guests did we say again?")
     said = convo.pipeline.recollection(convo.recorded, "")[0]
     assert "160个人（之前是120个人）" in said and "thinking" not in said, said
+
+
+def test_a_plan_under_the_list_loses_the_sentence_naming_the_old_count_of_seats(conversation):
+    """Bench health: the list said 5座, the 0.5B's plan under it "准备一套7座的二手车"."""
+    convo = conversation(lang="zh")
+    convo.say("家里5口人 偶尔要带爷爷奶奶 所以想要7座的")
+    convo.say("7座没必要 5座就行")
+    plan = "首先，你需要准备一套7座的二手车。其次，建议选自动挡的车。"
+    kept, _, _ = convo.pipeline.recap_completion(convo.store.get_session(convo.sid), plan, user_text="总结一下全部要求")
+    assert "7座" not in kept and "自动挡" in kept, kept
