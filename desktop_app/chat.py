@@ -441,14 +441,15 @@ def _leave_out_ruled_out(pipeline: TurnPipeline, recorded: RecordedInput, stream
                           if not (streamed.lead and f.kind == "omitted")]
 
 
-NO_ANSWER = DEGENERATE | {"promise", "refusal", "empty"}
+NO_ANSWER = WORTH_RETRY | {"empty"}  # what, still wrong after the retries, leaves the program's list alone
 
 
 def _list_alone(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Streamed, findings: list[HealthFinding],
                 on_token: Callable[[str], None] | None, on_retry: Callable[[str], None] | None) -> list[HealthFinding]:
-    """The program's list stands alone when what the model wrote under it is, in the end, no answer (bench health,
-    round twenty-three: "当然，请提供你的具体方案，我会根据这些要求逐步进行。" under the list, once the sentences stating
-    an old value had gone). Returns the checks of what stays."""
+    """The program's list stands alone when what the model wrote under it is, in the end, no answer or broken (bench
+    health, round twenty-three: "当然，请提供你的具体方案，我会根据这些要求逐步进行。" under the list, once the sentences
+    stating an old value had gone; "1. 场地必须离 subway站近：" and a list it never gave). Read blind in round twenty-two,
+    none of the 0.5B's plans under the lists was usable. Returns the checks of what stays."""
     if not any(f.kind in NO_ANSWER for f in pipeline.check_reply(recorded, streamed.text)):
         return findings
     streamed.replace("", "kept the list without words under it that were no answer", on_token, on_retry)

@@ -106,8 +106,9 @@ def test_a_ruled_out_food_leaves_even_a_reply_that_stays_no_answer(store, settin
 
 
 @pytest.mark.parametrize("case, promise", [(CASES[0], "Sure, please share the details and I'll plan it step by step."),
-                                           (CASES[1], "当然，请提供你的具体方案，我会根据这些要求逐步进行。")],
-                         ids=["en", "zh"])
+                                           (CASES[1], "当然，请提供你的具体方案，我会根据这些要求逐步进行。"),
+                                           (CASES[1], "1. 场地必须离 subway站近：\n2. 有人提议搞个 lottery：")],
+                         ids=["en", "zh", "zh-broken"])
 def test_a_plan_that_only_promises_leaves_the_list_alone(store, settings, case, promise):
     """Bench health, round twenty-three: under the list, the 0.5B only promised ("当然，请提供你的具体方案…")."""
     lang, told, ask, _, lead, values, _ = case
