@@ -144,7 +144,10 @@ def _day_named(pattern: re.Pattern[str], value: str) -> str:
     found = list(pattern.finditer(value))
     dated = month_days(value)
     if not dated or any(m.start() <= dated[0].start < m.end() for m in found[:1]):
-        return found[0].group(0)
+        day = found[0]
+        after = [m for m in found[1:] if m.start() >= day.end() and not value[day.end():m.start()].strip(" ,，(（")]
+        # (and the weekday said right after it: "6月15号，周六" names both, as the user said them)
+        return value[day.start():after[0].end()] if after and dated else day.group(0)
     before = [m for m in found if m.end() <= dated[0].start and not value[m.end():dated[0].start].strip(" ,，")]
     start = before[-1].start() if before else dated[0].start
     return value[start:dated[0].end]

@@ -80,7 +80,7 @@ def test_a_change_said_after_remarks_holds_the_changed_clause_not_the_remarks(co
     ("zh", ["家里就我和我对象阿杰，还有一只狗叫豆豆"], "好的，记下了：你对象的名字：阿杰；一只狗叫豆豆。"),
     ("en", ["It's me, my partner Dan and our cat Biscuit. No kids."], "Noted: your partner's name: Dan; your cat Biscuit."),
     # a day with no name for it is said alone (a reader: "records only 周六, drops the date 6月15号")
-    ("zh", ["搬家日子定在6月15号，周六"], "好的，记下了：6月15号；周六。"),
+    ("zh", ["搬家日子定在6月15号，周六"], "好的，记下了：6月15号，周六。"),
     # a language rule by its language, in the reply's ("Got it. Noted: language." and "好的，记下了：语言。" read vague)
     ("zh", ["以后都用英文回答我吧，正好练练阅读"], "Got it. Noted: language: English."),
     ("zh", ["以后都用英文回答我吧，正好练练阅读", "还是用中文吧，英文看着太累了"], "好的，记下了：语言：中文（之前是英文）。"),

@@ -587,3 +587,11 @@ def test_a_plan_under_the_list_loses_the_sentence_naming_the_old_count_of_seats(
     plan = "首先，你需要准备一套7座的二手车。其次，建议选自动挡的车。"
     kept, _, _ = convo.pipeline.recap_completion(convo.store.get_session(convo.sid), plan, user_text="总结一下全部要求")
     assert "7座" not in kept and "自动挡" in kept, kept
+
+
+def test_the_weekday_said_after_a_day_is_that_days_and_moves_with_it(conversation):
+    convo = conversation(lang="zh")
+    convo.say("时间定在12月20号 周六")
+    convo.say("果然撞了 那往后挪一周吧")
+    whens = [i.value for i in convo.active("fact") if i.subject.startswith("when:")]
+    assert whens == ["时间定在12月27号，周六"], _values(convo)

@@ -111,7 +111,21 @@ def unshifted(sentence: str) -> list[Candidate]:
         # "农家乐说20号订满了，只能21号，那就21号吧": the day it settles on moves the one it names (the clauses were
         # three items, and the party stayed on the 20th)
         return _bare_change(sentence)
-    return _with_head_count(sentence, _sentence_candidates(sentence)) or _bare_change(sentence)
+    return _weekday_joined(_with_head_count(sentence, _sentence_candidates(sentence))) or _bare_change(sentence)
+
+
+def _weekday_joined(found: list[Candidate]) -> list[Candidate]:
+    """A clause that only names a weekday ("周六" of "时间定在12月20号 周六") joined to the day said just before it: one
+    item, moved together (the weekday alone stayed when the day moved a week, and opened the list as "周六")."""
+    out: list[Candidate] = []
+    for said in found:
+        if said.action == "add" and said.subject == WHEN_PREFIX and out and out[-1].action == "add" \
+                and out[-1].subject.startswith(WHEN_PREFIX):
+            joined = f"{out[-1].value}{'，' if CJK_CHAR.search(said.value) else ', '}{said.value}"
+            out[-1] = out[-1].model_copy(update={"value": joined, "quote": f"{out[-1].quote} {said.quote}"})
+        else:
+            out.append(said)
+    return out
 
 
 def _ends_in_a_new_day(sentence: str) -> bool:
