@@ -111,3 +111,21 @@ def test_what_a_rule_governs_no_longer_needed_drops_the_rule(conversation):
     convo.say("以后跟我说话用正式一点的语气 我要写工作邮件")
     convo.say("正式语气不用了 随便聊就行")
     assert not convo.active("directive"), _values(convo)
+
+
+def test_an_apostrophe_is_no_quote_and_i_meant_puts_the_day_in_place(conversation):
+    """"My daughter's birthday party is on the 12th, can you help me plan it?" filed nothing (its apostrophe read as
+    someone else's words quoted), and "I meant the 14th not the 12th" then nothing either."""
+    convo = conversation(lang="en")
+    convo.say("My daughter's birthday party is on the 12th, can you help me plan it?")
+    convo.say("sorry, I meant the 14th not the 12th")
+    active = [i.value for i in convo.active("fact")]
+    assert active == ["My daughter's birthday party is on the 14th"], _values(convo)
+
+
+def test_a_count_corrected_with_its_unit_keeps_one_unit(conversation):
+    convo = conversation(lang="en")
+    convo.say("my sister Megan is visiting for 2 days")
+    convo.say("sorry I meant 3 days not 2")
+    active = " | ".join(i.value for i in convo.active())
+    assert "3 days" in active and "days days" not in active and "2 days" not in active, _values(convo)

@@ -63,9 +63,12 @@ def swapped(old_value: str, dropped: str, new: str) -> str:
             return old_value[: found[0].start()] + put + old_value[found[0].end():]
     if at < 0 or len(new) > len(dropped) + 6:
         return new
-    before = old_value[:at]
+    before, after = old_value[:at], old_value[at + len(dropped):]
     seam = next((n for n in range(min(len(before), len(new)), 0, -1) if before.endswith(new[:n])), 0)
-    return before + new[seam:] + old_value[at + len(dropped):]
+    # (and at the other seam: "3 days" in place of the 2 of "for 2 days" is "for 3 days", not "for 3 days days")
+    tail = next((n for n in range(min(len(after), len(new)), 1, -1)
+                 if new.endswith(after[:n]) and not after[n:n + 1].isalnum()), 0)
+    return before + new[seam:] + after[tail:]
 
 
 def holding(active: list[MemoryItem], old: str) -> MemoryItem | None:

@@ -409,7 +409,8 @@ def _value_by_value(parts: list[str], whole: Candidate | None) -> list[Candidate
     return out if len(out) >= 2 else []
 
 
-_QUOTE_MARK = re.compile(r"[\"'“”‘’「」『』]")
+# (an apostrophe inside a word is none: "My daughter's birthday party is on the 12th, can you help me plan it?")
+_QUOTE_MARK = re.compile(r"[\"“”「」『』]|(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])")
 
 
 def _told_before_asking(parts: list[str]) -> list[Candidate]:
