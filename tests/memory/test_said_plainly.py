@@ -129,3 +129,11 @@ def test_a_count_corrected_with_its_unit_keeps_one_unit(conversation):
     convo.say("sorry I meant 3 days not 2")
     active = " | ".join(i.value for i in convo.active())
     assert "3 days" in active and "days days" not in active and "2 days" not in active, _values(convo)
+
+
+def test_a_count_in_chinese_numerals_corrected_keeps_the_rest_of_the_item(conversation):
+    convo = conversation(lang="zh")
+    convo.say("我儿子叫小宇 今年五岁")
+    convo.say("不对 六岁了 刚过完生日")
+    active = [i.value for i in convo.active("fact")]
+    assert active == ["我儿子叫小宇 今年六岁"], _values(convo)

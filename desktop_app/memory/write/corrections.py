@@ -208,9 +208,19 @@ def by_words(active: list[MemoryItem], subject_words: str) -> MemoryItem | None:
     return max(scored, key=lambda pair: (pair[0], pair[1].id))[1] if scored else None
 
 
+# A count in Chinese numerals and the character after it ("五岁", "三晚").
+_ZH_COUNT = re.compile(f"([{''.join(sorted(ZH_DIGITS))}]+)({CJK_CHAR.pattern})")
+
+
 def corrected_value(old_value: str, new_value: str) -> str:
     """Keep the old wording when only the number changed: '预算不超过5000元' + '6000' → '预算不超过6000元'."""
     old_numbers, new_numbers = written_numbers(old_value), written_numbers(new_value)
+    if not old_numbers and not new_numbers:
+        # a count in Chinese numerals, by the same counter: "我儿子叫小宇 今年五岁" corrected by "六岁了 刚过完生日" is "我儿子
+        # 叫小宇 今年六岁" (it became "六岁了 刚过完生日", and 小宇 was lost)
+        was, now = _ZH_COUNT.findall(old_value), _ZH_COUNT.findall(new_value)
+        if len(was) == 1 and len(now) == 1 and was[0][1] == now[0][1] and was[0][0] != now[0][0]:
+            return old_value.replace("".join(was[0]), "".join(now[0]), 1)
     # A short correction, or a count said alone however worded ("it's 10 people now" of "Dinner party on
     # Saturday for 8": a Pilot walk lost the Saturday to it).
     short = len(new_value) <= len(new_numbers[0]) + 12 or fires("change.count_alone", new_value) if new_numbers else False
