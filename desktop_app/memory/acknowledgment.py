@@ -267,6 +267,7 @@ class Noted:
     rule: bool = False  # a standing rule for the replies
     part: bool = False  # ``value`` is the part of the message that says it (a requirement's clauses): said back
     need: bool = False  # a requirement of the plan (kept to, when saying it would say the message back)
+    length: bool = False  # a rule for the replies' length ("以后回答控制在100字以内")
 
 
 def label_of(subject: str, value: str, names: dict[str, str], lang: str) -> str | None:
@@ -282,6 +283,8 @@ def label_of(subject: str, value: str, names: dict[str, str], lang: str) -> str 
     text = acknowledge_text(lang)
     at = value.lower().find(who.lower())
     named = value[at:at + len(who)] if at >= 0 else who
+    if not _in_language(named, lang):
+        return label  # (whose it is, in the other language, is not said: "一个同事's allergy", "人均's budget")
     mine = cue("address.me", lang)
     before = value[:at].rstrip() if at > 0 else ""
     if mine is not None and before and mine.fullmatch(before.split()[-1] if before.isascii() else before[-1]):
@@ -315,6 +318,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     said: list[str] = []
     clauses_left = CLAUSE_SHARE * len(marks_aside(message))  # what of the message its unnamed values may say back
     rule_unsaid = need_unsaid = False
+    kept_within = ""
     for item in noted:
         if item.rule and item.label and (named := _language_said(item, lang)):
             said.append(named)  # "语言：英文", "language: Chinese (was English)" (they said "语言", or the rule whole)
@@ -328,6 +332,13 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             # "记下了：人数。"), else its name, not the message said back.
             # (a rule's amount is said bare, "100 words": "length 100 words" read as a label, run U)
             named = named_value(new, None if item.rule else item.label, lang) or _dated(item.label, new, lang)
+            if named and named == item.label and not _in_language(new, lang):
+                named = ""  # a label alone names nothing of a value said in the other language ("Noted: allergy.")
+            if item.rule and item.length and named and _in_language(named, lang):
+                # a length kept to, said as a promise ("好的，以后每次回答都控制在100字以内。"; "Noted: 100 words" read
+                # as a bare number, blind readers of round twenty-two)
+                kept_within = text["length"].format(n=named)
+                continue
             if item.rule and not re.search(r"[^\W\d_]", _without_numbers(named.replace(item.label or "", ""))):
                 # A rule is kept to, not named by its label or a bare number ("好的，记下了：格式。", "Noted: format 5."
                 # to "以后每次推荐都给我列个表格对比…", "From now on, max 5 bullet points per answer.", round twenty-one)
@@ -373,6 +384,8 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         # (a rule the model's pass restated is said without its label: "以后都用列表回答我", not "列表: 以后…")
         rules = (_clip(_rule_itself(unlabelled(d, subject_names=True), lang), MAX_RULE) for d in dropped)
         out.append(text["dropped"].format(values=text["join"].join(rules)))
+    if kept_within:
+        out.append(kept_within)
     if rule_unsaid:
         # A rule in the message's own words is not said back, nor answered by "Noted." alone (bench health,
         # round fifteen: "Got it. Noted." to "from now on please give me the conclusion first…"): it is kept to.

@@ -434,7 +434,8 @@ class TurnPipeline:
                         continue
                     # (a value filed as "预算: 2000，买点资料…" is said by its label, not with the colon: "预算 2000")
                     value = item.value if item.kind == "directive" else unlabelled(item.value, subject_names=True)
-                    noted.append(Noted(value, old.value if old else None, label, rule=item.kind == "directive"))
+                    noted.append(Noted(value, old.value if old else None, label, rule=item.kind == "directive",
+                                       length=item.kind == "directive" and item.subject == "length" and old is None))
             elif outcome.action == "revoked":
                 dropped += [i.value for i in items]
         said = acknowledgment(noted, dropped, lang, recorded.message.content, earlier=self.earlier_replies(recorded))

@@ -595,3 +595,27 @@ def test_the_weekday_said_after_a_day_is_that_days_and_moves_with_it(conversatio
     convo.say("果然撞了 那往后挪一周吧")
     whens = [i.value for i in convo.active("fact") if i.subject.startswith("when:")]
     assert whens == ["时间定在12月27号，周六"], _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, kept", [
+    ("zh", "你以后回答控制在100字以内啊，太长我不看", "好的，以后每次回答都控制在100字以内。"),
+    ("en", "from now on keep your answers under 100 words, i read these on my phone",
+     "Got it. I'll keep every answer within 100 words from now on."),
+])
+def test_a_length_rule_is_acknowledged_as_kept_to_not_as_a_bare_number(conversation, lang, said, kept):
+    convo = conversation(lang=lang)
+    convo.user(said)
+    assert convo.pipeline.acknowledgment(convo.recorded) == kept
+
+
+def test_whose_value_in_the_other_language_is_not_named_in_this_one(conversation):
+    """Under the English rule, "有两个同事是清真，…，还有一个同事对花生过敏" was "Got it. Noted: 一个同事's allergy."."""
+    convo = conversation(lang="zh")
+    convo.say("人均预算800，公司报销")
+    convo.say("以后都用英文回复我")
+    convo.user("有两个同事是清真，吃饭要注意，还有一个同事对花生过敏")
+    said = convo.pipeline.acknowledgment(convo.recorded)
+    assert "'s" not in said and not said.endswith("allergy."), said
+    convo.reply(said)
+    convo.user("老板说人均可以到1000，让大家玩好点")
+    assert convo.pipeline.acknowledgment(convo.recorded) == "Got it. Noted: budget 1000 (was 800)."

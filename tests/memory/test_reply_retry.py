@@ -339,7 +339,8 @@ def test_a_rule_answered_by_a_promise_twice_gets_the_acknowledgment(store, setti
                     "Please keep all your answers under 100 words from now on, I read everything on my phone.",
                     settings=settings)
     assert told.record.health.acknowledged, told.reply.content
-    assert told.reply.content.startswith("Got it. Noted:") and "100 words" in told.reply.content, told.reply.content
+    # (a length kept to is said as a promise, not "Noted: 100 words", read by blind readers as a bare number)
+    assert told.reply.content == "Got it. I'll keep every answer within 100 words from now on.", told.reply.content
 
 
 def test_with_acknowledge_first_a_message_that_only_told_something_is_answered_without_the_model(store, settings):
