@@ -146,7 +146,8 @@ def stale_sentences(reply: str, active: Sequence[MemoryItem], history: Sequence[
                         old.value, stale, reply, hit)) and not near(reply, hit, "guard.history"):
                     spans.update(span for span in sentences if span[0] <= hit.start < span[1])
         # A replaced day or name said as current ("on July 14" when it is July 21 now; run H).
-        spans.update(span for span in sentences if stale_word(reply[span[0]:span[1]], old, new) is not None)
+        spans.update(span for span in sentences
+                     if stale_word(reply[span[0]:span[1]], old, new, beside_new=True) is not None)
     return [reply[start:end] for start, end in sorted(spans)]
 
 

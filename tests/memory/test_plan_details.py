@@ -619,3 +619,16 @@ def test_whose_value_in_the_other_language_is_not_named_in_this_one(conversation
     convo.reply(said)
     convo.user("老板说人均可以到1000，让大家玩好点")
     assert convo.pipeline.acknowledgment(convo.recorded) == "Got it. Noted: budget 1000 (was 800)."
+
+
+def test_a_plan_line_naming_the_old_day_beside_the_new_one_goes(conversation):
+    """Bench health's hc-en-13: under the list, "After the clinic's appointment on October 16 and next checkup is oct 9"
+    (the checkup had moved from oct 9 to oct 16); a line marking the old day as history stays."""
+    convo = conversation(lang="en")
+    convo.say("next checkup is oct 9, they want bloodwork")
+    convo.say("vet called, they're moving the checkup to oct 16 bc the doctor's away")
+    plan = ("1. Walks: after the clinic's appointment on October 16 and next checkup is oct 9, keep walks short.\n"
+            "2. Bloodwork: the checkup moved from oct 9 to oct 16, so fast him the night before.\n3. Diet: renal food.")
+    kept, _, _ = convo.pipeline.recap_completion(convo.store.get_session(convo.sid), plan,
+                                                  user_text="now summarise all the requirements and the final plan please")
+    assert "Walks" not in kept and "Bloodwork" in kept and "Diet" in kept, kept
