@@ -44,7 +44,7 @@ def _counted(text: str, amount: Amount, lang: str = "") -> str:
 def _people_in(lang: str, amount: Amount, said: str) -> str:
     """A head count ``said`` in the other language, in ``lang``'s words ("55个人", not "55 guests", in a Chinese reply);
     ``said`` otherwise."""
-    if amount.unit == "people" and not _in_language(said, lang):
+    if amount.unit == "people" and not written_in(said, lang):
         return str(acknowledge_text(lang)["people"]).format(n=f"{amount.value:g}")
     return said
 
@@ -124,7 +124,7 @@ def _dated(label: str | None, value: str, lang: str) -> str:
     or its label."""
     when = [_day_named(pattern, value) for name in ("time.date", "time.clock") if (pattern := cue(name, lang)) is not None
             and pattern.search(value) is not None]
-    if not when and not _in_language(value, lang):
+    if not when and not written_in(value, lang):
         when = [day_in(d, lang) for d in month_days(value)[:1]]  # a day said in the other language, in this one
     if label and (leaving := first_match("fact.departure", value, (lang,))) is not None \
             and leaving.groupdict().get("value"):
@@ -189,7 +189,7 @@ def _changed_day(item: Noted, lang: str) -> tuple[str, str] | None:
     fresh, gone = [d for d in days[0] if d not in days[1]], [d for d in days[1] if d not in days[0]]
     if len(days[0]) == len(fresh) == 1 and gone:  # (the first day it was: "6月15号" of "6月15号，周六")
         return (f"{item.label} {fresh[0]}" if item.label else fresh[0]), gone[0]
-    if not days[0] and not _in_language(item.value, lang):
+    if not days[0] and not written_in(item.value, lang):
         # a day said in the other language, in this one ("10月17号（之前是10月10号）"; under a Chinese rule it said
         # "记下了：17 next year for the date（之前是10 next year for the date）")
         now, then = ([day_in(d, lang) for d in month_days(v)] for v in (item.value, item.old))
@@ -283,7 +283,7 @@ def label_of(subject: str, value: str, names: dict[str, str], lang: str) -> str 
     text = acknowledge_text(lang)
     at = value.lower().find(who.lower())
     named = value[at:at + len(who)] if at >= 0 else who
-    if not _in_language(named, lang):
+    if not written_in(named, lang):
         return label  # (whose it is, in the other language, is not said: "一个同事's allergy", "人均's budget")
     mine = cue("address.me", lang)
     before = value[:at].rstrip() if at > 0 else ""
@@ -332,9 +332,9 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             # "记下了：人数。"), else its name, not the message said back.
             # (a rule's amount is said bare, "100 words": "length 100 words" read as a label, run U)
             named = named_value(new, None if item.rule else item.label, lang) or _dated(item.label, new, lang)
-            if named and named == item.label and not _in_language(new, lang):
+            if named and named == item.label and not written_in(new, lang):
                 named = ""  # a label alone names nothing of a value said in the other language ("Noted: allergy.")
-            if item.rule and item.length and named and _in_language(named, lang):
+            if item.rule and item.length and named and written_in(named, lang):
                 # a length kept to, said as a promise ("好的，以后每次回答都控制在100字以内。"; "Noted: 100 words" read
                 # as a bare number, blind readers of round twenty-two)
                 kept_within = text["length"].format(n=named)
@@ -357,7 +357,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
                 # values, within the share of the message they may say back (bench health judged one an echo)
                 clauses_left -= len(marks_aside(new))
                 named = new
-            elif not named and len(noted) > 1 and len(marks_aside(new)) <= clauses_left and _in_language(new, lang):
+            elif not named and len(noted) > 1 and len(marks_aside(new)) <= clauses_left and written_in(new, lang):
                 # one value among several that has no name is said by its clause ("你对象的名字：阿杰；一只狗叫豆豆":
                 # the dog was left out, and a reader missed it), while all such clauses say at most half the message
                 clauses_left -= len(marks_aside(new))
@@ -417,7 +417,7 @@ def _most_of_its_sentence(part: str, message: str) -> bool:
     return len(said) >= NEED_SAID_BACK * len(marks_aside(home))
 
 
-def _in_language(text: str, lang: str) -> bool:
+def written_in(text: str, lang: str) -> bool:
     """``text`` is written in ``lang``: Chinese holds Chinese characters, English none (the user's clauses are not said
     under a rule of the other language: "Got it. Noted: 时间的话7月中旬." read as the wrong language)."""
     return bool(CJK_RUN.search(text)) == (lang == "zh")

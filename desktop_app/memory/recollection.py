@@ -14,10 +14,10 @@ import re
 from collections.abc import Sequence
 
 from desktop_app.lexicon import LANGS, cue, fires, subject_labels
-from desktop_app.memory.acknowledgment import label_of, named_value
+from desktop_app.memory.acknowledgment import label_of, named_value, written_in
 from desktop_app.memory.core.models import MemoryItem
 from desktop_app.memory.lang.amounts import amounts, item_counts
-from desktop_app.memory.lang.text import CJK_RUN, canonical_subject, clip, marks_aside, term_set, unlabelled
+from desktop_app.memory.lang.text import canonical_subject, clip, marks_aside, term_set, unlabelled
 from desktop_app.memory.lang.voice import in_your_voice
 from desktop_app.memory.prompt.render import in_language
 from desktop_app.memory.recap import mentioned
@@ -96,13 +96,9 @@ def recollection(asked: Sequence[MemoryItem], before: dict[int, str], lang: str)
         # (what the user told in the program's voice, "you're vegetarian"; a label in the reply's language, "预算：1200")
         if old is not None and old.partition(": ")[0] == item.value.partition(": ")[0]:
             old = _said(old)  # under the same label, the old value alone ("预算：1200（之前是1500）")
-        said = _named_in(item, item.value, lang)
-        then = _named_in(item, old, lang) if old is not None and said else None
-        if said and then:  # said in the other language, named in this one ("160个人（之前是120个人）")
-            values.append(said + text["was"].format(old=then))
-            continue
-        if said and old is None:
-            values.append(said)
+        # said in the other language, named in this one ("160个人（之前是120个人）")
+        if (said := _named_in(item, item.value, lang)) and (old is None or (then := _named_in(item, old, lang))):
+            values.append(said + (text["was"].format(old=then) if old is not None else ""))
             continue
         was = text["was"].format(old=in_your_voice(clip(in_language(unlabelled(old), lang), MAX_VALUE), lang)) if old else ""
         values.append(in_your_voice(clip(in_language(unlabelled(item.value), lang), MAX_VALUE), lang) + was)
@@ -114,7 +110,7 @@ def _named_in(item: MemoryItem, value: str, lang: str) -> str:
     guests" under a Chinese rule; it said "我记下的是：We're thinking 160 guests"); "" for a value in ``lang``, or one
     with nothing to name it by."""
     words = unlabelled(value)
-    if CJK_RUN.search(words) if lang == "zh" else not CJK_RUN.search(words):
+    if written_in(words, lang):
         return ""
     if lang == "zh" and not re.search(r"[A-Za-z]{2,}", words):
         return ""  # (a bare amount is no language: "budget: 1200" is "预算：1200")
