@@ -11,10 +11,11 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from desktop_app.config import Settings
 from desktop_app.engine.errors import ModelLoadError
-from desktop_app.engine.protocol import ChatEngine, Progress, ScratchEngine, StopCheck, Variation, unwrap
+from desktop_app.engine.protocol import ChatEngine, Progress, ScratchEngine, ScriptHold, StopCheck, Variation, unwrap
 from desktop_app.memory.acknowledgment import bare_acknowledgments
 from desktop_app.memory.background.queue import JobQueue
 from desktop_app.memory.core.models import Message, Session
@@ -25,6 +26,7 @@ from desktop_app.memory.documents.translation import translate_question
 from desktop_app.memory.prompt.render import guard_note
 from desktop_app.memory.reply_form import MENDABLE, mended
 from desktop_app.memory.reply_health import (
+    A_WORD_OR_TWO,
     DEGENERATE,
     WORTH_RETRY,
     HealthFinding,
@@ -134,7 +136,9 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     if on_plan:
         on_plan(plan, recorded)
     started = time.perf_counter()
-    streamed = _Streamed(started=asked, lead=plan.lead)
+    # A reply that is checked is held to its language as it is sampled (``engine.script_hold``).
+    streamed = _Streamed(started=asked, lead=plan.lead,
+                         script=pipeline.reply_script(recorded) if settings.reply_retry else None)
     if plan.lead:  # shown before the model starts, and again after each attempt the caller clears
         if on_token:
             on_token(streamed.shown_lead)
@@ -159,7 +163,7 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
         # The first attempt may stand in for a worse retry only when it is whole and a pasted label
         # was all that was wrong with it (one the watch stopped is a copy's first line, however clean).
         first_whole = streamed.cut_short is None and not {f.kind for f in findings} & (DEGENERATE - {"scaffolding"})
-        if worth_retry(findings) and settings.reply_retry:
+        if _ask_again(pipeline, recorded, findings) and settings.reply_retry:
             health.retried, health.first_reply = True, streamed.text
             if on_retry:
                 on_retry("; ".join(f.detail for f in findings if f.kind in WORTH_RETRY))
@@ -234,6 +238,16 @@ def answer(pipeline: TurnPipeline, recorded: RecordedInput, engine: ChatEngine, 
     gen_seconds = elapsed - (streamed.first_token or 0.0)
     return TurnResult(recorded, reply.message if reply else None, streamed.stopped, plan, record, streamed.first_token,
                       gen_seconds, streamed.received)
+
+
+def _ask_again(pipeline: TurnPipeline, recorded: RecordedInput, findings: list[HealthFinding]) -> bool:
+    """Whether the model is asked for its reply once more: ``worth_retry``, but a word or two to a message memory
+    took something from is left to the program's acknowledgment, which says what was taken (a retry would only
+    delay it)."""
+    if not worth_retry(findings):
+        return False
+    too_short = [f for f in findings if f.kind == "empty" and f.detail == A_WORD_OR_TWO]
+    return not (too_short and not worth_retry([f for f in findings if f not in too_short]) and pipeline.took_in(recorded))
 
 
 def _keeping_lead(on_retry: Callable[[str], None] | None, on_token: Callable[[str], None] | None,
@@ -488,6 +502,7 @@ class _Streamed:
     received: int = 0  # pieces the engine streamed over every attempt (a kept text replaces, it is not streamed)
     started: float = field(default_factory=time.perf_counter)
     lead: str = ""  # the program's words before the model's (a summary's list of what memory holds)
+    script: ScriptHold | None = None  # the language each attempt is held to as it is sampled
 
     @property
     def text(self) -> str:
@@ -527,7 +542,8 @@ def _stream(pipeline: TurnPipeline, session: Session, engine: ChatEngine, plan: 
             on_prefill: Progress | None, variation: Variation | None = None,
             watch: Callable[[str], HealthFinding | None] | None = None) -> None:
     saved_at = 0.0
-    extra = {"variation": variation} if variation is not None else {}
+    extra: dict[str, Any] = {key: value for key, value in (("variation", variation), ("script", streamed.script))
+                             if value is not None}
     pieces = engine.stream_chat(plan.messages, max_tokens=settings.max_tokens, temperature=settings.temperature,
                                 should_stop=should_stop, progress=on_prefill, **extra)
     for piece in pieces:

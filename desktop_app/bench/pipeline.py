@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from desktop_app.bench.scenarios import CHAT_EN, CHAT_ZH
 
 if TYPE_CHECKING:
-    from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation
+    from desktop_app.engine.protocol import ChatMessage, Progress, ScriptHold, StopCheck, Variation
     from desktop_app.engine.scripted import ScriptedEngine
     from desktop_app.memory.store.sqlite_backend import Connection
 
@@ -164,11 +164,12 @@ class TimedEngine:
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
                     should_stop: StopCheck | None = None, progress: Progress | None = None,
-                    variation: Variation | None = None) -> Iterator[str]:
+                    variation: Variation | None = None, script: ScriptHold | None = None) -> Iterator[str]:
         started = time.perf_counter()
         try:
             for piece in self.inner.stream_chat(messages, max_tokens=max_tokens, temperature=temperature,
-                                                should_stop=should_stop, progress=progress, variation=variation):
+                                                should_stop=should_stop, progress=progress, variation=variation,
+                                                script=script):
                 self.seconds += time.perf_counter() - started
                 yield piece
                 started = time.perf_counter()

@@ -23,6 +23,7 @@ from desktop_app.engine.protocol import (
     Embedder,
     Progress,
     QueryEmbedder,
+    ScriptHold,
     StatefulEngine,
     StopCheck,
     TokenCounter,
@@ -108,9 +109,10 @@ class LockedEngine:
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
                     should_stop: StopCheck | None = None, progress: Progress | None = None,
-                    variation: Variation | None = None) -> Iterator[str]:
+                    variation: Variation | None = None, script: ScriptHold | None = None) -> Iterator[str]:
         """Stream under the lock; it is released when the stream ends or is closed."""
-        extra = {"variation": variation} if variation is not None else {}
+        extra: dict[str, Any] = {key: value for key, value in (("variation", variation), ("script", script))
+                                 if value is not None}
         with self.guard.hold():
             yield from self.inner.stream_chat(messages, max_tokens=max_tokens, temperature=temperature,
                                               should_stop=should_stop, progress=progress, **extra)

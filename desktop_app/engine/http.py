@@ -25,7 +25,7 @@ import numpy as np
 
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, ModelLoadError, ServerError
 from desktop_app.engine.llama import parse_json_reply
-from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation
+from desktop_app.engine.protocol import ChatMessage, Progress, ScriptHold, StopCheck, Variation
 from desktop_app.engine.tokens import fallback_counter
 
 DEFAULT_N_CTX = 4096
@@ -175,7 +175,7 @@ class HttpEngine:
     # -- the ChatEngine protocol -----------------------------------------------------------
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
                     should_stop: StopCheck | None = None, progress: Progress | None = None,
-                    variation: Variation | None = None) -> Iterator[str]:
+                    variation: Variation | None = None, script: ScriptHold | None = None) -> Iterator[str]:
         """Stream the reply over SSE; a stop closes the connection (the server stops generating).
 
         The prompt is measured first: some servers (llama_cpp.server) answer an over-long

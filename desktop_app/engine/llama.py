@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 from desktop_app.engine.errors import ContextFullError, GenerationStopped, JSONOutputError, ModelLoadError
 from desktop_app.engine.no_copy import CopyBlock
 from desktop_app.engine.prefix import PrefillChunk, common_prefix, find_moved_block
-from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation, WarmResult
+from desktop_app.engine.protocol import ChatMessage, Progress, ScriptHold, StopCheck, Variation, WarmResult
+from desktop_app.engine.script_hold import ScriptBlock
 
 if TYPE_CHECKING:
     from llama_cpp import Llama, LogitsProcessorList
@@ -380,7 +381,7 @@ class LlamaEngine:
     # -- generation ---------------------------------------------------------------------
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
                     should_stop: StopCheck | None = None, progress: Progress | None = None,
-                    variation: Variation | None = None) -> Iterator[str]:
+                    variation: Variation | None = None, script: ScriptHold | None = None) -> Iterator[str]:
         """Stream the reply; checks ``should_stop`` between pre-fill chunks and between tokens.
 
         llama-cpp-python keeps the previous call's evaluated tokens and only evaluates what
@@ -398,11 +399,11 @@ class LlamaEngine:
         if not filled.complete:
             return
         try:
-            repeat_penalty, seed, processors = self.settings.repeat_penalty, None, None
+            repeat_penalty, seed, processors = self.settings.repeat_penalty, None, self._processors(variation, script)
             if variation is not None:
                 temperature = max(temperature, variation.min_temperature)
                 repeat_penalty = max(self.settings.repeat_penalty, variation.repeat_penalty)
-                seed, processors = variation.seed, self._copy_block(variation)
+                seed = variation.seed
             stream = stream_chunks(self._llama.create_chat_completion(
                 messages=_request_messages(messages), stream=True, max_tokens=max_tokens, top_p=self.settings.top_p,
                 temperature=temperature, repeat_penalty=repeat_penalty, seed=seed, logits_processor=processors))
@@ -420,11 +421,12 @@ class LlamaEngine:
                 raise ContextFullError(f"the prompt does not fit the {self.n_ctx}-token context window: {message}") from None
             raise
 
-    def _copy_block(self, variation: Variation) -> LogitsProcessorList | None:
-        """A retry's sampling rule: it opens unlike the rejected replies and copies no run of
-        ``variation.sources`` (``engine.no_copy``). A logits processor, not a
-        ``logit_bias``: a bias holds at every position, and llama-cpp-python 0.3 drops a
-        processor list passed beside one (``list.extend`` returns None)."""
+    def _processors(self, variation: Variation | None, script: ScriptHold | None) -> LogitsProcessorList | None:
+        """The sampling rules of a reply: a retry opens unlike the rejected replies and copies no run of
+        ``variation.sources`` (``engine.no_copy``); a held reply keeps to its language
+        (``engine.script_hold``). Logits processors, not a ``logit_bias``: a bias holds at every
+        position, and llama-cpp-python 0.3 drops a processor list passed beside one (``list.extend``
+        returns None)."""
         from llama_cpp import LogitsProcessorList
 
         def tokenize(text: str) -> list[int]:
@@ -433,8 +435,13 @@ class LlamaEngine:
         def detokenize(tokens: Sequence[int]) -> str:
             return self._llama.detokenize(list(tokens)).decode("utf-8", "replace")
 
-        block = CopyBlock.build(tokenize, detokenize, openings=variation.avoid, sources=variation.sources)
-        return LogitsProcessorList([block]) if block else None
+        rules: list[Any] = []
+        if variation is not None and (block := CopyBlock.build(tokenize, detokenize, openings=variation.avoid,
+                                                               sources=variation.sources)):
+            rules.append(block)
+        if script is not None:
+            rules.append(ScriptBlock(script, lambda tokens: self._llama.detokenize(list(tokens))))
+        return LogitsProcessorList(rules) if rules else None
 
     def complete_json(self, messages: Sequence[ChatMessage], schema: dict[str, Any], *, max_tokens: int = 256,
                       temperature: float = 0.0, should_stop: StopCheck | None = None) -> dict[str, Any]:

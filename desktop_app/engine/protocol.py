@@ -53,6 +53,18 @@ class Variation:
     sources: tuple[str, ...] = ()  # texts the new reply may not copy a run of tokens from
 
 
+@dataclass(frozen=True)
+class ScriptHold:
+    """The language a reply is held to while it is sampled (``engine.script_hold``), where the engine can
+    rule tokens out: ``lang`` "zh" keeps lower-case English words out from against Chinese, but for
+    ``words`` (and any word they begin like); "en" keeps Chinese out, but for runs that one of
+    ``said`` (the user's messages) holds."""
+
+    lang: str
+    words: frozenset[str] = frozenset()
+    said: tuple[str, ...] = ()
+
+
 @runtime_checkable
 class TokenCounter(Protocol):
     """Counts tokens exactly as the model (or the fallback encoding) would."""
@@ -77,10 +89,11 @@ class ChatEngine(Protocol):
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
                     should_stop: StopCheck | None = None, progress: Progress | None = None,
-                    variation: Variation | None = None) -> Iterator[str]:
+                    variation: Variation | None = None, script: ScriptHold | None = None) -> Iterator[str]:
         """Yield reply text pieces; stops early (between pre-fill chunks or tokens) when
         ``should_stop()`` is true; ``progress(done, total)`` reports a long pre-fill;
-        ``variation`` asks for a reply unlike a rejected one."""
+        ``variation`` asks for a reply unlike a rejected one; ``script`` holds it to a language
+        (an engine that cannot rule tokens out ignores it)."""
         ...
 
     def count_message_tokens(self, messages: Sequence[ChatMessage]) -> int:

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from desktop_app.engine.protocol import ChatMessage, Progress, StopCheck, Variation, WarmResult
+from desktop_app.engine.protocol import ChatMessage, Progress, ScriptHold, StopCheck, Variation, WarmResult
 from desktop_app.engine.tokens import fallback_counter
 
 
@@ -23,6 +23,7 @@ class ScriptedEngine:
         self.counter = fallback_counter()
         self.calls: list[list[ChatMessage]] = []
         self.variations: list[Variation | None] = []  # what each stream_chat call asked for
+        self.scripts: list[ScriptHold | None] = []  # the language each stream_chat call held its reply to
         self.max_tokens: list[int] = []  # … and how many tokens it allowed
         self.release = threading.Event()  # tests may hold generation until they set this
         self.release.set()
@@ -72,9 +73,10 @@ class ScriptedEngine:
 
     def stream_chat(self, messages: Sequence[ChatMessage], *, max_tokens: int, temperature: float,
                     should_stop: StopCheck | None = None, progress: Progress | None = None,
-                    variation: Variation | None = None) -> Iterator[str]:
+                    variation: Variation | None = None, script: ScriptHold | None = None) -> Iterator[str]:
         self.calls.append([m.copy() for m in messages])
         self.variations.append(variation)
+        self.scripts.append(script)
         self.max_tokens.append(max_tokens)
         tokens = self.prompt_tokens(messages)
         self.last_prompt_tokens = len(tokens)

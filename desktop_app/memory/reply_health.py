@@ -17,6 +17,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
 
+from desktop_app.engine.protocol import ScriptHold
 from desktop_app.lexicon import CJK, cue, fires, first_match, lexicon_words
 from desktop_app.memory.lang.amounts import dateless_amounts
 from desktop_app.memory.lang.text import marks_aside, numbers, rule_language, script_language, split_sentences
@@ -49,6 +50,10 @@ DEGENERATE: frozenset[str] = frozenset({"copy", "echo", "scaffolding", "refusal"
 # A list announced and not given ("Here are some starter ideas for your dinner party:" and nothing, run S) too.
 WORTH_RETRY: frozenset[str] = DEGENERATE | {"language", "promise", "template", "unfilled"}
 ONLY_A_NUMBER = "only a number"
+A_WORD_OR_TWO = "a word or two for a long message"
+# No answer, though no copy: asked for once more with a line saying so (round twenty-four: "Full-service movers" to
+# "Should we hire full-service movers or just a man-and-van?", "Biscuit, packing herself" to a story of the cat).
+EMPTY_RETRIED = frozenset({ONLY_A_NUMBER, A_WORD_OR_TWO})
 SHORT_RUN = 3  # the same short reply this many times in a row is a copy, whatever the messages
 SHORT_REPLY = 160  # characters: a refusal or a promise this short is all the reply says
 
@@ -270,6 +275,19 @@ def _latin_in_chinese() -> frozenset[str]:
     return frozenset(w for lang in LANGS for w in lexicon_words("reply.latin_in_chinese", lang))
 
 
+def script_hold(expected_lang: str | None, said: Sequence[str]) -> ScriptHold | None:
+    """What the engine holds a reply in ``expected_lang`` to while it samples it, so that the reply never has
+    the stray word this module finds in it (``_stray_english``, ``_stray_chinese``): in Chinese, the English words
+    of ``said`` (the user's messages, memory's values) and those Chinese writes in Latin letters itself; in
+    English, the Chinese that ``said`` holds. None for another language, or none known."""
+    if expected_lang == "zh":
+        words = {w.lower() for text in said for w in re.findall(r"[A-Za-z]+", text)}
+        return ScriptHold("zh", words=frozenset(words) | _latin_in_chinese())
+    if expected_lang == "en":
+        return ScriptHold("en", said=tuple(said))
+    return None
+
+
 def _stray_english(reply: str, said: Sequence[str]) -> str | None:
     """A lower-case English word inside a Chinese reply, touching its characters, that no message of
     the user's holds and that Chinese does not write in Latin letters itself ("app", "wifi")."""
@@ -318,7 +336,7 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     asked_cjk, asked_words = len(_CJK_CHAR.findall(user_text)), len(_LATIN_WORD.findall(user_text))
     if not numbers and cjk < FEW_CJK and words < FEW_WORDS \
             and (asked_cjk >= LONG_MESSAGE_CJK or asked_words >= LONG_MESSAGE_WORDS):
-        return [HealthFinding("empty", "a word or two for a long message")]
+        return [HealthFinding("empty", A_WORD_OR_TWO)]
     # Asked what the user said ("我之前说的几号出发来着？"), a reply says the user's earlier words, and what an
     # earlier reply noted of them ("好的，记下了：出发日期 10月1号"); asked what it recommended ("你刚才推荐的那个
     # 地方叫什么？"), it says its own again.
@@ -533,4 +551,4 @@ def degenerate(findings: Iterable[HealthFinding]) -> bool:
 
 def worth_retry(findings: Iterable[HealthFinding]) -> bool:
     """Whether a reply with these findings is asked for once more (degenerate, or no answer)."""
-    return any(f.kind in WORTH_RETRY or (f.kind, f.detail) == ("empty", ONLY_A_NUMBER) for f in findings)
+    return any(f.kind in WORTH_RETRY or f.kind == "empty" and f.detail in EMPTY_RETRIED for f in findings)

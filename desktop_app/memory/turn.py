@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from desktop_app.engine.protocol import Embedder, Progress, TokenCounter
+from desktop_app.engine.protocol import Embedder, Progress, ScriptHold, TokenCounter
 from desktop_app.lexicon import CJK, fires, subject_labels
 from desktop_app.memory.acknowledgment import Noted, acknowledgment, label_of, said_anew, words_label
 from desktop_app.memory.archive.paging import page_out_if_needed
@@ -56,6 +56,7 @@ from desktop_app.memory.reply_health import (
     expected_language,
     language_note,
     remark_note,
+    script_hold,
 )
 from desktop_app.memory.reply_use import memory_in_use
 from desktop_app.memory.write.sentence import NEED_PREFIX, said_part
@@ -395,6 +396,16 @@ class TurnPipeline:
                            expected_language(message.content, rules, self.options.lang),
                            memory_held=bool(items), earlier_messages=self.earlier_messages(recorded),
                            notes=[i.value for i in items])
+
+    def reply_script(self, recorded: RecordedInput) -> ScriptHold | None:
+        """The language the reply to ``recorded`` is held to while it is sampled (``check_reply``'s, with what the
+        user wrote and memory holds allowed in it); None for a translation asked for."""
+        message = recorded.message.content
+        if asks_for_translation(message):
+            return None
+        items = self.store.list_items(recorded.session.id, statuses=("active",))
+        lang = expected_language(message, [i.value for i in items if i.kind == "directive"], self.options.lang)
+        return script_hold(lang, [message, *self.earlier_messages(recorded), *(i.value for i in items)])
 
     def took_in(self, recorded: RecordedInput) -> bool:
         """Whether the message wrote something to memory (an item added, replaced or dropped)."""

@@ -473,6 +473,10 @@ def test_the_retry_line_said_back_as_the_answer_is_no_answer(reply, lang):
     ("12人", "大概12个人，老老少少都有", True),  # run H: said twice to what the user told
     ("5", "How many of us are going?", False),  # a number alone answers "how many?"
     ("Noted.", "The budget must stay under 5000 dollars.", False),  # an acknowledgement is an answer
+    # Round twenty-four (bench health G4, hc-en-03): a word or two to a long message is no answer either.
+    ("Full-service movers", "Should we hire full-service movers or just a man-and-van?", True),
+    ("Biscuit, packing herself", "lol Biscuit just climbed into an empty box, she's packing herself", True),
+    ("Sure!", "Thanks!", False),
 ])
 def test_a_number_alone_to_a_message_that_only_tells_is_asked_for_again(reply, user_text, retried):
     from desktop_app.memory.reply_health import worth_retry

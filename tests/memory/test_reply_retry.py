@@ -443,7 +443,9 @@ def test_a_reply_still_broken_in_its_form_after_the_retry_is_mended(store, setti
 def test_a_passing_remark_memory_takes_nothing_from_is_asked_for_in_a_sentence_or_two(store, settings, lang, told,
                                                                                      remark, line):
     """Run U: to such remarks the 0.5B announced tips, or spoke of the budget, for its whole length."""
-    answers = iter(["Lovely, Lisbon in July is great.", "Sounds fun!", "Baixa is flat and central."] if lang == "en" else
+    # (Two words to the long remark would be asked for again: "a word or two for a long message".)
+    answers = iter(["Lovely, Lisbon in July is great.", "Fair enough, those hills are steep!", "Baixa is flat and central."]
+                   if lang == "en" else
                    ["好的，国庆出行人多，早点订票。", "听起来很开心！", "四凉四热正好，清淡一些。"])
     engine = ScriptedEngine(lambda messages: next(answers))
     kwargs = {"lang": lang}
@@ -453,7 +455,8 @@ def test_a_passing_remark_memory_takes_nothing_from_is_asked_for_in_a_sentence_o
     assert line in engine.calls[-1][-1]["content"] and line not in told_prompt
     assert engine.calls[-1][-1]["content"].endswith(remark)
     assert engine.max_tokens[-1] < settings.max_tokens, "a short reply's tokens"
-    assert result.reply.content in ("Sounds fun!", "听起来很开心！") and not result.record.health.retried
+    assert result.reply.content in ("Fair enough, those hills are steep!", "听起来很开心！") \
+        and not result.record.health.retried
     question = "Which neighbourhoods are good to stay in with kids?" if lang == "en" else "几个凉菜几个热菜比较合适？"
     turn(store, settings, engine, question, **kwargs)
     assert line not in engine.calls[-1][-1]["content"], "a question is answered as ever"
@@ -482,3 +485,19 @@ def test_with_acknowledge_first_a_message_memory_can_name_nothing_of_is_the_mode
     told = turn(store, first, engine, "I'll mostly be coding in Python and Java, maybe some light gaming.", lang="en")
     assert len(engine.calls) > calls and told.reply.content.startswith("For Python"), told.reply.content
     assert not told.record.health.acknowledged
+
+
+def test_every_attempt_is_held_to_the_reply_language_with_the_users_own_words_allowed(store, settings):
+    model = Looping(["第一天：大理古城。"])
+    turn(store, settings, model.engine, "帮我安排一个5天的大理行程，我会用 Airbnb 订房")
+    held = model.engine.scripts[-1]
+    assert held is not None and held.lang == "zh"
+    assert "airbnb" in held.words, "a word the user wrote may stand in a Chinese reply"
+    turn(store, settings, model.engine, "Which old town is better for kids?")
+    assert [s.lang for s in model.engine.scripts[-2:] if s is not None] == ["en", "en"], "the retry is held too"
+    assert "帮我安排一个5天的大理行程，我会用 Airbnb 订房" in model.engine.scripts[-1].said
+    turn(store, settings, model.engine, "以后都用英文回答我")
+    turn(store, settings, model.engine, "洱海边骑车要多久？")
+    assert model.engine.scripts[-1].lang == "en", "an active language rule sets it"
+    turn(store, settings, model.engine, "大理有什么好吃的？", reply_retry=False)
+    assert model.engine.scripts[-1] is None, "a reply nobody checks is not held"
