@@ -234,14 +234,33 @@ def _replacing_rule(sentences: list[str], found: list[Candidate]) -> list[Candid
 
 # Where a sentence divides into clauses (the lexicon's ``clause.split``).
 _CLAUSE = rx(alternatives("clause.split", ("zh", "en")))
+# A value said alone: digits and the units of a day, a time or an age ("6月8号", "3岁", "10:30"; the lexicon's
+# ``clause.bare_value``).
+_BARE_VALUE = rx(alternatives("clause.bare_value", ("zh", "en")))
 
 
 def clauses(sentence: str) -> list[str]:
-    """The clauses of ``sentence``, each a span of it, punctuation between them left out."""
+    """The clauses of ``sentence``, each a span of it, punctuation between them left out. A bare value after a
+    space ("女儿生日派对 6月8号", "我家狗叫豆豆 3岁") stays with the clause before it: it is that one's day, or its age
+    (a clause of its own, the day had no topic and the dog's age was the user's); not after a clause of the user's
+    own ("我是程序员 35岁": the user's age, an item of its own)."""
     cuts = [(m.start(), m.end()) for m in _CLAUSE.finditer(sentence) if m.end() > m.start()]
+    cuts = [(start, end) for start, end in cuts
+            if not (sentence[start:end].isspace() and _bare_value_at(sentence, end, cuts))]
     bounds = [0, *(x for cut in cuts for x in cut), len(sentence)]
     parts = (sentence[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2))
     return [p for p in parts if len(p.strip(TRIM)) >= 2]
+
+
+def _bare_value_at(sentence: str, start: int, cuts: list[tuple[int, int]]) -> bool:
+    """Whether the clause from ``start`` is a value alone (a day, an age: digits and their units) said of the clause
+    before it, which is not the user's own."""
+    end = next((cut for cut, _ in cuts if cut > start), len(sentence))
+    part = sentence[start:end].strip(TRIM)
+    before = sentence[:start].strip(TRIM)
+    opened = next((p for p in reversed(_CLAUSE.split(before)) if fires("self.opening", p.strip(TRIM))
+                   or fires("self.other_opening", p.strip(TRIM))), "")
+    return bool(part) and _BARE_VALUE.fullmatch(part) is not None and not fires("self.opening", opened.strip(TRIM))
 
 
 def _sentence_candidates(sentence: str) -> list[Candidate]:

@@ -1,0 +1,67 @@
+"""Values typed in a row with spaces, each its own item; a ticket rebooked moves its day; a time after which something
+can only happen is a limit, not a rule "from now on" (integrity's third and sixth sets, round twenty-four)."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _values(convo) -> str:
+    return "; ".join(f"{i.status} {i.kind} {i.subject}={i.value}" for i in convo.store.list_items(convo.sid))
+
+
+def test_a_value_after_a_space_is_its_own_item_and_changes_alone(conversation):
+    """"想要原木风 6月开工" was one item: "开工改到7月了" rewrote it whole; now the start month is an item of its own."""
+    convo = conversation(lang="zh")
+    convo.say("装修预算15万 想要原木风 6月开工")
+    convo.say("开工改到7月了 工人排不开")
+    active = [i.value for i in convo.store.list_items(convo.sid) if i.status == "active"]
+    assert "想要原木风" in active and any("7月" in v for v in active), _values(convo)
+    assert not any("6月" in v for v in active), _values(convo)
+    assert not any("原木" in v and "开工" in v for v in active), _values(convo)
+
+
+def test_the_users_age_after_their_job_is_their_age(conversation):
+    convo = conversation(lang="zh")
+    convo.say("我是程序员 35岁 住在深圳南山")
+    subjects = {i.subject: i.value for i in convo.active("fact")}
+    assert subjects.get("age") == "35岁" and "35" not in subjects.get("occupation", ""), _values(convo)
+
+
+@pytest.mark.parametrize("said, held", [
+    ("我家狗叫豆豆 3岁 金毛", "3岁"),  # the dog's age, not the user's
+    ("女儿生日派对 6月8号", "6月8号"),  # a day alone has no topic of its own
+])
+def test_a_bare_value_said_of_something_else_stays_with_it(conversation, said, held):
+    convo = conversation(lang="zh")
+    convo.say(said)
+    items = convo.store.list_items(convo.sid)
+    assert not [i for i in items if i.subject == "age"], _values(convo)
+    assert any(held in i.value and len(i.value) > len(held) for i in items), _values(convo)
+    assert all(i.subject.split(":")[-1] for i in items), f"no subject without words: {_values(convo)}"
+
+
+@pytest.mark.parametrize("lang, first, then, now, gone", [
+    ("zh", "国庆回老家成都 10月1号的高铁 买了二等座", "改签到9月30号了", "9月30", "10月1"),
+    ("zh", "航班是下周二的", "航班改期到下周三", "下周三", "下周二"),
+    ("en", "my flight to Denver is on march 3", "I rebooked it to march 5", "march 5", "march 3"),
+])
+def test_a_ticket_rebooked_moves_its_day(conversation, lang, first, then, now, gone):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(then)
+    active = [i.value for i in convo.store.list_items(convo.sid) if i.status == "active"]
+    assert any(now in v for v in active) and not any(gone in v for v in active), _values(convo)
+
+
+@pytest.mark.parametrize("said", ["每天接送只能下午5点以后", "我只能晚上8点以后练", "5点半以后才有空，只能那时候去"])
+def test_a_time_after_which_something_can_happen_is_no_rule_for_the_replies(conversation, said):
+    convo = conversation(lang="zh")
+    convo.say(said)
+    assert not convo.active("directive"), _values(convo)
+
+
+def test_from_now_on_is_still_a_rule(conversation):
+    convo = conversation(lang="zh")
+    convo.say("以后回答先说结论")
+    assert convo.active("directive"), _values(convo)
