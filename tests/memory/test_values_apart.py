@@ -65,3 +65,57 @@ def test_from_now_on_is_still_a_rule(conversation):
     convo = conversation(lang="zh")
     convo.say("以后回答先说结论")
     assert convo.active("directive"), _values(convo)
+
+
+@pytest.mark.parametrize("turns, now, gone", [
+    (["moving day is set for the 5th", "they had to reschedule to the 9th", "and now the 12th, ugh"], "12th", "5th"),
+])
+def test_a_day_rescheduled_moves_the_day_it_was(conversation, turns, now, gone):
+    convo = conversation(lang="en")
+    for said in turns:
+        convo.say(said)
+    active = [i.value for i in convo.store.list_items(convo.sid) if i.status == "active"]
+    assert any(now in v for v in active) and not any(gone in v or "9th" in v for v in active), _values(convo)
+
+
+@pytest.mark.parametrize("said, price", [("movers quoted me 1400", "1400"), ("the plumber quoted us $650 for the job", "650")])
+def test_a_price_quoted_is_a_fact(conversation, said, price):
+    convo = conversation(lang="en")
+    convo.say(said)
+    assert [i for i in convo.active("fact") if price in i.value and i.subject == "fact:quote"], _values(convo)
+
+
+@pytest.mark.parametrize("lang, first, asked", [
+    ("en", "monthly grocery budget is 750", "do you think I should raise it to 1000? prices are insane"),
+    ("en", "the budget is 1200", "hmm, should we bump it to 1500?"),
+])
+def test_a_change_asked_about_changes_nothing(conversation, lang, first, asked):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(asked)
+    facts = [i.value for i in convo.store.list_items(convo.sid) if i.status == "active" and i.kind != "open_question"]
+    assert facts == [first], _values(convo)
+
+
+def test_a_change_asked_for_still_changes(conversation):
+    convo = conversation(lang="en")
+    convo.say("the budget is 1200")
+    convo.say("can you change the budget to 1500?")
+    assert [i.value for i in convo.active("constraint")] == ["the budget is 1500"], _values(convo)
+
+
+@pytest.mark.parametrize("then", ["那就换成卡罗拉吧", "行吧，听我爸的，换卡罗拉"])
+def test_a_choice_switched_replaces_the_choice(conversation, then):
+    convo = conversation(lang="zh")
+    convo.say("决定了，买大众朗逸")
+    convo.say(then)
+    decisions = [i.value for i in convo.active("decision")]
+    assert len(decisions) == 1 and "卡罗拉" in decisions[0] and "朗逸" not in decisions[0], _values(convo)
+    assert not [i for i in convo.active("fact")], _values(convo)
+
+
+def test_a_season_changing_switches_nothing(conversation):
+    convo = conversation(lang="zh")
+    convo.say("决定了，买大众朗逸")
+    convo.say("换季了衣服不够穿")
+    assert [i.value for i in convo.active("decision")] == ["决定了，买大众朗逸"], _values(convo)

@@ -181,6 +181,9 @@ def classify(sentence: str) -> Candidate | None:
         # "我现在体重140斤，想减到125": an aim with its number ("减到" changes a budget, a head count or a
         # trip's length: "we want to get down to 3 nights"; "我一个人住，…，想先减到58" counts no one in its aim)
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
+    if question and (CORRECT.search(body) or CHANGE.search(body)) and fires("mood.advice_asked", body):
+        # "do you think I should raise it to 1000?": a change the user weighs, as "要不要升到3000" is, not one made
+        return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body, quote=quote)
     if CORRECT.search(body) or CHANGE.search(body) or _drops_a_number(body) \
             and stated_fact(body, quote, canonical, _FIXED_FACT_CUES) is None:  # ("make it 2 nights not 3": the length)
         subject, value = _subject_value(body, canonical)
