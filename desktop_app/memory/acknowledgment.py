@@ -335,7 +335,7 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             if named and named == item.label and not written_in(new, lang):
                 named = ""  # a label alone names nothing of a value said in the other language ("Noted: allergy.")
             if item.rule and item.length and named and written_in(named, lang):
-                # a length kept to, said as a promise ("好的，以后每次回答都控制在100字以内。"; "Noted: 100 words" read
+                # a length kept to, said as a promise ("好的，之后我的回答不会超过100字。"; "Noted: 100 words" read
                 # as a bare number, blind readers of round twenty-two)
                 kept_within = text["length"].format(n=named)
                 continue

@@ -410,13 +410,18 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
     return findings
 
 
+_LIST_NUMBER = re.compile(r"(?m)^\s*(?:[-*]\s*)?(?:\*\*)?\d+[.)、．]")
+
+
 def _names_news(text: str, earlier: str, user_text: str) -> bool:
     """``text`` names a number of the message, or one the message's number comes to, that ``earlier`` did not:
     however alike in wording, it answers the news ("Got it. Noted: budget €6,500 (was €5,000)." after "Got it.
     Noted: budget €5,000." is no copy; bench health round fifteen)."""
     def said(t: str) -> set[object]:
         # Amounts by value ("1万" of "预算 1万（之前是1万5）" is news after "预算 1万5"), days as written ("April 5"
-        # after "moving day March 29": a list's "5." said before is no April 5)
+        # after "moving day March 29": a list's "5." said before is no April 5), a list's numbers none (bench health
+        # G5: "5个小时（之前是3个小时）" was no news after a plan numbered 1 to 8)
+        t = _LIST_NUMBER.sub(" ", t)
         days = {m.group(0).lower() for lang in LANGS if (pattern := cue("time.date", lang)) is not None
                 for m in pattern.finditer(t)}
         return {a.value for a in dateless_amounts(t)} | days or {n.replace(",", "") for n in numbers(t)}

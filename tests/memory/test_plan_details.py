@@ -598,7 +598,7 @@ def test_the_weekday_said_after_a_day_is_that_days_and_moves_with_it(conversatio
 
 
 @pytest.mark.parametrize("lang, said, kept", [
-    ("zh", "你以后回答控制在100字以内啊，太长我不看", "好的，以后每次回答都控制在100字以内。"),
+    ("zh", "你以后回答控制在100字以内啊，太长我不看", "好的，之后我的回答不会超过100字。"),
     ("en", "from now on keep your answers under 100 words, i read these on my phone",
      "Got it. I'll keep every answer within 100 words from now on."),
 ])
@@ -606,6 +606,17 @@ def test_a_length_rule_is_acknowledged_as_kept_to_not_as_a_bare_number(conversat
     convo = conversation(lang=lang)
     convo.user(said)
     assert convo.pipeline.acknowledgment(convo.recorded) == kept
+
+
+def test_a_length_rule_kept_to_is_not_the_rule_said_back():
+    """Bench health G5: "好的，以后每次回答都控制在200字以内。" to "以后所有回答都控制在200字以内" was an echo."""
+    from desktop_app.memory.reply_health import check_reply
+    from desktop_app.prompts import acknowledge_text
+
+    for lang, said in (("zh", "以后所有回答都控制在200字以内"),
+                       ("en", "Please keep all your answers under 200 words from now on.")):
+        kept = acknowledge_text(lang)["length"].format(n="200字" if lang == "zh" else "200 words")
+        assert not check_reply(kept, user_text=said, expected_lang=lang, memory_held=True), kept
 
 
 def test_whose_value_in_the_other_language_is_not_named_in_this_one(conversation):

@@ -761,3 +761,14 @@ def test_asked_what_the_user_said_the_answer_may_say_what_a_reply_noted(lang, no
 ])
 def test_a_prompt_note_said_across_clauses_is_taken_out(reply, kept):
     assert without_scaffolding(reply) == kept
+
+
+def test_a_value_said_anew_is_news_though_an_earlier_plan_numbered_its_steps_with_it():
+    """Bench health G5, hc-zh-04: "能花的时间：5个小时（之前是3个小时）" was "100% said in earlier replies" after a plan
+    numbered 1 to 8 (its "5." taken for the amount 5)."""
+    earlier = ["复习计划：\n\n1. 听力\n2. 阅读\n3. 写作\n4. 口语\n5. 模考\n6. 复盘", "好的，记下了：能花的时间：3个小时。"]
+    reply = "好的，记下了：能花的时间：5个小时（之前是3个小时）。"
+    assert not check_reply(reply, user_text="放暑假以后每天可以学5个小时了", earlier_replies=earlier, expected_lang="zh",
+                           memory_held=True, earlier_messages=["我现在大三，平时每天最多能挤出3个小时"])
+    assert check_reply(earlier[1], user_text="每天能学多久来着，还是3个小时吧", earlier_replies=earlier,
+                       expected_lang="zh", memory_held=True), "the same value again is still a copy"

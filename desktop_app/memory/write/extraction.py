@@ -278,8 +278,10 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
             whole, parts = whole.model_copy(update={"value": body, "quote": body}), going
         if len(parts) < 2:
             return [whole]
-        # "Scratch that, so we're at 10": what was said is taken back for the value that follows it.
-        instead = [c for part in parts[1:] if (c := classify(part)) is not None and c.action == "add"
+        # "Scratch that, so we're at 10": what was said is taken back for the value that follows it (not when the
+        # clause names the rule it drops: "ok you can drop the short thing, I like the detail" gives its reason).
+        instead = [] if fires("rule.reference", parts[0]) else \
+            [c for part in parts[1:] if (c := classify(part)) is not None and c.action == "add"
                    and c.kind in SUPERSEDING_KINDS and (_stands_alone(c) or c.kind == "preference")
                    and not (whole.kind == "goal" and c.kind == "decision" and fires("change.mind", c.quote))]
         if instead:
@@ -521,9 +523,13 @@ def _listed_rules(sentence: str, parts: list[str]) -> list[Candidate]:
     if not fires("rule.announced", sentence):
         return []
     out = []
+    # (the "from now on" said once for all of them: "two rules from now on: use metric units, and keep it short")
+    standing = STANDING.search(sentence)
     for part in parts:
         body = without_lead_in(part.split(":", 1)[-1].split("：", 1)[-1].strip(TRIM), edge=TRIM)
         rule = classify(body)
+        if rule is None and standing is not None and not STANDING.search(body):
+            rule = classify(f"{standing.group(0)} {body}")
         if rule is None and REPLY_BEHAVIOUR.search(body) and fires("rule.bare_prohibit", body):
             rule = rule_candidate("directive", body, part.strip(), None, prefix="forbid")
         if rule is None or rule.action != "add" or rule.kind not in ("directive", "constraint"):
