@@ -119,3 +119,19 @@ def test_a_season_changing_switches_nothing(conversation):
     convo.say("决定了，买大众朗逸")
     convo.say("换季了衣服不够穿")
     assert [i.value for i in convo.active("decision")] == ["决定了，买大众朗逸"], _values(convo)
+
+
+def test_a_title_typed_in_lower_case_ends_no_sentence(conversation):
+    """"…with dr. Patel, need to bring my insurance card": the appointment kept "with dr" and lost Patel."""
+    convo = conversation(lang="en")
+    convo.say("I have a dermatologist appt tuesday at 10:30 with dr. Patel, need to bring my insurance card")
+    convo.say("wait it's 11:30 not 10:30")
+    active = [i.value for i in convo.active("fact")]
+    assert any("Patel" in v and "11:30" in v for v in active), _values(convo)
+
+
+def test_a_limit_capped_anew_replaces_the_limit(conversation):
+    convo = conversation(lang="en")
+    convo.say("need a laptop for video editing, max 1500")
+    convo.say("nah let's cap at 2000, final")
+    assert [i.value for i in convo.active("constraint")] == ["nah let's cap at 2000, final"], _values(convo)

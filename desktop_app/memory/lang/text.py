@@ -14,8 +14,10 @@ from desktop_app.lexicon import CJK, LANGS, cue, fires, lexicon
 
 # A ";" between two letters ("TL;DR") ends nothing, nor the period of a title ("Dr. Okafor"; the
 # lexicon's ``sentence.abbreviation``).
-_NOT_ENDED = "".join(f"(?<!\\b{re.escape(word)})" for lang in LANGS
-                     for word in lexicon(lang).get("sentence", {}).get("abbreviation", {}).get("words", []))
+# (as typed in a hurry too: "with dr. Patel" lost Patel from the appointment, integrity's third set)
+_NOT_ENDED = "".join(f"(?<!\\b{re.escape(form)})" for lang in LANGS
+                     for word in lexicon(lang).get("sentence", {}).get("abbreviation", {}).get("words", [])
+                     for form in dict.fromkeys((word, word.lower())))
 _SENTENCE_END = re.compile(r"(?<=[。！？!?；\n])|(?<=;)(?![A-Za-z])|(?<=[.])" + _NOT_ENDED + r"\s+")
 _ASCII_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_\-']*|\d+(?:[.,]\d+)*")
 CJK_RUN = re.compile(f"[{CJK}]+")  # Chinese characters in a row
