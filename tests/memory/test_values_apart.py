@@ -135,3 +135,13 @@ def test_a_limit_capped_anew_replaces_the_limit(conversation):
     convo.say("need a laptop for video editing, max 1500")
     convo.say("nah let's cap at 2000, final")
     assert [i.value for i in convo.active("constraint")] == ["nah let's cap at 2000, final"], _values(convo)
+
+
+def test_a_plan_given_up_takes_the_details_said_with_it_and_nothing_else(conversation):
+    convo = conversation(lang="en")
+    convo.say("I want to start learning Japanese, thinking 30 min a day on Duolingo")
+    convo.say("the budget for textbooks is 60 dollars")
+    convo.say("honestly forget it, I don't have time this semester. drop the whole Japanese plan")
+    active = [i for i in convo.store.list_items(convo.sid) if i.status == "active"]
+    assert [i.value for i in active] == ["the budget for textbooks is 60 dollars"], _values(convo)
+    assert not [i for i in active if "semester" in i.value], "'I don't have time' forbids nothing"

@@ -532,14 +532,24 @@ def _rule_words(text: str) -> set[str]:
     return term_set(re.sub(r"(?<=[A-Za-z])-(?=[A-Za-z])", " ", plain))
 
 
+# Kinds of what a plan given up takes with it, when said in the message that set it out.
+_PLAN_DETAIL_KINDS = ("constraint", "preference", "decision")
+
+
 def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem], current: list[MemoryItem],
             src: int | None, origin: str, now: float) -> MemoryOutcome:
     if cand.kind == "goal":  # the plan given up goes, with every goal still active
         goals = [i for i in active if i.kind == "goal"]
         if not goals:
             return MemoryOutcome(action="ignored")
+        # ... and the plan's details said with it ("I want to start learning Japanese, thinking 30 min a day on
+        # Duolingo", then "drop the whole Japanese plan": the half hour of Duolingo stayed a constraint); what the user
+        # said of themselves (a profile item) stays.
+        said_with = {g.source_message_id for g in goals if g.source_message_id is not None}
+        details = [i for i in active if i.source_message_id in said_with and i.scope == "session"
+                   and i.kind in _PLAN_DETAIL_KINDS]
         _commit(store, session_id, [SetStatus(item_id=g.id, status="revoked", action="revoke", reason=cand.quote)
-                                    for g in goals], "the user gave up the plan", now)
+                                    for g in goals + details], "the user gave up the plan", now)
         return MemoryOutcome.told("revoked", "revoked", [g.id for g in goals], id=goals[-1].id,
                                   value=clip(goals[-1].value, 80))
     if cand.subject == ADDRESSED_AS:  # "别叫老板了": the way the user is called, if one stands ("别叫外卖了": none)
