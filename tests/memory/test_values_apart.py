@@ -145,3 +145,33 @@ def test_a_plan_given_up_takes_the_details_said_with_it_and_nothing_else(convers
     active = [i for i in convo.store.list_items(convo.sid) if i.status == "active"]
     assert [i.value for i in active] == ["the budget for textbooks is 60 dollars"], _values(convo)
     assert not [i for i in active if "semester" in i.value], "'I don't have time' forbids nothing"
+
+
+@pytest.mark.parametrize("lang, first, then, now, gone", [
+    ("en", "I make about 65k a year btw", "oops earlier I typed 65k, it's 56k. numbers are hard lol", "56k", "65k"),
+    ("zh", "我月薪税后12000", "说错了，是11000", "11000", "12000"),
+])
+def test_the_users_income_is_a_profile_fact_corrected_in_place(conversation, lang, first, then, now, gone):
+    convo = conversation(lang=lang)
+    convo.say(first)
+    convo.say(then)
+    income = [i for i in convo.store.list_items(convo.sid) if i.subject == "income"]
+    active = [i.value for i in income if i.status == "active"]
+    assert len(active) == 1 and now in active[0] and gone not in active[0], income
+
+
+def test_a_value_kept_as_it_was_is_no_new_item():
+    """"不过目前还是1.2万，先按这个算吧": the change's split took "还是1.2万" for the verb, and the value became
+    "先按这个算吧" under the subject "不过目前"."""
+    from desktop_app.memory.write.extraction import extract
+
+    found = extract("不过目前还是1.2万，先按这个算吧")
+    assert found and all("1.2万" in c.value for c in found), found
+
+
+@pytest.mark.parametrize("said, who", [("我爸去年做了心脏支架手术，现在要长期吃药", "我爸"), ("我上个月做了阑尾手术", "")])
+def test_an_operation_someone_had_is_a_health_fact(conversation, said, who):
+    convo = conversation(lang="zh")
+    convo.say(said)
+    health = [i for i in convo.store.list_items(convo.sid) if i.subject.startswith("health")]
+    assert health and health[0].subject == (f"health:{who}" if who else "health"), health

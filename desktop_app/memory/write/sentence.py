@@ -109,7 +109,7 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.tables", "tables"), ("fact.head_count", "head count"), ("fact.departure", "departure"),
     ("fact.frequency", "frequency"), ("fact.trip_length", "trip length"), ("fact.weakness", "weakness"),
     ("fact.lodging", "lodging"), ("fact.size", "size"),
-    ("fact.schedule", None), ("fact.priced", None), ("fact.my_subject", None),
+    ("fact.income", "income"), ("fact.schedule", None), ("fact.priced", None), ("fact.my_subject", None),
     ("fact.numbered_subject", None),
 )
 # The fact cues that name their subject themselves ("10月3号出发" is the departure).
