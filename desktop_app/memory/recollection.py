@@ -21,6 +21,7 @@ from desktop_app.memory.lang.text import canonical_subject, clip, marks_aside, t
 from desktop_app.memory.lang.voice import in_your_voice
 from desktop_app.memory.prompt.render import in_language
 from desktop_app.memory.recap import mentioned
+from desktop_app.memory.write.typed_values import WHEN, says_when
 from desktop_app.prompts import recollect_text
 
 RECALL_KINDS = ("fact", "constraint", "decision", "preference")
@@ -51,11 +52,14 @@ def asked_about(question: str, active: Sequence[MemoryItem]) -> list[MemoryItem]
     if re.search(r"\bhow many\b|几个人|多少人|几位", asked, re.IGNORECASE):
         units.add("people")
     words = term_set(asked)
+    # ("what time window did I say?": "10am to 2pm", which shares no word with it)
+    when, clock = fires("recall.asks_when", asked), fires("recall.asks_clock", asked)
     scored = []
     for item in (i for i in active if i.kind in RECALL_KINDS):
         named = subject is not None and (item.subject == subject or item.subject.startswith(f"{subject}:"))
         shared = words & (term_set(item.value) | term_set(item.subject))
-        score = 3 * named + 2 * bool(units & item_counts(item.value, item.subject)) + len(shared)
+        score = 3 * named + 2 * bool(units & item_counts(item.value, item.subject)) + len(shared) \
+            + 2 * (when and says_when(item.value)) + (clock and WHEN["clock"].search(item.value) is not None)
         if score:
             scored.append((score, item))
     if not scored:

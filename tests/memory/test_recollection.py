@@ -45,6 +45,13 @@ def test_a_question_about_what_was_said_finds_the_items_it_asks_about(question, 
     assert [i.id for i in asked_about(question, ITEMS)] == expected
 
 
+def test_a_time_asked_back_finds_the_item_saying_one_though_it_shares_no_word():
+    """Bench health G5, hc-en-07: "Remind me, what time window did I say?" found nothing in "10am to 2pm"."""
+    items = [*ITEMS, _item(7, "fact:am/pm", "10am to 2pm"), _item(8, "fact:courtyard", "in the shop and the courtyard")]
+    assert [i.id for i in asked_about("Remind me, what time window did I say?", items)] == [7]
+    assert [i.id for i in asked_about("我说的几点来着？", [*ITEMS[:3], _item(9, "fact:下午", "下午3点到6点")])] == [9]
+
+
 def test_a_question_about_nothing_memory_holds_finds_nothing():
     assert asked_about("What did I say about the weather?", ITEMS) == []
 
