@@ -36,6 +36,7 @@ MIN_ECHO_CHARS = 5
 # A reply of a word or two with no number ("One thing.", "好的。") answers nothing a user wrote at
 # length: fewer words than this (Chinese: characters) to a message at least this long is empty.
 FEW_WORDS, FEW_CJK = 4, 6
+STANDING_LEAD_WORDS = 6  # "from now on", "以后", "从现在开始": a clause this short that sets a rule leads the next
 LONG_MESSAGE_WORDS, LONG_MESSAGE_CJK = 10, 20
 SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "empty", "promise", "loop", "template",
                         "unfilled"]
@@ -543,10 +544,24 @@ def only_tells(user_text: str) -> bool:
     menu"; the lexicon's ``request.revise``). Only such a message may be answered by what memory took in."""
     if not tells_only(user_text) or _A_NOT_A.search(user_text) or fires("request.recap", user_text):
         return False
-    clauses = [c.strip() for c in re.split(r"[,，;；:：]\s*", user_text) if c.strip()]
+    clauses = _with_standing_lead([c.strip() for c in re.split(r"[,，;；:：]\s*", user_text) if c.strip()])
     if any(fires("request.revise", c) for c in [user_text, *clauses]):
         return False
     return not any((_requests(c) or is_question(c)) and not _sets_a_rule(c) for c in clauses)
+
+
+def _with_standing_lead(clauses: list[str]) -> list[str]:
+    """The clauses, a clause that is only "from now on" ("From now on, give me a one-line answer first …", "以后，…")
+    read with the one after it: the request it leads is the rule (bench health G4 and G5, hc-en-14: the model
+    answered it, with the room's size)."""
+    out: list[str] = []
+    for clause in clauses:
+        if out and _sets_a_rule(out[-1]) and len(_LATIN_WORD.findall(out[-1])) + len(_CJK_CHAR.findall(out[-1])) \
+                <= STANDING_LEAD_WORDS:
+            out[-1] = f"{out[-1]}, {clause}"
+        else:
+            out.append(clause)
+    return out
 
 
 def degenerate(findings: Iterable[HealthFinding]) -> bool:

@@ -370,6 +370,9 @@ def test_a_value_asked_back_by_what_i_gave_you_is_recalled_by_the_program():
     # (hc-en-08: the 0.5B answered "Sorry, I can't help with that.")
     assert only_asks_what_was_said("What's the weekly budget I gave you?")
     assert not only_asks_what_was_said("I gave you the budget, now plan the week.")
+    # (bench health G5, hc-en-03: "Quick one: what's my budget again?" was the model's, and an echo)
+    assert only_asks_what_was_said("Quick one: what's my budget again?")
+    assert not only_asks_what_was_said("what's the weather again?")
 
 
 @pytest.mark.parametrize("lang, rule, back", [

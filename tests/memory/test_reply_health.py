@@ -657,6 +657,11 @@ def test_a_request_for_something_new_answered_by_the_last_reply_is_a_copy(reply,
     # The final recap is the question of the whole conversation.
     ("Okay, final answer time: list all my constraints and give me the complete party plan.", False),
     ("sum up all constraints + final plan pls", False),
+    # A rule led by "From now on," is told, not asked (bench health G4 and G5, hc-en-14: the model answered it).
+    ("From now on, give me a one-line answer first and then the details underneath.", True),
+    ("以后，回答都先给结论", True),
+    ("From now on, can you plan the trip in detail?", False),
+    ("From now on answer in English, and can you plan the trip?", False),
 ])
 def test_only_a_message_that_asks_nothing_in_any_clause_only_tells(text, tells):
     from desktop_app.memory.reply_health import only_tells
