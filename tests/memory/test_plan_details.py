@@ -599,6 +599,8 @@ def test_the_weekday_said_after_a_day_is_that_days_and_moves_with_it(conversatio
 
 @pytest.mark.parametrize("lang, said, kept", [
     ("zh", "你以后回答控制在100字以内啊，太长我不看", "好的，之后我的回答不会超过100字。"),
+    # (bench health G6, hc-zh-12: "好的，记下了：100字。", the rule filed under "directive:上看/别超")
+    ("zh", "以后回答别超过100字哈 我手机上看太长了", "好的，之后我的回答不会超过100字。"),
     ("en", "from now on keep your answers under 100 words, i read these on my phone",
      "Got it. I'll keep every answer within 100 words from now on."),
 ])
