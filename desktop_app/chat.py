@@ -290,7 +290,7 @@ def _retry_request(pipeline: TurnPipeline, recorded: RecordedInput, plan: Contex
     # either: the values stay usable, a whole note is not.
     notes = tuple(pipeline.notes(recorded.session)) if "scaffolding" in kinds else ()
     variation = Variation(seed=random.randrange(1, 2**31), avoid=(rejected, *copied),
-                          sources=tuple(dict.fromkeys((*own, *copied, *shown, *notes, *((note,) if note else ())))))
+                          sources=tuple(dict.fromkeys((*own, *copied, *shown, *notes))), lines=(note,) if note else ())
     return again, variation
 
 

@@ -437,7 +437,7 @@ class LlamaEngine:
 
         rules: list[Any] = []
         if variation is not None and (block := CopyBlock.build(tokenize, detokenize, openings=variation.avoid,
-                                                               sources=variation.sources)):
+                                                               sources=variation.sources, lines=variation.lines)):
             rules.append(block)
         if script is not None:
             rules.append(ScriptBlock(script, lambda tokens: self._llama.detokenize(list(tokens))))

@@ -24,6 +24,10 @@ from desktop_app.lexicon import CJK
 
 RUN_CJK = 8  # characters: a reply shares fewer in a row with a Chinese source (a name is 2–4)
 RUN_LATIN = 24  # letters and digits (spaces aside): about five words
+# A run of the program's own line to the model ("本次回复请注意：…", "In this reply, …") is ruled out from half the
+# length (bench health: retried, the 0.5B wrote "这次回复请注意：用我自己的话回答" and "下次回复请注意：…", one character
+# changed in every run of eight).
+LINE_RUN_MIN = 4
 CANDIDATES = 64  # the likeliest next tokens checked at each step (the rest are never sampled)
 BANNED = -1e9  # not -inf: the sampler's softmax stays finite when every candidate is ruled out
 
@@ -56,14 +60,15 @@ class CopyBlock:
 
     @classmethod
     def build(cls, tokenize: Callable[[str], Sequence[int]], detokenize: Callable[[Sequence[int]], str], *,
-              openings: Iterable[str] = (), sources: Iterable[str] = ()) -> CopyBlock:
+              openings: Iterable[str] = (), sources: Iterable[str] = (), lines: Iterable[str] = ()) -> CopyBlock:
         """The first token of each of ``openings`` is ruled out as the reply's first token; no run
-        of any of ``sources`` (``run_for`` characters of it, ``letters`` only) may be written."""
+        of any of ``sources`` (``run_for`` characters of it, ``letters`` only) may be written, nor a shorter one of
+        ``lines`` (the program's own words to the model: half the run)."""
         opening = frozenset(toks[0] for text in openings if text.strip() and (toks := tokenize(text.strip())))
         windows: dict[int, set[str]] = {}
-        for text in sources:
+        for text, short in [*((t, False) for t in sources), *((t, True) for t in lines)]:
             plain = letters(text)
-            run = run_for(plain)
+            run = max(LINE_RUN_MIN, run_for(plain) // 2) if short else run_for(plain)
             windows.setdefault(run, set()).update(plain[i: i + run] for i in range(len(plain) - run + 1))
         return cls(opening, {run: frozenset(w) for run, w in windows.items() if w}, detokenize)
 

@@ -51,6 +51,7 @@ class Variation:
     min_temperature: float = 0.7
     avoid: tuple[str, ...] = ()  # rejected replies: none may open the new one
     sources: tuple[str, ...] = ()  # texts the new reply may not copy a run of tokens from
+    lines: tuple[str, ...] = ()  # the program's own lines to the model: not even a shorter run of them
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ from desktop_app.engine.no_copy import BANNED, CANDIDATES
 from desktop_app.engine.protocol import ScriptHold
 from desktop_app.lexicon import CJK, HAN
 
+ENGLISH_BEFORE_QUOTE = 3  # English words an English reply says before it may quote the user's Chinese
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 KEPT = 40  # free tokens among the likeliest, at least: llama-cpp-python samples among the top 40
 MOST_LOOKED = 4096  # tokens looked at, at most, at one step
 _HAN_RUN = re.compile(f"[{HAN}]+")
@@ -95,8 +97,12 @@ class ScriptBlock:
         return bool(word) and not any(allowed.startswith(word) for allowed in self.hold.words)
 
     def _writes_chinese(self, made: bytes, piece: bytes) -> bool:
-        """Han characters (or the first bytes of one) that, with those just before them, no message of the user's holds."""
+        """Han characters (or the first bytes of one) that, with those just before them, no message of the user's holds;
+        any, before the reply has said a few English words (bench health G6: "口语最差" to "What should I focus on first?
+        我口语最差" under an English rule, the user's own words and no English)."""
         before, before_pending = _decoded(made)
+        if len(_LATIN_WORD.findall(before)) < ENGLISH_BEFORE_QUOTE:
+            return may_begin_han(piece[:3]) or bool(_HAN_RUN.search(_decoded(made + piece)[0][len(before):]))
         text, pending = _decoded(made + piece)
         runs = [m for m in _HAN_RUN.finditer(text) if m.end() > len(before)]
         new = [m.group(0).encode() for m in runs]

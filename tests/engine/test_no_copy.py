@@ -80,3 +80,13 @@ def test_the_real_model_asked_to_repeat_a_sentence_cannot_copy_it(real_engine):
     runs = {plain[i: i + RUN_LATIN] for i in range(len(plain) - RUN_LATIN + 1)}
     assert any(run in letters(free) for run in runs), f"the model copies when free: {free!r}"
     assert not any(run in letters(blocked) for run in runs), blocked
+
+
+def test_the_programs_own_line_is_ruled_out_from_half_the_run():
+    """Retried, the 0.5B wrote "这次回复请注意：用我自己的话回答" and "下次回复请注意：…" to the line "本次回复请注意：用你自己的话
+    回答…": one character changed in every run of eight."""
+    line = "我表妹小雨对虾过敏很严重"  # (this vocabulary's characters)
+    rule = block(lines=[line])
+    assert "小" in banned_after(rule, "好的，我表妹"), "four characters of the line in a row"
+    assert banned_after(block(sources=[line]), "好的，我表妹") == set(), "a source needs its full run"
+    assert banned_after(rule, "好的，妹") == set()

@@ -53,11 +53,21 @@ def test_english_that_does_not_touch_chinese_is_free_and_a_word_is_judged_as_it_
 
 def test_in_english_chinese_is_ruled_out_unless_the_user_wrote_it_even_a_characters_first_byte():
     rule = ScriptBlock(ScriptHold("en", said=("我们去大理",)), detokenize)
-    after = banned_after(rule, b" the")
+    english = (b" taxi", b" is", b" the")
+    after = banned_after(rule, *english)
     assert {"出".encode(), "车".encode(), HAN_BYTES[:1]} <= after, "you can take a 出租车"
     assert not {"大".encode(), b" taxi", b"\n"} & after
-    assert "理".encode() not in banned_after(rule, b" the", "大".encode()), "大理, as the user wrote it"
-    assert "们".encode() in banned_after(rule, b" the", "大".encode()), "大们 is in nothing the user wrote"
+    assert "理".encode() not in banned_after(rule, *english, "大".encode()), "大理, as the user wrote it"
+    assert "们".encode() in banned_after(rule, *english, "大".encode()), "大们 is in nothing the user wrote"
+
+
+def test_an_english_reply_quotes_the_users_chinese_only_once_it_is_english():
+    """Bench health G6: "口语最差" to "What should I focus on first? 我口语最差" under an English rule (the user's own
+    words, and no English at all)."""
+    rule = ScriptBlock(ScriptHold("en", said=("我们去大理",)), detokenize)
+    assert "大".encode() in banned_after(rule), "a reply may not open with the user's Chinese"
+    assert "大".encode() in banned_after(rule, b" the")
+    assert "大".encode() not in banned_after(rule, b" taxi", b" is", b" the")
 
 
 def test_only_the_first_bytes_of_a_han_character_are_taken_for_one():

@@ -244,7 +244,7 @@ def test_a_retry_may_not_copy_the_rejected_reply_nor_the_line_saying_what_was_wr
     variation = engine.variations[-1]
     assert result.record.health.retried
     assert variation is not None and variation.sources[0] == "当然，" + allergy
-    assert any(source.startswith("本次回复请注意") for source in variation.sources), "nor the line telling it what was wrong"
+    assert any(line.startswith("本次回复请注意") for line in variation.lines), "nor the line telling it what was wrong"
     assert allergy not in variation.sources and "凉菜热菜各来两个吧" not in variation.sources
 
 
