@@ -3,8 +3,8 @@ against its characters ("糖糖自己走了三 step", "一些基本的 ingredien
 characters appear ("you can take a 出租车") — unless the user wrote them, or the language itself writes
 them so ("app", "wifi", "km"; the caller says which).
 
-The 0.5B slips a word of the other language into about one reply in fifty; ``memory.reply_health``
-then finds the reply in the wrong language and asks for it again, and the retry slips as often. Ruling
+The 0.5B slipped the other language into 6 of bench health G4's 401 replies, each after its retry had
+slipped again (``memory.reply_health`` finds it and asks once more; sampling picks it again). Ruling
 the word out while it is sampled costs a look at the likeliest next tokens and nothing else. Pure text
 arithmetic on token texts, like ``engine.no_copy``; no llama.cpp.
 """
