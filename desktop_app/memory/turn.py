@@ -390,10 +390,8 @@ class TurnPipeline:
         session, message = recorded.session, recorded.message
         earlier = self.earlier_replies(recorded)
         items = self.store.list_items(session.id, statuses=("active",))
-        rules = [i.value for i in items if i.kind == "directive"]
         return check_reply(text, user_text=message.content, earlier_replies=earlier,
-                           expected_lang=None if asks_for_translation(message.content) else
-                           expected_language(message.content, rules, self.options.lang),
+                           expected_lang=self._reply_language(message.content, items),
                            memory_held=bool(items), earlier_messages=self.earlier_messages(recorded),
                            notes=[i.value for i in items])
 
@@ -401,11 +399,17 @@ class TurnPipeline:
         """The language the reply to ``recorded`` is held to while it is sampled (``check_reply``'s, with what the
         user wrote and memory holds allowed in it); None for a translation asked for."""
         message = recorded.message.content
+        items = self.store.list_items(recorded.session.id, statuses=("active",))
+        lang = self._reply_language(message, items)
+        return None if lang is None else \
+            script_hold(lang, [message, *self.earlier_messages(recorded), *(i.value for i in items)])
+
+    def _reply_language(self, message: str, items: list[MemoryItem]) -> str | None:
+        """The language a reply to ``message`` must be in (an active language rule's, else the message's); None when
+        the message asks for a translation."""
         if asks_for_translation(message):
             return None
-        items = self.store.list_items(recorded.session.id, statuses=("active",))
-        lang = expected_language(message, [i.value for i in items if i.kind == "directive"], self.options.lang)
-        return script_hold(lang, [message, *self.earlier_messages(recorded), *(i.value for i in items)])
+        return expected_language(message, [i.value for i in items if i.kind == "directive"], self.options.lang)
 
     def took_in(self, recorded: RecordedInput) -> bool:
         """Whether the message wrote something to memory (an item added, replaced or dropped)."""
