@@ -348,7 +348,11 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
             # "两个要求 回答用要点列出来 还有不要用表情", "改一下 以后代码用Go": the reply rules the clauses say,
             # no question asked (a rule of a few words, not a lone "always,")
             # A rule needs its "from now on" or the rules announced ("这题 回答用英文" is for this answer).
+            # A limit or a choice said beside a fact or plan is part of that task ("今晚做红烧肉 6个人吃 不要太甜":
+            # "不要太甜" was lost).
+            planned = any(c.kind in ("fact", "goal") for c in found)
             return [c for c in found if c.kind in ("fact", "goal")
+                    or planned and c.kind in ("constraint", "decision", "preference")
                     or c.kind == "directive" and (len(term_set(c.value)) >= 2 or len(CJK_CHAR.findall(c.value)) >= 4)
                     and (STANDING.search(c.value) is not None or fires("rule.announced", sentence))]
         stated = [c for c in found if c.kind in ("fact", "goal")]
@@ -360,6 +364,10 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
         return found + bare
     if (apart := _value_by_value(parts, whole)):
         return apart
+    if len(found) >= 2 and len({c.value for c in found}) == len(found) \
+            and all(c.kind == "fact" and c.subject.partition(":")[0] in _CONDITIONS for c in found):
+        # "I have type 1 diabetes and I'm on blood thinners": two conditions, each its own item (as when said apart)
+        return found
     # One rule said in two clauses ("always answer in Chinese, no English words") stays one rule.
     if len({(c.kind, c.subject) for c in found}) >= 2 and not all(c.kind in ("directive", "constraint") for c in found):
         return found
@@ -377,6 +385,8 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     return [whole]
 
 
+# Profile subjects of which one person has several at once (said apart, neither replaces the other).
+_CONDITIONS = ("health", "allergy", "diet")
 # Kinds a statement of several values may be, clause by clause (a rule of several numbers stays one rule).
 _VALUE_BY_VALUE = ("fact", "constraint", "decision", "goal", "preference")
 # A clause with no value and no reading of its own this short is the topic of the next one ("考研", "kitchen reno").

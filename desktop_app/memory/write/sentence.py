@@ -173,6 +173,10 @@ def classify(sentence: str) -> Candidate | None:
         # (not "cancelled them and booked U-Haul instead", nor "two cancelled, so 23": a value changed)
         # "银行那个不去了 网上能办": the errand it names is off, whatever kind of item holds it
         return Candidate(action="revoke", kind="fact", subject=CALLED_OFF, value=body, quote=quote)
+    if question and (CORRECT.search(body) or CHANGE.search(body)) and fires("mood.advice_asked", body):
+        # "do you think I should raise it to 1000?", "要不要升到3000": a change the user weighs and asks about, not one
+        # made; the reply answers it, memory keeps nothing (filed as an open question, it held the 1000 after "nah")
+        return None
     if SPECULATION.search(body):  # "maybe change X to Y" is speculation, never a fact
         return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body,
                          quote=quote)
@@ -181,9 +185,6 @@ def classify(sentence: str) -> Candidate | None:
         # "我现在体重140斤，想减到125": an aim with its number ("减到" changes a budget, a head count or a
         # trip's length: "we want to get down to 3 nights"; "我一个人住，…，想先减到58" counts no one in its aim)
         return Candidate(action="add", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
-    if question and (CORRECT.search(body) or CHANGE.search(body)) and fires("mood.advice_asked", body):
-        # "do you think I should raise it to 1000?": a change the user weighs, as "要不要升到3000" is, not one made
-        return Candidate(action="add", kind="open_question", subject=topic_subject("q", body), value=body, quote=quote)
     if CORRECT.search(body) or CHANGE.search(body) or _drops_a_number(body) \
             and stated_fact(body, quote, canonical, _FIXED_FACT_CUES) is None:  # ("make it 2 nights not 3": the length)
         subject, value = _subject_value(body, canonical)

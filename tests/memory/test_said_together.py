@@ -1,0 +1,57 @@
+"""What one message says of several things, kept apart and kept at all (integrity's fourth and sixth sets, round
+twenty-five): two conditions of one person, a job said after where one lives, someone's diet said with "can't do",
+a limit or a requirement said beside the plan."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _values(convo) -> str:
+    return "; ".join(f"{i.status} {i.kind} {i.subject}={i.value}" for i in convo.store.list_items(convo.sid))
+
+
+def test_two_conditions_of_the_user_are_two_items(conversation):
+    """One item held both; a later change of either would have rewritten the other."""
+    convo = conversation(lang="en")
+    convo.say("heads up, I have type 1 diabetes and I'm on blood thinners")
+    convo.say("is ibuprofen ok for a headache?")
+    values = sorted(i.value for i in convo.active("fact"))
+    assert values == ["I have type 1 diabetes", "I'm on blood thinners"], _values(convo)
+
+
+def test_a_second_person_who_cannot_do_a_food_has_their_own_diet(conversation):
+    convo = conversation(lang="en")
+    convo.say("I'm allergic to peanuts and my husband can't do gluten")
+    subjects = {i.subject: i.value for i in convo.active("fact")}
+    assert subjects == {"allergy": "I'm allergic to peanuts", "diet:husband": "my husband can't do gluten"}, _values(convo)
+
+
+def test_where_the_user_lives_and_their_job_are_two_items(conversation):
+    convo = conversation(lang="en")
+    convo.say("I live in Austin and work as a high school teacher")
+    subjects = {i.subject: i.value for i in convo.active("fact")}
+    assert subjects.get("location") == "I live in Austin" and "teacher" in subjects.get("occupation", ""), _values(convo)
+
+
+def test_also_is_nobody(conversation):
+    convo = conversation(lang="en")
+    convo.say("I also have asthma")
+    assert [i.subject for i in convo.active("fact")] == ["health"], _values(convo)
+
+
+@pytest.mark.parametrize("said, kept", [
+    ("今晚做红烧肉 6个人吃 不要太甜 家里只有电饭煲", "不要太甜"),
+    ("想买辆SUV 预算25万以内 要混动的", "要混动的"),
+])
+def test_a_limit_said_beside_the_plan_is_kept(conversation, said, kept):
+    """"不要太甜" was read, then dropped, because the sentence as a whole said nothing a rule reads."""
+    convo = conversation(lang="zh")
+    convo.say(said)
+    assert kept in [i.value for i in convo.active("constraint")], _values(convo)
+
+
+def test_a_liking_said_now_is_a_preference(conversation):
+    convo = conversation(lang="zh")
+    convo.say("其实我现在更喜欢过道 上厕所方便")
+    assert [i for i in convo.active("preference") if "过道" in i.value], _values(convo)
