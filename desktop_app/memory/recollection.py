@@ -29,6 +29,7 @@ MAX_RECALLED = 3  # items said in one answer
 MAX_VALUE = 80  # characters of one value said
 MAX_LABEL = 30  # characters: a label before ": " is no longer
 _UNITS = ("money", "people", "days")
+_MEASURES = ("weight",)  # what a question may ask of by name and a value say by its unit ("weight" of "1.5 kg")
 
 
 def _asked(question: str) -> str:
@@ -54,12 +55,16 @@ def asked_about(question: str, active: Sequence[MemoryItem]) -> list[MemoryItem]
     words = term_set(asked)
     # ("what time window did I say?": "10am to 2pm", which shares no word with it)
     when, clock = fires("recall.asks_when", asked), fires("recall.asks_clock", asked)
+    measures = [m for m in _MEASURES if fires(f"recall.asks_{m}", asked)]
+    if measures and not asks_names:
+        subject = None  # ("重量上限" asks a weight, not the budget its "上限" names)
     scored = []
     for item in (i for i in active if i.kind in RECALL_KINDS):
         named = subject is not None and (item.subject == subject or item.subject.startswith(f"{subject}:"))
         shared = words & (term_set(item.value) | term_set(item.subject))
         score = 3 * named + 2 * bool(units & item_counts(item.value, item.subject)) + len(shared) \
-            + 2 * (when and says_when(item.value)) + (clock and WHEN["clock"].search(item.value) is not None)
+            + 2 * (when and says_when(item.value)) + (clock and WHEN["clock"].search(item.value) is not None) \
+            + 2 * any(fires(f"measure.{m}", item.value) for m in measures)
         if score:
             scored.append((score, item))
     if not scored:

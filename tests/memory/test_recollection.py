@@ -52,6 +52,14 @@ def test_a_time_asked_back_finds_the_item_saying_one_though_it_shares_no_word():
     assert [i.id for i in asked_about("我说的几点来着？", [*ITEMS[:3], _item(9, "fact:下午", "下午3点到6点")])] == [9]
 
 
+def test_a_weight_asked_back_finds_the_item_saying_one_by_its_unit():
+    """Bench health G6, hc-en-04: "What was my weight limit again?" found nothing in "under 1.5 kg" (no shared word)."""
+    laptop = _item(7, "constraint:possible/something", "I'd like something light, under 1.5 kg if possible", "constraint")
+    assert [i.id for i in asked_about("What was my weight limit again?", [*ITEMS, laptop])] == [7]
+    bag = _item(8, "constraint:行李", "行李不能超过20公斤", "constraint")
+    assert [i.id for i in asked_about("我说的重量上限是多少来着？", [*ITEMS, bag])] == [8]
+
+
 def test_a_question_about_nothing_memory_holds_finds_nothing():
     assert asked_about("What did I say about the weather?", ITEMS) == []
 

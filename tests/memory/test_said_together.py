@@ -55,3 +55,24 @@ def test_a_liking_said_now_is_a_preference(conversation):
     convo = conversation(lang="zh")
     convo.say("其实我现在更喜欢过道 上厕所方便")
     assert [i for i in convo.active("preference") if "过道" in i.value], _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, rule", [
+    ("en", "one rule: no long intros, just answer. always.", "no long intros, just answer"),
+    ("en", "no long intros, just answer. always.", "no long intros, just answer"),
+    ("en", "one rule: no emojis", "no emojis"),
+    ("zh", "一条规矩：别说开场白，直接回答", "别说开场白，直接回答"),
+])
+def test_a_rule_announced_alone_stands_in_the_users_words(conversation, lang, said, rule):
+    """"one rule: …. always." filed the rule "always" (the sentence split at the period) and nothing of the rule."""
+    convo = conversation(lang=lang)
+    convo.say(said)
+    rules = convo.active("directive")
+    assert [i.value for i in rules] == [rule], _values(convo)
+    assert not any("always" in i.subject or "今后" in i.subject for i in rules), _values(convo)
+
+
+def test_a_lone_always_files_no_rule(conversation):
+    convo = conversation(lang="en")
+    convo.say("always.")
+    assert not convo.active("directive"), _values(convo)

@@ -72,8 +72,15 @@ def extract(text: str) -> list[Candidate]:
         return [Candidate(action="reject", quote=stripped)]
     out: list[Candidate] = []
     sentences = split_sentences(unquoted(text))
-    for sentence in sentences:
-        said = _with_shift(sentence, unshifted(sentence))
+    for at, sentence in enumerate(sentences):
+        if (lone := _only_standing(sentence)):
+            # "one rule: no long intros, just answer. always.": the "always" is the sentence before's (it was filed as
+            # the rule "always")
+            before = sentences[at - 1] if at else ""
+            out += [] if any(c.kind == "directive" for c in out) or not before else _standing(before, lone)
+            continue
+        lead = _RULE_LEAD.match(sentence.strip())
+        said = (lead and _standing(sentence.strip()[lead.end():], "")) or _with_shift(sentence, unshifted(sentence))
         if (CORRECT.search(sentence) or CHANGE_LEAD.match(sentence.strip())) and (people := {_whose(c) for c in said} - {""}):
             # "His best friend Carlos is celiac... wait no, sorry, Carlos is the one with the peanut allergy": what the
             # message said of that person before it owned up to the slip is taken back
@@ -86,6 +93,27 @@ def extract(text: str) -> list[Candidate]:
         # one ("那往后挪一周吧。搬家日子原来定在6月15号"), it is filed first and then put off
         out = [c for c in out if c not in put_off] + (put_off if _said_as_old(text, days[0].start) else [])
     return _replacing_rule(sentences, out)
+
+
+_RULE_LEAD = rx(alternatives("rule.lead", ("zh", "en")))
+
+
+def _only_standing(sentence: str) -> str:
+    """The standing word a sentence is made of alone ("always.", "以后都这样"), or ""."""
+    body = sentence.strip(TRIM)
+    found = STANDING.search(body)
+    return found.group(0) if found is not None and found.group(0).lower() == body.lower() else ""
+
+
+def _standing(sentence: str, word: str) -> list[Candidate]:
+    """The reply rules ``sentence`` says, read as standing from now on (``word``, or the language's first standing
+    word), in the user's words."""
+    body = sentence.strip(TRIM)
+    lang = "zh" if CJK_CHAR.search(body) else "en"
+    standing = word or lexicon_words("rule.standing", lang)[0]
+    return [c.model_copy(update={"value": body, "quote": body}
+                         | ({} if c.canonical else {"subject": topic_subject(c.kind, body)}))
+            for c in unshifted(f"{standing} {body}") if c.action == "add" and c.kind == "directive"]
 
 
 _OLD_WINDOW = 8  # characters before a day where a word saying it was the old one ("原来定在", "originally") stands
