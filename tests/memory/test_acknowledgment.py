@@ -49,7 +49,11 @@ def test_a_change_says_the_new_value_then_the_old_in_either_language():
 def test_the_message_is_not_said_back_its_name_is():
     message = "我表妹小雨对虾过敏，很严重那种，虾一定不能有"
     assert acknowledgment([Noted("我表妹小雨对虾过敏", label="过敏")], [], "zh", message) == "好的，记下了：过敏：虾。"
-    assert acknowledgment([Noted("以后回答都先说结论")], [], "zh", "以后回答都先说结论") == "好的，记下了。"
+    # (nothing of it named, the program says it keeps it in mind: "好的，记下了。" alone read as no answer)
+    assert acknowledgment([Noted("以后回答都先说结论")], [], "zh", "以后回答都先说结论") == "好的，记下了，我会记着这一点。"
+    assert acknowledgment([Noted("I'll mostly be coding in Python and Java")], [], "en",
+                          "I'll mostly be coding in Python and Java, maybe some light gaming.") == \
+        "Got it. Noted, I'll keep that in mind."
     assert acknowledgment([Noted("Jake has a shellfish allergy", label="allergy")], [], "en",
                           "Also, Jake has a shellfish allergy!") == "Got it. Noted: allergy: shellfish."
     # A value in other words than the message's is said.
