@@ -76,3 +76,13 @@ def test_a_lone_always_files_no_rule(conversation):
     convo = conversation(lang="en")
     convo.say("always.")
     assert not convo.active("directive"), _values(convo)
+
+
+def test_a_cap_on_guests_is_the_head_count_not_the_budget(conversation):
+    """"let's cap it at 40 guests" was filed under the budget and replaced it."""
+    convo = conversation(lang="en")
+    convo.say("the budget is 3000")
+    convo.say("we have 60 people on the list")
+    convo.say("let's cap it at 40 guests")
+    active = {i.subject: i.value for i in convo.store.list_items(convo.sid) if i.status == "active"}
+    assert active == {"budget": "the budget is 3000", "head count": "let's cap it at 40 guests"}, _values(convo)

@@ -154,6 +154,8 @@ def classify(sentence: str) -> Candidate | None:
         return None
     relayed = RELAYED.search(body) is not None
     canonical = budget_part(body) or canonical_subject(body)
+    if canonical == "budget" and _counts_people_only(body):
+        canonical = "head count"  # "let's cap it at 40 guests": a limit on the people, not the money (it was the budget)
     question = is_question(quote)
     # (the last said: "叫我托尼老师 开玩笑 叫我小唐就行" is called 小唐)
     if (address := next(reversed(list(ADDRESS.finditer(body))), None)) and not relayed and not question:
