@@ -86,3 +86,11 @@ def test_a_cap_on_guests_is_the_head_count_not_the_budget(conversation):
     convo.say("let's cap it at 40 guests")
     active = {i.subject: i.value for i in convo.store.list_items(convo.sid) if i.status == "active"}
     assert active == {"budget": "the budget is 3000", "head count": "let's cap it at 40 guests"}, _values(convo)
+
+
+def test_a_job_said_without_i_is_the_plan_and_a_count_that_turns_out_other_changes_it(conversation):
+    """"need to ship 3 boxes to my new place in Portland" kept nothing; "turns out it's 5 boxes" changed nothing."""
+    convo = conversation(lang="en")
+    convo.say("need to ship 3 boxes to my new place in Portland")
+    convo.say("turns out it's 5 boxes, found more stuff in the closet")
+    assert [i.value for i in convo.active("goal")] == ["need to ship 5 boxes to my new place in Portland"], _values(convo)
