@@ -94,3 +94,26 @@ def test_a_job_said_without_i_is_the_plan_and_a_count_that_turns_out_other_chang
     convo.say("need to ship 3 boxes to my new place in Portland")
     convo.say("turns out it's 5 boxes, found more stuff in the closet")
     assert [i.value for i in convo.active("goal")] == ["need to ship 5 boxes to my new place in Portland"], _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, moved, place, job", [
+    ("zh", "我在杭州做程序员，平时加班挺多的", "哦对 我去年搬到苏州了 现在在苏州上班", "杭州", "程序员"),
+    ("en", "I'm a nurse in Portland", "big news, I just moved to Seattle last week, still nursing", "Portland", "nurse"),
+])
+def test_the_city_said_with_the_job_is_where_the_user_lives_and_a_move_keeps_the_job(conversation, lang, said, moved,
+                                                                                       place, job):
+    """As one item, the move left the old city in the job ("杭州" stayed active after "搬到苏州了")."""
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert {i.subject for i in convo.active("fact")} == {"location", "occupation"}, _values(convo)
+    convo.say(moved)
+    active = [i.value for i in convo.active("fact")]
+    assert not any(place in v for v in active) and any(job in v for v in active), _values(convo)
+
+
+def test_a_new_job_replaces_the_old_one(conversation):
+    convo = conversation(lang="en")
+    convo.say("I'm an accountant in Cleveland")
+    convo.say("oh wait I should mention, I just started a new job last week as a data analyst")
+    jobs = [i.value for i in convo.active("fact") if i.subject == "occupation"]
+    assert len(jobs) == 1 and "data analyst" in jobs[0], _values(convo)

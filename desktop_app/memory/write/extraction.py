@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from desktop_app.lexicon import alternatives, fires, lexicon_words
+from desktop_app.lexicon import alternatives, fires, first_match, lexicon_words
 from desktop_app.memory.lang.amounts import amounts, written_numbers
 from desktop_app.memory.lang.dates import month_days
 from desktop_app.memory.lang.text import (
@@ -139,7 +139,25 @@ def unshifted(sentence: str) -> list[Candidate]:
         # "农家乐说20号订满了，只能21号，那就21号吧": the day it settles on moves the one it names (the clauses were
         # three items, and the party stayed on the 20th)
         return _bare_change(sentence)
-    return _weekday_joined(_with_head_count(sentence, _sentence_candidates(sentence))) or _bare_change(sentence)
+    return _work_place_apart(_weekday_joined(_with_head_count(sentence, _sentence_candidates(sentence)))) \
+        or _bare_change(sentence)
+
+
+def _work_place_apart(found: list[Candidate]) -> list[Candidate]:
+    """The city said with the user's job ("我在杭州做程序员", "I'm a nurse in Portland") is where they live, an item of its
+    own, and the job is said without it: a move changes the one and leaves the other (as one item, "搬到苏州了" left
+    "杭州" in the job)."""
+    out: list[Candidate] = []
+    for said in found:
+        place = first_match("fact.work_place", said.value) if said.action == "add" and said.subject == "occupation" else None
+        if place is None:
+            out.append(said)
+            continue
+        where = place.group("where").strip()
+        job = f"{said.value[:place.start('where')]}{said.value[place.end('where'):]}".strip(TRIM)
+        out += [Candidate(action="add", kind="fact", subject="location", value=where, quote=said.quote, canonical=True),
+                said.model_copy(update={"value": job})]
+    return out
 
 
 def _weekday_joined(found: list[Candidate]) -> list[Candidate]:
