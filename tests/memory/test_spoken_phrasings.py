@@ -14,7 +14,7 @@ def _active(convo):
 
 @pytest.mark.parametrize("text, wanted", [
     ("下个月想去成都玩 预算3000左右", ["预算3000左右"]),
-    ("我叫李婷婷 在杭州做会计", ["我叫李婷婷", "在杭州做会计"]),
+    ("我叫李婷婷 在杭州做会计", ["我叫李婷婷", "在杭州", "做会计"]),  # (where she lives and her job: two items)
 ])
 def test_a_space_between_chinese_phrases_divides_clauses(conversation, text, wanted):
     convo = conversation(lang="zh")
