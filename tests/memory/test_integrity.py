@@ -405,7 +405,8 @@ def test_a_remark_is_never_filed_under_a_health_condition(conversation):
         convo.user(remark)
         job = model_pass(convo, Model([entry(remark, subject, remark)]))
         assert not [v for v in values(convo) if v.startswith(subject)], (lang, values(convo))
-        assert any("health condition" in note for note in job.notes), job.notes
+        # (a passing mood is small talk first, round twenty-five)
+        assert any("health condition" in note or "small talk" in note for note in job.notes), job.notes
         kept = conversation(f"health-kept-{lang}", lang=lang)
         kept.user(allergy)
         told = model_pass(kept, Model([entry(allergy, subject, allergy)]))
@@ -856,3 +857,31 @@ def test_a_restatement_of_the_rules_item_keeps_its_number(said, held, restated):
     length = ", 7 days" if said.isascii() else "，6天"
     kept = op.model_copy(update={"value": f"trip length: {restated}{length}"})
     assert guard_model_ops([kept], [old], message).ops == [kept]
+
+
+def test_a_restatement_under_a_bare_name_keeps_the_allergy_under_its_subject(conversation):
+    """A user's walk in round twenty-five: the 0.5B restated the rules' "allergy:friend" as "friend: <the sentence>",
+    and the reply guard no longer knew it for an allergy ("shrimp curry" went by unflagged)."""
+    convo = conversation()
+    said = "one friend has a shellfish allergy so no shrimp"
+    convo.user(said)
+    [allergy] = [i for i in active(convo) if "shellfish" in i.value]
+    assert allergy.subject == "allergy:friend"
+    model_pass(convo, Model([entry(said, "friend", said, scope="profile")]))
+    assert [i.subject for i in active(convo) if "shellfish" in i.value] == ["allergy:friend"], values(convo)
+
+
+@pytest.mark.parametrize("lang, said, entries", [
+    ("en", "ugh so tired, moving boxes all week. its freezing outside too",
+     [("its freezing outside too", "weather", "freezing", "constraint"),
+      ("ugh so tired, moving boxes all week", "tired", "ugh so tired, moving boxes all week", "decision")]),
+    ("zh", "今天好累啊，上了一天班，外面还一直下雨",
+     [("外面还一直下雨", "天气", "一直下雨", "fact"), ("今天好累啊", "心情", "好累", "fact")]),
+])
+def test_a_passing_mood_or_the_weather_writes_nothing_whatever_kind_the_model_calls_it(conversation, lang, said, entries):
+    """A user's walk, round twenty-five: "weather: freezing" filed twice as a limit and "tired" as a decision, then listed
+    in the final plan's requirements."""
+    convo = conversation(lang=lang)
+    convo.user(said)
+    model_pass(convo, Model([entry(q, s, v, kind=k) for q, s, v, k in entries]))
+    assert active(convo) == [], values(convo)

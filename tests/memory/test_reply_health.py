@@ -777,3 +777,10 @@ def test_a_value_said_anew_is_news_though_an_earlier_plan_numbered_its_steps_wit
                            memory_held=True, earlier_messages=["我现在大三，平时每天最多能挤出3个小时"])
     assert check_reply(earlier[1], user_text="每天能学多久来着，还是3个小时吧", earlier_replies=earlier,
                        expected_lang="zh", memory_held=True), "the same value again is still a copy"
+
+
+def test_whats_without_its_apostrophe_asks_what_was_said():
+    """A user's walk, round twenty-five: "wait whats my budget again?" went to the 0.5B, which gave the old budget."""
+    from desktop_app.memory.reply_health import only_asks_what_was_said
+
+    assert only_asks_what_was_said("wait whats my budget again?")

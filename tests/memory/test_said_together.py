@@ -117,3 +117,22 @@ def test_a_new_job_replaces_the_old_one(conversation):
     convo.say("oh wait I should mention, I just started a new job last week as a data analyst")
     jobs = [i.value for i in convo.active("fact") if i.subject == "occupation"]
     assert len(jobs) == 1 and "data analyst" in jobs[0], _values(convo)
+
+
+def test_a_roommates_diet_and_a_friends_allergy_are_two_items(conversation):
+    """A user's walk, round twenty-five: one item held both, the roommate's diet was never named, and the model's pass
+    restated it as "friend: …"."""
+    convo = conversation(lang="en")
+    convo.say("oh and my roommate is vegan and one friend has a shellfish allergy so no shrimp")
+    subjects = {i.subject: i.value for i in convo.active("fact")}
+    assert subjects == {"diet:roommate": "my roommate is vegan",
+                        "allergy:friend": "one friend has a shellfish allergy so no shrimp"}, _values(convo)
+
+
+def test_more_people_so_more_like_a_number_is_the_head_count(conversation):
+    """A user's walk: the head count stayed 15, and the reply said so."""
+    convo = conversation(lang="en")
+    convo.say("it's on saturday nov 8, around 15 people coming")
+    convo.say("also more people now, my coworkers want to come so more like 22")
+    assert [i.value for i in convo.active("fact") if i.subject == "head count"] == [
+        "also more people now, my coworkers want to come so more like 22"], _values(convo)

@@ -94,6 +94,11 @@ def same_subject(item: MemoryItem, key: str, subject: str) -> bool:
     return len(mine & theirs) * 2 >= max(len(mine), 2) and len(mine & theirs) * 3 >= len(theirs)
 
 
+def _held_by_name(subject: str) -> bool:
+    """``subject`` is one the program names and reads (a profile subject, "allergy:friend", or a canonical one)."""
+    return subject.partition(":")[0] in PROFILE_SUBJECTS or canonical_subject(subject) is not None
+
+
 def _compatible(item: MemoryItem, kind: str) -> bool:
     if (item.kind == "directive") != (kind == "directive"):
         return False
@@ -197,6 +202,12 @@ def merge_ops(vetted: list[Vetted], message: Message, items: list[MemoryItem]) -
             # Run N: "friend Priya: Dietary stuff: my friend Priya is vegetarian, and Jake has a shellfish allergy"
             # restated the diet and held the allergy the rules had apart: one thing is one item.
             plan.notes.append(f"kept #{target.id}: the entry also holds #{spanned.id}")
+            continue
+        if mine is not None and coverage.get(mine.id, False) and older is None \
+                and mine.subject.partition(":")[0] in PROFILE_SUBJECTS and not _held_by_name(key):
+            # (A user's walk, round twenty-five: "allergy:friend" restated as "friend: <the sentence>" was no allergy
+            # any more to the reply guard.) The rules' item under the subject the program knows stays.
+            plan.notes.append(f"kept #{mine.id} under its subject {mine.subject}")
             continue
         if mine is not None and coverage.get(mine.id, False):
             if older is not None and mine.status == "active":

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import CJK, LANGS, alternatives, lexicon
+from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon
 from desktop_app.memory.lang.amounts import holds_its_kind
 from desktop_app.memory.lang.text import (
     canonical_subject,
@@ -97,11 +97,13 @@ _CHAT_OPENER = re.compile(rf"^({alternatives('small_talk.opener', ('en', 'zh'))}
 _OPINION = re.compile(alternatives("mood.opinion", ("en", "zh")), re.IGNORECASE)
 _ANCHOR = re.compile(alternatives("address.anchor", ("en", "zh")), re.IGNORECASE)
 _WEATHER = re.compile(alternatives("small_talk.weather", ("en", "zh")), re.IGNORECASE)
+_MOOD = re.compile(alternatives("small_talk.mood", ("en", "zh")), re.IGNORECASE)
 
 
-def _cued(sentence: str) -> bool:
-    """A word that makes a sentence a memory of some kind: a rule, a limit, a choice, a like, an aim, a doubt."""
-    return bool(STANDING.search(sentence) or PROHIBIT.search(sentence) or SPECULATION.search(sentence)
+def _cued(sentence: str, *, standing: bool = True) -> bool:
+    """A word that makes a sentence a memory of some kind: a rule (with ``standing``, its "always"), a limit, a choice, a
+    like, an aim, a doubt."""
+    return bool(standing and STANDING.search(sentence) or PROHIBIT.search(sentence) or SPECULATION.search(sentence)
                 or any(c.search(sentence) for _, cues in KIND_CUES for c in cues))
 
 
@@ -111,8 +113,12 @@ def is_small_talk_sentence(sentence: str) -> bool:
     or talks of the weather with no number and no memory cue ("ugh the weather is awful today, I was
     supposed to go to the farmers market": bench health filed "weather is awful" as a fact)."""
     body = sentence.strip(_EDGE_PUNCT)
-    if _WEATHER.search(body) and not numbers(body) and not _cued(body):
+    # (weather that "一直" rains sets no rule: "外面还一直下雨")
+    lasting = fires("small_talk.weather_lasting", body)
+    if _WEATHER.search(body) and not numbers(body) and not _cued(body, standing=not lasting):
         return True
+    if _MOOD.search(body) and not numbers(body) and not _cued(body, standing=not lasting) and not _ANCHOR.search(body):
+        return True  # a passing mood ("ugh so tired, moving boxes all week", "今天好累啊，上了一天班")
     opener = _CHAT_OPENER.match(body)
     if opener is None:
         return False
@@ -316,7 +322,7 @@ def vet(proposal: Proposal, message: str) -> Vetted:
         return verdict("drop", "a remark about the world is not the user's memory", sentence)
     if proposal.kind in ("fact", "preference", "decision") and is_plain_request(sentence):
         return verdict("drop", "a request for something now states nothing to remember", sentence)
-    if proposal.kind in ("fact", "preference", "decision", "open_question") and (
+    if proposal.kind in ("fact", "preference", "decision", "open_question", "constraint") and (
             is_small_talk_sentence(sentence) or is_remark(sentence)):
         return verdict("drop", "small talk and opinions about the world write nothing", sentence)
     if _only_lead_in(proposal.value):
