@@ -296,3 +296,18 @@ async def test_the_sidebar_makes_way_for_the_panel_when_the_terminal_narrows(set
         await pilot.pause()
         assert sidebar.display
         assert not app.chat.query_one(MemoryPanel).display
+
+
+async def test_escape_closes_the_panel_and_the_next_keys_go_to_the_message_box(settings, ui):
+    """A user's walk, round twenty-five: Esc left the panel open and the next message was typed into it."""
+    from desktop_app.ui.widgets.chat_input import ChatInput
+
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "Always answer in Chinese.")
+        panel = await open_panel_on(pilot, "Chinese")
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not panel.display
+        assert isinstance(app.focused, ChatInput)

@@ -83,6 +83,8 @@ class MemoryPanel(Vertical):
         Binding("d,delete", "item('forget')", "Forget"),
         Binding("t", "forget_topic", "Forget topic"),
         Binding("s", "item('scope')", "Profile/session"),
+        # (A user's walk, round twenty-five: Esc left it open, and the next message was typed into the panel.)
+        Binding("escape", "close", "Close"),
     ]
 
     class ActionRequested(Message):
@@ -172,6 +174,11 @@ class MemoryPanel(Vertical):
 
     def action_item(self, action: str) -> None:
         self.post_message(self.ActionRequested(action, self.highlighted_item_id()))
+
+    async def action_close(self) -> None:
+        """Hide the panel and give the message box the focus (as F4 does)."""
+        if self.display:
+            await self.screen.run_action("toggle_memory")
 
     def action_forget_topic(self) -> None:
         self.post_message(self.ActionRequested("forget_topic", None))
