@@ -885,3 +885,12 @@ def test_a_passing_mood_or_the_weather_writes_nothing_whatever_kind_the_model_ca
     convo.user(said)
     model_pass(convo, Model([entry(q, s, v, kind=k) for q, s, v, k in entries]))
     assert active(convo) == [], values(convo)
+
+
+def test_a_restatement_that_drops_the_place_does_not_replace_the_rules_item(conversation):
+    """A user's walk, round twenty-five: the 0.5B restated "去杭州玩两天" as "天数: 2", and 杭州 was gone from memory and
+    from the final plan."""
+    convo = conversation(lang="zh")
+    convo.user("你好，我想安排一次家庭出游，去杭州玩两天，帮我规划一下")
+    model_pass(convo, Model([entry("去杭州玩两天", "天数", "2")]))
+    assert any("杭州" in v for v in values(convo)), values(convo)

@@ -136,3 +136,20 @@ def test_more_people_so_more_like_a_number_is_the_head_count(conversation):
     convo.say("also more people now, my coworkers want to come so more like 22")
     assert [i.value for i in convo.active("fact") if i.subject == "head count"] == [
         "also more people now, my coworkers want to come so more like 22"], _values(convo)
+
+
+def test_a_first_statement_of_the_total_divides_and_its_change_leaves_no_old_count(conversation):
+    """A user's walk, round twenty-five: "一共" read as news of a change kept the sentence whole under the head count; the
+    change to 6 people left "一共4个人" active inside it."""
+    convo = conversation(lang="zh")
+    convo.say("下周六出发，10月18号，一共4个人，我、老婆和两个孩子")
+    convo.say("人数也变了，我爸妈也要一起去，所以是6个人")
+    active = [i.value for i in convo.store.list_items(convo.sid) if i.status == "active"]
+    assert any("10月18号" in v for v in active) and not any("4个人" in v for v in active), _values(convo)
+
+
+def test_two_clauses_that_say_the_plan_are_one_goal(conversation):
+    """The second ("帮我规划一下") replaced the first, and the plan was "帮我规划一下"."""
+    convo = conversation(lang="zh")
+    convo.say("你好，我想安排一次家庭出游，去杭州玩两天，帮我规划一下")
+    assert [i.value for i in convo.active("goal")] == ["我想安排一次家庭出游，帮我规划一下"], _values(convo)

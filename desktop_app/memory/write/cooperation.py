@@ -23,7 +23,7 @@ import re
 
 from pydantic import BaseModel
 
-from desktop_app.lexicon import CJK, LANGS, alternatives, fires, lexicon
+from desktop_app.lexicon import CJK, LANGS, alternatives, each_pattern, fires, lexicon
 from desktop_app.memory.core.models import PROFILE_SUBJECTS, REVOKE_MARK, MemoryItem, Message
 from desktop_app.memory.lang.text import canonical_subject, clip, marks_aside, numbers, term_set
 from desktop_app.memory.write.kind_cues import settle_kind
@@ -325,7 +325,9 @@ _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b(?!I\b)[A-Z][a-z]+")
 
 
 def _names(text: str) -> set[str]:
-    return set(_NAME.findall(text.strip()))
+    """The names ``text`` says: capitalised English words, and places said as Chinese says them ("杭州" of "去杭州玩两天")."""
+    places = {m.group("name") for lang in LANGS for pattern in each_pattern("name.place", lang) for m in pattern.finditer(text)}
+    return set(_NAME.findall(text.strip())) | places
 
 
 def _duplicate(items: list[MemoryItem], key: str, entry: Proposal, message: Message) -> bool:

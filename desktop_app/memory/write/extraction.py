@@ -139,8 +139,20 @@ def unshifted(sentence: str) -> list[Candidate]:
         # "农家乐说20号订满了，只能21号，那就21号吧": the day it settles on moves the one it names (the clauses were
         # three items, and the party stayed on the 20th)
         return _bare_change(sentence)
-    return _work_place_apart(_weekday_joined(_with_head_count(sentence, _sentence_candidates(sentence)))) \
+    return _goals_joined(_work_place_apart(_weekday_joined(_with_head_count(sentence, _sentence_candidates(sentence))))) \
         or _bare_change(sentence)
+
+
+def _goals_joined(found: list[Candidate]) -> list[Candidate]:
+    """Two clauses of one sentence that each say the plan ("我想安排一次家庭出游，……，帮我规划一下") are one goal (as two,
+    the second replaced the first, and the plan was "帮我规划一下": a user's walk, round twenty-five)."""
+    goals = [c for c in found if c.action == "add" and c.kind == "goal" and c.subject == "goal"]
+    if len(goals) < 2:
+        return found
+    comma = "，" if any(CJK_CHAR.search(g.value) for g in goals) else ", "
+    joined = goals[0].model_copy(update={"value": comma.join(g.value for g in goals),
+                                         "quote": comma.join(g.quote for g in goals)})
+    return [joined if c is goals[0] else c for c in found if c not in goals[1:]]
 
 
 def _work_place_apart(found: list[Candidate]) -> list[Candidate]:
@@ -450,7 +462,7 @@ def _value_by_value(parts: list[str], whole: Candidate | None) -> list[Candidate
     one thing ("一个5岁，一个8岁")."""
     said_whole = " ".join(parts)
     if (whole is not None and whole.kind not in _VALUE_BY_VALUE) or sum(1 for p in parts if _holds_value(p)) < 2 \
-            or fires("change.said", said_whole) or MOVED.search(said_whole) or CHANGE.search(said_whole) \
+            or _news_of_change(parts) or MOVED.search(said_whole) or CHANGE.search(said_whole) \
             or CORRECT.search(said_whole) or _enumerates(parts) or dropped_value(said_whole.strip(TRIM))[0] \
             or any(shift_in(p.strip(TRIM)) is not None for p in parts):
         # (news of a change is read whole: "师傅又说周日有事，改到下周二下午两点" moves the visit; so is a value said
@@ -598,6 +610,14 @@ def _listed_rules(sentence: str, parts: list[str]) -> list[Candidate]:
 SUPERSEDING_KINDS = ("fact", "constraint", "preference", "decision")
 
 
+def _news_of_change(parts: list[str]) -> bool:
+    """A clause tells of a change ("改到", "其实", "一共") — not a head count that says its total ("一共4个人" of
+    "下周六出发，10月18号，一共4个人": a user's walk, round twenty-five, kept the sentence whole under the head count, so
+    the count's change left the old one standing in it)."""
+    return any(fires("change.said", p) and not ((said := classify(p)) is not None and said.subject == "head count"
+                                                 and said.action == "add") for p in parts)
+
+
 def _stands_alone(candidate: Candidate, sentence: str = "") -> bool:
     """A clause's candidate that is an item on its own: a fact only under a named subject (a name,
     an allergy, a job; not "my monitors are huge"), a goal, a choice or a rule; a liking or a
@@ -608,5 +628,5 @@ def _stands_alone(candidate: Candidate, sentence: str = "") -> bool:
         # (not the reason a day is changed: "看了下7月机票太贵了 改6月25号出发吧")
         return candidate.canonical or candidate.subject.startswith(WHEN_PREFIX) and bool(sentence) \
             and not (CHANGE.search(sentence) or CORRECT.search(sentence) or MOVED.search(sentence)
-                     or fires("change.said", sentence))
+                     or _news_of_change(clauses(sentence)))
     return candidate.kind in ("goal", "decision", "constraint", "directive")
