@@ -158,3 +158,23 @@ async def test_the_selected_message_is_visibly_highlighted(settings, ui):
         assert log.selected is not selected
         assert not selected.has_class("-selected")
         assert log.selected.query_one(".message-title").styles.text_style.reverse
+
+
+async def test_regenerate_keeps_the_notes_under_earlier_replies(settings, ui):
+    """A user's walk, round twenty-five: Ctrl+R took every earlier reply's memory note off the screen."""
+    app = ui.scripted_app(settings, counting_engine())
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "My budget is 5000 yuan.")
+        await ui.send(pilot, "Tell me a story about the budget.")
+        await ui.send(pilot, "And another one.")
+        views = list(app.chat.query_one(ChatLog).query(MessageView))
+        last_user = max(i for i, v in enumerate(views) if v.role == "user")
+        earlier_notes = [v for v in views[:last_user] if v.role == "command"]
+        assert earlier_notes, "an earlier reply has its memory note"
+        await pilot.press("ctrl+r")
+        await ui.wait_for_reply(pilot)
+        await ui.settle(pilot)
+        now = list(app.chat.query_one(ChatLog).query(MessageView))
+        assert all(note in now for note in earlier_notes), "the notes under earlier replies stay"
+        assert [v.content for v in now if v.role == "user"][-1] == "And another one."

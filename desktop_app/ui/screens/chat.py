@@ -344,8 +344,12 @@ class ChatScreen(SessionActions, MemoryActions, BranchActions, ToolActions, Stor
             return False
         log = self.query_one(ChatLog)
         if anchor_id is not None:
+            # What follows the message answered again goes, the notes under it too; the notes under earlier replies
+            # stay (a user's walk, round twenty-five: Ctrl+R took every earlier reply's memory note off the screen).
+            past = False
             for view in list(log.query(MessageView)):
-                if view.message_id is None or view.message_id > anchor_id:
+                past = past or (view.message_id is not None and view.message_id >= anchor_id)
+                if past and view.message_id != anchor_id:
                     await view.remove()
         if queued_view is not None:
             queued_view.remove_class("-queued")
