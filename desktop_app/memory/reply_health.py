@@ -38,6 +38,9 @@ MIN_ECHO_CHARS = 5
 FEW_WORDS, FEW_CJK = 4, 6
 STANDING_LEAD_WORDS = 6  # "from now on", "以后", "从现在开始": a clause this short that sets a rule leads the next
 LONG_MESSAGE_WORDS, LONG_MESSAGE_CJK = 10, 20
+# ... and a reply of no word at all ("ok", "👍") answers nothing a user wrote at this length (not "Thanks!", not "Noted."
+# to "The budget must stay under 5000 dollars.")
+SOME_MESSAGE_WORDS, SOME_MESSAGE_CJK = 8, 12
 SubstanceKind = Literal["copy", "echo", "scaffolding", "refusal", "language", "empty", "promise", "loop", "template",
                         "unfilled"]
 # What makes a reply degenerate: it must not be fed back, and the chat asks once more. (A small
@@ -325,7 +328,13 @@ def check_reply(reply: str, *, user_text: str, earlier_replies: Sequence[str] = 
             # Run H: "12人" once, then "12人" to every message after it (too short to compare as a copy).
             return [HealthFinding("copy", "the same number as an earlier reply")]
         # (A number alone answers "how many?"; to a message that only tells, it is no answer.)
-        return [HealthFinding("empty", ONLY_A_NUMBER if numbers and not words and tells_only(user_text) else "no words")]
+        if numbers and not words and tells_only(user_text):
+            return [HealthFinding("empty", ONLY_A_NUMBER)]
+        if not numbers and (len(_CJK_CHAR.findall(user_text)) >= SOME_MESSAGE_CJK
+                            or len(_LATIN_WORD.findall(user_text)) >= SOME_MESSAGE_WORDS):
+            # "ok" to "哈哈好难，看你的英文我都要查词典" (bench health round twenty-five, kept): asked for once more
+            return [HealthFinding("empty", A_WORD_OR_TWO)]
+        return [HealthFinding("empty", "no words")]
     before = list(earlier_replies)
     if len(squashed) < MIN_COPY_CHARS and before and squash(before[-1]) == squashed and not is_small_talk(user_text) and (
             not tells_only(user_text)

@@ -477,6 +477,9 @@ def test_the_retry_line_said_back_as_the_answer_is_no_answer(reply, lang):
     ("Full-service movers", "Should we hire full-service movers or just a man-and-van?", True),
     ("Biscuit, packing herself", "lol Biscuit just climbed into an empty box, she's packing herself", True),
     ("Sure!", "Thanks!", False),
+    # Round twenty-five (G8, hc-zh-04): no word at all to a remark of some length.
+    ("ok", "哈哈好难，看你的英文我都要查词典", True),
+    ("ok", "lol my cat just knocked my coffee over again", True),
 ])
 def test_a_number_alone_to_a_message_that_only_tells_is_asked_for_again(reply, user_text, retried):
     from desktop_app.memory.reply_health import worth_retry
