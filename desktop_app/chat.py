@@ -37,7 +37,7 @@ from desktop_app.memory.reply_health import (
     retry_note,
     worth_retry,
 )
-from desktop_app.memory.scaffolding import without_scaffolding
+from desktop_app.memory.scaffolding import without_pasted_notes, without_scaffolding
 from desktop_app.memory.scheduling import queue_jobs
 from desktop_app.memory.turn import (
     MAX_INPUT_CHARS,
@@ -356,10 +356,11 @@ def _keep_best(pipeline: TurnPipeline, recorded: RecordedInput, streamed: _Strea
     prompt's labels, a block said again, a list announced and never given (``memory.reply_form.mended``); else by
     the first that is at least no copy. Returns the checks of the reply kept (the old ones when none will do)."""
     lang = pipeline.reply_lang(recorded.session, recorded.message.content)
+    notes = pipeline.notes(recorded.session)
     tried: list[tuple[str, list[HealthFinding]]] = []
     own: tuple[str, list[HealthFinding]] | None = None  # the kept reply, tidied
     for n, text in enumerate((streamed.text, *others)):
-        tidied = mended(without_scaffolding(text), lang) if text else ""
+        tidied = mended(without_pasted_notes(without_scaffolding(text), notes), lang) if text else ""
         if tidied:
             tried.append((tidied, pipeline.check_reply(recorded, tidied)))
             own = tried[-1] if n == 0 else own

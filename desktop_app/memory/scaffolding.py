@@ -177,6 +177,17 @@ def pasted_notes(reply: str, notes: Sequence[str]) -> str | None:
     return _labelled_notes_said_back(reply, notes)
 
 
+def without_pasted_notes(reply: str, notes: Sequence[str]) -> str:
+    """``reply`` without its sentences that hold a memory note verbatim, when it pasted the notes back (``pasted_notes``,
+    ``labels_pasted``): what is left of an answer with the briefing pasted into it (bench health round twenty-five: "…搬家
+    日子定在6月15号，周六；预算3000块，包括搬家公司和买收纳箱什么的；家里就我和我对象阿杰…" after its retry); else ``reply``."""
+    if pasted_notes(reply, notes) is None and labels_pasted(reply, notes) is None:
+        return reply
+    forms = _note_forms(notes)
+    pieces = re.split(r"(?<=[。！？!?；;\n])", reply)
+    return "".join(p for p in pieces if not any(f in squash(p) for f in forms)).strip()
+
+
 def labels_pasted(reply: str, notes: Sequence[str]) -> str | None:
     """Two notes with their labels, as the briefing joins them ("虾过敏: 虾一定不能有；预算控制: 人少了那预算就压到1500吧",
     run U's final plan): the briefing pasted back even in a summary of everything, which may list the values

@@ -146,3 +146,21 @@ def test_a_reply_whole_in_its_form_is_not_mended_and_one_with_nothing_left_is_em
         assert mended(reply, lang) == reply
     assert mended("Sure! Here are some tips that should get you started:", "en") == ""
     assert mended("好的，下面是几道适合老人的菜：", "zh") == ""
+
+
+def test_the_sentences_that_paste_the_notes_back_are_taken_out():
+    """Bench health round twenty-five (G8, hc-zh-03): after its retry the 0.5B still pasted five notes in a row; what is
+    left of the reply without them is kept (when every attempt pasted them)."""
+    from desktop_app.memory.reply_health import check_reply
+    from desktop_app.memory.scaffolding import without_pasted_notes
+
+    notes = ["下个月要搬家，从朝阳搬到海淀，东西巨多，头大", "搬家日子定在6月15号，周六",
+             "预算3000块，包括搬家公司和买收纳箱什么的", "家里就我和我对象阿杰", "一只狗叫豆豆"]
+    reply = ("当前北京热死了，37摄氏度。明天要搬家，从朝阳搬到海淀。搬家日子定在6月15号，周六；"
+             "预算3000块，包括搬家公司和买收纳箱什么的；家里就我和我对象阿杰；一只狗叫豆豆；"
+             "今天北京热死了，天气状况严重，请尽快前往看房。")
+    kept = without_pasted_notes(reply, notes)
+    assert "6月15号" not in kept and "看房" in kept
+    assert not check_reply(kept, user_text="今天北京热死了，37度，还得出去看房", notes=notes), kept
+    answer = "6月15号搬家的话，记得提前一周订好搬家公司。"
+    assert without_pasted_notes(answer, notes) == answer  # a value used, not the notes pasted
