@@ -501,3 +501,19 @@ def test_every_attempt_is_held_to_the_reply_language_with_the_users_own_words_al
     assert model.engine.scripts[-1].lang == "en", "an active language rule sets it"
     turn(store, settings, model.engine, "大理有什么好吃的？", reply_retry=False)
     assert model.engine.scripts[-1] is None, "a reply nobody checks is not held"
+
+
+def test_notes_pasted_back_after_the_retry_are_taken_out_of_the_reply_kept(store, settings):
+    """Bench health round twenty-five (G8, hc-zh-03): both attempts pasted the briefing's notes in a row; the user reads
+    what else the reply said."""
+    zh = settings.model_copy(update={"lang": "zh"})
+    pipeline = pipeline_for(store, zh, counter=ScriptedEngine("好的").counter, n_ctx=4096)
+    session = store.session_named("t")
+    for told in ("搬家日子定在6月15号，周六", "预算3000块，包括搬家公司和买收纳箱什么的", "家里就我和我对象阿杰"):
+        run_turn(pipeline, session, ScriptedEngine("好的，记下了。"), told, settings=zh)
+    pasted = ("北京确实很热。搬家日子定在6月15号，周六；预算3000块，包括搬家公司和买收纳箱什么的；"
+              "家里就我和我对象阿杰；看房记得多喝水。")
+    engine = ScriptedEngine(lambda messages: pasted)
+    result = run_turn(pipeline, session, engine, "今天北京热死了，37度，还得出去看房", settings=zh)
+    assert engine.variations[-1] is not None, "asked for once more first"
+    assert "6月15号" not in result.reply.content and "多喝水" in result.reply.content, result.reply.content
