@@ -24,6 +24,12 @@ from desktop_app.engine.protocol import ScriptHold
 from desktop_app.lexicon import CJK, HAN
 
 ENGLISH_BEFORE_QUOTE = 3  # English words an English reply says before it may quote the user's Chinese
+# A Chinese reply opens with no English word this many tokens in, until it has said a Chinese character (bench health
+# G8: "The budget is $30,000." under a Chinese rule, asked in English, after its retry); but for code and acronyms.
+OPENING_TOKENS = 24
+OPENING_PREFIX = 3  # letters, at least, that may begin a word Chinese writes in Latin letters at the opening
+_CJK_ANY = re.compile(f"[{CJK}]")
+_ACRONYM = re.compile(r"\s?[A-Z]{2,4}(?![A-Za-z])")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 KEPT = 40  # free tokens among the likeliest, at least: llama-cpp-python samples among the top 40
 MOST_LOOKED = 4096  # tokens looked at, at most, at one step
@@ -62,6 +68,7 @@ class ScriptBlock:
     detokenize: Callable[[Sequence[int]], bytes] = lambda tokens: b""
     start: int | None = None
     _pieces: dict[int, bytes] = field(default_factory=dict)
+    _opening: bool = False
 
     def __post_init__(self) -> None:
         self._said = [text.encode() for text in self.hold.said]
@@ -80,7 +87,10 @@ class ScriptBlock:
         return False
 
     def _starts_english(self, text: str, piece: str) -> bool:
-        """A lower-case Latin word against Chinese that no allowed word begins like."""
+        """A lower-case Latin word against Chinese that no allowed word begins like; at the reply's opening, any
+        English word that no ``opening`` word begins like."""
+        if self._opening:
+            return self._opens_english(text, piece)
         at_end = _WORD_AT_END.search(text[-40:])
         if at_end is None:
             return False  # after Latin letters, digits or at the start: an English phrase, a unit, a name
@@ -95,6 +105,18 @@ class ScriptBlock:
                 return False
             word = leading.group(1)
         return bool(word) and not any(allowed.startswith(word) for allowed in self.hold.words)
+
+    def _opens_english(self, text: str, piece: str) -> bool:
+        """A Latin word at the opening of a Chinese reply (before any Chinese), not an acronym ("PPT") and not one
+        Chinese writes in Latin letters ("app")."""
+        letters = re.match(r"\s?([A-Za-z]+)", piece)
+        if letters is None or _ACRONYM.match(piece):
+            return False
+        going_on = re.search(r"[A-Za-z]+$", text) if not piece[:1].isspace() else None
+        word = ((going_on.group(0) if going_on else "") + letters.group(1)).lower()
+        # (a letter or two begins too many words: "A" began "app", and the reply went on "A $30, 000 (USD) in a …")
+        return word not in self.hold.opening and not (len(word) >= OPENING_PREFIX
+                                                      and any(allowed.startswith(word) for allowed in self.hold.opening))
 
     def _writes_chinese(self, made: bytes, piece: bytes) -> bool:
         """Han characters (or the first bytes of one) that, with those just before them, no message of the user's holds;
@@ -116,6 +138,9 @@ class ScriptBlock:
             self.start = len(input_ids)
         made = [int(t) for t in input_ids[self.start:]]
         text = self.detokenize(made[-24:]) if made else b""
+        shown = text.decode("utf-8", "replace")
+        self._opening = self.hold.lang == "zh" and len(made) < OPENING_TOKENS and not _CJK_ANY.search(shown) \
+            and "`" not in shown
         # Tokens are looked at likeliest first until KEPT of them are free: the sampler takes its pick among the
         # likeliest (top-k 40), so none it may take is one not looked at.
         banned: list[int] = []

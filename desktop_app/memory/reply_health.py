@@ -286,7 +286,7 @@ def script_hold(expected_lang: str | None, said: Sequence[str]) -> ScriptHold | 
     English, the Chinese that ``said`` holds. None for another language, or none known."""
     if expected_lang == "zh":
         words = {w.lower() for text in said for w in re.findall(r"[A-Za-z]+", text)}
-        return ScriptHold("zh", words=frozenset(words) | _latin_in_chinese())
+        return ScriptHold("zh", words=frozenset(words) | _latin_in_chinese(), opening=_latin_in_chinese())
     if expected_lang == "en":
         return ScriptHold("en", said=tuple(said))
     return None

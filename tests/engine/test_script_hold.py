@@ -2,6 +2,8 @@
 Chinese in an English reply, but for what the user wrote (engine.script_hold with a small byte vocabulary; the
 real model and the turn pipeline at the end)."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -46,8 +48,9 @@ def test_in_chinese_an_english_word_against_the_characters_is_ruled_out_unless_t
 
 def test_english_that_does_not_touch_chinese_is_free_and_a_word_is_judged_as_it_goes_on():
     rule = ScriptBlock(ScriptHold("zh", words=frozenset({"spa"})), detokenize)
-    assert banned_after(rule, b" Python", b" is", b" a") == set(), "an English sentence of its own is left alone"
-    assert banned_after(rule, b"5", b" km") == set(), "after a number: a unit"
+    assert banned_after(rule, "我".encode(), b"\n", b" Python", b" is", b" a") == set(), \
+        "an English sentence of its own, after the reply has said some Chinese, is left alone"
+    assert banned_after(rule, "我".encode(), b"5", b" km") == set(), "after a number: a unit"
     assert b"tep" in banned_after(rule, "三".encode(), b"s"), "'s' may begin 'spa'; 'step' begins nothing allowed"
 
 
@@ -112,3 +115,26 @@ def test_the_real_model_asked_for_chinese_in_an_english_reply_writes_none(real_e
     assert _stray_chinese(free, [question]), f"the model writes Chinese when free: {free!r}"
     assert not _stray_chinese(held, [question]), held
     assert held.strip()
+
+
+def test_a_chinese_reply_opens_with_no_english_word_but_for_those_chinese_writes_so():
+    """Bench health G8, hc-en-05 t5: "The budget is $30,000." under a Chinese rule, asked in English, after its retry
+    (the user's English words were all allowed, so nothing held it)."""
+    rule = ScriptBlock(ScriptHold("zh", words=frozenset({"the", "taxi", "app"}), opening=frozenset({"app", "wifi"})),
+                       detokenize)
+    opening = banned_after(rule)
+    assert {b" the", b" taxi", b" step", b"ingredients"} <= opening, "no English word opens it"
+    assert not {b" app", b"wifi", b"5", "我".encode(), b"\n"} & opening
+    assert b" the" not in banned_after(rule, "我".encode(), b"\n"), "once it has said Chinese, an English line is free"
+
+
+def test_the_real_model_held_to_chinese_opens_with_no_english_word(real_engine):
+    """G8's reply ("The budget is $30,000." under a Chinese rule, asked in English): the 0.5B, greedy, opens an answer to
+    an English question in English; held to Chinese, its opening has no English word (an acronym may stay)."""
+    messages = [{"role": "user", "content": "What's a sensible breakdown of a $30,000 wedding budget?"}]
+    hold = script_hold("zh", [m["content"] for m in messages])
+    free = "".join(real_engine.stream_chat(messages, max_tokens=30, temperature=0.0))
+    held = "".join(real_engine.stream_chat(messages, max_tokens=30, temperature=0.0, script=hold))
+    opens_english = re.compile(r"\W*(?:[A-Z]?[a-z]+|[A-Z])\b")
+    assert opens_english.match(free), f"the model opens in English when free: {free!r}"
+    assert not opens_english.match(held), held
