@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-
-def _values(convo) -> str:
-    return "; ".join(f"{i.status} {i.kind} {i.subject}={i.value}" for i in convo.store.list_items(convo.sid))
+from tests.memory.test_values_apart import _values
 
 
 def test_two_conditions_of_the_user_are_two_items(conversation):
