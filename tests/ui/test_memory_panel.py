@@ -311,3 +311,16 @@ async def test_escape_closes_the_panel_and_the_next_keys_go_to_the_message_box(s
         await pilot.pause()
         assert not panel.display
         assert isinstance(app.focused, ChatInput)
+
+
+async def test_a_value_cut_in_the_note_under_a_reply_is_marked_so(settings, ui):
+    """A user's walk, round twenty-five: "#1 hey, I'm throwing a housewarming party a" read as a typo."""
+    from desktop_app.ui.widgets.chat_log import ChatLog, MessageView
+
+    app = ui.scripted_app(settings)
+    async with app.run_test(size=ui.size) as pilot:
+        await ui.wait_for_model(pilot)
+        await ui.send(pilot, "My budget for the housewarming party at my new apartment is 5000 yuan.")
+        await ui.send(pilot, "What should I cook?")
+        notes = [v.content for v in app.chat.query_one(ChatLog).query(MessageView) if v.role == "command"]
+        assert any("…" in note for note in notes), notes

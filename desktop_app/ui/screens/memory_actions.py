@@ -11,12 +11,15 @@ import re
 from typing import TYPE_CHECKING
 
 from desktop_app.memory.core.records import TurnRecord
+from desktop_app.memory.lang.text import clip
 from desktop_app.ui.i18n import current_lang, t
 from desktop_app.ui.screens.dialogs import ConfirmDialog, NameDialog
 from desktop_app.ui.screens.host import ChatHost
 from desktop_app.ui.shown import shown
 from desktop_app.ui.widgets.chat_log import ChatLog
 from desktop_app.ui.widgets.memory_panel import MemoryPanel, load_panel_state
+
+IN_USE_CHARS = 40  # characters of a value the note under a reply shows
 
 if TYPE_CHECKING:
     from desktop_app.memory.store.forget import ForgetPlan
@@ -127,7 +130,8 @@ class MemoryActions(ChatHost):
         if record is not None and record.guard is not None:  # what the guard found and a retry did not fix
             notices += [t(f"guard.{f.kind}", item=f.item, current=f.current, old=f.old) for f in record.guard.findings]
         if record is not None and record.in_use:  # the memory this reply was given, ✓ where it used it
-            used = t("memory.in_use_join").join(f"#{u.id} {shown(u.value[:40])}{' ✓' if u.used else ''}"
+            # (a value cut is marked so: "#1 hey, I'm throwing a housewarming party a" read as a typo, a user's walk)
+            used = t("memory.in_use_join").join(f"#{u.id} {shown(clip(u.value, IN_USE_CHARS))}{' ✓' if u.used else ''}"
                                               for u in record.in_use[:8])
             notices.append(t("memory.in_use", items=used, used=sum(u.used for u in record.in_use),
                              n=len(record.in_use)))
