@@ -58,13 +58,14 @@ class Variation:
 class ScriptHold:
     """The language a reply is held to while it is sampled (``engine.script_hold``), where the engine can
     rule tokens out: ``lang`` "zh" keeps lower-case English words out from against Chinese, but for
-    ``words`` (and any word they begin like), and any English word out of its opening, but for ``opening``; "en"
-    keeps Chinese out, but for runs that one of ``said`` (the user's messages) holds."""
+    ``words`` (and any word they begin like), and with ``hold_opening`` any English word out of its opening, but for
+    ``opening``; "en" keeps Chinese out, but for runs that one of ``said`` (the user's messages) holds."""
 
     lang: str
     words: frozenset[str] = frozenset()
     said: tuple[str, ...] = ()
     opening: frozenset[str] = frozenset()
+    hold_opening: bool = False
 
 
 @runtime_checkable

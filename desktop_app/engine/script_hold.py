@@ -139,8 +139,8 @@ class ScriptBlock:
         made = [int(t) for t in input_ids[self.start:]]
         text = self.detokenize(made[-24:]) if made else b""
         shown = text.decode("utf-8", "replace")
-        self._opening = self.hold.lang == "zh" and len(made) < OPENING_TOKENS and not _CJK_ANY.search(shown) \
-            and "`" not in shown
+        self._opening = self.hold.lang == "zh" and self.hold.hold_opening and len(made) < OPENING_TOKENS \
+            and not _CJK_ANY.search(shown) and "`" not in shown
         # Tokens are looked at likeliest first until KEPT of them are free: the sampler takes its pick among the
         # likeliest (top-k 40), so none it may take is one not looked at.
         banned: list[int] = []

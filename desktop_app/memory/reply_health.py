@@ -279,14 +279,15 @@ def _latin_in_chinese() -> frozenset[str]:
     return frozenset(w for lang in LANGS for w in lexicon_words("reply.latin_in_chinese", lang))
 
 
-def script_hold(expected_lang: str | None, said: Sequence[str]) -> ScriptHold | None:
+def script_hold(expected_lang: str | None, said: Sequence[str], *, hold_opening: bool = False) -> ScriptHold | None:
     """What the engine holds a reply in ``expected_lang`` to while it samples it, so that the reply never has
     the stray word this module finds in it (``_stray_english``, ``_stray_chinese``): in Chinese, the English words
     of ``said`` (the user's messages, memory's values) and those Chinese writes in Latin letters itself; in
     English, the Chinese that ``said`` holds. None for another language, or none known."""
     if expected_lang == "zh":
         words = {w.lower() for text in said for w in re.findall(r"[A-Za-z]+", text)}
-        return ScriptHold("zh", words=frozenset(words) | _latin_in_chinese(), opening=_latin_in_chinese())
+        return ScriptHold("zh", words=frozenset(words) | _latin_in_chinese(), opening=_latin_in_chinese(),
+                          hold_opening=hold_opening)
     if expected_lang == "en":
         return ScriptHold("en", said=tuple(said))
     return None

@@ -39,7 +39,7 @@ from desktop_app.memory.core.records import (
 from desktop_app.memory.core.turn_numbers import item_turns, turn_views
 from desktop_app.memory.documents.retrieval import document_hits_for_prompt, documents_in_scope
 from desktop_app.memory.documents.translation import translation_target
-from desktop_app.memory.lang.text import unlabelled
+from desktop_app.memory.lang.text import CJK_CHAR, unlabelled
 from desktop_app.memory.prompt.assembly import AssemblyInput, assemble_context
 from desktop_app.memory.prompt.budget import compute_budgets
 from desktop_app.memory.prompt.head_folding import current_head, fold_reason, refold
@@ -401,8 +401,11 @@ class TurnPipeline:
         message = recorded.message.content
         items = self.store.list_items(recorded.session.id, statuses=("active",))
         lang = self._reply_language(message, items)
+        # (its opening is held to Chinese only against the message's own language: "What's a sensible breakdown of the
+        # budget?" under a Chinese rule was answered "The budget is $30,000.")
         return None if lang is None else \
-            script_hold(lang, [message, *self.earlier_messages(recorded), *(i.value for i in items)])
+            script_hold(lang, [message, *self.earlier_messages(recorded), *(i.value for i in items)],
+                        hold_opening=not CJK_CHAR.search(message))
 
     def _reply_language(self, message: str, items: list[MemoryItem]) -> str | None:
         """The language a reply to ``message`` must be in (an active language rule's, else the message's); None when

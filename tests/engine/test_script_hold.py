@@ -120,8 +120,8 @@ def test_the_real_model_asked_for_chinese_in_an_english_reply_writes_none(real_e
 def test_a_chinese_reply_opens_with_no_english_word_but_for_those_chinese_writes_so():
     """Bench health G8, hc-en-05 t5: "The budget is $30,000." under a Chinese rule, asked in English, after its retry
     (the user's English words were all allowed, so nothing held it)."""
-    rule = ScriptBlock(ScriptHold("zh", words=frozenset({"the", "taxi", "app"}), opening=frozenset({"app", "wifi"})),
-                       detokenize)
+    rule = ScriptBlock(ScriptHold("zh", words=frozenset({"the", "taxi", "app"}), opening=frozenset({"app", "wifi"}),
+                                  hold_opening=True), detokenize)
     opening = banned_after(rule)
     assert {b" the", b" taxi", b" step", b"ingredients"} <= opening, "no English word opens it"
     assert not {b" app", b"wifi", b"5", "我".encode(), b"\n"} & opening
@@ -132,9 +132,24 @@ def test_the_real_model_held_to_chinese_opens_with_no_english_word(real_engine):
     """G8's reply ("The budget is $30,000." under a Chinese rule, asked in English): the 0.5B, greedy, opens an answer to
     an English question in English; held to Chinese, its opening has no English word (an acronym may stay)."""
     messages = [{"role": "user", "content": "What's a sensible breakdown of a $30,000 wedding budget?"}]
-    hold = script_hold("zh", [m["content"] for m in messages])
+    hold = script_hold("zh", [m["content"] for m in messages], hold_opening=True)
     free = "".join(real_engine.stream_chat(messages, max_tokens=30, temperature=0.0))
     held = "".join(real_engine.stream_chat(messages, max_tokens=30, temperature=0.0, script=hold))
     opens_english = re.compile(r"\W*(?:[A-Z]?[a-z]+|[A-Z])\b")
     assert opens_english.match(free), f"the model opens in English when free: {free!r}"
     assert not opens_english.match(held), held
+
+
+def test_the_opening_is_held_only_against_the_messages_own_language(store):
+    """A Chinese message's reply opens as the model likes; an English one's under a Chinese rule opens in Chinese."""
+    from desktop_app.engine.tokens import fallback_counter
+    from desktop_app.memory.turn import TurnOptions, TurnPipeline
+
+    pipeline = TurnPipeline(store=store, counter=fallback_counter(), n_ctx=4096,
+                            options=TurnOptions(memory_model="off", lang="zh"))
+    session = store.session_named("t")
+    pipeline.record_input(session, "以后都用中文回答我")
+    english = pipeline.record_input(store.get_session(session.id), "What's a sensible breakdown of the budget?")
+    chinese = pipeline.record_input(store.get_session(session.id), "预算怎么分配比较合理？")
+    held, free = pipeline.reply_script(english), pipeline.reply_script(chinese)
+    assert held is not None and held.hold_opening and free is not None and not free.hold_opening
