@@ -57,7 +57,8 @@ def test_planning_writes_nothing(store, settings):
 
 
 def test_a_preview_is_exactly_what_the_turn_sends(store, settings):
-    engine = ScriptedEngine("Sure.")
+    answer = {"text": "Sure."}
+    engine = ScriptedEngine(lambda messages: answer["text"])
     pipeline = pipeline_for(store, settings, counter=engine.counter, n_ctx=1024)
     session = store.session_named("s")
     for turn in range(1, 30):
@@ -66,6 +67,8 @@ def test_a_preview_is_exactly_what_the_turn_sends(store, settings):
     preview, _ = pipeline.preview(store.get_session(session.id), question, now=0)
     messages_before = len(store.list_messages(session.id))
     assert len(store.list_messages(session.id)) == messages_before, "a preview stores nothing"
+    # (an answer to the question, not "Sure.": a word to a question of eight is asked for again, round twenty-five)
+    answer["text"] = "Octopuses have three hearts and blue blood, as I said."
     result = run_turn(pipeline, store.get_session(session.id), engine, question, settings=settings)
     assert engine.calls[-1] == preview.messages == result.plan.messages
 
