@@ -123,3 +123,48 @@ def test_a_name_inside_its_clause_is_read_before_not(conversation):
     convo.say("我们组新来的同事叫小周，他推荐了亚龙湾的酒店")
     convo.say("手滑了，同事是小邹，不是小周")
     assert [i.value for i in convo.active() if i.subject == "name:同事"] == ["我们组新来的同事叫小邹，他推荐了亚龙湾的酒店"]
+
+
+@pytest.mark.parametrize("lang, turns, subject, now", [
+    # a person said in passing is kept once the user spells the name anew: it matters now
+    ("en", ["my flatmate Brendon left the oven on again", "*Brendan. sorry"], "name:flatmate",
+     "my flatmate Brendan left the oven on again"),
+    ("en", ["my daughter's coach, Mr. Henriksen, cancelled practice", "oops it's Henrikson, with an o"], "name:coach",
+     "my daughter's coach, Mr. Henrikson, cancelled practice"),
+    ("zh", ["我室友孙倩又把空调开到最低", "打错了 是孙茜"], "name:室友", "我室友孙茜又把空调开到最低"),
+])
+def test_a_name_said_in_passing_and_spelt_anew_is_kept(conversation, lang, turns, subject, now):
+    convo = conversation(lang=lang)
+    convo.say(turns[0])
+    assert not convo.active()
+    convo.say(turns[1])
+    assert [(i.subject, i.value) for i in convo.active()] == [(subject, now)]
+
+
+@pytest.mark.parametrize("lang, turns", [
+    ("zh", ["约了修空调的师傅周四上午来", "打错了，是周五上午"]),  # a day, not a name
+    ("zh", ["我叫陈明 帮我写个请假条 请两天假", "写错了 是请三天"]),  # the number, not the name
+    ("en", ["my coworker Dave just bought a Tesla lol", "what should i get"]),  # said in passing, no typo: nothing
+])
+def test_a_typo_that_is_no_name_keeps_no_one(conversation, lang, turns):
+    convo = conversation(lang=lang)
+    for text in turns:
+        convo.say(text)
+    assert not [i for i in convo.active() if i.subject.startswith("name:")], [i.value for i in convo.active()]
+
+
+@pytest.mark.parametrize("lang, turns, subject, now", [
+    ("en", ["my coworker Shawna is out sick so i'm covering", "ugh, Shauna. not Shawna. autocorrect"], "fact:coworker shauna",
+     "my coworker Shauna is out sick so i'm covering"),  # the subject holds no old spelling
+    ("en", ["hi im Rebekah", "wait did i write Rebekah? it's Rebecca with a c"], "name", "hi im Rebecca"),
+    ("en", ["our neighbour's called Stephen", "i mean Steven, it's spelled with a v"], "name:neighbour",
+     "our neighbour's called Steven"),
+    ("en", ["my landlord's Mr. Mcintyre", "oops it's MacIntyre, with an a"], "name:landlord", "my landlord's Mr. MacIntyre"),
+    ("zh", ["我的名字叫刘洋", "写错字了 应该是刘扬"], "name", "我的名字叫刘扬"),
+    ("zh", ["我女朋友叫林静", "不是林静，是林婧，女字旁"], "name:朋友", "我女朋友叫林婧"),  # "not" alone, no typo owned up to
+])
+def test_a_name_respelt_in_more_words(conversation, lang, turns, subject, now):
+    convo = conversation(lang=lang)
+    for text in turns:
+        convo.say(text)
+    assert [(i.subject, i.value) for i in convo.active()] == [(subject, now)]

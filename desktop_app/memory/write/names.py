@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from desktop_app.lexicon import CJK, LANGS, cue, first_match
 from desktop_app.memory.core.models import MemoryItem
+from desktop_app.memory.write.typed_values import says_when
 
 NAME_SUBJECTS = ("name", "name:called")  # the user's name and what the user is called; "name:manager" is someone's
 
@@ -23,7 +24,7 @@ def is_name_subject(subject: str) -> bool:
     return subject in NAME_SUBJECTS or subject.startswith("name:")
 _CJK_NAME = re.compile(f"[{CJK}]{{2,4}}")
 _CJK_CHAR = re.compile(f"[{CJK}]")
-_LATIN_NAME = re.compile(r"\b[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")
+_LATIN_NAME = re.compile(r"\b(?:Ma?c|O')?[A-Z][a-z]+(?:-[A-Z][a-z]+)?\b")  # (MacDonald, O'Brien)
 _CLAUSE = re.compile(r"[，,、；;\s]+")
 MAX_CORRECTION_CHARS = 24  # a longer sentence is news, not a spelling fixed (unless it names the old one)
 
@@ -54,21 +55,24 @@ def respellings(active: Sequence[MemoryItem], said: str) -> list[tuple[str, str]
     each a near spelling of a name a name item holds (the latest first), however long ago it was said. A
     name the message says itself stays ("typo, it's Sam not Pam, Pam is my sister") unless it stands after
     "not"; a message with a number spells nothing anew ("typo, i meant 3 days not 2")."""
-    if not owns_a_typo(said) or any(ch.isdigit() for ch in said):
+    if any(ch.isdigit() for ch in said):
         return []
+    if not owns_a_typo(said):  # "不是何俊，是何峻，山字旁": the old spelling named after "not", no typo owned up to
+        named = old_name_said(active, said)
+        return _named_pair(named[0].value, named[1]) if named is not None else []
     pairs: dict[str, str] = {}
-    for item in reversed([i for i in active if is_name_subject(i.subject)]):
+    named_first = sorted(active, key=lambda i: (is_name_subject(i.subject), i.updated_at, i.id), reverse=True)
+    own = _without_old_asked(said)  # ("did i write Elisabeth? it's Elizabeth": the old spelling asked about)
+    for item in named_first:
         named = old_name_said([item], said)
-        if named is not None:
-            old = next((n for n in _names_held(item.value) if n not in named[1]), None)
-            new = next((n for n in names_in(named[1]) if n not in item.value), None)
-            if old is not None and new is not None:
-                pairs.setdefault(old, new)
+        if named is not None and (pair := _named_pair(item.value, named[1])):
+            pairs.setdefault(*pair[0])
+            continue
+        held = names_in(item.value) if is_name_subject(item.subject) else _names_held(_past_first_word(item.value))
+        for old in sorted(held, key=len, reverse=True):
+            if old in pairs or _says(own, old):
                 continue
-        for old in sorted(names_in(item.value), key=len, reverse=True):
-            if old in pairs or _says(said, old):
-                continue
-            new = _near_spelling_in(said, old)
+            new = _near_spelling_in(own, old)
             if new is not None and new not in pairs.values():
                 pairs[old] = new
                 break
@@ -83,12 +87,63 @@ def respellings(active: Sequence[MemoryItem], said: str) -> list[tuple[str, str]
     return list(pairs.items())
 
 
+def _named_pair(held: str, respelt: str) -> list[tuple[str, str]]:
+    """The (old, new) names of a value and that value respelt."""
+    old = next((n for n in _names_held(held) if n not in respelt), None)
+    new = next((n for n in names_in(respelt) if n not in held), None)
+    return [(old, new)] if old is not None and new is not None else []
+
+
 def respell(value: str, pairs: Sequence[tuple[str, str]]) -> str:
     """``value`` with each old spelling (a whole word, in Chinese as written) put right."""
     for old, new in pairs:
         pattern = re.escape(old) if _CJK_CHAR.match(old) else rf"(?<![\w'’]){re.escape(old)}(?![\w'’])"
         value = re.sub(pattern, new, value)
     return value
+
+
+def respell_subject(subject: str, pairs: Sequence[tuple[str, str]]) -> str:
+    """A subject naming the old spelling ("fact:coworker shawn") names the new one."""
+    for old, new in pairs:
+        subject = re.sub(rf"(?<![\w'’]){re.escape(old.lower())}(?![\w'’])", new.lower(), subject)
+    return subject
+
+
+def named_in_passing(said: str, earlier: Sequence[str]) -> tuple[str, str, str] | None:
+    """A typo owned up to that spells anew a name an earlier message said in passing, which memory did not
+    keep ("my roommate Lindsey keeps eating my food", then "*Lindsay"; "我同事徐鹏今天请假了", then "是徐朋
+    不是鹏"): the person matters now. The earlier message (the latest that holds it) with the new spelling,
+    whose the name is (``name.relation`` right before it: "name:roommate", "name:同事"), and the new name."""
+    if not owns_a_typo(said) or any(ch.isdigit() for ch in said):
+        return None
+    own = _without_old_asked(said)
+    news = [n for n in _names_said(own) if not _first("name.typo", n)]
+    for message in reversed(earlier):
+        for new in dict.fromkeys(news):
+            old = _near_spelling_in(message, new, past_first_word=True)
+            if old is None or _says(own, old) and not _says(said[(_first("name.not", said) or _END).end():], old):
+                continue
+            at = message.find(old)
+            whose = next((m.group(0).lower() for lang in LANGS if (p := cue("name.relation", lang)) is not None
+                          for m in p.finditer(message[:at]) if _RIGHT_BEFORE.fullmatch(message[m.end():at])), None)
+            if whose is not None and not says_when(new):  # (a person: "是周日上午" moves the day the 师傅 comes)
+                return respell(message, [(old, new)]), f"name:{whose}", new
+    return None
+
+
+_END = re.compile(r"$")
+_RIGHT_BEFORE = re.compile(r"[\s,，]*(?:(?:Mrs|Mr|Ms|Dr)\.?\s*)?")  # between whose and the name ("teacher, Mrs. ")
+
+
+def _without_old_asked(said: str) -> str:
+    """``said`` without the old spelling a question asks about ("wait did i write Elisabeth?"; ``name.asked``)."""
+    asked = _first("name.asked", said)
+    return said[:asked.start()] + said[asked.end():] if asked is not None else said
+
+
+def _past_first_word(value: str) -> str:
+    """A value past its first word (a sentence's capital is no name: "Looking at a CR-V")."""
+    return value.split(None, 1)[-1] if " " in value.strip() else ""
 
 
 def names_in(value: str) -> set[str]:
@@ -101,17 +156,17 @@ def names_in(value: str) -> set[str]:
     return held | {h[:2] for h in held if _CJK_CHAR.match(h)} | read
 
 
-def _near_spelling_in(said: str, old: str) -> str | None:
+def _near_spelling_in(said: str, old: str, *, past_first_word: bool = False) -> str | None:
     """The one name in ``said`` a typo away from ``old``: a capitalised word two letters off (one for
-    a name of three letters), or in Chinese a run of as many characters with the surname kept and one
-    character changed ("杨丽" → "杨莉老师")."""
+    a name of three letters; three for one of five or more whose first three letters stay: Graham →
+    Graeme), or in Chinese a run of as many characters with the surname kept and one character changed
+    ("杨丽" → "杨莉老师")."""
     if _CJK_CHAR.match(old):
         runs = {said[i:i + len(old)] for i in range(len(said) - len(old) + 1)}
         close = [r for r in runs if _CJK_NAME.fullmatch(r) and r[0] == old[0] and _distance(r, old) == 1]
     else:
-        limit = 1 if len(old) <= 3 else 2
-        close = list(dict.fromkeys(w for w in _LATIN_NAME.findall(said)
-                                   if w.lower() != old.lower() and _distance(w, old) <= limit))
+        words = _LATIN_NAME.findall(_past_first_word(said) if past_first_word else said)
+        close = list(dict.fromkeys(w for w in words if w.lower() != old.lower() and _distance(w, old) <= _limit(w, old)))
     return close[0] if len(close) == 1 else None
 
 
@@ -199,6 +254,12 @@ def _nearest(value: str, new: str) -> str | None:
         limit = 1 if len(new) <= 4 else 2
     close = sorted((_distance(p, new), p) for p in pieces if p != new and re.fullmatch(r"\w+", p))
     return close[0][1] if close and close[0][0] <= limit and (len(close) == 1 or close[1][0] > close[0][0]) else None
+
+
+def _limit(a: str, b: str) -> int:
+    if min(len(a), len(b)) <= 3:
+        return 1
+    return 3 if min(len(a), len(b)) >= 5 and a[:3].lower() == b[:3].lower() else 2
 
 
 def _distance(a: str, b: str) -> int:

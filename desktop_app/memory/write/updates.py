@@ -53,10 +53,12 @@ from desktop_app.memory.write.mood import is_question, rx
 from desktop_app.memory.write.names import (
     corrected_name,
     is_name_subject,
+    named_in_passing,
     names_in,
     old_name_said,
     owns_a_typo,
     respell,
+    respell_subject,
     respellings,
 )
 from desktop_app.memory.write.patches import (
@@ -98,6 +100,7 @@ if TYPE_CHECKING:
 REVOCABLE_KINDS = ("directive", "constraint", "preference", "decision")
 # Profile subjects a person has several of (allergies, health conditions): only a correction replaces one.
 LIST_SUBJECTS = ("allergy", "health")
+_PASSING_TURNS = 6  # how far back a name said in passing is spelt anew by a typo owned up to
 _EDGE = " ，,。.!！"
 
 
@@ -124,8 +127,9 @@ def remember_message(store: Store, session_id: int, text: str, *, source_message
 def _respell(store: Store, session_id: int, text: str, src: int | None, origin: str,
              now: float) -> list[MemoryOutcome]:
     """A typo owned up to (``names.respellings``): every active item holding an old spelling is written
-    anew with the new one (the name item, and the plan that named the manager too), one patch each."""
-    if not owns_a_typo(text):
+    anew with the new one (the name item, and the plan that named the manager too), one patch each; so is
+    one named after "not" ("不是何俊，是何峻")."""
+    if not owns_a_typo(text) and not fires("name.not", text):
         return []
     with store.transaction():
         active = store.list_items(session_id, statuses=("active",))
@@ -134,10 +138,21 @@ def _respell(store: Store, session_id: int, text: str, src: int | None, origin: 
         for item in active if pairs else []:
             value = respell(item.value, pairs)
             if value != item.value:
-                cand = Candidate(action="correct", kind=item.kind, subject=item.subject, value=value, quote=text)
-                outcomes.append(_supersede(store, session_id, cand, item, value, item.kind, _explicit(origin), src,
+                # (the subject too: "fact:coworker shawn" holds the old spelling)
+                named = item.model_copy(update={"subject": respell_subject(item.subject, pairs)})
+                cand = Candidate(action="correct", kind=item.kind, subject=named.subject, value=value, quote=text)
+                outcomes.append(_supersede(store, session_id, cand, named, value, item.kind, _explicit(origin), src,
                                            now, details=item.details or None))
-        return outcomes
+        if outcomes:
+            return outcomes
+    earlier = [m.content for m in store.get_messages(
+        [i for i in store.user_message_ids(session_id) if src is None or i < src][-_PASSING_TURNS:])]
+    passing = named_in_passing(text, earlier)
+    if passing is None:
+        return []
+    value, subject, _ = passing
+    cand = Candidate(action="add", kind="fact", subject=subject, value=value, quote=text)
+    return [apply_candidate(store, session_id, cand, source_message_id=src, origin=origin, now=now)]
 
 
 def _readdress(store: Store, session_id: int, text: str, src: int | None, origin: str,
