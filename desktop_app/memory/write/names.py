@@ -78,12 +78,11 @@ def respellings(active: Sequence[MemoryItem], said: str) -> list[tuple[str, str]
                 break
     named = old_name_said(active, said, any_item=True)  # "it's Debra not Deborah" of the manager a plan named
     if named is not None:
-        held = _names_held(named[0].value)
-        old = next((n for n in held if n not in named[1] and n not in pairs), None)
-        new = next((n for n in _LATIN_NAME.findall(named[1]) + list(names_in(named[1])) if n not in named[0].value),
+        was = next((n for n in _names_held(named[0].value) if n not in named[1] and n not in pairs), None)
+        now = next((n for n in _LATIN_NAME.findall(named[1]) + list(names_in(named[1])) if n not in named[0].value),
                    None)
-        if old is not None and new is not None:
-            pairs[old] = new
+        if was is not None and now is not None:
+            pairs[was] = now
     return list(pairs.items())
 
 
@@ -121,7 +120,8 @@ def named_in_passing(said: str, earlier: Sequence[str]) -> tuple[str, str, str] 
     for message in reversed(earlier):
         for new in dict.fromkeys(news):
             old = _near_spelling_in(message, new, past_first_word=True)
-            if old is None or _says(own, old) and not _says(said[(_first("name.not", said) or _END).end():], old):
+            negation = _first("name.not", said)
+            if old is None or _says(own, old) and not (negation is not None and _says(said[negation.end():], old)):
                 continue
             at = message.find(old)
             whose = next((m.group(0).lower() for lang in LANGS if (p := cue("name.relation", lang)) is not None
@@ -131,7 +131,6 @@ def named_in_passing(said: str, earlier: Sequence[str]) -> tuple[str, str, str] 
     return None
 
 
-_END = re.compile(r"$")
 _RIGHT_BEFORE = re.compile(r"[\s,，]*(?:(?:Mrs|Mr|Ms|Dr)\.?\s*)?")  # between whose and the name ("teacher, Mrs. ")
 
 
