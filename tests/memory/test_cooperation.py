@@ -188,7 +188,8 @@ def test_the_model_fills_in_what_the_rules_missed_and_supersedes_a_changed_value
     now = active(store, convo.sid)
     assert "venue capacity: 120 guests" in now
     assert not any("150" in v for v in now)
-    assert "Known subjects: venue capacity" in engine.calls[-1][-1]["content"], "memory's subjects reach the model"
+    known = engine.calls[-1][-1]["content"].split("\n")[0]
+    assert known.startswith("Known subjects:") and "venue capacity" in known, "memory's subjects reach the model"
 
 
 def test_a_clear_cancellation_revokes_the_rule_and_an_unclear_one_asks(store, settings, conversation):

@@ -137,3 +137,33 @@ def test_a_count_in_chinese_numerals_corrected_keeps_the_rest_of_the_item(conver
     convo.say("不对 六岁了 刚过完生日")
     active = [i.value for i in convo.active("fact")]
     assert active == ["我儿子叫小宇 今年六岁"], _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, change, now, gone", [
+    # a number stated of something, which nothing else read, is kept, so a change by an amount reaches it
+    ("zh", "毕业论文字数要求8000字", "导师说再加2000字", "10000", "8000"),
+    ("zh", "酒店每晚房价600", "前台说可以再减100", "500", "600"),
+    ("en", "the shed project is 14 days of work", "add 3 days for the roof", "17", "14 days"),
+])
+def test_a_number_stated_of_something_is_kept_and_changed_by_an_amount(conversation, lang, said, change, now, gone):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert [i for i in convo.active() if said.rstrip(".") in i.value], _values(convo)
+    convo.say(change)
+    values = [i.value for i in convo.active()]
+    assert any(now in v for v in values) and not any(gone in v for v in values), _values(convo)
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("zh", "今天好累啊，上了一天班，外面还一直下雨"),  # no digit: a mood, not a number of anything
+    ("zh", "你觉得3000块的相机够用吗"),  # a question
+    ("en", "anyway can you explain what a 401k match is"),  # a question after "anyway"
+    ("en", "if we had 3 more people would we need a bigger table"),  # a hypothetical
+    ("en", "yeah 170"),  # a bare number: nothing to file it under
+    ("en", "We got a bonus, so 2800 is okay now."),  # a number accepted: a limit changed (the model's pass asks which)
+    ("zh", "发了奖金，那3000也行"),
+])
+def test_a_number_in_a_question_a_mood_or_alone_is_no_value_stated(conversation, lang, said):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert not convo.active("fact"), _values(convo)

@@ -56,6 +56,7 @@ from desktop_app.memory.write.sentence import (
     classify,
     dropped_value,
     owner_named,
+    quantity_stated,
     rule_candidate,
     stated_fact,
 )
@@ -140,7 +141,7 @@ def unshifted(sentence: str) -> list[Candidate]:
         # three items, and the party stayed on the 20th)
         return _bare_change(sentence)
     return _goals_joined(_work_place_apart(_weekday_joined(_with_head_count(sentence, _sentence_candidates(sentence))))) \
-        or _bare_change(sentence)
+        or _bare_change(sentence) or quantity_stated(sentence)
 
 
 def _goals_joined(found: list[Candidate]) -> list[Candidate]:
@@ -222,8 +223,10 @@ def _with_shift(sentence: str, found: list[Candidate]) -> list[Candidate]:
         # (what else it says stays: "Let's push everything back a week, still 7 days")
         kept = [c for c in found if c.action == "add" and not says_when(c.value)]
         return [*kept, Candidate(action=action, kind="fact", value=quote, quote=quote)]
-    if is_question(quote) or is_hypothetical(quote.strip(TRIM)) or REPORTED.search(quote) or RELAYED.search(quote) \
-            or shift_in(quote) is None:  # ("my sister said she'd add 300 to hers": someone else's change)
+    if is_question(quote) or is_hypothetical(quote.strip(TRIM)) or REPORTED.search(quote) \
+            or (relayed := RELAYED.search(quote)) and fires("speech.their_own", quote[relayed.end():]) \
+            or shift_in(quote) is None:
+        # ("my sister said she'd add 300 to hers": someone else's change; "老师说再减500字" changes the user's limit)
         return found
     canonical = budget_part(quote.strip(TRIM)) or canonical_subject(quote)
     kept = [c for c in found if not written_numbers(c.value) and c.action == "add"]

@@ -267,6 +267,20 @@ def classify(sentence: str) -> Candidate | None:
     return _dated(body, quote, deadline=canonical == "deadline") or _required(body, quote)
 
 
+def quantity_stated(sentence: str) -> list[Candidate]:
+    """A number the user states of something, which nothing else read ("论文字数限制3000字", "每晚房费400", "we need
+    4 rooms"; in digits, not "上了一天班"): a fact under the words it is of, which a later change by an amount
+    ("老师说再减500字") can reach; not a question, a request, a hypothetical, someone else's number or one accepted
+    ("so 2800 is okay now": a limit changed)."""
+    quote = sentence.strip()
+    body = quote.strip(TRIM)
+    if len(written_numbers(body)) != 1 or not re.search(r"\d", body) or is_question(without_lead_in(quote)) \
+            or REQUEST.search(body) or is_hypothetical(body) or REPORTED.search(quote) or RELAYED.search(body) \
+            or fires("change.accepted", body) or not term_set(re.sub(r"\d[\d.,]*", " ", body)):
+        return []
+    return [Candidate(action="add", kind="fact", subject=topic_subject("fact", body), value=body, quote=quote)]
+
+
 # What the plan must meet, said without a number (the lexicon's ``kind.requirement``: "字一定要大", "得支持电信"),
 # filed under its own words after this prefix.
 REQUIRED = rx(alternatives("kind.requirement", ("zh", "en")))
