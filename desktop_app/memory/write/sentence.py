@@ -205,6 +205,12 @@ def classify(sentence: str) -> Candidate | None:
                          quote=quote)
     if question and not (STANDING.search(body) and REPLY_BEHAVIOUR.search(body)):
         return None  # a polite request for a standing reply rule still counts ("could you always …?")
+    if canonical in HOW_REPLIES_READ and not relayed:
+        # "give me the reasoning first and put the conclusion at the very end", "keep it honest but be gentle pls",
+        # "还是用简体吧": what comes first, the tone, the script, the units, the time zone are the replies' to keep,
+        # with "from now on" or not; a later one replaces the earlier (the request was filed as a goal, the tone as
+        # nothing, the script as a fact beside the rule)
+        return rule_candidate("directive", body, quote, canonical)
     if is_request(body) and not (STANDING.search(body) or PROHIBIT.search(body)):
         # "Plan it within my budget" uses the budget; it does not state one. It may set the goal, or
         # say when something happens ("set up notes for a call with the client tuesday 2pm").
@@ -425,6 +431,10 @@ def budget_part(body: str) -> str | None:
 def _counts_people_only(text: str) -> bool:
     counts = only_counts(text)
     return bool(counts) and all(unit == "people" for _, unit in counts)
+
+
+# The canonical subjects that only say how the replies read (the lexicon's ``subject.canonical``).
+HOW_REPLIES_READ = frozenset({"answer order", "tone", "script", "units", "time zone"})
 
 
 def rule_candidate(kind: str, body: str, quote: str, canonical: str | None, prefix: str | None = None) -> Candidate:

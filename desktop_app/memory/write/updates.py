@@ -25,6 +25,7 @@ from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
     CJK_CHAR,
     CJK_RUN,
+    SUBJECT_ALIASES,
     ZH_STOPCHARS,
     clip,
     languages_named,
@@ -76,6 +77,7 @@ from desktop_app.memory.write.sentence import (
     CALLED_OFF,
     CHANGE_LEAD,
     CORRECT,
+    HOW_REPLIES_READ,
     REPLY_BEHAVIOUR,
     TRIP,
     Candidate,
@@ -244,7 +246,9 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
     if cand.kind == "directive" and cand.replaces and (replaced := _replaced_rule(cand, active)) is not None:
         # "Actually that feels stiff. Be casual with me": the new way of answering replaces the old
         # one, and a question the same message raised about dropping it is answered.
-        ops: list[PatchOp] = [_new(cand, "directive", cand.subject, cand.value, origin=origin, source_message_id=src,
+        value = _without_the_old_way(cand.value, replaced.value, cand.subject) if cand.subject == replaced.subject \
+            else cand.value
+        ops: list[PatchOp] = [_new(cand, "directive", cand.subject, value, origin=origin, source_message_id=src,
                                    supersedes=replaced.id)]
         ops += [SetStatus(item_id=i.id, status="revoked", action="reject", reason="the rule was replaced")
                 for i in current if i.status == "pending" and i.details.get("proposal") == "revoke"
@@ -286,8 +290,10 @@ def _add(store: Store, session_id: int, cand: Candidate, active: list[MemoryItem
     same = same_subject(cand, active)
     if cand.subject == ADDRESSED_AS and same is None and fires("rule.address_short", cand.quote):
         return MemoryOutcome(action="ignored")  # "Just Tuesday is fine" with no name to replace names no one
-    if cand.subject == ADDRESSED_AS and same is not None:
-        # "还是叫我杰哥吧" after "叫我阿杰就行": the user is called one name at a time, the last one said
+    if (cand.subject == ADDRESSED_AS or cand.subject in HOW_REPLIES_READ and cand.kind == "directive") \
+            and same is not None:
+        # "还是叫我杰哥吧" after "叫我阿杰就行": the user is called one name at a time, the last one said; so is
+        # the tone, what comes first, the script ("keep it honest but be gentle pls" after "be brutally honest")
         return _supersede(store, session_id, cand, same, cand.value, "directive", origin, src, now)
     if cand.kind == "directive" and same is not None and same.kind == "directive":
         op = _new(cand, "directive", cand.subject, cand.value, origin=origin, source_message_id=src,
@@ -336,6 +342,8 @@ def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, 
     # A count the rules file under its canonical subject keeps it when it replaces the model's copy
     # ("guests: 8 guests" → "head count", not "guests": the pass then relabelled it "we're 10").
     subject = cand.subject if cand.subject in CANONICAL_SUBJECTS else _retitled(old.subject, value)
+    if kind == "directive" and old.kind == "directive" and subject == old.subject:
+        value = _without_the_old_way(value, old.value, subject)
     if ORIGIN_RANK.get(origin, 0) < ORIGIN_RANK.get(old.origin, 0):
         op = _new(cand, kind, subject, value, origin=origin, source_message_id=src, status="pending",
                   supersedes=old.id, details=details)
@@ -347,6 +355,20 @@ def _supersede(store: Store, session_id: int, cand: Candidate, old: MemoryItem, 
     result = _commit(store, session_id, [op], f"newer {kind} for {subject}", now)
     return MemoryOutcome.told("superseded", "updated", result.added_ids, old=old.id, new_id=result.added_ids[0],
                               value=clip(value, 80))
+
+
+def _without_the_old_way(value: str, old: str, subject: str) -> str:
+    """A reply rule said in place of another without the clauses that only name the old way ("还是用简体吧" of
+    "改一下，还是用简体吧，繁体我自己看着累" after "以后回答都用繁体字"): the rule holds what it asks for now. Only where
+    the subject's names are its ways (the script, the language, the tone…; not "字以内" of two lengths)."""
+    aliases = dict(SUBJECT_ALIASES).get(subject, ()) if subject in HOW_REPLIES_READ | {"language"} else ()
+    old_ways = {a for a in aliases if a in old.lower()}
+    parts = clauses(value)
+    if not old_ways or len(parts) < 2:
+        return value
+    kept = [p for p in parts if any(a in p.lower() and a not in old_ways for a in aliases)] \
+        or [p for p in parts if not any(a in p.lower() for a in old_ways)]
+    return ("，" if CJK_CHAR.search(value) else ", ").join(p.strip(_EDGE) for p in kept) if kept else value
 
 
 def _explicit(origin: str) -> str:
