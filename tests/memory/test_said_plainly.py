@@ -167,3 +167,23 @@ def test_a_number_in_a_question_a_mood_or_alone_is_no_value_stated(conversation,
     convo = conversation(lang=lang)
     convo.say(said)
     assert not convo.active("fact"), _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, then", [
+    ("zh", "我吃全素", "最近开荤了，什么都吃了"),
+    ("en", "I'm vegan", "quick update: not vegan anymore, my doctor wanted more B12 in my diet"),
+])
+def test_a_diet_given_up_goes(conversation, lang, said, then):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert [i for i in convo.active() if i.subject == "diet"], _values(convo)
+    convo.say(then)
+    assert not [i for i in convo.active() if i.subject == "diet"], _values(convo)
+
+
+def test_a_diet_eased_replaces_the_old_one_and_another_persons_diet_stays(conversation):
+    convo = conversation(lang="zh")
+    convo.say("我不吃辣，我老公吃素")
+    convo.say("现在可以吃一点辣了")
+    diets = {i.subject: i.value for i in convo.active() if i.subject.startswith("diet")}
+    assert diets["diet"].endswith("可以吃一点辣了") and any("吃素" in v for s, v in diets.items() if s != "diet"), diets

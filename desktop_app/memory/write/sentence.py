@@ -165,6 +165,8 @@ def classify(sentence: str) -> Candidate | None:
                          quote=quote, canonical=True)
     if ADDRESS_DROP.search(body) and not relayed and not question:  # "别叫老板了", "don't call me boss anymore"
         return Candidate(action="revoke", kind="directive", subject=ADDRESSED_AS, value=body, quote=quote, canonical=True)
+    if fires("diet.ended", body) and not question and not relayed:  # "上个月开始吃肉了 现在什么都吃": no diet now
+        return Candidate(action="revoke", kind="fact", subject="diet", value=body, quote=quote, canonical=True)
     if GOAL_CANCEL.search(body) and not question:  # "forget that plan", "想了想还是不考了"
         return Candidate(action="revoke", kind="goal", subject="goal", value=body, quote=quote, canonical=True)
     if REVOKE.search(body) and not CHANGE.search(body) and not (question and not _ADDRESSES_RULE.search(body)):

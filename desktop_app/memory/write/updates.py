@@ -598,6 +598,9 @@ def _revoke(store: Store, session_id: int, cand: Candidate, active: list[MemoryI
         if not called and len(rules) == 1 and fires("rule.address_none", cand.value):
             called = rules  # "以后别叫我名字了", "don't use my name at all": whatever name it holds
         return _revoke_one(store, session_id, cand, called[-1], now) if called else MemoryOutcome(action="ignored")
+    if cand.subject == "diet" and cand.kind == "fact":  # "I eat meat again": the user's diet, if one stands
+        diets = [i for i in active if i.subject == "diet"]
+        return _revoke_one(store, session_id, cand, diets[-1], now) if diets else MemoryOutcome(action="ignored")
     if cand.subject == CALLED_OFF:  # "银行那个不去了": the item naming the errand, or nothing
         gone = called_off(cand.value, active)
         return _revoke_one(store, session_id, cand, gone, now) if gone else MemoryOutcome(action="ignored")
