@@ -187,3 +187,12 @@ def test_a_diet_eased_replaces_the_old_one_and_another_persons_diet_stays(conver
     convo.say("现在可以吃一点辣了")
     diets = {i.subject: i.value for i in convo.active() if i.subject.startswith("diet")}
     assert diets["diet"].endswith("可以吃一点辣了") and any("吃素" in v for s, v in diets.items() if s != "diet"), diets
+
+
+@pytest.mark.parametrize("said", ["turn 5 " + "x" * 3000, "turn 5 " + "x" * 5000, "from now on always answer in " + "x" * 5000])
+def test_a_huge_word_files_nothing_past_the_stores_limits(conversation, said):
+    """A message of one 3,000-letter "word" and a number (a pasted blob) made a subject past the store's 200 characters,
+    a 5,000-letter "rule" a value past its 4,000: the turn failed with a validation error."""
+    convo = conversation(lang="en")
+    convo.say(said)
+    assert all(len(i.subject) <= 200 and len(i.value) <= 1000 for i in convo.store.list_items(convo.sid))

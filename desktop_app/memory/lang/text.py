@@ -204,10 +204,14 @@ def canonical_subject(text: str) -> str | None:
     return None
 
 
+SUBJECT_WORD_CHARS = 40
+
+
 def topic_subject(prefix: str, text: str) -> str:
     """A subject made from the first telling terms of ``text`` (when no canonical one fits)."""
     picked = keywords([text], k=2)
-    return f"{prefix}:{'/'.join(sorted(picked)) or clip(text, 24)}"
+    # (a word is cut to a label's length: a message of one 10,000-letter "word" made a subject past the store's limit)
+    return f"{prefix}:{'/'.join(sorted(w[:SUBJECT_WORD_CHARS] for w in picked)) or clip(text, 24)}"
 
 
 # The names of the subjects the program files values under, in every language ("length", "篇幅"): a label of

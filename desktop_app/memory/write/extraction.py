@@ -23,6 +23,7 @@ from desktop_app.memory.lang.text import (
     topic_subject,
     without_lead_in,
 )
+from desktop_app.memory.write.introductions import more_of_me
 from desktop_app.memory.write.mood import (
     AFFIRM,
     DENY,
@@ -93,9 +94,15 @@ def extract(text: str) -> list[Candidate]:
         # back a week"): the day said is the change, not a week more on top of it (it said "July 28"); named as the old
         # one ("那往后挪一周吧。搬家日子原来定在6月15号"), it is filed first and then put off
         out = [c for c in out if c not in put_off] + (put_off if _said_as_old(text, days[0].start) else [])
-    return _replacing_rule(sentences, out)
+    # A "value" longer than an item holds is pasted material, not a thing said to be kept ("from now on always answer
+    # in xxxx…" of 5,000 letters failed the turn on the store's limit); its quote is kept to the limit.
+    return [c.model_copy(update={"quote": c.quote[:MAX_QUOTE_CHARS]}) for c in _replacing_rule(sentences, out)
+            if len(c.value) <= MAX_VALUE_CHARS and len(c.subject) <= MAX_SUBJECT_CHARS]
 
 
+MAX_VALUE_CHARS = 1000
+MAX_SUBJECT_CHARS = 200
+MAX_QUOTE_CHARS = 4000
 _RULE_LEAD = rx(alternatives("rule.lead", ("zh", "en")))
 
 
@@ -140,8 +147,8 @@ def unshifted(sentence: str) -> list[Candidate]:
         # "农家乐说20号订满了，只能21号，那就21号吧": the day it settles on moves the one it names (the clauses were
         # three items, and the party stayed on the 20th)
         return _bare_change(sentence)
-    return _goals_joined(_work_place_apart(_weekday_joined(_with_head_count(sentence, _sentence_candidates(sentence))))) \
-        or _bare_change(sentence) or quantity_stated(sentence)
+    found = _goals_joined(_work_place_apart(_weekday_joined(_with_head_count(sentence, _sentence_candidates(sentence)))))
+    return more_of_me(clauses(sentence), found) if found else _bare_change(sentence) or quantity_stated(sentence)
 
 
 def _goals_joined(found: list[Candidate]) -> list[Candidate]:
