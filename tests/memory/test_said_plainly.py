@@ -196,3 +196,19 @@ def test_a_huge_word_files_nothing_past_the_stores_limits(conversation, said):
     convo = conversation(lang="en")
     convo.say(said)
     assert all(len(i.subject) <= 200 and len(i.value) <= 1000 for i in convo.store.list_items(convo.sid))
+
+
+@pytest.mark.parametrize("lang, said, subjects", [
+    ("en", "quick intro: I'm Dario, 41, civil engineer, live in Turin", {"name", "age", "occupation", "location"}),
+    ("zh", "我是刘芳，29岁，护士，住在成都", {"name", "age", "occupation", "location"}),
+])
+def test_a_self_introduction_as_a_list_keeps_each_fact(conversation, lang, said, subjects):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert {i.subject for i in convo.active("fact")} == subjects, _values(convo)
+
+
+def test_a_list_after_a_name_that_says_nothing_of_the_user_adds_nothing(conversation):
+    convo = conversation(lang="en")
+    convo.say("I'm Tom, lol, tired today")
+    assert {i.subject for i in convo.active("fact")} == {"name"}, _values(convo)
