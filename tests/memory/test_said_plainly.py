@@ -212,3 +212,17 @@ def test_a_list_after_a_name_that_says_nothing_of_the_user_adds_nothing(conversa
     convo = conversation(lang="en")
     convo.say("I'm Tom, lol, tired today")
     assert {i.subject for i in convo.active("fact")} == {"name"}, _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, then", [
+    ("en", "heads up, I don't have a car so everything has to be walkable", "and I don't own a dishwasher"),
+    ("zh", "我没有驾照，出门只能打车", "家里也没有烤箱"),
+])
+def test_what_the_user_has_not_got_is_a_lasting_fact_and_one_more_adds(conversation, lang, said, then):
+    """"I don't have a car" is the user's life, not a prohibition ("don't"); a second thing lacked is one more."""
+    convo = conversation(lang=lang)
+    convo.say(said)
+    convo.say(then)
+    lacks = [i for i in convo.active("fact") if i.subject == "lacks"]
+    assert len(lacks) == 2 and all(i.scope == "profile" for i in lacks), _values(convo)
+    assert not convo.active("constraint"), _values(convo)

@@ -64,7 +64,7 @@ Scope = Literal["session", "profile"]
 REVOKE_MARK = "revoke? "
 # Subjects that describe the user, not the task: they go to the profile every session sees.
 PROFILE_SUBJECTS: tuple[str, ...] = ("name", "location", "occupation", "allergy", "diet", "address", "family",
-                                     "pets", "health", "age", "weight", "income")
+                                     "pets", "health", "age", "weight", "income", "lacks")
 MEMORY_KINDS: tuple[str, ...] = ("directive", "fact", "constraint", "preference", "decision", "goal",
                                  "open_question")
 # Kinds that are "hard": they go to the anchor zone and are replayed next to the input.

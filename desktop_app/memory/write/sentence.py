@@ -105,7 +105,7 @@ FACT_CUES: tuple[tuple[str, str | None], ...] = (
     ("fact.allergy", "allergy"),
     ("fact.family_allergy", "allergy:"), ("fact.health", "health:"), ("fact.diet", "diet"),
     ("fact.family_diet", "diet:"),
-    ("fact.occupation", "occupation"), ("fact.pets", "pets:"), ("fact.family", "family:"),
+    ("fact.occupation", "occupation"), ("fact.lacks", "lacks"), ("fact.pets", "pets:"), ("fact.family", "family:"),
     ("fact.tables", "tables"), ("fact.head_count", "head count"), ("fact.departure", "departure"),
     ("fact.frequency", "frequency"), ("fact.trip_length", "trip length"), ("fact.weakness", "weakness"),
     ("fact.lodging", "lodging"), ("fact.size", "size"),
@@ -336,7 +336,7 @@ def _dated(body: str, quote: str, *, asked: bool = False, deadline: bool = False
 
 _TIME_AVAILABLE: tuple[tuple[str, str | None], ...] = (("fact.time_available", "time_available"),)
 # Fact cues whose sentences hold a rule's word without being a rule ("I don't eat pork").
-_BEFORE_RULES: tuple[tuple[str, str | None], ...] = (("fact.diet", "diet"), ("fact.family_diet", "diet:"))
+_BEFORE_RULES: tuple[tuple[str, str | None], ...] = (("fact.diet", "diet"), ("fact.family_diet", "diet:"), ("fact.lacks", "lacks"))
 
 
 def stated_fact(body: str, quote: str, canonical: str | None,

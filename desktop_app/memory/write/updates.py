@@ -101,7 +101,7 @@ if TYPE_CHECKING:
 
 REVOCABLE_KINDS = ("directive", "constraint", "preference", "decision")
 # Profile subjects a person has several of (allergies, health conditions): only a correction replaces one.
-LIST_SUBJECTS = ("allergy", "health")
+LIST_SUBJECTS = ("allergy", "health", "lacks")
 _PASSING_TURNS = 6  # how far back a name said in passing is spelt anew by a typo owned up to
 _EDGE = " ，,。.!！"
 
