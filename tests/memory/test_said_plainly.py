@@ -226,3 +226,13 @@ def test_what_the_user_has_not_got_is_a_lasting_fact_and_one_more_adds(conversat
     lacks = [i for i in convo.active("fact") if i.subject == "lacks"]
     assert len(lacks) == 2 and all(i.scope == "profile" for i in lacks), _values(convo)
     assert not convo.active("constraint"), _values(convo)
+
+
+@pytest.mark.parametrize("said, subjects", [
+    ("I have a dog, Pepper.", {"pets:dog"}),  # the dog's name is no name of the user's
+    ("I'm not buying right now, just curious", set()),  # "just curious" is no job
+])
+def test_a_bare_clause_after_i_is_the_users_only_as_a_fact_of_the_user(conversation, said, subjects):
+    convo = conversation(lang="en")
+    convo.say(said)
+    assert {i.subject for i in convo.active("fact")} == subjects, _values(convo)

@@ -23,7 +23,6 @@ from desktop_app.memory.lang.text import (
     topic_subject,
     without_lead_in,
 )
-from desktop_app.memory.write.introductions import more_of_me
 from desktop_app.memory.write.mood import (
     AFFIRM,
     DENY,
@@ -147,8 +146,8 @@ def unshifted(sentence: str) -> list[Candidate]:
         # "农家乐说20号订满了，只能21号，那就21号吧": the day it settles on moves the one it names (the clauses were
         # three items, and the party stayed on the 20th)
         return _bare_change(sentence)
-    found = _goals_joined(_work_place_apart(_weekday_joined(_with_head_count(sentence, _sentence_candidates(sentence)))))
-    return more_of_me(clauses(sentence), found) if found else _bare_change(sentence) or quantity_stated(sentence)
+    return _goals_joined(_work_place_apart(_weekday_joined(_with_head_count(sentence, _sentence_candidates(sentence))))) \
+        or _bare_change(sentence) or quantity_stated(sentence)
 
 
 def _goals_joined(found: list[Candidate]) -> list[Candidate]:
@@ -576,7 +575,8 @@ def _substance(body: str) -> int:
 
 def _clause_candidates(parts: list[str]) -> list[Candidate]:
     """What each clause says; a clause that drops the "I" of the one before it is read with it ("我32岁 住深圳
-    有高血压": the user lives in Shenzhen and has high blood pressure; not after "我爸今年65了")."""
+    有高血压": the user lives in Shenzhen and has high blood pressure; not after "我爸今年65了"; "A bit about me: I'm
+    Marta, 34, software engineer": 34 is the user's age, the engineer the user's job)."""
     out, mine = [], False
     for at, part in enumerate(parts):
         body = part.strip(TRIM)
@@ -586,13 +586,29 @@ def _clause_candidates(parts: list[str]) -> list[Candidate]:
             mine = False
         said = classify(part)
         if said is None and mine and not fires("self.opening", body):
-            said = classify(f"我{body}")
-            # (a fact about the user or a plan, never a rule: "我有高血压，一直在吃药" sets no rule of "always")
-            said = said.model_copy(update={"value": body, "quote": part.strip()}) \
-                if said is not None and said.kind in ("fact", "goal") else None
+            said = _as_mine(body)
+            said = said.model_copy(update={"value": body, "quote": part.strip()}) if said is not None else None
         if said is not None:
             out.append(owner_named(said, " ".join(parts[:at])))
     return out
+
+
+def _as_mine(body: str) -> Candidate | None:
+    """A clause read after the language's openings that say "I" (``intro.self``: "我", "I'm", "I'm a"): a fact about
+    the user or a plan, never a rule ("我有高血压，一直在吃药" sets no rule of "always"); not a mood or chatter ("I'm
+    Tom, lol, tired today": "a tired today" was the user's job)."""
+    chinese = CJK_CHAR.search(body) is not None
+    # (a short Chinese clause counts as small talk by its length alone: "会计")
+    if fires("intro.not_mine", body) or not chinese and is_small_talk(body) and not re.search(r"\d", body):
+        return None
+    for opening in lexicon_words("intro.self", "zh" if chinese else "en"):
+        said = classify(f"{opening}{'' if chinese else ' '}{body}")
+        if said is not None and said.kind in ("fact", "goal") and (said.subject != "name" or chinese) \
+                and (said.subject != "occupation" or fires("intro.job", body)):
+            # (a job only by a word of work: "just curious" and "Miso and Tofu" were the user's jobs; a name only said
+            # with its "I'm" in English: "I have a dog, Pepper" named the user Pepper; "我姓孙 叫孙浩" is 孙浩)
+            return said
+    return None
 
 
 def _listed_rules(sentence: str, parts: list[str]) -> list[Candidate]:
