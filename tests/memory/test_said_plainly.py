@@ -236,3 +236,13 @@ def test_a_bare_clause_after_i_is_the_users_only_as_a_fact_of_the_user(conversat
     convo = conversation(lang="en")
     convo.say(said)
     assert {i.subject for i in convo.active("fact")} == subjects, _values(convo)
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("zh", "今天北京热死了，37度，还得出去看房"),  # bench health G12: "好的，记下了：37度。"
+    ("en", "it's 95 degrees here today, ugh"),
+])
+def test_the_weathers_number_is_no_value_stated(conversation, lang, said):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    assert not convo.active(), _values(convo)

@@ -279,12 +279,14 @@ def quantity_stated(sentence: str) -> list[Candidate]:
     """A number the user states of something, which nothing else read ("论文字数限制3000字", "每晚房费400", "we need
     4 rooms"; in digits, not "上了一天班"): a fact under the words it is of, which a later change by an amount
     ("老师说再减500字") can reach; not a question, a request, a hypothetical, someone else's number or one accepted
-    ("so 2800 is okay now": a limit changed)."""
+    ("so 2800 is okay now": a limit changed), nor the weather or a mood ("今天北京热死了，37度": bench health G12 noted
+    "37度")."""
     quote = sentence.strip()
     body = quote.strip(TRIM)
     if len(written_numbers(body)) != 1 or not re.search(r"\d", body) or is_question(without_lead_in(quote)) \
             or REQUEST.search(body) or is_hypothetical(body) or REPORTED.search(quote) or RELAYED.search(body) \
-            or fires("change.accepted", body) or not term_set(re.sub(r"\d[\d.,]*", " ", body)):
+            or fires("change.accepted", body) or fires("small_talk.weather", body) or fires("small_talk.mood", body) \
+            or not term_set(re.sub(r"\d[\d.,]*", " ", body)):
         return []
     return [Candidate(action="add", kind="fact", subject=topic_subject("fact", body), value=body, quote=quote)]
 
