@@ -335,6 +335,11 @@ def acknowledgment(noted: Sequence[Noted], dropped: Sequence[str], lang: str, me
             named = named_value(new, None if item.rule else item.label, lang) or _dated(item.label, new, lang)
             if named and named == item.label and not written_in(new, lang):
                 named = ""  # a label alone names nothing of a value said in the other language ("Noted: allergy.")
+            elif named and named == item.label and not item.rule and len(marks_aside(new)) <= clauses_left:
+                # nor in this one: a value said in a few words is said by them ("住在苏州", "civil engineer"; a user's
+                # walk, round twenty-six, read "记下了：名字：陈琳；年龄 35；所在城市。" and "Noted: does not have")
+                clauses_left -= len(marks_aside(new))
+                named = new
             if item.rule and item.length and named and written_in(named, lang):
                 # a length kept to, said as a promise ("好的，之后我的回答不会超过100字。"; "Noted: 100 words" read
                 # as a bare number, blind readers of round twenty-two)

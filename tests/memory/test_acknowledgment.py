@@ -262,3 +262,16 @@ def test_values_that_would_say_the_whole_message_back_are_said_in_part():
     said = acknowledgment([Noted("一共25个人", label="人数"), Noted("打算去杭州周边"), Noted("两天一夜", label="天数")], [],
                           "zh", message)
     assert "25个人" in said and not [f for f in check_reply(said, user_text=message) if f.kind == "echo"], said
+
+
+@pytest.mark.parametrize("lang, message, noted, shown", [
+    # A user's walk, round twenty-six: "记下了：名字：陈琳；年龄 35；所在城市。", "Noted: does not have; budget 400 euros."
+    ("zh", "先介绍下我自己：我是陈琳，35岁，会计，住在苏州。",
+     [Noted("我是陈琳", label="名字"), Noted("35岁", label="年龄"), Noted("住在苏州", label="所在城市")], "住在苏州"),
+    ("en", "I don't have a car, and my budget for a weekend trip is 400 euros",
+     [Noted("I don't have a car", label="does not have"), Noted("my budget for a weekend trip is 400 euros", label="budget")],
+     "don't have a car"),
+])
+def test_a_value_its_label_says_nothing_of_is_said_by_its_words(lang, message, noted, shown):
+    said = acknowledgment(noted, [], lang, message)
+    assert shown in said and "所在城市" not in said and "does not have" not in said, said

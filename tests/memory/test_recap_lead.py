@@ -118,3 +118,15 @@ def test_a_plan_that_only_promises_leaves_the_list_alone(store, settings, case, 
     result = _turn(store, settings, engine, ask, lang)
     assert result.reply.content.startswith(lead) and promise not in result.reply.content, result.reply.content
     assert all(v in result.reply.content for v in values)
+
+
+@pytest.mark.parametrize("lang, ask", [
+    ("en", "summarise my situation and the plan"),  # a user's walk, round twenty-six: the 0.5B's summary invented values
+    ("zh", "总结一下我的情况和计划"),
+    ("en", "can you sum up our plan so far?"),
+])
+def test_a_summary_of_the_users_situation_or_plan_is_a_recap(lang, ask):
+    from desktop_app.lexicon import fires
+
+    assert fires("request.recap", ask)
+    assert not fires("request.recap", "what's the plan for the weekend?" if lang == "en" else "周末有什么计划吗")
