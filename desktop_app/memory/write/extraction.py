@@ -12,7 +12,7 @@ import re
 from typing import Literal
 
 from desktop_app.lexicon import alternatives, fires, first_match, lexicon_words
-from desktop_app.memory.lang.amounts import amounts, written_numbers
+from desktop_app.memory.lang.amounts import written_numbers
 from desktop_app.memory.lang.dates import month_days
 from desktop_app.memory.lang.text import (
     CANONICAL_SUBJECTS,
@@ -23,12 +23,18 @@ from desktop_app.memory.lang.text import (
     topic_subject,
     without_lead_in,
 )
+from desktop_app.memory.write.clause_reading import (
+    SUPERSEDING_KINDS,
+    clauses,
+    stands_alone,
+    told_before_asking,
+    value_by_value,
+)
 from desktop_app.memory.write.mood import (
     AFFIRM,
     DENY,
     RELAYED,
     REPORTED,
-    REQUEST,
     TRIM,
     is_hypothetical,
     is_question,
@@ -45,7 +51,6 @@ from desktop_app.memory.write.sentence import (
     GOAL,
     INSTEAD,
     MANNER_INSTEAD,
-    MOVED,
     NEED_PREFIX,
     REPLY_BEHAVIOUR,
     REVOKE,
@@ -54,7 +59,6 @@ from desktop_app.memory.write.sentence import (
     Candidate,
     budget_part,
     classify,
-    dropped_value,
     owner_named,
     quantity_stated,
     rule_candidate,
@@ -299,37 +303,6 @@ def _replacing_rule(sentences: list[str], found: list[Candidate]) -> list[Candid
     return out
 
 
-# Where a sentence divides into clauses (the lexicon's ``clause.split``).
-_CLAUSE = rx(alternatives("clause.split", ("zh", "en")))
-# A value said alone: digits and the units of a day, a time or an age ("6月8号", "3岁", "10:30"; the lexicon's
-# ``clause.bare_value``).
-_BARE_VALUE = rx(alternatives("clause.bare_value", ("zh", "en")))
-
-
-def clauses(sentence: str) -> list[str]:
-    """The clauses of ``sentence``, each a span of it, punctuation between them left out. A bare value after a
-    space ("女儿生日派对 6月8号", "我家狗叫豆豆 3岁") stays with the clause before it: it is that one's day, or its age
-    (a clause of its own, the day had no topic and the dog's age was the user's); not after a clause of the user's
-    own ("我是程序员 35岁": the user's age, an item of its own)."""
-    cuts = [(m.start(), m.end()) for m in _CLAUSE.finditer(sentence) if m.end() > m.start()]
-    cuts = [(start, end) for start, end in cuts
-            if not (sentence[start:end].isspace() and _bare_value_at(sentence, end, cuts))]
-    bounds = [0, *(x for cut in cuts for x in cut), len(sentence)]
-    parts = (sentence[bounds[i]:bounds[i + 1]] for i in range(0, len(bounds), 2))
-    return [p for p in parts if len(p.strip(TRIM)) >= 2]
-
-
-def _bare_value_at(sentence: str, start: int, cuts: list[tuple[int, int]]) -> bool:
-    """Whether the clause from ``start`` is a value alone (a day, an age: digits and their units) said of the clause
-    before it, which is not the user's own."""
-    end = next((cut for cut, _ in cuts if cut > start), len(sentence))
-    part = sentence[start:end].strip(TRIM)
-    before = sentence[:start].strip(TRIM)
-    opened = next((p for p in reversed(_CLAUSE.split(before)) if fires("self.opening", p.strip(TRIM))
-                   or fires("self.other_opening", p.strip(TRIM))), "")
-    return bool(part) and _BARE_VALUE.fullmatch(part) is not None and not fires("self.opening", opened.strip(TRIM))
-
-
 def _sentence_candidates(sentence: str) -> list[Candidate]:
     """What a sentence asks memory to do: one candidate, or one per clause when its clauses state
     different things ("I'm Ana, 34, a nurse in Porto"; "我们想去成都，预算8000") or when a
@@ -349,7 +322,7 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
         # clause names the rule it drops: "ok you can drop the short thing, I like the detail" gives its reason).
         instead = [] if fires("rule.reference", parts[0]) else \
             [c for part in parts[1:] if (c := classify(part)) is not None and c.action == "add"
-                   and c.kind in SUPERSEDING_KINDS and (_stands_alone(c) or c.kind == "preference")
+                   and c.kind in SUPERSEDING_KINDS and (stands_alone(c) or c.kind == "preference")
                    and not (whole.kind == "goal" and c.kind == "decision" and fires("change.mind", c.quote))]
         if instead:
             return [c.model_copy(update={"action": "correct"}) for c in instead[:1]]
@@ -366,7 +339,7 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
             goals = [c for c in said if c.kind == "goal"] or [
                 c.model_copy(update={"kind": "goal", "subject": "goal", "canonical": True}) for c in said
                 if c.kind == "decision" and fires("change.mind", c.quote)]
-            facts = [c for c in said if c.kind == "fact" and _stands_alone(c)]
+            facts = [c for c in said if c.kind == "fact" and stands_alone(c)]
             return (goals[:1] or [whole]) + facts
         # "drop that formatting rule, just write normal paragraphs": the rule goes, the new one comes.
         for part in parts[1:]:
@@ -398,7 +371,7 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
     # (A requirement said in a clause of what the whole says is part of it: "找工作 想找上海的产品经理岗位 期望薪资30k起
     # 最好是互联网大厂" is one goal.)
     found = [c.model_copy(update={"value": without_lead_in(c.value, edge=TRIM) or c.value})
-             for c in _clause_candidates(parts) if c.action == "add" and _stands_alone(c, sentence if whole is not None else "")
+             for c in _clause_candidates(parts) if c.action == "add" and stands_alone(c, sentence if whole is not None else "")
              and not (whole is not None and whole.kind == "goal" and c.subject.startswith(NEED_PREFIX))]
     if (listed := _listed_rules(sentence, parts)):
         return listed
@@ -409,7 +382,7 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
         if len(chosen) == 1:
             return chosen
     if whole is None:  # a question, or clauses the whole does not read: the facts and plans stated in them
-        if not is_question(sentence) and not found and (apart := _value_by_value(parts, None)):
+        if not is_question(sentence) and not found and (apart := value_by_value(parts, None)):
             return apart  # "Looking at a 2021 Honda CR-V, 38k miles, asking 27,500": the values, each its own
         if not is_question(sentence):
             # "两个要求 回答用要点列出来 还有不要用表情", "改一下 以后代码用Go": the reply rules the clauses say,
@@ -423,13 +396,13 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
                     or c.kind == "directive" and (len(term_set(c.value)) >= 2 or len(CJK_CHAR.findall(c.value)) >= 4)
                     and (STANDING.search(c.value) is not None or fires("rule.announced", sentence))]
         stated = [c for c in found if c.kind in ("fact", "goal")]
-        return stated + [c for c in _told_before_asking(parts) if not any(c.quote == f.quote for f in stated)]
+        return stated + [c for c in told_before_asking(parts) if not any(c.quote == f.quote for f in stated)]
     bare = [c for part in parts if classify(part) is None for c in _bare_change(part)]
     if bare and found:
         # "又多了俩 10个，预算控制在1500以内": a count said anew beside a new limit (under Pilot, round ten,
         # the head count stayed 8 inside one item holding both)
         return found + bare
-    if (apart := _value_by_value(parts, whole)):
+    if (apart := value_by_value(parts, whole)):
         return apart
     if len(found) >= 2 and len({c.value for c in found}) == len(found) \
             and all(c.kind == "fact" and c.subject.partition(":")[0] in _CONDITIONS for c in found):
@@ -454,125 +427,6 @@ def _sentence_candidates(sentence: str) -> list[Candidate]:
 
 # Profile subjects of which one person has several at once (said apart, neither replaces the other).
 _CONDITIONS = ("health", "allergy", "diet")
-# Kinds a statement of several values may be, clause by clause (a rule of several numbers stays one rule).
-_VALUE_BY_VALUE = ("fact", "constraint", "decision", "goal", "preference")
-# A clause with no value and no reading of its own this short is the topic of the next one ("考研", "kitchen reno").
-_TOPIC_CHARS = 4
-
-
-def _value_by_value(parts: list[str], whole: Candidate | None) -> list[Candidate]:
-    """A statement of several values in its clauses ("婚礼定在10月2号 酒店是丽思卡尔顿 大概30桌", "kitchen reno:
-    budget 25k, want white shaker cabinets and quartz counters, contractor starts april 10"): one item per clause,
-    so that a correction of one value changes that one and the rest stays (as one item, "更正一下 是10月3号" rewrote
-    the sentence whole; a clause no rule read was lost beside two that did). A clause of few words and no value is
-    the topic of the next; clauses of one kind and subject stay together; a clause no rule reads is kept when it
-    holds a value, or names a thing in a sentence a rule read (not chatter). [] unless two clauses or more hold a
-    value (a day, a time, an amount), and none asks, requests, supposes, changes something or lists the parts of
-    one thing ("一个5岁，一个8岁")."""
-    said_whole = " ".join(parts)
-    if (whole is not None and whole.kind not in _VALUE_BY_VALUE) or sum(1 for p in parts if _holds_value(p)) < 2 \
-            or _news_of_change(parts) or MOVED.search(said_whole) or CHANGE.search(said_whole) \
-            or CORRECT.search(said_whole) or _enumerates(parts) or dropped_value(said_whole.strip(TRIM))[0] \
-            or any(shift_in(p.strip(TRIM)) is not None for p in parts):
-        # (news of a change is read whole: "师傅又说周日有事，改到下周二下午两点" moves the visit; so is a value said
-        # with the one it drops: "weekdays will be 1.5 hours, not 2" filed "not 2" as a fact of its own, and one said
-        # with the change that makes it: "得加2桌，8桌吧" filed "得加2桌" beside the 8 tables)
-        return []
-    out: list[Candidate] = []
-    topic = ""
-    for part in parts:
-        body = part.strip(TRIM)
-        if is_question(part) or is_hypothetical(body):
-            return []
-        said = classify(f"{topic} {body}".strip() if topic else part)
-        if said is not None and (said.action != "add" or said.kind not in _VALUE_BY_VALUE) \
-                or said is None and REQUEST.search(body):
-            return []  # a rule, a change, a question or a request among them: the sentence is read as before
-        if said is None and not _holds_value(body):
-            if _substance(body) < _TOPIC_CHARS:
-                topic = f"{topic} {body}".strip()
-            elif whole is not None and not is_small_talk(body):
-                said = _clause_fact(body)
-            if said is None:
-                continue
-        value = without_lead_in(f"{topic} {body}".strip() if topic else body, edge=TRIM) or body
-        topic = ""
-        said = (said or _clause_fact(value)).model_copy(update={"value": value, "quote": part.strip()})
-        twin = next((i for i, c in enumerate(out) if (c.kind, c.subject) == (said.kind, said.subject)), None)
-        if twin is None:
-            out.append(said)
-        else:
-            joined = f"{out[twin].value}{'，' if CJK_CHAR.search(value) else ', '}{value}"
-            out[twin] = out[twin].model_copy(update={"value": joined, "quote": joined})
-    return out if len(out) >= 2 else []
-
-
-# (an apostrophe inside a word is none: "My daughter's birthday party is on the 12th, can you help me plan it?")
-_QUOTE_MARK = re.compile(r"[\"“”「」『』]|(?<![A-Za-z])['‘’]|['‘’](?![A-Za-z])")
-
-
-def _told_before_asking(parts: list[str]) -> list[Candidate]:
-    """The statements a question follows in its sentence, each a fact ("新家是6楼没电梯，这个要提前跟搬家公司说吗", "Marcus
-    loves 80s music and bourbon, can we theme it around that?"): what the question asks about is part of the plan (bench
-    health round twenty-two lost both, and the final plans never said them). Only a clause that names something: a
-    value, a person or a name; never chatter, a request, a supposition, or a rule."""
-    out: list[Candidate] = []
-    said_whole = " ".join(parts)
-    if _QUOTE_MARK.search(said_whole) or REPORTED.search(said_whole) or RELAYED.search(said_whole):
-        return out  # (someone else's words asked about: "我朋友发我这个：'二手iPad Pro 2021款，256G，3500出'，你觉得值吗")
-    for at, part in enumerate(parts):
-        body = part.strip(TRIM)
-        if shift_in(body) is not None:
-            return out  # a change asked about is a supposition ("我要是再加500，能住好点的吗？")
-        said = classify(part)
-        if is_question(part):
-            # (the question may itself ask for a part of the plan: "有好几个小朋友，要有儿童餐吧？")
-            if said is not None and said.kind == "constraint" and said.subject.startswith(NEED_PREFIX):
-                out.append(said)
-            break
-        if said is None and not is_small_talk(body) and not REQUEST.search(body) and not is_hypothetical(body) \
-                and _names_something(body):
-            said = _clause_fact(body)
-        if said is not None and said.action == "add" and said.kind == "fact":
-            value = without_lead_in(said.value, edge=TRIM) or said.value
-            said = owner_named(said, " ".join(parts[:at]))
-            out.append(said.model_copy(update={"value": value, "quote": part.strip()}))
-    return out
-
-
-# A name written with its capital, not the sentence's first word ("Marcus loves 80s music", "I love Paris").
-_NAMED = re.compile(r"(?<=\w )[A-Z][a-z]+|^[A-Z][a-z]+(?= [a-z])")
-
-
-def _names_something(body: str) -> bool:
-    """A clause that names a value, someone ("我室友小林也考") or something by its capitalised name ("Marcus loves 80s
-    music"), not a mood ("I'm so tired", "今天好累")."""
-    return _holds_value(body) or fires("address.kin", body) or _NAMED.search(body) is not None
-
-
-def _clause_fact(value: str) -> Candidate:
-    """A clause no rule reads, as a fact under the subject it names, or one made of its words."""
-    canonical = canonical_subject(value)
-    return Candidate(action="add", kind="fact", subject=canonical or topic_subject("fact", value), value=value,
-                     quote=value, canonical=canonical is not None)
-
-
-def _enumerates(parts: list[str]) -> bool:
-    """Clauses that list the parts of one thing: one opens as a list's item does (``clause.enumeration``: "一个5岁",
-    "ages 5 and 8")."""
-    return any(fires("clause.enumeration", p.strip(TRIM)) for p in parts)
-
-
-def _holds_value(part: str) -> bool:
-    """A day, a time of day or an amount is said in ``part``."""
-    return says_when(part) or bool(amounts(part))
-
-
-def _substance(body: str) -> int:
-    """How much a clause says: its Chinese characters and its English words, one each."""
-    return len(CJK_CHAR.findall(body)) + len(re.findall(r"[A-Za-z]+", body))
-
-
 def _clause_candidates(parts: list[str]) -> list[Candidate]:
     """What each clause says; a clause that drops the "I" of the one before it is read with it ("我32岁 住深圳
     有高血压": the user lives in Shenzhen and has high blood pressure; not after "我爸今年65了"; "A bit about me: I'm
@@ -630,29 +484,3 @@ def _listed_rules(sentence: str, parts: list[str]) -> list[Candidate]:
             return []
         out.append(rule.model_copy(update={"value": body}))
     return out if len({(c.kind, c.subject) for c in out}) == len(out) >= 2 else []
-
-
-# Kinds a clause may hold that replace an earlier value of theirs.
-SUPERSEDING_KINDS = ("fact", "constraint", "preference", "decision")
-
-
-def _news_of_change(parts: list[str]) -> bool:
-    """A clause tells of a change ("改到", "其实", "一共") — not a head count that says its total ("一共4个人" of
-    "下周六出发，10月18号，一共4个人": a user's walk, round twenty-five, kept the sentence whole under the head count, so
-    the count's change left the old one standing in it)."""
-    return any(fires("change.said", p) and not ((said := classify(p)) is not None and said.subject == "head count"
-                                                 and said.action == "add") for p in parts)
-
-
-def _stands_alone(candidate: Candidate, sentence: str = "") -> bool:
-    """A clause's candidate that is an item on its own: a fact only under a named subject (a name,
-    an allergy, a job; not "my monitors are huge"), a goal, a choice or a rule; a liking or a
-    guess in a clause is the reason for the rest of the sentence, or part of its question."""
-    if candidate.kind == "fact":
-        # (a day said in a clause is when something happens, which a later day moves: "My fiancée is Lin, and we're
-        # looking at October 10 next year for the date" kept the date in the name, and the move rewrote the name)
-        # (not the reason a day is changed: "看了下7月机票太贵了 改6月25号出发吧")
-        return candidate.canonical or candidate.subject.startswith(WHEN_PREFIX) and bool(sentence) \
-            and not (CHANGE.search(sentence) or CORRECT.search(sentence) or MOVED.search(sentence)
-                     or _news_of_change(clauses(sentence)))
-    return candidate.kind in ("goal", "decision", "constraint", "directive")

@@ -34,6 +34,7 @@ from desktop_app.memory.lang.text import (
     topic_subject,
     without_lead_in,
 )
+from desktop_app.memory.write.clause_reading import clauses
 from desktop_app.memory.write.corrections import (
     SUPERSEDABLE_KINDS,
     aim_added,
@@ -48,7 +49,7 @@ from desktop_app.memory.write.corrections import (
     swapped,
     trip_added,
 )
-from desktop_app.memory.write.extraction import clauses, extract, unshifted
+from desktop_app.memory.write.extraction import extract, unshifted
 from desktop_app.memory.write.integrity import revocations_reaching_twins
 from desktop_app.memory.write.mood import is_question, rx
 from desktop_app.memory.write.names import (
