@@ -484,7 +484,11 @@ def _said_before(text: str, user_text: str, earlier_replies: Sequence[str],
         return None
     # (Asked what the user said, the answer says again what an earlier reply noted: "我记下的是：出发日期：10月1号。"
     # after "好的，记下了：出发日期 10月1号；6天。" is no copy.)
-    replies = () if fires("request.revise", user_text) or asks_what_was_said(user_text) else earlier_replies
+    # (Asked to drop a rule, a short answer names the rule, in the words said before: "Got it. I'll stop following this
+    # rule: a one-line answer first and then the details underneath." was judged a copy, bench health G11 hc-en-14.)
+    drops_rule = fires("intent.revoke", user_text) and len(split_sentences(text)) <= 2
+    replies = () if fires("request.revise", user_text) or asks_what_was_said(user_text) or drops_rule \
+        else earlier_replies
     repeated = said_before(text, earlier_replies=replies,
                            messages=[] if is_question(user_text) else [user_text, *earlier_messages])
     if repeated is None or repeated.share < SAID_BEFORE_SHARE:

@@ -787,3 +787,15 @@ def test_whats_without_its_apostrophe_asks_what_was_said():
     from desktop_app.memory.reply_health import only_asks_what_was_said
 
     assert only_asks_what_was_said("wait whats my budget again?")
+
+
+def test_a_rule_dropped_is_named_in_the_words_said_before_and_that_is_no_copy():
+    """Bench health G11, hc-en-14: "Got it. I'll stop following this rule: a one-line answer first and then the details
+    underneath." was judged 93% said in earlier replies (an earlier plan opened "here's a one-line answer first and then
+    the details underneath")."""
+    earlier = ["Based on your description, here's a one-line answer first and then the details underneath: two desks."]
+    reply = "Got it. I'll stop following this rule: a one-line answer first and then the details underneath."
+    assert not check_reply(reply, user_text="You can stop doing the one-line-answer-first format now.",
+                           earlier_replies=earlier, expected_lang="en", memory_held=True)
+    assert check_reply(earlier[0], user_text="Two desks then, what chairs?", earlier_replies=earlier, expected_lang="en",
+                       memory_held=True), "the same plan again is still a copy"
