@@ -26,7 +26,7 @@ from desktop_app.memory.reply_form import form_finding, repeated_block
 from desktop_app.memory.scaffolding import labels_pasted, pasted_notes, scaffolding_in
 from desktop_app.memory.write.mood import is_question, is_small_talk
 from desktop_app.memory.write.vetting import chatting
-from desktop_app.prompts import LANGS, retry_text
+from desktop_app.prompts import LANGS, acknowledge_text, retry_text
 
 NEAR_COPY = 0.8  # at least this similar to an earlier reply (or to the user's message) is a copy
 UNCHANGED = 0.97  # … or this similar, when the user asked for it to change ("add what we need for a barbecue")
@@ -439,7 +439,19 @@ def _names_news(text: str, earlier: str, user_text: str) -> bool:
     # (or a value it comes to: "人均的预算 9000（之前是8000）" to "人均再加1000吧", after "4个人（之前是5个人）"; or the day
     # it moves to: "departure june 21 (was june 14)" to "let's push the whole thing back a week")
     moves = fires("shift.days_later", user_text) or fires("shift.days_earlier", user_text)
-    return bool(said(text) - said(earlier)) and (bool(said(user_text)) or moves)
+    if bool(said(text) - said(earlier)) and (bool(said(user_text)) or moves):
+        return True
+    # A value said with the one it replaces ("budget £150 (was £120)") is news whatever an earlier plan happened to name
+    # (bench health G13, hc-en-10: the 0.5B had priced tents at £150, so the new budget read as said before)
+    changed = [m for lang in LANGS for m in re.finditer(_was_pattern(lang), text)]
+    return any(said(text[:m.start()]) & said(user_text) - said(m.group(0)) for m in changed)
+
+
+@lru_cache(maxsize=4)
+def _was_pattern(lang: str) -> str:
+    """The change marker of the program's acknowledgments in ``lang`` (" (was {old})"), with its old value."""
+    lead, _, tail = acknowledge_text(lang)["was"].partition("{old}")
+    return re.escape(lead) + r".{1,40}?" + re.escape(tail)
 
 
 def asks_what_was_said(user_text: str) -> bool:

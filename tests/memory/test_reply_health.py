@@ -799,3 +799,17 @@ def test_a_rule_dropped_is_named_in_the_words_said_before_and_that_is_no_copy():
                            earlier_replies=earlier, expected_lang="en", memory_held=True)
     assert check_reply(earlier[0], user_text="Two desks then, what chairs?", earlier_replies=earlier, expected_lang="en",
                        memory_held=True), "the same plan again is still a copy"
+
+
+def test_a_value_said_with_the_one_it_replaces_is_news_though_an_earlier_plan_named_it():
+    """Bench health G13, hc-en-10: "Got it. Noted: budget £150 (was £120)." was judged 80% said before: the 0.5B had
+    priced tents at £150 two replies back."""
+    earlier = ["Got it. Noted: budget £120.", "Renting tents costs around £80 per person, buying around £150 per person."]
+    reply = "Got it. Noted: budget £150 (was £120)."
+    assert not check_reply(reply, user_text="ok since there's fewer of us we can go up to £150 each",
+                           earlier_replies=earlier, expected_lang="en", memory_held=True)
+    zh = ["好的，记下了：预算 1200。", "帐篷买的话大概1500一顶。"]
+    assert not check_reply("好的，记下了：预算 1500（之前是1200）。", user_text="人少了，预算可以到1500", earlier_replies=zh,
+                           expected_lang="zh", memory_held=True)
+    assert check_reply(earlier[0], user_text="ok fine, still £120 then", earlier_replies=earlier, expected_lang="en",
+                       memory_held=True), "the same value again is still a copy"
