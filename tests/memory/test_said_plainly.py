@@ -246,3 +246,16 @@ def test_the_weathers_number_is_no_value_stated(conversation, lang, said):
     convo = conversation(lang=lang)
     convo.say(said)
     assert not convo.active(), _values(convo)
+
+
+@pytest.mark.parametrize("lang, said, change, kept", [
+    ("en", "my budget is 1000", "lol my sister said she's adding 500 to her budget", "1000"),  # hers, not ours
+    ("zh", "预算1000", "我妹说她要加500", "1000"),
+    ("zh", "论文字数限制3000字", "老师说再减500字", "2500"),  # the teacher changes the user's limit
+])
+def test_a_change_relayed_is_the_users_unless_it_is_their_own(conversation, lang, said, change, kept):
+    convo = conversation(lang=lang)
+    convo.say(said)
+    convo.say(change)
+    values = [i.value for i in convo.active()]
+    assert len(values) == 1 and kept in values[0], _values(convo)
