@@ -233,13 +233,14 @@ def _with_shift(sentence: str, found: list[Candidate]) -> list[Candidate]:
         # (what else it says stays: "Let's push everything back a week, still 7 days")
         kept = [c for c in found if c.action == "add" and not says_when(c.value)]
         return [*kept, Candidate(action=action, kind="fact", value=quote, quote=quote)]
-    said_at = [m for lang in ("zh", "en") if (p := cue("speech.says", lang)) is not None and (m := p.search(quote))]
-    if shift_in(quote) is not None and (relayed := RELAYED.search(quote) or (said_at[0] if said_at else None)) \
+    if (shift := shift_in(quote)) is not None \
+            and (relayed := RELAYED.search(quote) or next((m for lang in ("zh", "en") if (p := cue("speech.says", lang))
+                                                            is not None and (m := p.search(quote))), None)) \
             and fires("speech.their_own", quote[relayed.end():]):
         # "my sister said she'd add 300 to hers", "lol my sister said she's adding 500 to her budget": someone else's
         # change of their own value writes nothing (it was the user's budget shifted, or replaced by the sentence)
         return []
-    if is_question(quote) or is_hypothetical(quote.strip(TRIM)) or REPORTED.search(quote) or shift_in(quote) is None:
+    if is_question(quote) or is_hypothetical(quote.strip(TRIM)) or REPORTED.search(quote) or shift is None:
         # ("老师说再减500字", "the venue says bump that up by 5 bucks" change the user's value)
         return found
     canonical = budget_part(quote.strip(TRIM)) or canonical_subject(quote)

@@ -117,10 +117,10 @@ def named_in_passing(said: str, earlier: Sequence[str]) -> tuple[str, str, str] 
         return None
     own = _without_old_asked(said)
     news = [n for n in _names_said(own) if not _first("name.typo", n)]
+    negation = _first("name.not", said)
     for message in reversed(earlier):
         for new in dict.fromkeys(news):
             old = _near_spelling_in(message, new, past_first_word=True)
-            negation = _first("name.not", said)
             if old is None or _says(own, old) and not (negation is not None and _says(said[negation.end():], old)):
                 continue
             at = message.find(old)

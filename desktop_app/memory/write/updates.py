@@ -148,6 +148,8 @@ def _respell(store: Store, session_id: int, text: str, src: int | None, origin: 
                                            now, details=item.details or None))
         if outcomes:
             return outcomes
+    if not owns_a_typo(text):  # (a name said in passing is spelt anew only by a typo owned up to: no reading back)
+        return []
     earlier = [m.content for m in store.get_messages(
         [i for i in store.user_message_ids(session_id) if src is None or i < src][-_PASSING_TURNS:])]
     passing = named_in_passing(text, earlier)
